@@ -1,0 +1,110 @@
+import CJansson
+
+extension JSON {
+    /// The compact UTF-8 text of this value (no white space between tokens,
+    /// object keys in insertion order), written by jansson.
+    public func encoded() -> [UInt8] {
+        var output: [UInt8] = []
+        encode(appendingTo: &output)
+        return output
+    }
+
+    /// The compact text as a Swift string.
+    public func encodedString() -> String {
+        String(decoding: encoded(), as: UTF8.self)
+    }
+
+    /// Appends the compact text to `output`, so that a writer can put framing
+    /// and several messages into one buffer.
+    ///
+    /// Reals are written with the fewest digits that read back to the same
+    /// Double for the value that needs the most (jansson takes one precision per
+    /// call), so `0.1` is written as `0.1`. NaN and infinities, which JSON cannot
+    /// express, are written as `null`.
+    public func encode(appendingTo output: inout [UInt8]) {
+        var builder = JanssonTreeBuilder()
+        let tree = builder.build(self)
+        let flags = bunting_json_encode_flags(Int32(builder.realPrecision))
+        withUnsafeMutablePointer(to: &output) { destination in
+            _ = json_dump_callback(tree.pointer, { chunk, size, context in
+                guard let chunk, let context else { return -1 }
+                let output = context.assumingMemoryBound(to: [UInt8].self)
+                output.pointee.append(contentsOf: UnsafeRawBufferPointer(start: chunk, count: size))
+                return 0
+            }, destination, flags)
+        }
+    }
+}
+
+/// Builds a jansson tree from a `JSON` value and works out the real precision
+/// the dump needs.
+private struct JanssonTreeBuilder {
+    /// Significant digits for `%.*g`; 1 is jansson's smallest, 17 always round-trips.
+    private(set) var realPrecision = 1
+
+    mutating func build(_ value: JSON) -> JanssonHandle {
+        JanssonHandle(taking: make(value))
+    }
+
+    private mutating func make(_ value: JSON) -> UnsafeMutablePointer<json_t> {
+        switch value {
+        case .null:
+            return json_null()
+        case .bool(let flag):
+            return flag ? json_true() : json_false()
+        case .integer(let number):
+            return json_integer(json_int_t(number)) ?? json_null()
+        case .real(let number):
+            guard number.isFinite, let real = json_real(number) else { return json_null() }
+            realPrecision = max(realPrecision, Self.digitsToRoundTrip(number))
+            return real
+        case .string(var text):
+            let string = text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    bunting_json_stringn(chars.baseAddress, chars.count)
+                }
+            }
+            return string ?? json_null()
+        case .array(let elements):
+            guard let array = json_array() else { return json_null() }
+            for element in elements { json_array_append_new(array, make(element)) }
+            return array
+        case .object(let members):
+            guard let object = json_object() else { return json_null() }
+            for (var key, member) in members {
+                let child = make(member)
+                key.withUTF8 { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { chars in
+                        _ = bunting_json_object_set(object, chars.baseAddress, chars.count, child)
+                    }
+                }
+            }
+            return object
+        }
+    }
+
+    /// The precision `%.*g` needs to write `number` so that it reads back
+    /// exactly and without an exponent where plain digits are as short: the
+    /// significant digits of Swift's shortest round-trip form, or the number of
+    /// integer digits when that is more (so that 100000.0 is not `1e+05`).
+    private static func digitsToRoundTrip(_ number: Double) -> Int {
+        var significant = 0
+        var leadingZeros = true
+        var trailingZeros = 0
+        for character in number.magnitude.description.utf8 {
+            if character == UInt8(ascii: "e") || character == UInt8(ascii: "E") { break }
+            guard character >= UInt8(ascii: "0"), character <= UInt8(ascii: "9") else { continue }
+            if character == UInt8(ascii: "0") {
+                if leadingZeros { continue }
+                trailingZeros += 1
+            } else {
+                leadingZeros = false
+                significant += trailingZeros + 1
+                trailingZeros = 0
+            }
+        }
+        let magnitude = number.magnitude
+        let integerDigits = magnitude >= 1 && magnitude < 1e17 ? Int(magnitude.rounded(.down)).description.count : 0
+        return min(17, max(1, significant, integerDigits))
+    }
+}
