@@ -7,6 +7,7 @@ import PackageDescription
 let package = Package(
     name: "Bunting",
     products: [
+        .executable(name: "bunting", targets: ["bunting"]),
 
     ],
     targets: [
@@ -18,6 +19,21 @@ let package = Package(
         // JSON values over jansson; the only module that imports CJansson.
         .target(name: "BuntingJSON", dependencies: ["CJansson"]),
 
+        // The engine: one serial owner of all state, its clock and timers.
+        .target(name: "BuntingCore", dependencies: ["BuntingJSON"]),
+
+        // JSON-RPC 2.0 over stdio: framing, dispatch, and the protocol's methods.
+        .target(
+            name: "BuntingRPC", dependencies: ["BuntingJSON", "BuntingCore"],
+            resources: [.embedInCode("Resources/openrpc.json")]),
+
+        // The command line: serve, eval, validate, version.
+        .target(name: "BuntingCLI", dependencies: ["BuntingJSON", "BuntingCore", "BuntingRPC"]),
+
+        // The executable stays a shell around BuntingCLI.
+        .executableTarget(name: "bunting", dependencies: ["BuntingCLI"]),
+
         .testTarget(name: "BuntingJSONTests", dependencies: ["BuntingJSON"]),
+        .testTarget(name: "BuntingCoreTests", dependencies: ["BuntingCore"]),
     ]
 )

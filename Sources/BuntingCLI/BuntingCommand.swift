@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `bunting` command: picks a subcommand and turns its outcome into an exit status.
+public enum BuntingCommand {
+    static let help = """
+        Usage: bunting <command> [options]
+
+        The client-side core of a messaging and experimentation SDK (feature flags,
+        banners, content cards) for any program, over JSON-RPC 2.0 on stdin/stdout.
+
+        Commands:
+          serve      serve JSON-RPC on stdin/stdout
+          version    print the version
+          help       show help for a command
+
+        Run 'bunting <command> --help' for a command's options.
+
+        """
+
+    /// Runs the command line `arguments` (without the program name).
+    public static func main(_ arguments: [String]) -> Int32 {
+        do {
+            return try run(arguments[...]).rawValue
+        } catch {
+            var message = "bunting: \(error.message)\n"
+            if let command = error.command {
+                message += "Run 'bunting \(command) --help' for usage.\n"
+            } else {
+                message += "Run 'bunting --help' for usage.\n"
+            }
+            printToStderr(message)
+            return ExitCode.usage.rawValue
+        }
+    }
+
+    static func run(_ arguments: ArraySlice<String>) throws(UsageError) -> ExitCode {
+        guard let command = arguments.first else {
+            printToStderr(help)
+            return .usage
+        }
+        let rest = arguments.dropFirst()
+        switch command {
+        case "serve": return try ServeCommand.run(rest)
+        case "version", "--version": return try VersionCommand.run(rest)
+        case "help", "--help", "-h":
+            guard let topic = rest.first else {
+                printToStdout(help)
+                return .success
+            }
+            guard let text = helpFor(topic) else { throw UsageError("no command '\(topic)'") }
+            printToStdout(text)
+            return .success
+        default:
+            throw UsageError("no command '\(command)'")
+        }
+    }
+
+    private static func helpFor(_ command: String) -> String? {
+        switch command {
+        case "serve": ServeCommand.help
+        case "version": VersionCommand.help
+        default: nil
+        }
+    }
+}
+
+/// Writes text to stdout for the commands that print (help, version); `serve`
+/// never prints, its stdout is the protocol.
+func printToStdout(_ text: String) {
+    writeAll(1, text)
+}
+
+func printToStderr(_ text: String) {
+    writeAll(2, text)
+}
+
+private func writeAll(_ fd: Int32, _ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+}

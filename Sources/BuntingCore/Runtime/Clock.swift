@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Where every part of Bunting reads the time, so that tests can move time
+/// forward instead of sleeping.
+///
+/// Two readings: wall time for timestamps on the wire (Unix seconds), and a
+/// monotonic reading for timers, which must not jump when the wall clock is set.
+public protocol Clock: Sendable {
+    /// Seconds since the Unix epoch.
+    func unixTime() -> Double
+    /// Seconds on a clock that only moves forward; its origin is arbitrary.
+    func monotonicTime() -> Double
+}
+
+/// The machine's clocks.
+public struct SystemClock: Clock {
+    public init() {}
+
+    public func unixTime() -> Double { read(CLOCK_REALTIME) }
+    public func monotonicTime() -> Double { read(CLOCK_MONOTONIC) }
+
+    private func read(_ clock: clockid_t) -> Double {
+        var spec = timespec()
+        clock_gettime(clock, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+}
+
+/// A clock that moves only when told to; both readings advance together.
+public final class ManualClock: Clock {
+    private let state: Mutex<(unix: Double, monotonic: Double)>
+
+    public init(unixTime: Double = 1_750_000_000) {
+        state = Mutex((unixTime, 0))
+    }
+
+    public func unixTime() -> Double { state.withLock { $0.unix } }
+    public func monotonicTime() -> Double { state.withLock { $0.monotonic } }
+
+    public func advance(by seconds: Double) {
+        precondition(seconds >= 0, "time only moves forward")
+        state.withLock {
+            $0.unix += seconds
+            $0.monotonic += seconds
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import BuntingCore
+import BuntingJSON
+
+/// The methods that concern the server itself: `rpc.discover`, `status`, `shutdown`.
+public enum ServerMethods {
+    /// The OpenRPC document, embedded in the binary from `schemas/openrpc.json`
+    /// so that a copied binary still describes itself.
+    public static func openRPCDocument() -> JSON {
+        do {
+            return try JSON.parse(PackageResources.openrpc_json)
+        } catch {
+            // A build check (the OpenRPC test) keeps this from happening.
+            log.error("the embedded OpenRPC document does not parse: \(error.description)")
+            return .object([:])
+        }
+    }
+
+    public static func register(in table: inout MethodTable, context: ServerContext, status: @escaping () -> JSONObject) {
+        let started = context.loop.clock.monotonicTime()
+        var document: JSON?
+        table.register("rpc.discover") { _ in
+            if let document { return document }
+            let parsed = openRPCDocument()
+            document = parsed
+            return parsed
+        }
+        table.register("status") { _ in
+            var result: JSONObject = ["version": .string(BuntingVersion.current)]
+            result["framing"] = context.framing.map { .string($0.rawValue) } ?? .null
+            result["uptime"] = .real(context.loop.clock.monotonicTime() - started)
+            result.merge(status())
+            return .object(result)
+        }
+        table.registerDeferred("shutdown") { _, responder in
+            responder.succeed(.object([:]))
+            context.shutDown()
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import BuntingCore
+import BuntingJSON
+
+/// What the methods and the engine may ask of the running server. Owned by
+/// the event loop: use it only on the loop's thread.
+public final class ServerContext {
+    public let loop: EventLoop
+    /// The framing of the connection, once the first bytes have decided it.
+    public internal(set) var framing: Framing?
+    /// Set by `StdioServer` once the connection exists.
+    var connection: RPCConnection?
+    /// Work to finish before the process exits (flush analytics, close
+    /// storage), run one after the other; each calls its continuation when done.
+    private var shutdownSteps: [(@escaping () -> Void) -> Void] = []
+    private let exit: @Sendable (Int32) -> Void
+    private let stopInput: () -> Void
+    public private(set) var isShuttingDown = false
+
+    init(loop: EventLoop, stopInput: @escaping () -> Void, exit: @escaping @Sendable (Int32) -> Void) {
+        self.loop = loop
+        self.stopInput = stopInput
+        self.exit = exit
+    }
+
+    /// Sends a notification to the client (after the reply being written now, if any).
+    public func notify(method: String, params: JSON) {
+        connection?.notify(method: method, params: params)
+    }
+
+    /// Adds a step to run at shutdown, after the ones added before it.
+    public func onShutdown(_ step: @escaping (@escaping () -> Void) -> Void) {
+        shutdownSteps.append(step)
+    }
+
+    /// Stops taking requests, runs the shutdown steps, then exits with `status`.
+    /// Calling it again while shutting down does nothing.
+    public func shutDown(status: Int32 = 0) {
+        guard !isShuttingDown else { return }
+        isShuttingDown = true
+        connection?.beginShutdown()
+        stopInput()
+        runShutdownSteps(shutdownSteps[...], status: status)
+    }
+
+    private func runShutdownSteps(_ steps: ArraySlice<(@escaping () -> Void) -> Void>, status: Int32) {
+        guard let step = steps.first else {
+            // As a job of its own, so that messages already handed to the loop
+            // are answered (with SHUTTING_DOWN) before the process ends.
+            loop.post { [exit] in exit(status) }
+            return
+        }
+        step { [self] in runShutdownSteps(steps.dropFirst(), status: status) }
+    }
+}
