@@ -35,5 +35,8 @@ let package = Package(
 
         .testTarget(name: "BuntingJSONTests", dependencies: ["BuntingJSON"]),
         .testTarget(name: "BuntingCoreTests", dependencies: ["BuntingCore"]),
+        .testTarget(name: "BuntingRPCTests", dependencies: ["BuntingRPC", "BuntingJSON", "BuntingCore"]),
+        // Drives the built `bunting` binary through real pipes.
+        .testTarget(name: "BuntingEndToEndTests", dependencies: ["BuntingJSON", "bunting"]),
     ]
 )

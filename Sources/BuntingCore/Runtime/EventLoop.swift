@@ -36,7 +36,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Guarded by `lock`.
     private var stopped = false
 
-    public init(clock: any Clock = SystemClock(), capacity: Int = 1024) {
+    public init(clock: any Clock = SystemClock(), capacity: Int = 16) {
         self.clock = clock
         self.waitsOnRealTime = clock is SystemClock
         self.capacity = capacity

@@ -1,0 +1,245 @@
+import BuntingJSON
+import Foundation
+import Testing
+
+/// Where the package's built products are: next to this test bundle.
+enum BuiltProducts {
+    static var directory: URL {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return executable.deletingLastPathComponent()
+    }
+
+    static var bunting: URL { directory.appendingPathComponent("bunting") }
+
+    /// The package root, found from this file's path.
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+}
+
+/// Failures of the harness itself, reported as test issues.
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A `bunting` child process driven through real pipes.
+///
+/// A thread drains stdout the whole time (a child writing more than a pipe
+/// buffer would otherwise block) and cuts it into messages with the framing
+/// under test; another drains stderr. Waiting for a message is bounded by a
+/// generous deadline that only matters when something is broken.
+final class ServerProcess: @unchecked Sendable {
+    let process = Process()
+    let framing: WireFraming
+    private let stdinPipe = Pipe()
+    private let stdoutPipe = Pipe()
+    private let stderrPipe = Pipe()
+    private let condition = NSCondition()
+    /// Guarded by `condition`.
+    private var messages: [JSON] = []
+    /// Guarded by `condition`: bytes of stdout not yet cut into a message.
+    private var unframed: [UInt8] = []
+    /// Guarded by `condition`.
+    private var stdoutClosed = false
+    /// Guarded by `condition`: anything on stdout that is not a framed JSON message.
+    private(set) var protocolViolations: [String] = []
+    private let stderrData = LockedData()
+    static let deadline: TimeInterval = 60
+
+    enum WireFraming: String, CaseIterable, Sendable {
+        case ndjson, lsp
+
+        func frame(_ body: [UInt8]) -> [UInt8] {
+            switch self {
+            case .ndjson: body + [UInt8(ascii: "\n")]
+            case .lsp: Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body
+            }
+        }
+    }
+
+    /// With `readingOutput: false` nobody reads stdout until `startReadingOutput()`.
+    init(framing: WireFraming, arguments: [String] = [], environment: [String: String]? = nil, readingOutput: Bool = true) throws {
+        self.framing = framing
+        process.executableURL = BuiltProducts.bunting
+        process.arguments = ["serve"] + arguments
+        process.standardInput = stdinPipe
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        if let environment { process.environment = environment }
+        try process.run()
+        let stderrHandle = stderrPipe.fileHandleForReading
+        if readingOutput { startReadingOutput() }
+        Thread.detachNewThread { [stderrData] in
+            while true {
+                let data = stderrHandle.availableData
+                if data.isEmpty { break }
+                stderrData.append(data)
+            }
+        }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    func startReadingOutput() {
+        let stdoutHandle = stdoutPipe.fileHandleForReading
+        Thread.detachNewThread { [self] in drainStdout(stdoutHandle) }
+    }
+
+    var stderr: String { String(decoding: stderrData.value, as: UTF8.self) }
+
+    // MARK: - Sending
+
+    /// The descriptor the test writes the server's stdin through.
+    var stdinDescriptor: Int32 { stdinPipe.fileHandleForWriting.fileDescriptor }
+
+    func sendRaw(_ bytes: [UInt8]) throws {
+        try stdinPipe.fileHandleForWriting.write(contentsOf: Data(bytes))
+    }
+
+    func sendRaw(_ text: String) throws { try sendRaw(Array(text.utf8)) }
+
+    /// Sends one message body in the framing under test.
+    func send(_ body: String) throws { try sendRaw(framing.frame(Array(body.utf8))) }
+
+    func send(_ message: JSON) throws { try sendRaw(framing.frame(message.encoded())) }
+
+    /// Sends a request and waits for the reply with its id.
+    func request(_ method: String, params: JSON? = nil, id: JSON = 1) throws -> JSON {
+        var message: JSONObject = ["jsonrpc": "2.0", "id": id, "method": .string(method)]
+        if let params { message["params"] = params }
+        try send(.object(message))
+        return try waitForReply(id: id)
+    }
+
+    func closeInput() throws {
+        try stdinPipe.fileHandleForWriting.close()
+    }
+
+    // MARK: - Receiving
+
+    /// Waits until `count` messages have arrived in all and returns them.
+    func waitForMessages(count: Int) throws -> [JSON] {
+        let deadline = Date().addingTimeInterval(Self.deadline)
+        condition.lock()
+        defer { condition.unlock() }
+        while messages.count < count {
+            if stdoutClosed { throw HarnessError(description: "stdout closed after \(messages.count) of \(count) messages; stderr: \(stderr)") }
+            if !condition.wait(until: deadline) { throw HarnessError(description: "only \(messages.count) of \(count) messages arrived; stderr: \(stderr)") }
+        }
+        return messages
+    }
+
+    /// Waits for the reply whose id is `id`.
+    func waitForReply(id: JSON) throws -> JSON {
+        let deadline = Date().addingTimeInterval(Self.deadline)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let reply = messages.first(where: { $0["id"] == id && $0["method"] == nil }) { return reply }
+            if stdoutClosed { throw HarnessError(description: "stdout closed before the reply to \(id.encodedString()); stderr: \(stderr)") }
+            if !condition.wait(until: deadline) { throw HarnessError(description: "no reply to \(id.encodedString()); stderr: \(stderr)") }
+        }
+    }
+
+    /// Every message received so far.
+    var received: [JSON] {
+        condition.lock()
+        defer { condition.unlock() }
+        return messages
+    }
+
+    /// Waits for the process to end (after end of input or shutdown) and
+    /// returns its exit status; stdout must be closed by then.
+    func waitForExit() throws -> Int32 {
+        let deadline = Date().addingTimeInterval(Self.deadline)
+        condition.lock()
+        while !stdoutClosed {
+            if !condition.wait(until: deadline) {
+                condition.unlock()
+                throw HarnessError(description: "the server did not close stdout; stderr: \(stderr)")
+            }
+        }
+        condition.unlock()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Checks that stdout carried framed JSON messages and nothing else.
+    func expectCleanProtocol(sourceLocation: SourceLocation = #_sourceLocation) {
+        condition.lock()
+        let violations = protocolViolations
+        let leftover = unframed
+        condition.unlock()
+        #expect(violations.isEmpty, "stdout carried non-protocol bytes: \(violations)", sourceLocation: sourceLocation)
+        #expect(leftover.isEmpty, "stdout ended inside a message", sourceLocation: sourceLocation)
+    }
+
+    private func drainStdout(_ handle: FileHandle) {
+        while true {
+            let data = handle.availableData
+            condition.lock()
+            if data.isEmpty {
+                stdoutClosed = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            unframed.append(contentsOf: data)
+            cutMessages()
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// Cuts complete frames off `unframed`; called with the lock held.
+    private func cutMessages() {
+        while true {
+            switch framing {
+            case .ndjson:
+                guard let newline = unframed.firstIndex(of: UInt8(ascii: "\n")) else { return }
+                accept(Array(unframed[..<newline]))
+                unframed.removeSubrange(...newline)
+            case .lsp:
+                let separator: [UInt8] = Array("\r\n\r\n".utf8)
+                guard let end = unframed.firstRange(of: separator) else { return }
+                let header = String(decoding: unframed[..<end.lowerBound], as: UTF8.self)
+                guard header.hasPrefix("Content-Length: "), let length = Int(header.dropFirst(16)) else {
+                    protocolViolations.append("bad header \(header.debugDescription)")
+                    unframed.removeAll()
+                    return
+                }
+                guard unframed.count >= end.upperBound + length else { return }
+                accept(Array(unframed[end.upperBound..<(end.upperBound + length)]))
+                unframed.removeSubrange(..<(end.upperBound + length))
+            }
+        }
+    }
+
+    private func accept(_ body: [UInt8]) {
+        guard let message = try? JSON.parse(body), message.objectValue != nil || message.arrayValue != nil else {
+            protocolViolations.append(String(decoding: body.prefix(200), as: UTF8.self))
+            return
+        }
+        messages.append(message)
+    }
+}
+
+/// Bytes appended from one thread and read from another.
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+
+    func append(_ more: Data) {
+        lock.lock()
+        data.append(more)
+        lock.unlock()
+    }
+
+    var value: Data {
+        lock.lock()
+        defer { lock.unlock() }
+        return data
+    }
+}

@@ -1,0 +1,276 @@
+import BuntingCore
+import BuntingJSON
+import BuntingRPC
+import Testing
+
+/// A connection with a small method table, recording what it sends.
+final class ConnectionHarness {
+    var sent: [JSON] = []
+    var pending: [Responder] = []
+    var connection: RPCConnection!
+
+    init() {
+        var table = MethodTable()
+        table.register("echo", fields: ["value", "optional"]) { params throws(RPCError) in
+            try params.requiredValue("value")
+        }
+        table.register("typed", fields: ["name", "tags"]) { params throws(RPCError) in
+            let name = try params.string("name")
+            let tags = try params.optionalStringArray("tags") ?? []
+            return .object(["name": .string(name), "tags": .array(tags.map(JSON.string))])
+        }
+        table.register("noisy") { [unowned self] _ in
+            connection.notify(method: "event", params: ["n": 1])
+            connection.notify(method: "event", params: ["n": 2])
+            return "done"
+        }
+        table.registerDeferred("later") { [unowned self] _, responder in
+            pending.append(responder)
+        }
+        table.registerDeferred("forgetful") { _, _ in }
+        table.register("failing") { _ throws(RPCError) in
+            throw RPCError(code: .notFound, reason: "NOT_FOUND", message: "no such thing")
+        }
+        table.registerNotImplemented("someday", fields: ["x"])
+        connection = RPCConnection(methods: table) { [unowned self] in sent.append($0) }
+    }
+
+    /// Sends one raw message text and returns what was written in reply.
+    @discardableResult
+    func exchange(_ text: String) -> [JSON] {
+        let before = sent.count
+        do {
+            connection.receive(.message(try JSON.parse(text)))
+        } catch {
+            connection.receive(.unparsable(error))
+        }
+        return Array(sent[before...])
+    }
+}
+
+func result(_ reply: JSON?) -> JSON? { reply?["result"] }
+func errorCode(_ reply: JSON?) -> Int64? { reply?["error"]?["code"]?.integerValue }
+func reason(_ reply: JSON?) -> String? { reply?["error"]?["data"]?["reason"]?.stringValue }
+
+@Suite struct RPCConnectionTests {
+    @Test func aRequestGetsExactlyOneReply() throws {
+        let replies = ConnectionHarness().exchange(#"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"value":[1,"a"]}}"#)
+        #expect(replies == [try JSON.parse(#"{"jsonrpc":"2.0","id":1,"result":[1,"a"]}"#)])
+        #expect(replies[0].encodedString() == #"{"jsonrpc":"2.0","id":1,"result":[1,"a"]}"#)
+    }
+
+    @Test func aNotificationGetsNone() {
+        let harness = ConnectionHarness()
+        #expect(harness.exchange(#"{"jsonrpc":"2.0","method":"echo","params":{"value":1}}"#).isEmpty)
+        #expect(harness.exchange(#"{"jsonrpc":"2.0","method":"missing"}"#).isEmpty)
+        #expect(harness.exchange(#"{"jsonrpc":"2.0","method":"echo","params":{"nope":1}}"#).isEmpty)
+        #expect(harness.exchange(#"{"jsonrpc":"2.0","method":"failing"}"#).isEmpty)
+    }
+
+    @Test(arguments: [#"7"#, #"-7"#, #"1.0"#, #"2.5"#, #""abc""#, #""""#, #"null"#, #"9223372036854775807"#])
+    func idsAreEchoedExactly(id: String) {
+        let replies = ConnectionHarness().exchange(#"{"jsonrpc":"2.0","id":"# + id + #","method":"echo","params":{"value":0}}"#)
+        #expect(replies.count == 1)
+        #expect(replies.first?.encodedString() == #"{"jsonrpc":"2.0","id":"# + id + #","result":0}"#)
+    }
+
+    @Test(arguments: [#"true"#, #"[1]"#, #"{"a":1}"#])
+    func idsOfOtherTypesAreInvalidRequests(id: String) {
+        let reply = ConnectionHarness().exchange(#"{"jsonrpc":"2.0","id":"# + id + #","method":"echo"}"#).first
+        #expect(errorCode(reply) == -32600)
+        #expect(reply?["id"] == .null)
+    }
+
+    @Test func theEnvelopeIsChecked() {
+        let harness = ConnectionHarness()
+        let cases: [(String, JSON)] = [
+            (#"{"id":1,"method":"echo"}"#, 1),
+            (#"{"jsonrpc":"1.0","id":2,"method":"echo"}"#, 2),
+            (#"{"jsonrpc":2.0,"id":3,"method":"echo"}"#, 3),
+            (#"{"jsonrpc":"2.0","id":4}"#, 4),
+            (#"{"jsonrpc":"2.0","id":5,"method":5}"#, 5),
+            (#"{"jsonrpc":"2.0","id":6,"method":"echo","params":"x"}"#, 6),
+            (#"{"jsonrpc":"2.0","id":7,"result":{}}"#, 7),
+            (#"{"jsonrpc":"2.0","method":1}"#, .null),
+            (#""just a string""#, .null),
+            (#"42"#, .null),
+        ]
+        for (text, id) in cases {
+            let replies = harness.exchange(text)
+            #expect(replies.count == 1, "\(text)")
+            #expect(errorCode(replies.first) == -32600, "\(text)")
+            #expect(replies.first?["id"] == id, "\(text)")
+            #expect(reason(replies.first) == "INVALID_REQUEST", "\(text)")
+        }
+    }
+
+    @Test func unknownMethodsAreNamed() {
+        let reply = ConnectionHarness().exchange(#"{"jsonrpc":"2.0","id":"x","method":"nope"}"#).first
+        #expect(errorCode(reply) == -32601)
+        #expect(reply?["error"]?["data"]?["method"] == "nope")
+        #expect(reply?["id"] == "x")
+    }
+
+    @Test func invalidParamsNameTheFieldAndWhy() {
+        let harness = ConnectionHarness()
+        let missing = harness.exchange(#"{"jsonrpc":"2.0","id":1,"method":"typed","params":{}}"#).first
+        #expect(errorCode(missing) == -32602)
+        #expect(missing?["error"]?["data"]?["field"] == "name")
+        #expect(missing?["error"]?["data"]?["why"] == "is required")
+
+        let wrongType = harness.exchange(#"{"jsonrpc":"2.0","id":2,"method":"typed","params":{"name":3}}"#).first
+        #expect(wrongType?["error"]?["data"]?["field"] == "name")
+        #expect(wrongType?["error"]?["data"]?["why"] == "must be a string, not integer")
+
+        let nested = harness.exchange(#"{"jsonrpc":"2.0","id":3,"method":"typed","params":{"name":"n","tags":["a",false]}}"#).first
+        #expect(nested?["error"]?["data"]?["field"] == "tags[1]")
+
+        let unknown = harness.exchange(#"{"jsonrpc":"2.0","id":4,"method":"typed","params":{"name":"n","colour":1}}"#).first
+        #expect(errorCode(unknown) == -32602)
+        #expect(unknown?["error"]?["data"]?["field"] == "colour")
+    }
+
+    @Test func byPositionParamsAreRefusedButAnEmptyArrayIsNoParams() {
+        let harness = ConnectionHarness()
+        let positional = harness.exchange(#"{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]}"#).first
+        #expect(errorCode(positional) == -32602)
+        let empty = harness.exchange(#"{"jsonrpc":"2.0","id":2,"method":"noisy","params":[]}"#).first
+        #expect(result(empty) == "done")
+    }
+
+    @Test func applicationErrorsCarryAReason() {
+        let reply = ConnectionHarness().exchange(#"{"jsonrpc":"2.0","id":1,"method":"failing"}"#).first
+        #expect(errorCode(reply) == -32002)
+        #expect(reason(reply) == "NOT_FOUND")
+    }
+
+    @Test func notYetImplementedMethodsSaySo() {
+        let harness = ConnectionHarness()
+        let reply = harness.exchange(#"{"jsonrpc":"2.0","id":1,"method":"someday","params":{"x":1}}"#).first
+        #expect(errorCode(reply) == -32001)
+        #expect(reason(reply) == "NOT_IMPLEMENTED")
+        // Their params are still checked first.
+        #expect(errorCode(harness.exchange(#"{"jsonrpc":"2.0","id":2,"method":"someday","params":{"y":1}}"#).first) == -32602)
+    }
+
+    @Test func parseErrorsHaveNullIdAndAPosition() {
+        let reply = ConnectionHarness().exchange("{\"jsonrpc\":\"2.0\",\n\"id\":1,,}").first
+        #expect(errorCode(reply) == -32700)
+        #expect(reply?["id"] == .null)
+        #expect(reply?["error"]?["data"]?["line"] == 2)
+        #expect(reason(reply) == "INVALID_JSON")
+    }
+
+    @Test func framingProblemsAreAnswered() {
+        let harness = ConnectionHarness()
+        harness.connection.receive(.brokenFrame(.messageTooLarge(limit: 1024)))
+        #expect(errorCode(harness.sent.last) == -32600)
+        #expect(reason(harness.sent.last) == "MESSAGE_TOO_LARGE")
+        #expect(harness.sent.last?["error"]?["data"]?["limit"] == 1024)
+        harness.connection.receive(.brokenFrame(.missingContentLength))
+        #expect(errorCode(harness.sent.last) == -32700)
+        #expect(reason(harness.sent.last) == "MISSING_CONTENT_LENGTH")
+    }
+
+    // MARK: - Batches
+
+    @Test func aBatchGetsOneArrayInRequestOrderWithoutNotificationReplies() throws {
+        let replies = ConnectionHarness().exchange("""
+            [{"jsonrpc":"2.0","id":1,"method":"echo","params":{"value":"a"}},
+             {"jsonrpc":"2.0","method":"echo","params":{"value":"n"}},
+             {"jsonrpc":"2.0","id":2,"method":"nope"},
+             {"foo":"bar"},
+             {"jsonrpc":"2.0","id":3,"method":"echo","params":{"value":"c"}}]
+            """)
+        #expect(replies.count == 1)
+        let array = try #require(replies.first?.arrayValue)
+        #expect(array.count == 4)
+        #expect(result(array[0]) == "a")
+        #expect(errorCode(array[1]) == -32601)
+        #expect(errorCode(array[2]) == -32600)
+        #expect(array[2]["id"] == .null)
+        #expect(result(array[3]) == "c")
+    }
+
+    @Test func anEmptyBatchIsOneInvalidRequest() {
+        let replies = ConnectionHarness().exchange("[]")
+        #expect(replies.count == 1)
+        #expect(replies.first?.arrayValue == nil)
+        #expect(errorCode(replies.first) == -32600)
+        #expect(reason(replies.first) == "EMPTY_BATCH")
+    }
+
+    @Test func aBatchOfInvalidItemsGetsAnErrorForEach() throws {
+        let replies = ConnectionHarness().exchange("[1,2,3]")
+        let array = try #require(replies.first?.arrayValue)
+        #expect(array.count == 3)
+        #expect(array.allSatisfy { errorCode($0) == -32600 && $0["id"] == .null })
+    }
+
+    @Test func aBatchOfNotificationsGetsNothing() {
+        let replies = ConnectionHarness().exchange(#"[{"jsonrpc":"2.0","method":"echo","params":{"value":1}},{"jsonrpc":"2.0","method":"nope"}]"#)
+        #expect(replies.isEmpty)
+    }
+
+    @Test func aNestedBatchIsAnInvalidItem() throws {
+        let replies = ConnectionHarness().exchange(#"[[{"jsonrpc":"2.0","id":1,"method":"echo","params":{"value":1}}]]"#)
+        let array = try #require(replies.first?.arrayValue)
+        #expect(array.count == 1)
+        #expect(errorCode(array[0]) == -32600)
+    }
+
+    // MARK: - Order and answering
+
+    @Test func notificationsCausedByARequestFollowItsReply() {
+        let replies = ConnectionHarness().exchange(#"{"jsonrpc":"2.0","id":1,"method":"noisy"}"#)
+        #expect(replies.map { $0["method"] ?? $0["id"] } == [1, "event", "event"])
+        #expect(replies[1]["params"]?["n"] == 1)
+        #expect(replies[2]["params"]?["n"] == 2)
+    }
+
+    @Test func notificationsCausedInABatchFollowTheBatch() {
+        let replies = ConnectionHarness().exchange(#"[{"jsonrpc":"2.0","id":1,"method":"noisy"},{"jsonrpc":"2.0","id":2,"method":"noisy"}]"#)
+        #expect(replies.count == 5)
+        #expect(replies[0].arrayValue?.count == 2)
+        #expect(replies[1...].allSatisfy { $0["method"] == "event" })
+    }
+
+    @Test func notificationsOutsideARequestGoStraightOut() {
+        let harness = ConnectionHarness()
+        harness.connection.notify(method: "event", params: ["n": 9])
+        #expect(harness.sent.count == 1)
+    }
+
+    @Test func aDeferredReplyArrivesWhenAnswered() {
+        let harness = ConnectionHarness()
+        #expect(harness.exchange(#"{"jsonrpc":"2.0","id":"slow","method":"later"}"#).isEmpty)
+        #expect(harness.exchange(#"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"value":1}}"#).count == 1)
+        harness.pending.removeFirst().succeed("finally")
+        #expect(harness.sent.last?["id"] == "slow")
+        #expect(result(harness.sent.last) == "finally")
+    }
+
+    @Test func aBatchWaitsForItsDeferredItems() {
+        let harness = ConnectionHarness()
+        let replies = harness.exchange(#"[{"jsonrpc":"2.0","id":1,"method":"later"},{"jsonrpc":"2.0","id":2,"method":"noisy"}]"#)
+        #expect(replies.isEmpty)
+        harness.pending.removeFirst().succeed("late")
+        #expect(harness.sent.count == 3)
+        #expect(harness.sent[0].arrayValue?.map { $0["id"] } == [1, 2])
+        #expect(harness.sent[1]["method"] == "event")
+    }
+
+    @Test func aHandlerThatNeverAnswersStillProducesOneReply() {
+        let reply = ConnectionHarness().exchange(#"{"jsonrpc":"2.0","id":1,"method":"forgetful"}"#)
+        #expect(reply.count == 1)
+        #expect(errorCode(reply.first) == -32603)
+    }
+
+    @Test func afterShutdownBeginsRequestsAreRefused() {
+        let harness = ConnectionHarness()
+        harness.connection.beginShutdown()
+        let reply = harness.exchange(#"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"value":1}}"#).first
+        #expect(errorCode(reply) == -32006)
+        #expect(reason(reply) == "SHUTTING_DOWN")
+    }
+}
