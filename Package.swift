@@ -22,6 +22,9 @@ let package = Package(
         // The engine: one serial owner of all state, its clock and timers.
         .target(name: "BuntingCore", dependencies: ["BuntingJSON"]),
 
+        // Files and, later, HTTP and SQLite behind the engine's seams.
+        .target(name: "BuntingIO", dependencies: ["BuntingJSON", "BuntingCore"]),
+
         // JSON-RPC 2.0 over stdio: framing, dispatch, and the protocol's methods.
         .target(
             name: "BuntingRPC", dependencies: ["BuntingJSON", "BuntingCore"],

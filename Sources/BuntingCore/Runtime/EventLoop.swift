@@ -64,12 +64,17 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Runs `job` after `delay` seconds of the clock's monotonic time.
+    ///
+    /// Call it only from the loop's own jobs (or, in tests, the thread that
+    /// runs the loop by hand): the job then runs on that same thread, which
+    /// is why it may capture state the loop owns.
     @discardableResult
-    public func schedule(after delay: Double, _ job: @escaping Job) -> TimerToken {
+    public func schedule(after delay: Double, _ job: @escaping () -> Void) -> TimerToken {
         let deadline = clock.monotonicTime() + max(0, delay)
+        let owned = LoopOwnedJob(job)
         return lock.withLock {
             nextTimerID += 1
-            let timer = Timer(token: TimerToken(id: nextTimerID), deadline: deadline, job: job)
+            let timer = Timer(token: TimerToken(id: nextTimerID), deadline: deadline, job: { owned.job() })
             let index = timers.firstIndex { $0.deadline > deadline } ?? timers.endIndex
             timers.insert(timer, at: index)
             lock.broadcast()
@@ -153,4 +158,13 @@ public final class EventLoop: @unchecked Sendable {
     public func wake() {
         lock.withLock { lock.broadcast() }
     }
+}
+
+/// A timer's job: made on the loop thread and run there.
+///
+/// `@unchecked Sendable`: it crosses no thread; it only sits in the loop's
+/// timer list between being scheduled and run by the same owner.
+private final class LoopOwnedJob: @unchecked Sendable {
+    let job: () -> Void
+    init(_ job: @escaping () -> Void) { self.job = job }
 }

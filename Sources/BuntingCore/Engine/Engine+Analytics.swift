@@ -1,0 +1,287 @@
+import BuntingJSON
+
+/// A `flush` waiting for the sink: how many of its events went out so far.
+struct FlushRequest {
+    /// Keep flushing until the queue is empty (explicit flush, shutdown), or
+    /// send one batch (the periodic flush sends the rest on its next tick).
+    let all: Bool
+    var flushed = 0
+    let done: (_ flushed: Int, _ pending: Int) -> Void
+}
+
+/// Impressions, clicks and dismissals: checked, stored before ENQUEUED is
+/// sent, delivered to the sink in batches, and FLUSHED once it accepted them.
+extension Engine {
+    public func logImpression(_ channel: Channel, ids: [String]) throws(EngineError) {
+        guard profile.sdkEnabled else { throw .sdkDisabled }
+        let ids = uniqued(ids)
+        switch channel {
+        case .featureFlags:
+            let flags = try ids.map { id throws(EngineError) in try flag(id) }
+            for flag in flags where !sessionFlagImpressions.contains(flag.impressionKey) {
+                try enqueue(.impression, channel, itemId: flag.id, item: flag.json, trackingString: flag.trackingString)
+                sessionFlagImpressions.insert(flag.impressionKey)
+                saveProfile()
+            }
+        case .contentCards:
+            let cards = try ids.map { id throws(EngineError) in try card(id) }
+            for var card in cards {
+                card.viewed = true
+                try enqueue(.impression, channel, itemId: card.id, item: card.json)
+                updateState(.contentCards, card.id) { $0.viewed = true }
+            }
+        case .banners:
+            let banners = try ids.map { id throws(EngineError) in try banner(id) }
+            for banner in banners {
+                try enqueue(.impression, channel, itemId: banner.placementId, item: banner.json, trackingString: banner.trackingId)
+            }
+        }
+    }
+
+    public func logClick(_ channel: Channel, id: String, buttonId: String?) throws(EngineError) {
+        guard profile.sdkEnabled else { throw .sdkDisabled }
+        switch channel {
+        case .featureFlags:
+            throw EngineError(.invalidParams(field: "channel"), reason: "INVALID_PARAMS", "feature flags are not clicked; use contentCards or banners")
+        case .contentCards:
+            if buttonId != nil {
+                throw EngineError(.invalidParams(field: "buttonId"), reason: "INVALID_PARAMS", "only banner clicks have a button id")
+            }
+            var card = try card(id)
+            try refuseControl(card.isControl, id)
+            card.clicked = true
+            try enqueue(.click, channel, itemId: card.id, item: card.json)
+            updateState(.contentCards, card.id) { $0.clicked = true }
+        case .banners:
+            let banner = try banner(id)
+            try refuseControl(banner.isControl, id)
+            try enqueue(.click, channel, itemId: banner.placementId, item: banner.json, buttonId: buttonId, trackingString: banner.trackingId)
+        }
+    }
+
+    /// DISMISS/ENQUEUED, then DATA_UPDATED/CLIENT_ACTION without the item. The
+    /// dismissal holds across refreshes and restarts (a banner's by its id, so
+    /// that another banner can fill the placement).
+    public func logDismiss(_ channel: Channel, id: String) throws(EngineError) {
+        guard profile.sdkEnabled else { throw .sdkDisabled }
+        switch channel {
+        case .featureFlags:
+            throw EngineError(.invalidParams(field: "channel"), reason: "INVALID_PARAMS", "feature flags are not dismissed; use contentCards or banners")
+        case .contentCards:
+            let card = try card(id)
+            try refuseControl(card.isControl, id)
+            guard card.dismissible else {
+                throw EngineError(.notAllowed, reason: "NOT_DISMISSIBLE", "card \(id) is not dismissible")
+            }
+            try enqueue(.dismiss, channel, itemId: card.id, item: card.json)
+            updateState(.contentCards, card.id) { $0.dismissed = true }
+        case .banners:
+            let banner = try banner(id)
+            try refuseControl(banner.isControl, id)
+            try enqueue(.dismiss, channel, itemId: banner.placementId, item: banner.json, trackingString: banner.trackingId)
+            updateState(.banners, banner.id) { $0.dismissed = true }
+        }
+        sendCacheChange(channel, reason: .clientAction)
+    }
+
+    // MARK: - Flushing
+
+    /// Sends queued events to the sink and calls `done` with how many went out
+    /// and how many are still queued, once the sink answered. Without a sink
+    /// nothing is sent and everything stays queued.
+    public func flush(all: Bool = true, _ done: @escaping (_ flushed: Int, _ pending: Int) -> Void) {
+        guard sink != nil, profile.sdkEnabled, store.queuedEventCount > 0 else {
+            return done(0, store.queuedEventCount)
+        }
+        flushRequests.append(FlushRequest(all: all, done: done))
+        if !flushInFlight && flushRetryTimer == nil { sendBatch() }
+    }
+
+    func scheduleFlush() {
+        guard sink != nil, !isShutDown else { return }
+        flushTimer = loop.schedule(after: configuration.flushInterval) { [self] in
+            if store.queuedEventCount > 0 && !flushInFlight && flushRetryTimer == nil && profile.sdkEnabled {
+                flush(all: true) { _, _ in }
+            }
+            scheduleFlush()
+        }
+    }
+
+    func sendBatch() {
+        guard let sink else { return }
+        let batch = store.queuedEvents(limit: configuration.maxBatchSize)
+        guard !batch.isEmpty else { return finishFlushRequests() }
+        flushInFlight = true
+        worker.run({ () -> SinkFailure? in
+            do throws(SinkFailure) {
+                try sink.deliver(batch)
+                return nil
+            } catch {
+                return error
+            }
+        }, then: { [self] failure in
+            flushInFlight = false
+            if let failure {
+                batchFailed(batch, failure)
+            } else {
+                batchAccepted(batch)
+            }
+        }, on: loop)
+    }
+
+    func batchAccepted(_ batch: [AnalyticsEvent]) {
+        flushFailedTries = 0
+        do {
+            try store.removeEvents(batch.map(\.eventId))
+        } catch {
+            // They were delivered; a re-send after restart carries the same ids.
+            log.error("cannot remove sent events from the queue: \(error.message)")
+        }
+        for event in batch {
+            var fields: JSONObject = ["action": "FLUSHED", event.channel.itemKey: event.item]
+            if let buttonId = event.buttonId { fields["buttonId"] = .string(buttonId) }
+            sendEvent(event.channel, type: event.kind.notificationType, fields)
+        }
+        for index in flushRequests.indices { flushRequests[index].flushed += batch.count }
+        let wantsMore = flushRequests.contains { $0.all }
+        if wantsMore && store.queuedEventCount > 0 {
+            sendBatch()
+        } else {
+            finishFlushRequests()
+        }
+    }
+
+    /// The sink refused: ERROR to each channel in the batch, answer waiting
+    /// flushes, and retry later unless the failure says not to.
+    func batchFailed(_ batch: [AnalyticsEvent], _ failure: SinkFailure) {
+        flushFailedTries += 1
+        log.warning("the analytics sink \(sink?.location ?? "") failed: \(failure.message)")
+        var reason = ErrorReason.serverError
+        var until: Double?
+        var retryable = true
+        var givenUp = RetryState.integratorMayRetry
+        switch failure {
+        case .serverError: break
+        case .rateLimited(let retryAfter, _):
+            reason = .rateLimited
+            until = retryAfter
+        case .authentication:
+            reason = .clientError
+            givenUp = .doNotRetry
+        case .clientError:
+            reason = .clientError
+            givenUp = .doNotRetry
+            retryable = false
+        }
+        let willRetry = retryable && configuration.retry.retries(afterFailedTries: flushFailedTries)
+        var channels: [Channel] = []
+        for event in batch where !channels.contains(event.channel) { channels.append(event.channel) }
+        for channel in channels {
+            sendError(channel, reason, willRetry ? .sdkWillRetry : givenUp, until: until, message: "analytics not delivered: \(failure.message)")
+        }
+        finishFlushRequests()
+        if willRetry {
+            let delay = until.map { max(0, $0 - now) } ?? configuration.retry.delay(beforeRetry: flushFailedTries, random: &random)
+            flushRetryTimer = loop.schedule(after: delay) { [self] in
+                flushRetryTimer = nil
+                guard profile.sdkEnabled, !isShutDown else { return }
+                flush(all: true) { _, _ in }
+            }
+        } else {
+            // The periodic flush tries again later with a fresh count.
+            flushFailedTries = 0
+        }
+    }
+
+    func finishFlushRequests() {
+        let requests = flushRequests
+        flushRequests.removeAll()
+        let pending = store.queuedEventCount
+        for request in requests { request.done(request.flushed, pending) }
+    }
+
+    // MARK: - Helpers
+
+    /// Stores the event (so it survives a crash), then sends ENQUEUED.
+    func enqueue(
+        _ kind: AnalyticsEvent.Kind, _ channel: Channel, itemId: String, item: JSON,
+        buttonId: String? = nil, trackingString: String? = nil
+    ) throws(EngineError) {
+        let event = AnalyticsEvent(
+            eventId: random.identifier(), kind: kind, channel: channel, itemId: itemId, userId: profile.userId,
+            deviceId: profile.deviceId, sessionId: profile.sessionId, time: now, buttonId: buttonId,
+            trackingString: trackingString, item: item)
+        dropOldestIfFull()
+        do {
+            try store.enqueue(event)
+        } catch {
+            throw .storage(error)
+        }
+        var fields: JSONObject = ["action": "ENQUEUED", channel.itemKey: item]
+        if let buttonId { fields["buttonId"] = .string(buttonId) }
+        sendEvent(channel, type: kind.notificationType, fields)
+    }
+
+    /// Keeps the queue within its limit by dropping the oldest events, never
+    /// silently: a log line and an ERROR to the channels that lost events.
+    func dropOldestIfFull() {
+        let excess = store.queuedEventCount - configuration.maxQueuedEvents + 1
+        guard excess > 0 else { return }
+        let dropped = store.queuedEvents(limit: excess)
+        do {
+            try store.removeEvents(dropped.map(\.eventId))
+        } catch {
+            log.error("cannot drop old events: \(error.message)")
+            return
+        }
+        log.warning("analytics queue full (\(configuration.maxQueuedEvents) events): dropped the \(dropped.count) oldest")
+        var channels: [Channel] = []
+        for event in dropped where !channels.contains(event.channel) { channels.append(event.channel) }
+        for channel in channels {
+            sendError(channel, .clientError, .doNotRetry, message: "analytics queue full: dropped the oldest events")
+        }
+    }
+
+    func flag(_ id: String) throws(EngineError) -> FeatureFlag {
+        guard isEnabled(.featureFlags), let flag = cache(.featureFlags).flags.first(where: { $0.id == id }) else {
+            throw .notFound("no feature flag \(id.debugDescription) for this user")
+        }
+        return flag
+    }
+
+    func card(_ id: String) throws(EngineError) -> ContentCard {
+        guard isEnabled(.contentCards), let card = visibleCards().first(where: { $0.id == id }) else {
+            throw .notFound("no content card \(id.debugDescription) for this user (unknown, expired or dismissed)")
+        }
+        return card
+    }
+
+    func banner(_ placementId: String) throws(EngineError) -> Banner {
+        guard isEnabled(.banners), let banner = visibleBanners()[placementId] else {
+            throw .notFound("no banner in placement \(placementId.debugDescription) for this user")
+        }
+        return banner
+    }
+
+    func refuseControl(_ isControl: Bool, _ id: String) throws(EngineError) {
+        if isControl {
+            throw EngineError(.notAllowed, reason: "CONTROL_ITEM", "\(id) is a control item: only its impression is logged")
+        }
+    }
+
+    func updateState(_ channel: Channel, _ itemId: String, _ change: (inout ItemState) -> Void) {
+        var state = itemStates[channel]?[itemId] ?? ItemState()
+        change(&state)
+        itemStates[channel, default: [:]][itemId] = state
+        do {
+            try store.saveItemState(user: userKey, channel: channel, itemId: itemId, state: state)
+        } catch {
+            log.error("cannot save the state of \(itemId): \(error.message)")
+        }
+    }
+
+    func uniqued(_ ids: [String]) -> [String] {
+        var seen = Set<String>()
+        return ids.filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,135 @@
+import BuntingJSON
+
+/// What the client reads: items as they stand now (expired and dismissed ones
+/// left out, card state applied), and the snapshots events carry.
+extension Engine {
+    /// The current user's cards as listed: expired and dismissed ones out,
+    /// viewed and clicked applied, pinned first, then newest.
+    func visibleCards() -> [ContentCard] {
+        let now = self.now
+        let states = itemStates[.contentCards] ?? [:]
+        var cards: [ContentCard] = []
+        for var card in cache(.contentCards).cards where !card.isExpired(at: now) {
+            let state = states[card.id] ?? ItemState()
+            guard !state.dismissed else { continue }
+            card.viewed = state.viewed
+            card.clicked = state.clicked
+            cards.append(card)
+        }
+        return cards.sorted(by: ContentCard.listedBefore)
+    }
+
+    /// Placement id → the banner that fills it now (expired and dismissed banners left out).
+    func visibleBanners() -> [String: Banner] {
+        let now = self.now
+        let dismissed = itemStates[.banners] ?? [:]
+        return cache(.banners).banners.filter { _, banner in
+            !banner.isExpired(at: now) && dismissed[banner.id]?.dismissed != true
+        }
+    }
+
+    func itemCount(_ channel: Channel) -> Int {
+        switch channel {
+        case .featureFlags: cache(.featureFlags).flags.count
+        case .banners: visibleBanners().count
+        case .contentCards: visibleCards().count
+        }
+    }
+
+    /// The data of a channel under its key: what snapshots and `updates` carry.
+    func snapshotData(_ channel: Channel) -> JSON {
+        guard isEnabled(channel) else {
+            switch channel {
+            case .featureFlags: return .array([])
+            case .banners: return .object([:])
+            case .contentCards: return .object(["cards": .array([]), "unviewedCount": 0])
+            }
+        }
+        switch channel {
+        case .featureFlags:
+            return .array(cache(.featureFlags).flags.map(\.json))
+        case .banners:
+            let banners = visibleBanners()
+            var object = JSONObject()
+            for placement in banners.keys.sorted() { object[placement] = banners[placement]!.json }
+            return .object(object)
+        case .contentCards:
+            let cards = visibleCards()
+            let unviewed = cards.filter { !$0.viewed && !$0.isControl }.count
+            return .object(["cards": .array(cards.map(\.json)), "unviewedCount": .int(unviewed)])
+        }
+    }
+
+    /// `{"<channel>": data, "lastSyncAt": N}`; lastSyncAt is null while the channel is disabled.
+    public func snapshot(_ channel: Channel) -> JSON {
+        .object([
+            channel.dataKey: snapshotData(channel),
+            "lastSyncAt": isEnabled(channel) ? .number(cache(channel).lastSyncAt) : .null,
+        ])
+    }
+
+    public func featureFlag(id: String) -> JSON? {
+        guard isEnabled(.featureFlags) else { return nil }
+        return cache(.featureFlags).flags.first { $0.id == id }?.json
+    }
+
+    public func banner(placementId: String) -> JSON? {
+        guard isEnabled(.banners) else { return nil }
+        return visibleBanners()[placementId]?.json
+    }
+
+    // MARK: - Events
+
+    /// Sends an `event` notification of `type` to every event subscription of `channel`.
+    func sendEvent(_ channel: Channel, type: String, _ fields: JSONObject = [:]) {
+        for subscription in subscriptions where subscription.channel == channel && subscription.kind == .events {
+            sendEvent(to: subscription, type: type, fields)
+        }
+    }
+
+    func sendEvent(to subscription: Subscription, type: String, _ fields: JSONObject = [:]) {
+        var params: JSONObject = [
+            "subscriptionId": .string(subscription.id), "channel": .string(subscription.channel.rawValue),
+            "type": .string(type),
+        ]
+        params.merge(fields)
+        emit("event", .object(params))
+    }
+
+    /// Tells subscribers that the cache changed: CACHE_LOAD, or DATA_UPDATED with
+    /// its reason, to event subscriptions; `updates` to update subscriptions.
+    func sendCacheChange(_ channel: Channel, reason: DataUpdatedReason?) {
+        let relevant = subscriptions.filter { $0.channel == channel }
+        guard !relevant.isEmpty else { return }
+        let snapshot = self.snapshot(channel)
+        for subscription in relevant {
+            switch subscription.kind {
+            case .events:
+                var fields: JSONObject = ["cacheSnapshot": snapshot]
+                if let reason { fields["reason"] = .string(reason.rawValue) }
+                sendEvent(to: subscription, type: reason == nil ? "CACHE_LOAD" : "DATA_UPDATED", fields)
+            case .updates:
+                emit("updates", .object([
+                    "subscriptionId": .string(subscription.id), "channel": .string(channel.rawValue),
+                    channel.dataKey: snapshot[channel.dataKey] ?? .null,
+                ]))
+            }
+        }
+    }
+
+    func sendError(_ channel: Channel, _ reason: ErrorReason, _ retryState: RetryState, until: Double? = nil, message: String? = nil) {
+        var fields: JSONObject = ["reason": .string(reason.rawValue), "retryState": .string(retryState.rawValue)]
+        if let until { fields["rateLimitedUntil"] = .number(until) }
+        if let message { fields["message"] = .string(message) }
+        sendEvent(channel, type: "ERROR", fields)
+    }
+
+    func hasSubscription(_ channel: Channel) -> Bool {
+        subscriptions.contains { $0.channel == channel }
+    }
+
+    /// Channels with at least one subscription, in protocol order.
+    var subscribedChannels: [Channel] {
+        Channel.allCases.filter(hasSubscription)
+    }
+}

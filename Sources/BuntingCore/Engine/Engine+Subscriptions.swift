@@ -1,0 +1,32 @@
+import BuntingJSON
+
+extension Engine {
+    /// Adds a subscription. An event subscription then gets CACHE_REPLAY (or,
+    /// while its channel is disabled, ERROR FEATURE_DISABLED); the reply to the
+    /// request goes out first. Nil while the SDK is disabled.
+    public func subscribe(_ channel: Channel, kind: SubscriptionKind) -> String? {
+        guard profile.sdkEnabled else { return nil }
+        let subscription = Subscription(id: "sub-\(nextSubscriptionNumber)", channel: channel, kind: kind)
+        nextSubscriptionNumber += 1
+        subscriptions.append(subscription)
+        if kind == .events {
+            if isEnabled(channel) {
+                sendEvent(to: subscription, type: "CACHE_REPLAY", ["cacheSnapshot": snapshot(channel)])
+            } else {
+                sendEvent(to: subscription, type: "ERROR", [
+                    "reason": .string(ErrorReason.featureDisabled.rawValue),
+                    "retryState": .string(RetryState.doNotRetry.rawValue),
+                    "message": .string("the \(channel.rawValue) channel is disabled"),
+                ])
+            }
+        }
+        return subscription.id
+    }
+
+    /// Removes a subscription; false when the id names none.
+    public func removeSubscription(_ id: String) -> Bool {
+        guard let index = subscriptions.firstIndex(where: { $0.id == id }) else { return false }
+        subscriptions.remove(at: index)
+        return true
+    }
+}

@@ -1,0 +1,135 @@
+import BuntingJSON
+
+/// Users, sessions, wiping and turning the SDK off and on.
+extension Engine {
+    /// Switches to `userId`. The old user's events are flushed first; a
+    /// refresh still pending for the old user is dropped; subscribers get
+    /// CACHE_LOAD with the new user's cached data (empty for a new user); then
+    /// a new session starts, refreshing each subscribed channel. Changing to
+    /// the current user only merges `attributes`.
+    public func changeUser(_ userId: String, attributes: JSONObject?) throws(EngineError) {
+        guard profile.sdkEnabled else { throw .sdkDisabled }
+        guard !userId.isEmpty else { throw EngineError(.invalidParams(field: "userId"), reason: "INVALID_PARAMS", "must not be empty") }
+        if userId == profile.userId {
+            if let attributes { mergeAttributes(attributes) }
+            saveProfile()
+            return
+        }
+        flush(all: true) { _, _ in }
+        userGeneration += 1
+        waitingRefreshes.removeAll { $0.userGeneration != userGeneration }
+        storeAttributesOfCurrentUser()
+        profile.userId = userId
+        profile.attributes = storedAttributes(of: userId)
+        if let attributes { mergeAttributes(attributes) }
+        profile.sessionFlagImpressions = []
+        loadCurrentUser()
+        for channel in subscribedChannels { sendCacheChange(channel, reason: nil) }
+        beginSession(refreshing: true)
+        saveProfile()
+    }
+
+    /// Merges `attributes` into the current user's; a null value removes the
+    /// attribute. The next refresh evaluates with them; none starts now.
+    public func setUserAttributes(_ attributes: JSONObject) throws(EngineError) {
+        guard profile.sdkEnabled else { throw .sdkDisabled }
+        mergeAttributes(attributes)
+        saveProfile()
+    }
+
+    /// Starts a new session (ending the current one): flag impressions may be
+    /// logged again, the banners' refresh bucket is refilled, and each
+    /// subscribed channel is refreshed (AUTO_SERVER_REFRESH).
+    public func openSession() throws(EngineError) {
+        guard profile.sdkEnabled else { throw .sdkDisabled }
+        beginSession(refreshing: true)
+        saveProfile()
+    }
+
+    /// Ends the session and flushes analytics. Until the next `openSession`
+    /// (or `changeUser`) there is no session id.
+    public func closeSession() throws(EngineError) {
+        guard profile.sdkEnabled else { throw .sdkDisabled }
+        profile.sessionId = nil
+        sessionFlagImpressions = []
+        saveProfile()
+        flush(all: true) { _, _ in }
+    }
+
+    /// Forgets every user's caches and item states and drops queued
+    /// analytics; the client becomes a new anonymous user. Subscribers get
+    /// CACHE_LOAD with empty snapshots; subscriptions stay.
+    public func wipeData() throws(EngineError) {
+        do {
+            try store.wipe()
+        } catch {
+            throw .storage(error)
+        }
+        userGeneration += 1
+        waitingRefreshes.removeAll()
+        profile = StoredProfile(
+            deviceId: random.identifier(), sdkEnabled: profile.sdkEnabled, channelsEnabled: profile.channelsEnabled)
+        caches = [:]
+        itemStates = [:]
+        sessionFlagImpressions = []
+        for channel in subscribedChannels { sendCacheChange(channel, reason: nil) }
+        beginSession(refreshing: false)
+        saveProfile()
+    }
+
+    /// Turns the SDK off: `subscribe` answers null, refreshes answer ERROR
+    /// SDK_DISABLED, logging is refused, and nothing is fetched or sent.
+    /// Subscriptions and caches stay. The state survives restarts.
+    public func disableSDK() {
+        guard profile.sdkEnabled else { return }
+        profile.sdkEnabled = false
+        waitingRefreshes.removeAll()
+        for timer in [fetchRetryTimer, flushRetryTimer].compactMap({ $0 }) { loop.cancel(timer) }
+        fetchRetryTimer = nil
+        flushRetryTimer = nil
+        fetchFailedTries = 0
+        saveProfile()
+    }
+
+    public func enableSDK() {
+        guard !profile.sdkEnabled else { return }
+        profile.sdkEnabled = true
+        saveProfile()
+    }
+
+    // MARK: - Helpers
+
+    /// A new session id, a fresh set of flag impressions and a full banner
+    /// bucket; with `refreshing`, each subscribed channel is refreshed.
+    func beginSession(refreshing: Bool) {
+        profile.sessionId = random.identifier()
+        sessionFlagImpressions = []
+        for channel in Channel.allCases where buckets[channel]?.rule.refillsPerSession == true {
+            buckets[channel]?.fill(now: now)
+        }
+        guard refreshing else { return }
+        for channel in subscribedChannels {
+            requestRefresh(channel, reason: .autoServerRefresh, placementIds: nil)
+        }
+    }
+
+    func mergeAttributes(_ attributes: JSONObject) {
+        for (key, value) in attributes {
+            profile.attributes[key] = value.isNull ? nil : value
+        }
+    }
+
+    /// Attributes are kept per user next to the user's caches, so that a user
+    /// who comes back is evaluated with what was known.
+    func storeAttributesOfCurrentUser() {
+        do {
+            try store.saveAttributes(user: userKey, attributes: profile.attributes)
+        } catch {
+            log.error("cannot save the user's attributes: \(error.message)")
+        }
+    }
+
+    func storedAttributes(of userId: String) -> JSONObject {
+        store.loadUser(userId).attributes
+    }
+}

@@ -1,0 +1,217 @@
+import BuntingJSON
+
+/// The heart of Bunting: the user and session, the three channels' caches,
+/// subscriptions, rate limiters, refreshes and the analytics queue, under one
+/// owner — the event loop — so that every event has a place in one total order.
+///
+/// Every method runs on the loop's thread. Blocking work (reading the source,
+/// writing the sink) goes to the `Worker` and comes back as a loop job. Time
+/// comes from the loop's clock. Events go out through `emit`, as
+/// `(method, params)` of a JSON-RPC notification.
+///
+/// `@unchecked Sendable`: confined to its event loop; it is captured by jobs
+/// that run on that loop only.
+public final class Engine: @unchecked Sendable {
+    public struct Configuration: Sendable {
+        public var retry = RetryPolicy()
+        public var refreshRules = TokenBucket.defaultRules
+        public var flushInterval = 10.0
+        /// How often the source is checked for a new document; nil: never.
+        public var pollInterval: Double? = 30
+        public var maxBatchSize = 100
+        public var maxQueuedEvents = 10_000
+        public var maxPlacementsPerRefresh = 10
+        /// Longest wait for the sink at shutdown; what is not sent stays queued.
+        public var shutdownFlushTimeout = 5.0
+
+        public init() {}
+    }
+
+    let configuration: Configuration
+    let loop: EventLoop
+    let worker: any Worker
+    let source: any DefinitionsSource
+    let compile: DefinitionsCompiler
+    let sink: (any AnalyticsSink)?
+    let store: any Store
+    let emit: (String, JSON) -> Void
+    var random: SplitMix64
+
+    // MARK: State (all owned by the loop)
+
+    var profile: StoredProfile
+    var definitions: (any CompiledDefinitions)?
+    /// The source's version of `definitions` (for conditional fetches).
+    var definitionsVersion: SourceVersion?
+    /// A digest of the bytes of `definitions`, to tell a real change from a re-save.
+    var definitionsDigest: UInt64?
+    /// The current user's caches and item states.
+    var caches: [Channel: ChannelCache] = [:]
+    var itemStates: [Channel: [String: ItemState]] = [:]
+    var subscriptions: [Subscription] = []
+    var nextSubscriptionNumber = 1
+    var buckets: [Channel: TokenBucket] = [:]
+    /// Bumped by `changeUser` and `wipeData`; refreshes made before are dropped.
+    var userGeneration = 0
+    var sessionFlagImpressions: Set<String> = []
+
+    // Refreshes and polling
+    var waitingRefreshes: [RefreshRequest] = []
+    var fetchInFlight = false
+    var fetchFailedTries = 0
+    var fetchRetryTimer: EventLoop.TimerToken?
+    var pollTimer: EventLoop.TimerToken?
+    /// The last problem a poll reported, so that a lasting problem is reported once.
+    var lastPollProblem: String?
+
+    // Analytics
+    var flushInFlight = false
+    var flushFailedTries = 0
+    var flushRetryTimer: EventLoop.TimerToken?
+    var flushTimer: EventLoop.TimerToken?
+    var flushRequests: [FlushRequest] = []
+
+    var isShutDown = false
+
+    public init(
+        configuration: Configuration, loop: EventLoop, worker: any Worker, source: any DefinitionsSource,
+        compile: @escaping DefinitionsCompiler, sink: (any AnalyticsSink)?, store: any Store,
+        random: SplitMix64 = SplitMix64(), emit: @escaping (String, JSON) -> Void
+    ) {
+        self.configuration = configuration
+        self.loop = loop
+        self.worker = worker
+        self.source = source
+        self.compile = compile
+        self.sink = sink
+        self.store = store
+        self.emit = emit
+        var generator = random
+        self.profile = store.loadProfile() ?? StoredProfile(deviceId: generator.identifier())
+        self.random = generator
+        let now = loop.clock.unixTime()
+        for channel in Channel.allCases {
+            let rule = configuration.refreshRules[channel] ?? TokenBucket.defaultRules[channel]!
+            buckets[channel] = TokenBucket(rule: rule, now: now)
+        }
+        loadCurrentUser()
+    }
+
+    var now: Double { loop.clock.unixTime() }
+
+    public var isSDKEnabled: Bool { profile.sdkEnabled }
+
+    /// The key under which the current user's data is stored; the anonymous
+    /// user is the empty string (user ids are never empty).
+    var userKey: String { profile.userId ?? "" }
+
+    var subject: EvaluationSubject {
+        EvaluationSubject(targetingKey: profile.userId ?? profile.deviceId, attributes: profile.attributes)
+    }
+
+    // MARK: - Start and stop
+
+    /// Reads the definitions (a local source synchronously: reading them is
+    /// not a sync, so no cache changes), opens a session if none is open, and
+    /// starts the poll and flush timers.
+    public func start() {
+        if source.isLocal {
+            let outcome = Self.fetchAndCompile(source: source, since: nil, compile: compile)
+            switch outcome {
+            case .loaded(let compiled, let version, let digest):
+                adopt(compiled, version: version, digest: digest)
+            case .invalid(let error):
+                log.warning("definitions at \(source.location) are invalid: \(error.description)")
+            case .failed(let failure):
+                log.warning("cannot read definitions at \(source.location): \(failure.message)")
+            case .unchanged, .sameContent:
+                break
+            }
+        } else {
+            poll()
+        }
+        if profile.sessionId == nil { beginSession(refreshing: false) }
+        schedulePoll()
+        scheduleFlush()
+        saveProfile()
+    }
+
+    /// Stops timers, then flushes what it can within the shutdown timeout and
+    /// calls `done`. Queued events that could not be sent stay in the store.
+    public func shutDown(_ done: @escaping () -> Void) {
+        guard !isShutDown else { return done() }
+        isShutDown = true
+        for timer in [pollTimer, flushTimer, fetchRetryTimer, flushRetryTimer].compactMap({ $0 }) { loop.cancel(timer) }
+        guard sink != nil, profile.sdkEnabled, store.queuedEventCount > 0 else { return done() }
+        var finished = false
+        let timeout = loop.schedule(after: configuration.shutdownFlushTimeout) {
+            guard !finished else { return }
+            finished = true
+            log.warning("shutdown: the sink did not answer in time; \(self.store.queuedEventCount) events stay queued")
+            done()
+        }
+        flush(all: true) { [self] _, _ in
+            guard !finished else { return }
+            finished = true
+            loop.cancel(timeout)
+            done()
+        }
+    }
+
+    // MARK: - Status
+
+    public func status() -> JSONObject {
+        var channels: JSONObject = [:]
+        for channel in Channel.allCases {
+            let enabled = isEnabled(channel)
+            channels[channel.rawValue] = .object([
+                "enabled": .bool(enabled),
+                "lastSyncAt": enabled ? .number(cache(channel).lastSyncAt) : .null,
+                "itemCount": .int(itemCount(channel)),
+            ])
+        }
+        return [
+            "userId": profile.userId.map(JSON.string) ?? .null,
+            "sessionId": profile.sessionId.map(JSON.string) ?? .null,
+            "sdkEnabled": .bool(profile.sdkEnabled),
+            "channels": .object(channels),
+            "pendingAnalytics": .int(store.queuedEventCount),
+            "definitions": .string(source.location),
+        ]
+    }
+
+    // MARK: - Shared helpers
+
+    func isEnabled(_ channel: Channel) -> Bool {
+        profile.channelsEnabled[channel] ?? false
+    }
+
+    func cache(_ channel: Channel) -> ChannelCache {
+        caches[channel] ?? ChannelCache()
+    }
+
+    func saveProfile() {
+        profile.sessionFlagImpressions = sessionFlagImpressions.sorted()
+        do {
+            try store.saveProfile(profile)
+        } catch {
+            log.error("cannot save state: \(error.message)")
+        }
+    }
+
+    /// Makes the stored data of the current user the live caches.
+    func loadCurrentUser() {
+        let stored = store.loadUser(userKey)
+        caches = stored.caches.mapValues(ChannelCache.init(stored:))
+        itemStates = stored.itemStates
+        sessionFlagImpressions = Set(profile.sessionFlagImpressions)
+    }
+
+    func saveCache(_ channel: Channel) {
+        do {
+            try store.saveChannelCache(user: userKey, channel: channel, cache: cache(channel).json)
+        } catch {
+            log.error("cannot save the \(channel.rawValue) cache: \(error.message)")
+        }
+    }
+}

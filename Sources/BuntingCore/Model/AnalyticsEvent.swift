@@ -1,0 +1,62 @@
+import BuntingJSON
+
+/// One analytics event, from the moment it is enqueued until the sink
+/// accepts it. The id is made once and kept on every re-send, so a sink can
+/// recognise a repeat after a crash.
+public struct AnalyticsEvent: Equatable, Sendable {
+    public enum Kind: String, Sendable {
+        case impression, click, dismiss
+
+        /// The type of the event notification: IMPRESSION, CLICK, DISMISS.
+        public var notificationType: String { rawValue.uppercased() }
+    }
+
+    public var eventId: String
+    public var kind: Kind
+    public var channel: Channel
+    /// Card id, flag id, or banner placement id.
+    public var itemId: String
+    /// Nil for the anonymous user.
+    public var userId: String?
+    public var deviceId: String
+    public var sessionId: String?
+    /// Unix seconds.
+    public var time: Double
+    public var buttonId: String?
+    public var trackingString: String?
+    /// The item as the client saw it, for the IMPRESSION/CLICK/DISMISS notifications.
+    public var item: JSON
+
+    public init(
+        eventId: String, kind: Kind, channel: Channel, itemId: String, userId: String?, deviceId: String,
+        sessionId: String?, time: Double, buttonId: String? = nil, trackingString: String? = nil, item: JSON
+    ) {
+        self.eventId = eventId
+        self.kind = kind
+        self.channel = channel
+        self.itemId = itemId
+        self.userId = userId
+        self.deviceId = deviceId
+        self.sessionId = sessionId
+        self.time = time
+        self.buttonId = buttonId
+        self.trackingString = trackingString
+        self.item = item
+    }
+
+    /// The event as the sink receives it (an NDJSON line, or an element of a
+    /// POSTed batch).
+    public var sinkJSON: JSON {
+        var object: JSONObject = [
+            "eventId": .string(eventId), "kind": .string(kind.rawValue), "channel": .string(channel.rawValue),
+            "itemId": .string(itemId), "userId": userId.map(JSON.string) ?? .null, "deviceId": .string(deviceId),
+        ]
+        if let sessionId { object["sessionId"] = .string(sessionId) }
+        object["time"] = .number(time)
+        if let buttonId { object["buttonId"] = .string(buttonId) }
+        if let trackingString { object["trackingString"] = .string(trackingString) }
+        if channel == .banners, let bannerId = item["id"]?.stringValue { object["bannerId"] = .string(bannerId) }
+        if item["isControl"] == .bool(true) { object["isControl"] = .bool(true) }
+        return .object(object)
+    }
+}

@@ -1,0 +1,23 @@
+/// Where analytics events go: an NDJSON file or an HTTP collector.
+///
+/// `deliver` blocks and runs on a worker thread. It returns only when the
+/// sink has accepted every event of the batch (written, or answered 2xx);
+/// events already there (same `eventId`) count as accepted.
+public protocol AnalyticsSink: AnyObject, Sendable {
+    var location: String { get }
+    func deliver(_ events: [AnalyticsEvent]) throws(SinkFailure)
+}
+
+/// Why a batch was not accepted; the events stay queued and are sent again.
+public enum SinkFailure: Error, Equatable, Sendable {
+    case serverError(String)
+    case rateLimited(until: Double, String)
+    case authentication(String)
+    case clientError(String)
+
+    public var message: String {
+        switch self {
+        case .serverError(let text), .rateLimited(_, let text), .authentication(let text), .clientError(let text): text
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import BuntingJSON
+
+/// A definitions document, checked and compiled, ready to decide per user what
+/// each channel holds. Built off the loop (see `DefinitionsCompiler`) and
+/// immutable afterwards.
+public protocol CompiledDefinitions: AnyObject, Sendable {
+    /// Whether the document turns `channel` on (`channels` in the document).
+    func isEnabled(_ channel: Channel) -> Bool
+
+    func featureFlags(for subject: EvaluationSubject, at now: Double) -> [FeatureFlag]
+    /// The banner of each placement the document defines that has one for this user.
+    func banners(for subject: EvaluationSubject, at now: Double) -> [String: Banner]
+    /// Every placement the document defines, whether or not it has a banner for this user.
+    var placementIds: [String] { get }
+    /// The user's cards (control cards included), unsorted, viewed and clicked not yet set.
+    func contentCards(for subject: EvaluationSubject, at now: Double) -> [ContentCard]
+}
+
+/// Who is being evaluated: the flagd context is `targetingKey` plus the attributes.
+public struct EvaluationSubject: Sendable {
+    public var targetingKey: String
+    public var attributes: JSONObject
+
+    public init(targetingKey: String, attributes: JSONObject) {
+        self.targetingKey = targetingKey
+        self.attributes = attributes
+    }
+}
+
+/// Why a fetched document was refused; reported as INVALID_SERVER_DATA.
+public struct DefinitionsError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Each problem, as `pointer (line:column): message` where known.
+    public var problems: [String]
+
+    public init(problems: [String]) {
+        self.problems = problems
+    }
+
+    public var description: String {
+        problems.count == 1 ? problems[0] : "\(problems.count) problems: " + problems.prefix(5).joined(separator: "; ")
+    }
+}
+
+/// Turns the bytes of a document into compiled definitions, or says why not.
+/// Runs on a worker thread.
+public typealias DefinitionsCompiler = @Sendable ([UInt8]) -> Result<any CompiledDefinitions, DefinitionsError>

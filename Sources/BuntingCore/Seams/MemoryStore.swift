@@ -1,0 +1,41 @@
+import BuntingJSON
+
+/// A store that keeps everything in memory: `--storage :memory:`, and tests.
+public final class MemoryStore: Store {
+    private var profile: StoredProfile?
+    private var users: [String: StoredUser] = [:]
+    private var queue: [AnalyticsEvent] = []
+
+    public init() {}
+
+    public func loadProfile() -> StoredProfile? { profile }
+    public func saveProfile(_ profile: StoredProfile) throws(StoreError) { self.profile = profile }
+
+    public func loadUser(_ user: String) -> StoredUser { users[user] ?? StoredUser() }
+
+    public func saveChannelCache(user: String, channel: Channel, cache: JSON) throws(StoreError) {
+        users[user, default: StoredUser()].caches[channel] = cache
+    }
+
+    public func saveItemState(user: String, channel: Channel, itemId: String, state: ItemState) throws(StoreError) {
+        users[user, default: StoredUser()].itemStates[channel, default: [:]][itemId] = state
+    }
+
+    public func saveAttributes(user: String, attributes: JSONObject) throws(StoreError) {
+        users[user, default: StoredUser()].attributes = attributes
+    }
+
+    public func wipe() throws(StoreError) {
+        users.removeAll()
+        queue.removeAll()
+    }
+
+    public func enqueue(_ event: AnalyticsEvent) throws(StoreError) { queue.append(event) }
+    public func queuedEvents(limit: Int) -> [AnalyticsEvent] { Array(queue.prefix(limit)) }
+    public var queuedEventCount: Int { queue.count }
+
+    public func removeEvents(_ eventIds: [String]) throws(StoreError) {
+        let removed = Set(eventIds)
+        queue.removeAll { removed.contains($0.eventId) }
+    }
+}
