@@ -12,26 +12,33 @@ struct FlushRequest {
 /// Impressions, clicks and dismissals: checked, stored before ENQUEUED is
 /// sent, delivered to the sink in batches, and FLUSHED once it accepted them.
 extension Engine {
-    public func logImpression(_ channel: Channel, ids: [String]) throws(EngineError) {
+    /// Logs an impression of each item: card ids, flag ids, or banner
+    /// placement ids. All or nothing: an id naming no listed item refuses the
+    /// whole request. `field` is the param the ids came from (`id` or `ids`),
+    /// for error messages. A flag's impression is logged once per session.
+    public func logImpression(_ channel: Channel, ids: [String], field: String = "ids") throws(EngineError) {
         guard profile.sdkEnabled else { throw .sdkDisabled }
-        let ids = uniqued(ids)
+        func name(_ index: Int) -> String { field == "ids" ? "ids[\(index)]" : field }
         switch channel {
         case .featureFlags:
-            let flags = try ids.map { id throws(EngineError) in try flag(id) }
+            var flags: [FeatureFlag] = []
+            for (index, id) in ids.enumerated() { flags.append(try flag(id, field: name(index))) }
             for flag in flags where !sessionFlagImpressions.contains(flag.impressionKey) {
                 try enqueue(.impression, channel, itemId: flag.id, item: flag.json, trackingString: flag.trackingString)
                 sessionFlagImpressions.insert(flag.impressionKey)
                 saveProfile()
             }
         case .contentCards:
-            let cards = try ids.map { id throws(EngineError) in try card(id) }
+            var cards: [ContentCard] = []
+            for (index, id) in ids.enumerated() { cards.append(try card(id, field: name(index))) }
             for var card in cards {
                 card.viewed = true
                 try enqueue(.impression, channel, itemId: card.id, item: card.json)
                 updateState(.contentCards, card.id) { $0.viewed = true }
             }
         case .banners:
-            let banners = try ids.map { id throws(EngineError) in try banner(id) }
+            var banners: [Banner] = []
+            for (index, id) in ids.enumerated() { banners.append(try banner(id, field: name(index))) }
             for banner in banners {
                 try enqueue(.impression, channel, itemId: banner.placementId, item: banner.json, trackingString: banner.trackingId)
             }
@@ -42,19 +49,19 @@ extension Engine {
         guard profile.sdkEnabled else { throw .sdkDisabled }
         switch channel {
         case .featureFlags:
-            throw EngineError(.invalidParams(field: "channel"), reason: "INVALID_PARAMS", "feature flags are not clicked; use contentCards or banners")
+            throw EngineError(.invalidParams, field: "channel", "feature flags are not clicked; use contentCards or banners")
         case .contentCards:
             if buttonId != nil {
-                throw EngineError(.invalidParams(field: "buttonId"), reason: "INVALID_PARAMS", "only banner clicks have a button id")
+                throw EngineError(.invalidParams, field: "buttonId", "only banner clicks have a button id")
             }
-            var card = try card(id)
-            try refuseControl(card.isControl, id)
+            var card = try card(id, field: "id")
+            try refuseControl(card.isControl, "content card", id)
             card.clicked = true
             try enqueue(.click, channel, itemId: card.id, item: card.json)
             updateState(.contentCards, card.id) { $0.clicked = true }
         case .banners:
-            let banner = try banner(id)
-            try refuseControl(banner.isControl, id)
+            let banner = try banner(id, field: "id")
+            try refuseControl(banner.isControl, "banner in placement", id)
             try enqueue(.click, channel, itemId: banner.placementId, item: banner.json, buttonId: buttonId, trackingString: banner.trackingId)
         }
     }
@@ -66,18 +73,18 @@ extension Engine {
         guard profile.sdkEnabled else { throw .sdkDisabled }
         switch channel {
         case .featureFlags:
-            throw EngineError(.invalidParams(field: "channel"), reason: "INVALID_PARAMS", "feature flags are not dismissed; use contentCards or banners")
+            throw EngineError(.invalidParams, field: "channel", "feature flags are not dismissed; use contentCards or banners")
         case .contentCards:
-            let card = try card(id)
-            try refuseControl(card.isControl, id)
+            let card = try card(id, field: "id")
+            try refuseControl(card.isControl, "content card", id)
             guard card.dismissible else {
-                throw EngineError(.notAllowed, reason: "NOT_DISMISSIBLE", "card \(id) is not dismissible")
+                throw EngineError(.notAllowed, field: "id", "content card \(id.debugDescription) is not dismissible")
             }
             try enqueue(.dismiss, channel, itemId: card.id, item: card.json)
             updateState(.contentCards, card.id) { $0.dismissed = true }
         case .banners:
-            let banner = try banner(id)
-            try refuseControl(banner.isControl, id)
+            let banner = try banner(id, field: "id")
+            try refuseControl(banner.isControl, "banner in placement", id)
             try enqueue(.dismiss, channel, itemId: banner.placementId, item: banner.json, trackingString: banner.trackingId)
             updateState(.banners, banner.id) { $0.dismissed = true }
         }
@@ -242,30 +249,31 @@ extension Engine {
         }
     }
 
-    func flag(_ id: String) throws(EngineError) -> FeatureFlag {
+    func flag(_ id: String, field: String) throws(EngineError) -> FeatureFlag {
         guard isEnabled(.featureFlags), let flag = cache(.featureFlags).flags.first(where: { $0.id == id }) else {
-            throw .notFound("no feature flag \(id.debugDescription) for this user")
+            throw EngineError(.notFound, field: field, "no feature flag \(id.debugDescription) for the current user")
         }
         return flag
     }
 
-    func card(_ id: String) throws(EngineError) -> ContentCard {
+    func card(_ id: String, field: String) throws(EngineError) -> ContentCard {
         guard isEnabled(.contentCards), let card = visibleCards().first(where: { $0.id == id }) else {
-            throw .notFound("no content card \(id.debugDescription) for this user (unknown, expired or dismissed)")
+            throw EngineError(.notFound, field: field, "no content card \(id.debugDescription) for the current user")
         }
         return card
     }
 
-    func banner(_ placementId: String) throws(EngineError) -> Banner {
+    func banner(_ placementId: String, field: String) throws(EngineError) -> Banner {
         guard isEnabled(.banners), let banner = visibleBanners()[placementId] else {
-            throw .notFound("no banner in placement \(placementId.debugDescription) for this user")
+            throw EngineError(.notFound, field: field, "no banner in placement \(placementId.debugDescription) for the current user")
         }
         return banner
     }
 
-    func refuseControl(_ isControl: Bool, _ id: String) throws(EngineError) {
+    /// A control item is never meant to be shown: only its impression is logged.
+    func refuseControl(_ isControl: Bool, _ what: String, _ id: String) throws(EngineError) {
         if isControl {
-            throw EngineError(.notAllowed, reason: "CONTROL_ITEM", "\(id) is a control item: only its impression is logged")
+            throw EngineError(.notAllowed, field: "id", "\(what) \(id.debugDescription) is a control item: only its impression is logged")
         }
     }
 
@@ -278,10 +286,5 @@ extension Engine {
         } catch {
             log.error("cannot save the state of \(itemId): \(error.message)")
         }
-    }
-
-    func uniqued(_ ids: [String]) -> [String] {
-        var seen = Set<String>()
-        return ids.filter { seen.insert($0).inserted }
     }
 }

@@ -21,14 +21,14 @@ extension Engine {
     public func refresh(_ channel: Channel, placementIds: [String]?) throws(EngineError) {
         if let placementIds {
             guard channel == .banners else {
-                throw EngineError(.invalidParams(field: "placementIds"), reason: "INVALID_PARAMS", "only banners have placements")
+                throw EngineError(.invalidParams, field: "placementIds", "only banners have placements")
             }
             guard !placementIds.isEmpty else {
-                throw EngineError(.invalidParams(field: "placementIds"), reason: "INVALID_PARAMS", "must name at least one placement, or be left out for all")
+                throw EngineError(.invalidParams, field: "placementIds", "must name at least one placement, or be left out for all")
             }
             guard placementIds.count <= configuration.maxPlacementsPerRefresh else {
                 throw EngineError(
-                    .invalidParams(field: "placementIds"), reason: "INVALID_PARAMS",
+                    .invalidParams, field: "placementIds",
                     "names \(placementIds.count) placements; at most \(configuration.maxPlacementsPerRefresh) are allowed")
             }
         }

@@ -37,7 +37,7 @@ extension Engine {
     }
 
     /// The data of a channel under its key: what snapshots and `updates` carry.
-    func snapshotData(_ channel: Channel) -> JSON {
+    public func snapshotData(_ channel: Channel) -> JSON {
         guard isEnabled(channel) else {
             switch channel {
             case .featureFlags: return .array([])

@@ -9,7 +9,7 @@ extension Engine {
     /// the current user only merges `attributes`.
     public func changeUser(_ userId: String, attributes: JSONObject?) throws(EngineError) {
         guard profile.sdkEnabled else { throw .sdkDisabled }
-        guard !userId.isEmpty else { throw EngineError(.invalidParams(field: "userId"), reason: "INVALID_PARAMS", "must not be empty") }
+        guard !userId.isEmpty else { throw EngineError(.invalidParams, field: "userId", "must not be empty") }
         if userId == profile.userId {
             if let attributes { mergeAttributes(attributes) }
             saveProfile()
@@ -46,19 +46,22 @@ extension Engine {
         saveProfile()
     }
 
-    /// Ends the session and flushes analytics. Until the next `openSession`
-    /// (or `changeUser`) there is no session id.
-    public func closeSession() throws(EngineError) {
-        guard profile.sdkEnabled else { throw .sdkDisabled }
+    /// Ends the open session and starts a flush (not waited for). Until the
+    /// next `openSession` (or `changeUser`) there is no session id. While the
+    /// SDK is disabled the session ends but nothing is sent.
+    public func closeSession() {
+        guard profile.sessionId != nil else { return }
         profile.sessionId = nil
         sessionFlagImpressions = []
         saveProfile()
         flush(all: true) { _, _ in }
     }
 
-    /// Forgets every user's caches and item states and drops queued
-    /// analytics; the client becomes a new anonymous user. Subscribers get
-    /// CACHE_LOAD with empty snapshots; subscriptions stay.
+    /// Deletes every stored thing: all users' caches, attributes and item
+    /// states, the session's flag impressions, and the queued analytics
+    /// (dropped, never sent). The current user, the session, the
+    /// subscriptions and the SDK's enabled state stay. Subscribers get
+    /// CACHE_LOAD with empty snapshots; no refresh starts.
     public func wipeData() throws(EngineError) {
         do {
             try store.wipe()
@@ -67,14 +70,12 @@ extension Engine {
         }
         userGeneration += 1
         waitingRefreshes.removeAll()
-        profile = StoredProfile(
-            deviceId: random.identifier(), sdkEnabled: profile.sdkEnabled, channelsEnabled: profile.channelsEnabled)
+        profile.attributes = [:]
         caches = [:]
         itemStates = [:]
         sessionFlagImpressions = []
-        for channel in subscribedChannels { sendCacheChange(channel, reason: nil) }
-        beginSession(refreshing: false)
         saveProfile()
+        for channel in subscribedChannels { sendCacheChange(channel, reason: nil) }
     }
 
     /// Turns the SDK off: `subscribe` answers null, refreshes answer ERROR
@@ -91,10 +92,14 @@ extension Engine {
         saveProfile()
     }
 
+    /// Turns the SDK back on; each subscribed channel is refreshed.
     public func enableSDK() {
         guard !profile.sdkEnabled else { return }
         profile.sdkEnabled = true
         saveProfile()
+        for channel in subscribedChannels {
+            requestRefresh(channel, reason: .autoServerRefresh, placementIds: nil)
+        }
     }
 
     // MARK: - Helpers

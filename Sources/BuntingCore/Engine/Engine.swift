@@ -112,8 +112,8 @@ public final class Engine: @unchecked Sendable {
     // MARK: - Start and stop
 
     /// Reads the definitions (a local source synchronously: reading them is
-    /// not a sync, so no cache changes), opens a session if none is open, and
-    /// starts the poll and flush timers.
+    /// not a sync, so no cache changes) and starts the poll and flush timers.
+    /// No session is opened: `openSession` or `changeUser` does that.
     public func start() {
         if source.isLocal {
             let outcome = Self.fetchAndCompile(source: source, since: nil, compile: compile)
@@ -130,7 +130,6 @@ public final class Engine: @unchecked Sendable {
         } else {
             poll()
         }
-        if profile.sessionId == nil { beginSession(refreshing: false) }
         schedulePoll()
         scheduleFlush()
         saveProfile()

@@ -31,28 +31,34 @@ public enum SubscriptionKind: Sendable {
     case updates
 }
 
-/// A request the engine refuses; the RPC layer maps `kind` to an error code
-/// and sends `reason` as `data.reason`.
+/// A request the engine refuses. The RPC layer maps `kind` to an error code;
+/// `field` names the param at fault and `why` says what is wrong with it.
 public struct EngineError: Error, Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
-        case notFound, notAllowed, sdkDisabled, storage
-        /// Wrong params the schema cannot express (a click on a flag, …).
-        case invalidParams(field: String)
+        /// An id that names no item the current user has (-32002).
+        case notFound
+        /// A well-formed request this item does not allow (-32003).
+        case notAllowed
+        /// Refused while the SDK is disabled (-32004).
+        case sdkDisabled
+        /// Local storage failed (-32007).
+        case storage
+        /// Params the schema cannot rule out: a click on a flag, placements of cards (-32602).
+        case invalidParams
     }
 
     public var kind: Kind
-    public var reason: String
-    public var message: String
+    public var field: String
+    public var why: String
 
-    public init(_ kind: Kind, reason: String, _ message: String) {
+    public init(_ kind: Kind, field: String = "", _ why: String) {
         self.kind = kind
-        self.reason = reason
-        self.message = message
+        self.field = field
+        self.why = why
     }
 
-    static func notFound(_ message: String) -> EngineError { EngineError(.notFound, reason: "NOT_FOUND", message) }
-    public static let sdkDisabled = EngineError(.sdkDisabled, reason: "SDK_DISABLED", "the SDK is disabled (enableSDK turns it back on)")
-    static func storage(_ error: StoreError) -> EngineError { EngineError(.storage, reason: "STORAGE_ERROR", "storage failed: \(error.message)") }
+    public static let sdkDisabled = EngineError(.sdkDisabled, "the SDK is disabled")
+    static func storage(_ error: StoreError) -> EngineError { EngineError(.storage, error.message) }
 }
 
 /// One subscription: its opaque id, channel and pattern.

@@ -8,21 +8,21 @@ public enum EngineMethods {
         table.register("changeUser", fields: ["userId", "attributes"]) { params throws(RPCError) in
             let userId = try params.string("userId")
             guard !userId.isEmpty else { throw .invalidParams(field: "userId", "must not be empty") }
-            let attributes = try params.optionalObject("attributes")
-            try run { () throws(EngineError) in try engine.changeUser(userId, attributes: attributes) }
+            let attributes = try attributes(params, required: false)
+            try run("changeUser") { () throws(EngineError) in try engine.changeUser(userId, attributes: attributes) }
             return .object([:])
         }
         table.register("setUserAttributes", fields: ["attributes"]) { params throws(RPCError) in
-            let attributes = try params.object("attributes")
-            try run { () throws(EngineError) in try engine.setUserAttributes(attributes) }
+            let attributes = try attributes(params, required: true) ?? [:]
+            try run("setUserAttributes") { () throws(EngineError) in try engine.setUserAttributes(attributes) }
             return .object([:])
         }
         table.register("openSession") { _ throws(RPCError) in
-            try run { () throws(EngineError) in try engine.openSession() }
+            try run("openSession") { () throws(EngineError) in try engine.openSession() }
             return .object([:])
         }
-        table.register("closeSession") { _ throws(RPCError) in
-            try run { () throws(EngineError) in try engine.closeSession() }
+        table.register("closeSession") { _ in
+            engine.closeSession()
             return .object([:])
         }
         table.register("subscribe", fields: ["channel"]) { params throws(RPCError) in
@@ -40,7 +40,10 @@ public enum EngineMethods {
         table.register("refresh", fields: ["channel", "placementIds"]) { params throws(RPCError) in
             let channel = try channel(params)
             let placementIds = try params.optionalStringArray("placementIds")
-            try run { () throws(EngineError) in try engine.refresh(channel, placementIds: placementIds) }
+            if let placementIds, Set(placementIds).count != placementIds.count {
+                throw .invalidParams(field: "placementIds", "must not name a placement twice")
+            }
+            try run("refresh") { () throws(EngineError) in try engine.refresh(channel, placementIds: placementIds) }
             return .object([:])
         }
         table.register("getSnapshot", fields: ["channel"]) { params throws(RPCError) in
@@ -54,31 +57,31 @@ public enum EngineMethods {
         }
         table.register("logImpression", fields: ["channel", "id", "ids"]) { params throws(RPCError) in
             let channel = try channel(params)
-            let ids = try idOrIds(params)
-            try run { () throws(EngineError) in try engine.logImpression(channel, ids: ids) }
+            let (ids, field) = try idOrIds(params)
+            try run("logImpression") { () throws(EngineError) in try engine.logImpression(channel, ids: ids, field: field) }
             return .object([:])
         }
         table.register("logClick", fields: ["channel", "id", "buttonId"]) { params throws(RPCError) in
             let channel = try channel(params)
             let id = try params.string("id")
             let buttonId = try params.optionalString("buttonId")
-            try run { () throws(EngineError) in try engine.logClick(channel, id: id, buttonId: buttonId) }
+            try run("logClick") { () throws(EngineError) in try engine.logClick(channel, id: id, buttonId: buttonId) }
             return .object([:])
         }
         table.register("logDismiss", fields: ["channel", "id"]) { params throws(RPCError) in
             let channel = try channel(params)
             let id = try params.string("id")
-            try run { () throws(EngineError) in try engine.logDismiss(channel, id: id) }
+            try run("logDismiss") { () throws(EngineError) in try engine.logDismiss(channel, id: id) }
             return .object([:])
         }
         table.registerDeferred("flush") { _, responder throws(RPCError) in
-            guard engine.isSDKEnabled else { throw rpcError(.sdkDisabled) }
+            guard engine.isSDKEnabled else { throw rpcError(.sdkDisabled, method: "flush") }
             engine.flush(all: true) { flushed, pending in
                 responder.succeed(.object(["flushed": .int(flushed), "pending": .int(pending)]))
             }
         }
         table.register("wipeData") { _ throws(RPCError) in
-            try run { () throws(EngineError) in try engine.wipeData() }
+            try run("wipeData") { () throws(EngineError) in try engine.wipeData() }
             return .object([:])
         }
         table.register("disableSDK") { _ in
@@ -101,41 +104,61 @@ public enum EngineMethods {
         return channel
     }
 
-    /// Exactly one of `id` (a string) and `ids` (a non-empty array of strings).
-    static func idOrIds(_ params: Params) throws(RPCError) -> [String] {
+    /// Exactly one of `id` (a string) and `ids` (a non-empty array of distinct
+    /// strings), with the name of the one given.
+    static func idOrIds(_ params: Params) throws(RPCError) -> ([String], String) {
         let id = try params.optionalString("id")
         let ids = try params.optionalStringArray("ids")
         switch (id, ids) {
-        case (let id?, nil): return [id]
+        case (let id?, nil):
+            return ([id], "id")
         case (nil, let ids?):
             guard !ids.isEmpty else { throw .invalidParams(field: "ids", "must not be empty") }
-            return ids
-        case (nil, nil): throw .invalidParams(field: "id", "is required (or give ids)")
-        case (_?, _?): throw .invalidParams(field: "ids", "give id or ids, not both")
+            guard Set(ids).count == ids.count else { throw .invalidParams(field: "ids", "must not name an item twice") }
+            return (ids, "ids")
+        case (nil, nil):
+            throw .invalidParams(field: "id", "is required (or give ids)")
+        case (_?, _?):
+            throw .invalidParams(field: "ids", "give id or ids, not both")
         }
     }
 
-    static func run(_ body: () throws(EngineError) -> Void) throws(RPCError) {
+    /// User attributes: an object whose keys are not the ones the evaluation
+    /// context reserves (`targetingKey`, `$flagd`).
+    static func attributes(_ params: Params, required: Bool) throws(RPCError) -> JSONObject? {
+        let attributes = required ? try params.object("attributes") : try params.optionalObject("attributes")
+        for key in ["targetingKey", "$flagd"] where attributes?[key] != nil {
+            throw .invalidParams(field: "attributes", "\(key.debugDescription) is reserved by the evaluation context")
+        }
+        return attributes
+    }
+
+    static func run(_ method: String, _ body: () throws(EngineError) -> Void) throws(RPCError) {
         do {
             try body()
         } catch {
-            throw rpcError(error)
+            throw rpcError(error, method: method)
         }
     }
 
     /// An engine refusal as a JSON-RPC error, with its reason in `data.reason`.
-    static func rpcError(_ error: EngineError) -> RPCError {
+    static func rpcError(_ error: EngineError, method: String) -> RPCError {
+        let details: JSONObject = ["field": .string(error.field), "why": .string(error.why)]
         switch error.kind {
-        case .invalidParams(let field):
-            return .invalidParams(field: field, error.message)
+        case .invalidParams:
+            return .invalidParams(field: error.field, error.why)
         case .notFound:
-            return RPCError(code: .notFound, reason: error.reason, message: error.message)
+            return RPCError(code: .notFound, reason: "NOT_FOUND", message: "Not found: \(error.field): \(error.why)", details: details)
         case .notAllowed:
-            return RPCError(code: .notAllowed, reason: error.reason, message: error.message)
+            return RPCError(code: .notAllowed, reason: "NOT_ALLOWED", message: "Not allowed: \(error.field): \(error.why)", details: details)
         case .sdkDisabled:
-            return RPCError(code: .sdkDisabled, reason: error.reason, message: error.message)
+            return RPCError(
+                code: .sdkDisabled, reason: "SDK_DISABLED", message: "SDK disabled: \(method) is refused while the SDK is disabled",
+                details: ["method": .string(method)])
         case .storage:
-            return RPCError(code: .storageError, reason: error.reason, message: error.message)
+            return RPCError(
+                code: .storageError, reason: "STORAGE_ERROR", message: "Storage error: \(error.why)",
+                details: ["method": .string(method), "detail": .string(error.why)])
         }
     }
 }

@@ -94,7 +94,8 @@ public struct RPCError: Error, Equatable, Sendable {
             details: ["method": .string(method)])
     }
 
-    /// Invalid params, naming the field (a JSON pointer into `params`) and why.
+    /// Invalid params, naming the field (its name, `name[index]` for an element
+    /// of an array, `""` for the params as a whole) and why.
     public static func invalidParams(field: String, _ why: String) -> RPCError {
         RPCError(
             code: .invalidParams, reason: "INVALID_PARAMS", message: "Invalid params: \(field.isEmpty ? "params" : field): \(why)",

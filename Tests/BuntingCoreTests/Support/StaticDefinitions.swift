@@ -1,0 +1,77 @@
+import BuntingCore
+import BuntingJSON
+
+/// Definitions for engine tests: items listed as they are, each optionally
+/// limited to some users (`onlyFor`), so the engine's behaviour is tested
+/// apart from rule evaluation (which has tests of its own).
+///
+/// The test document: `{"channels": {"banners": false}, "flags": [{"id",
+/// "enabled", "onlyFor"?}], "banners": [{"id", "placementId", "html",
+/// "isControl"?, "onlyFor"?, "expiresAt"?}], "cards": [{"id", "type",
+/// "created", "pinned"?, "dismissible"?, "expiresAt"?, "onlyFor"?}],
+/// "placements": [...]}`.
+final class StaticDefinitions: CompiledDefinitions {
+    let document: JSON
+
+    init(_ document: JSON) {
+        self.document = document
+    }
+
+    /// The compiler the engine is given: bytes → this, or the parse error.
+    static let compile: DefinitionsCompiler = { bytes in
+        do throws(JSONParseError) {
+            let document = try JSON.parse(bytes)
+            guard document.objectValue != nil, document["invalid"] == nil else {
+                return .failure(DefinitionsError(problems: ["/: not a test document"]))
+            }
+            return .success(StaticDefinitions(document))
+        } catch {
+            return .failure(DefinitionsError(problems: [error.description]))
+        }
+    }
+
+    func isEnabled(_ channel: Channel) -> Bool {
+        document["channels"]?[channel.rawValue]?.boolValue ?? true
+    }
+
+    private func entries(_ key: String, for subject: EvaluationSubject) -> [JSON] {
+        (document[key]?.arrayValue ?? []).filter { entry in
+            guard let users = entry["onlyFor"]?.arrayValue else { return true }
+            return users.contains(.string(subject.targetingKey))
+        }
+    }
+
+    func featureFlags(for subject: EvaluationSubject, at now: Double) -> [FeatureFlag] {
+        entries("flags", for: subject).map { entry in
+            FeatureFlag(
+                id: entry["id"]!.stringValue!, enabled: entry["enabled"]?.boolValue ?? true,
+                properties: entry["properties"]?.objectValue ?? [:], trackingString: entry["trackingString"]?.stringValue)
+        }
+    }
+
+    func banners(for subject: EvaluationSubject, at now: Double) -> [String: Banner] {
+        var banners: [String: Banner] = [:]
+        for entry in entries("banners", for: subject) {
+            let banner = Banner(
+                id: entry["id"]!.stringValue!, placementId: entry["placementId"]!.stringValue!,
+                html: entry["html"]?.stringValue ?? "", isControl: entry["isControl"]?.boolValue ?? false,
+                expiresAt: entry["expiresAt"]?.doubleValue)
+            banners[banner.placementId] = banner
+        }
+        return banners
+    }
+
+    var placementIds: [String] {
+        document["placements"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+
+    func contentCards(for subject: EvaluationSubject, at now: Double) -> [ContentCard] {
+        entries("cards", for: subject).map { entry in
+            ContentCard(
+                id: entry["id"]!.stringValue!, type: ContentCard.Kind(rawValue: entry["type"]?.stringValue ?? "classic")!,
+                title: entry["title"]?.stringValue, created: entry["created"]?.doubleValue ?? 0,
+                expiresAt: entry["expiresAt"]?.doubleValue, pinned: entry["pinned"]?.boolValue ?? false,
+                dismissible: entry["dismissible"]?.boolValue ?? true)
+        }
+    }
+}
