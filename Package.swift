@@ -19,5 +19,18 @@ let package = Package(
         .target(name: "BuntingJSON", dependencies: ["CJansson"]),
 
         .testTarget(name: "BuntingJSONTests", dependencies: ["BuntingJSON"]),
+
+        // JSONLogic with flagd's operators and flag resolution; pure Swift, no I/O.
+        .target(name: "BuntingRules", dependencies: ["BuntingJSON"]),
+        .testTarget(
+            name: "BuntingRulesTests", dependencies: ["BuntingRules", "BuntingJSON"],
+            exclude: ["Fixtures"]),
+
+        // Release-build benchmark of BuntingRules (benchmarks/rules/run); not a test.
+        .executableTarget(
+            name: "bunting-rules-bench", dependencies: ["BuntingRules", "BuntingJSON"],
+            path: "benchmarks/rules/Sources",
+            // Float rounding calls libm, which nothing else links without Foundation.
+            linkerSettings: [.linkedLibrary("m")]),
     ]
 )
