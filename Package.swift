@@ -8,7 +8,6 @@ let package = Package(
     name: "Bunting",
     products: [
         .executable(name: "bunting", targets: ["bunting"]),
-
     ],
     targets: [
         // C libraries, from Debian packages.
@@ -18,6 +17,9 @@ let package = Package(
 
         // JSON values over jansson; the only module that imports CJansson.
         .target(name: "BuntingJSON", dependencies: ["CJansson"]),
+
+        // JSONLogic with flagd's operators and flag resolution; pure Swift, no I/O.
+        .target(name: "BuntingRules", dependencies: ["BuntingJSON"]),
 
         // The engine: one serial owner of all state, its clock and timers.
         .target(name: "BuntingCore", dependencies: ["BuntingJSON"]),
@@ -37,9 +39,19 @@ let package = Package(
         .executableTarget(name: "bunting", dependencies: ["BuntingCLI"]),
 
         .testTarget(name: "BuntingJSONTests", dependencies: ["BuntingJSON"]),
+        .testTarget(
+            name: "BuntingRulesTests", dependencies: ["BuntingRules", "BuntingJSON"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "BuntingCoreTests", dependencies: ["BuntingCore"]),
         .testTarget(name: "BuntingRPCTests", dependencies: ["BuntingRPC", "BuntingJSON", "BuntingCore"]),
         // Drives the built `bunting` binary through real pipes.
         .testTarget(name: "BuntingEndToEndTests", dependencies: ["BuntingJSON", "bunting"]),
+
+        // Release-build benchmark of BuntingRules (benchmarks/rules/run); not a test.
+        .executableTarget(
+            name: "bunting-rules-bench", dependencies: ["BuntingRules", "BuntingJSON"],
+            path: "benchmarks/rules/Sources",
+            // Float rounding calls libm, which nothing else links without Foundation.
+            linkerSettings: [.linkedLibrary("m")]),
     ]
 )

@@ -1,0 +1,385 @@
+import BuntingJSON
+
+/// Turns a JSONLogic rule (`JSON`) into a `Node` tree, refusing what cannot
+/// be evaluated meaningfully. See `JSONLogicRule` for the list of refusals.
+struct Compiler {
+    /// Where `$ref`s are looked up.
+    let references: ReferenceResolver
+    let maxDepth: Int
+    let pointerPrefix: String
+
+    private var path: [String] = []
+    private var depth = 0
+    /// The deepest nesting reached, counting inlined evaluators, so that an
+    /// evaluator's own depth is known when it is inlined elsewhere.
+    private(set) var deepest = 0
+
+    init(references: ReferenceResolver, maxDepth: Int, pointerPrefix: String) {
+        self.references = references
+        self.maxDepth = maxDepth
+        self.pointerPrefix = pointerPrefix
+    }
+
+    mutating func compile(_ json: JSON) throws(RuleCompileError) -> Node {
+        switch json {
+        case .array(let elements):
+            try enter()
+            defer { depth -= 1 }
+            var nodes: [Node] = []
+            nodes.reserveCapacity(elements.count)
+            for (index, element) in elements.enumerated() {
+                path.append(String(index))
+                nodes.append(try compile(element))
+                path.removeLast()
+            }
+            return Self.foldArray(nodes)
+        case .object(let object):
+            try enter()
+            defer { depth -= 1 }
+            if object.isEmpty { return .literal(json) }
+            guard object.count == 1, let (name, value) = object.first(where: { _ in true }) else {
+                let keys = object.keys.prefix(4).map { "\"\($0)\"" }.joined(separator: ", ")
+                throw error("an operation must have exactly one key; this object has \(object.count) (\(keys)\(object.count > 4 ? ", …" : ""))")
+            }
+            path.append(name)
+            defer { path.removeLast() }
+            return try compileOperation(name, value)
+        default:
+            return .literal(json)
+        }
+    }
+
+    // MARK: - Operations
+
+    /// The arguments of an operation: the elements of an array, or a single
+    /// non-array value standing for itself (`{"var": "x"}` is `{"var": ["x"]}`).
+    private struct OperationArguments {
+        let values: [JSON]
+        let isList: Bool
+    }
+
+    private mutating func compileOperation(_ name: String, _ value: JSON) throws(RuleCompileError) -> Node {
+        let arguments: OperationArguments
+        if case .array(let elements) = value {
+            arguments = OperationArguments(values: elements, isList: true)
+        } else {
+            arguments = OperationArguments(values: [value], isList: false)
+        }
+
+        switch name {
+        case "var": return try compileVar(arguments)
+        case "val": return .value(try compileValuePath(arguments))
+        case "exists": return .exists(try compileValuePath(arguments))
+        case "missing": return .missing(try compileAll(arguments))
+        case "missing_some":
+            try requireCount(name, arguments, exactly: 2)
+            let nodes = try compileAll(arguments)
+            return .missingSome(need: nodes[0], keys: nodes[1])
+
+        case "if", "?:":
+            guard arguments.isList else { return .condition([try compileArgument(arguments, 0)]) }
+            return .condition(try compileAll(arguments))
+        case "and": return .and(try compileAll(arguments))
+        case "or": return .or(try compileAll(arguments))
+        case "??": return .coalesce(try compileAll(arguments))
+        case "!", "!!":
+            try requireCount(name, arguments, atMost: 1)
+            let operand = arguments.values.isEmpty ? Node.literal(.null) : try compileArgument(arguments, 0)
+            return name == "!" ? .not(operand) : .truthy(operand)
+        case "==", "===", "!=", "!==", "<", "<=", ">", ">=":
+            try requireCount(name, arguments, atLeast: 2)
+            return .comparison(Comparison(rawValue: name)!, try compileAll(arguments))
+
+        case "+", "*":
+            return .arithmetic(Arithmetic(rawValue: name)!, try compileArithmeticArguments(arguments))
+        case "-", "/":
+            try requireCount(name, arguments, atLeast: 1)
+            return .arithmetic(Arithmetic(rawValue: name)!, try compileArithmeticArguments(arguments))
+        case "%":
+            if arguments.isList || !Self.isOperation(arguments.values[0]) {
+                try requireCount(name, arguments, atLeast: 2)
+            }
+            return .arithmetic(.remainder, try compileArithmeticArguments(arguments))
+        case "min", "max":
+            try requireCount(name, arguments, atLeast: 1)
+            return .extremum(isMaximum: name == "max", try compileArithmeticArguments(arguments))
+
+        case "map", "filter", "all", "some", "none":
+            try requireCount(name, arguments, exactly: 2)
+            let nodes = try compileAll(arguments)
+            try requireArraySource(name, nodes[0])
+            return .iteration(Iteration(rawValue: name)!, source: nodes[0], body: nodes[1])
+        case "reduce":
+            try requireCount(name, arguments, atLeast: 2, atMost: 3)
+            let nodes = try compileAll(arguments)
+            try requireArraySource(name, nodes[0])
+            return .reduce(source: nodes[0], body: nodes[1], initial: nodes.count == 3 ? nodes[2] : .literal(.null))
+        case "merge": return .merge(try compileAll(arguments))
+        case "in":
+            try requireCount(name, arguments, exactly: 2)
+            let nodes = try compileAll(arguments)
+            if case .literal(.array(let elements)) = nodes[1], let strings = Self.stringSet(elements) {
+                return .membershipInStrings(needle: nodes[0], strings: strings)
+            }
+            return .membership(needle: nodes[0], haystack: nodes[1])
+
+        case "cat": return .concatenate(try compileAll(arguments))
+        case "substr":
+            try requireCount(name, arguments, atLeast: 2, atMost: 3)
+            let nodes = try compileAll(arguments)
+            return .substring(source: nodes[0], start: nodes[1], length: nodes.count == 3 ? nodes[2] : nil)
+
+        case "log":
+            try requireCount(name, arguments, exactly: 1)
+            return .log(try compileArgument(arguments, 0))
+        case "preserve":
+            // The argument is data, taken as written.
+            return .literal(value)
+        case "throw":
+            try requireCount(name, arguments, exactly: 1)
+            return .raise(try compileArgument(arguments, 0))
+        case "try":
+            try requireCount(name, arguments, atLeast: 1)
+            return .attempt(try compileAll(arguments))
+
+        case "fractional": return .fractional(try compileFractional(arguments))
+        case "sem_ver": return try compileSemanticVersion(arguments)
+        case "starts_with", "ends_with":
+            try requireCount(name, arguments, exactly: 2)
+            let nodes = try compileAll(arguments)
+            return .affix(isPrefix: name == "starts_with", nodes[0], nodes[1])
+
+        case "$ref": return try inlineReference(value)
+        default:
+            throw error("unknown operator \"\(name)\"")
+        }
+    }
+
+    // MARK: - Data access
+
+    /// `var` takes a path (a string, a number, null or an operation computing
+    /// one) and an optional default.
+    private mutating func compileVar(_ arguments: OperationArguments) throws(RuleCompileError) -> Node {
+        try requireCount("var", arguments, atMost: 2)
+        let fallback = arguments.values.count == 2 ? try compileArgument(arguments, 1) : nil
+        guard let key = arguments.values.first else { return .variable(.root, fallback: fallback) }
+        switch key {
+        case .null:
+            return .variable(.root, fallback: fallback)
+        case .string(let dotted):
+            return .variable(DataPath(dotted), fallback: fallback)
+        case .integer, .real:
+            return .variable(DataPath(JavaScript.toString(key)), fallback: fallback)
+        case .object(let object) where !object.isEmpty:
+            return .computedVariable(try compileArgument(arguments, 0), fallback: fallback)
+        default:
+            descend(arguments, 0)
+            defer { if arguments.isList { path.removeLast() } }
+            throw error("\"var\" takes a path: a string, a number, null or an operation; got \(key.typeName)")
+        }
+    }
+
+    /// `val` and `exists` take path segments (strings, numbers or operations),
+    /// optionally led by `[n]` to climb n scopes out of iterators.
+    private mutating func compileValuePath(_ arguments: OperationArguments) throws(RuleCompileError) -> ValuePath {
+        var result = ValuePath(scopeJump: 0, segments: [])
+        for (index, segment) in arguments.values.enumerated() {
+            descend(arguments, index)
+            defer { if arguments.isList { path.removeLast() } }
+            switch segment {
+            case .string(let key):
+                result.segments.append(.key(key))
+            case .integer(let number):
+                result.segments.append(.index(Int(clamping: number)))
+            case .real(let number) where number.rounded(.towardZero) == number && abs(number) < 1e15:
+                result.segments.append(.index(Int(number)))
+            case .array(let jump) where index == 0 && arguments.isList && jump.count == 1:
+                guard let levels = jump[0].integerValue else {
+                    throw error("a scope jump is [n] with an integer n")
+                }
+                result.scopeJump = Int(clamping: levels.magnitude)
+            case .object(let object) where !object.isEmpty:
+                result.segments.append(.computed(try compile(segment)))
+            default:
+                throw error("a path segment is a string, a number or an operation; got \(segment.typeName)")
+            }
+        }
+        return result
+    }
+
+    // MARK: - flagd operators
+
+    private mutating func compileSemanticVersion(_ arguments: OperationArguments) throws(RuleCompileError) -> Node {
+        try requireCount("sem_ver", arguments, exactly: 3)
+        let nodes = try compileAll(arguments)
+        var operation: SemanticVersionOperation?
+        var operationNode: Node?
+        switch nodes[1] {
+        case .literal(.string(let text)):
+            guard let known = SemanticVersionOperation(rawValue: text) else {
+                path.append("1")
+                throw error("unknown sem_ver comparison \"\(text)\"; expected one of =, !=, <, <=, >, >=, ^, ~")
+            }
+            operation = known
+        case .literal(let other):
+            path.append("1")
+            throw error("sem_ver's comparison is a string such as \">=\"; got \(other.typeName)")
+        default:
+            operationNode = nodes[1]
+        }
+        return .semanticVersion(lhs: nodes[0], operation: operation, operationNode: operationNode, rhs: nodes[2])
+    }
+
+    /// Literal fractions are checked and tabulated now; a bucketing
+    /// expression or computed fractions are handled at evaluation.
+    private mutating func compileFractional(_ arguments: OperationArguments) throws(RuleCompileError) -> FractionalRule {
+        try requireCount("fractional", arguments, atLeast: 1)
+        let nodes = try compileAll(arguments)
+        for (index, node) in nodes.enumerated() {
+            guard case .literal(let value) = node else { continue }
+            // A literal bucketing value comes first and is not a fraction.
+            if index == 0, value.arrayValue == nil { continue }
+            descend(arguments, index)
+            defer { if arguments.isList { path.removeLast() } }
+            guard case .array(let pair) = value else {
+                throw error("a fraction is [variant, weight] or [variant]; got \(value.typeName)")
+            }
+            guard pair.count == 1 || pair.count == 2 else {
+                throw error("a fraction is [variant, weight] or [variant]; got \(pair.count) elements")
+            }
+            if pair.count == 2, pair[1].typeName != "integer" {
+                path.append("1")
+                throw error("a fraction's weight is an integer; got \(pair[1].typeName) \(pair[1].encodedString())")
+            }
+        }
+        return FractionalRule(arguments: nodes)
+    }
+
+    // MARK: - Shared evaluators
+
+    private mutating func inlineReference(_ value: JSON) throws(RuleCompileError) -> Node {
+        guard case .string(let name) = value else {
+            throw error("\"$ref\" takes the name of a shared evaluator (a string); got \(value.typeName)")
+        }
+        switch references.resolve(name) {
+        case .unknown:
+            throw error("unknown evaluator \"\(name)\"")
+        case .cycle(let chain):
+            throw error("evaluator \"\(name)\" refers to itself (\(chain.joined(separator: " → ")))")
+        case .invalid(let problem):
+            throw error("evaluator \"\(name)\" is invalid: \(problem)")
+        case .compiled(let node, let evaluatorDepth):
+            // The inlined tree replaces one level (the {"$ref": …} object).
+            guard depth - 1 + evaluatorDepth <= maxDepth else {
+                throw error("rule nested deeper than \(maxDepth) levels once evaluator \"\(name)\" is inlined")
+            }
+            deepest = max(deepest, depth - 1 + evaluatorDepth)
+            return node
+        }
+    }
+
+    // MARK: - Helpers
+
+    private mutating func enter() throws(RuleCompileError) {
+        depth += 1
+        deepest = max(deepest, depth)
+        guard depth <= maxDepth else {
+            depth -= 1
+            throw error("rule nested deeper than \(maxDepth) levels")
+        }
+    }
+
+    private mutating func compileAll(_ arguments: OperationArguments) throws(RuleCompileError) -> [Node] {
+        var nodes: [Node] = []
+        nodes.reserveCapacity(arguments.values.count)
+        for index in arguments.values.indices {
+            nodes.append(try compileArgument(arguments, index))
+        }
+        return nodes
+    }
+
+    private mutating func compileArgument(_ arguments: OperationArguments, _ index: Int) throws(RuleCompileError) -> Node {
+        descend(arguments, index)
+        defer { if arguments.isList { path.removeLast() } }
+        return try compile(arguments.values[index])
+    }
+
+    /// Arguments of arithmetic and min/max: one operation in place of a list
+    /// spreads its array result into the operands.
+    private mutating func compileArithmeticArguments(_ arguments: OperationArguments) throws(RuleCompileError) -> Arguments {
+        let spread = !arguments.isList && Self.isOperation(arguments.values[0])
+        return Arguments(nodes: try compileAll(arguments), spread: spread)
+    }
+
+    /// Arguments given as a list are addressed by index in pointers.
+    private mutating func descend(_ arguments: OperationArguments, _ index: Int) {
+        if arguments.isList { path.append(String(index)) }
+    }
+
+    /// An iterator over a literal that is not an array would only ever see
+    /// an empty list: an authoring mistake.
+    private mutating func requireArraySource(_ name: String, _ source: Node) throws(RuleCompileError) {
+        guard case .literal(let value) = source, value.arrayValue == nil else { return }
+        path.append("0")
+        throw error("\"\(name)\" iterates over an array or an operation giving one; got \(value.typeName)")
+    }
+
+    private func requireCount(
+        _ name: String, _ arguments: OperationArguments, exactly count: Int
+    ) throws(RuleCompileError) {
+        guard arguments.values.count == count else {
+            throw error("\"\(name)\" takes \(count) argument\(count == 1 ? "" : "s"); got \(arguments.values.count)")
+        }
+    }
+
+    private func requireCount(
+        _ name: String, _ arguments: OperationArguments, atLeast minimum: Int = 0, atMost maximum: Int = .max
+    ) throws(RuleCompileError) {
+        let count = arguments.values.count
+        guard count < minimum || count > maximum else { return }
+        let expected: String
+        if maximum == .max {
+            expected = "at least \(minimum) argument\(minimum == 1 ? "" : "s")"
+        } else if minimum == 0 {
+            expected = "at most \(maximum) argument\(maximum == 1 ? "" : "s")"
+        } else {
+            expected = "\(minimum) to \(maximum) arguments"
+        }
+        throw error("\"\(name)\" takes \(expected); got \(count)")
+    }
+
+    func error(_ message: String) -> RuleCompileError {
+        RuleCompileError(pointer: JSONPointer.make(prefix: pointerPrefix, tokens: path), message: message)
+    }
+
+    private static func isOperation(_ value: JSON) -> Bool {
+        if case .object(let object) = value { return object.count == 1 }
+        return false
+    }
+
+    /// An array whose elements are all literals becomes one literal.
+    private static func foldArray(_ nodes: [Node]) -> Node {
+        var values: [JSON] = []
+        values.reserveCapacity(nodes.count)
+        for node in nodes {
+            guard case .literal(let value) = node else { return .array(nodes) }
+            values.append(value)
+        }
+        return .literal(.array(values))
+    }
+
+    /// A set for `in` over literal strings, when it answers exactly as a scan
+    /// would: Swift's string equality also matches canonically equivalent
+    /// spellings, so a list holding two such spellings keeps the scan.
+    private static func stringSet(_ elements: [JSON]) -> Set<String>? {
+        guard elements.count >= 4 else { return nil }
+        var strings = Set<String>()
+        var spellings = Set<[UInt8]>()
+        for element in elements {
+            guard case .string(let text) = element else { return nil }
+            strings.insert(text)
+            spellings.insert(Array(text.utf8))
+        }
+        return strings.count == spellings.count ? strings : nil
+    }
+}

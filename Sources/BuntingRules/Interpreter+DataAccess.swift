@@ -1,0 +1,153 @@
+import BuntingJSON
+
+/// `var`, `val`, `exists`, `missing`: reading the data.
+extension Interpreter {
+    /// JavaScript's walk for `var`: `data[key]` for each dotted component.
+    /// Nil means "undefined" (the default applies); a null value found on the
+    /// way ends the walk as undefined too, but a null at the end is returned.
+    func lookup(_ path: DataPath) -> JSON? {
+        var current: JSON
+        var start = 0
+        switch scope {
+        case .root(let data, let flagd):
+            if let flagd, path.startsAtFlagdProperties {
+                guard path.components.count > 1 else { return flagd.json }
+                switch path.components[1].key {
+                case "flagKey": current = .string(flagd.flagKey)
+                case "timestamp": current = .integer(flagd.timestamp)
+                default: return nil
+                }
+                start = 2
+            } else {
+                if path.components.isEmpty { return Self.materialize(scope) }
+                current = data
+            }
+        case .item(let data):
+            current = data
+        case .reduction(let currentItem, let accumulator):
+            guard let first = path.components.first else { return Self.materialize(scope) }
+            switch first.key {
+            case "current": current = currentItem
+            case "accumulator": current = accumulator
+            default: return nil
+            }
+            start = 1
+        }
+        var index = start
+        while index < path.components.count {
+            if case .null = current { return nil }
+            guard let next = Self.member(of: current, path.components[index]) else { return nil }
+            current = next
+            index += 1
+        }
+        return current
+    }
+
+    /// `var` with a computed key: null or "" is the whole data, anything else
+    /// is turned into a string and split at the dots.
+    func lookup(key: JSON) -> JSON? {
+        switch key {
+        case .null: return lookup(DataPath.root)
+        case .string(let text): return lookup(DataPath(text))
+        default: return lookup(DataPath(JavaScript.toString(key)))
+        }
+    }
+
+    /// `data[key]` in JavaScript: object members, array elements and
+    /// `length`, string characters (UTF-16 code units) and `length`.
+    static func member(of value: JSON, _ component: DataPath.Component) -> JSON? {
+        switch value {
+        case .object(let object):
+            return object[component.key]
+        case .array(let elements):
+            if let index = component.index { return index < elements.count ? elements[index] : nil }
+            return component.key == "length" ? .int(elements.count) : nil
+        case .string(let text):
+            if let index = component.index {
+                let units = text.utf16
+                guard index < units.count else { return nil }
+                let unit = units[units.index(units.startIndex, offsetBy: index)]
+                return .string(String(decoding: [unit], as: UTF16.self))
+            }
+            return component.key == "length" ? .int(text.utf16.count) : nil
+        default:
+            return nil
+        }
+    }
+
+    /// `val` and `exists`: segments are keys or indexes, never split; nil
+    /// when something on the way is absent.
+    mutating func lookup(_ path: ValuePath) throws(RuleEvaluationError) -> JSON? {
+        var current: JSON
+        var segments = path.segments[...]
+        if path.scopeJump == 0, case .root(let data, let flagd) = scope {
+            // Read $flagd without copying the context.
+            if let flagd, case .key(FlagdProperties.key)? = segments.first {
+                current = flagd.json
+                segments = segments.dropFirst()
+            } else {
+                current = data
+            }
+        } else {
+            current = scopeData(levels: path.scopeJump)
+        }
+        for segment in segments {
+            let next: JSON?
+            switch segment {
+            case .key(let key): next = Self.valueMember(of: current, key: .string(key))
+            case .index(let index): next = Self.valueMember(of: current, key: .int(index))
+            case .computed(let node): next = Self.valueMember(of: current, key: try evaluate(node))
+            }
+            guard let next else { return nil }
+            current = next
+        }
+        return current
+    }
+
+    private static func valueMember(of value: JSON, key: JSON) -> JSON? {
+        switch value {
+        case .object(let object):
+            if case .string(let name) = key { return object[name] }
+            return object[JavaScript.toString(key)]
+        case .array(let elements):
+            let index: Int?
+            switch key {
+            case .string(let text): index = DataPath.canonicalIndex(text)
+            default: index = key.integerValue.flatMap { Int(exactly: $0) }
+            }
+            guard let index else { return nil }
+            let position = index < 0 ? elements.count + index : index
+            return elements.indices.contains(position) ? elements[position] : nil
+        default:
+            return nil
+        }
+    }
+
+    /// `missing`: the keys (the first argument when it is an array, else all
+    /// of them) whose value is absent, null or "".
+    mutating func missing(_ nodes: [Node]) throws(RuleEvaluationError) -> JSON {
+        var keys: [JSON] = []
+        keys.reserveCapacity(nodes.count)
+        for (position, node) in nodes.enumerated() {
+            let key = try evaluate(node)
+            if position == 0, case .array(let list) = key {
+                keys = list
+                break
+            }
+            keys.append(key)
+        }
+        return .array(try missingKeys(keys))
+    }
+
+    mutating func missingKeys(_ keys: [JSON]) throws(RuleEvaluationError) -> [JSON] {
+        try step(keys.count / 64)
+        var absent: [JSON] = []
+        for key in keys {
+            switch lookup(key: key) {
+            case nil, .null?, .string("")?: absent.append(key)
+            default: break
+            }
+        }
+        return absent
+    }
+}

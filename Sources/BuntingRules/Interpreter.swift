@@ -1,0 +1,240 @@
+import BuntingJSON
+
+/// Walks a compiled rule over data. One interpreter serves one evaluation:
+/// it counts steps against the limits and keeps the scopes that iterators
+/// open.
+struct Interpreter {
+    /// The data `var` reads. Flag evaluation starts at `root` with flagd's
+    /// properties beside the context, so that the context is never copied;
+    /// `reduce` offers `current` and `accumulator` without building an object.
+    enum Scope {
+        case root(JSON, FlagdProperties?)
+        case item(JSON)
+        case reduction(current: JSON, accumulator: JSON)
+    }
+
+    let limits: EvaluationLimits
+    let hashing: FractionalHashing
+    private(set) var steps = 0
+    var scope: Scope
+    /// Enclosing scopes, innermost last, and the iteration index in each
+    /// (nil for `try`), for `val`'s scope jumps.
+    private var outer: [Scope] = []
+    private var indices: [Int?] = []
+
+    init(data: JSON, flagd: FlagdProperties?, hashing: FractionalHashing, limits: EvaluationLimits) {
+        scope = .root(data, flagd)
+        self.hashing = hashing
+        self.limits = limits
+    }
+
+    mutating func step(_ count: Int = 1) throws(RuleEvaluationError) {
+        steps &+= count
+        if steps > limits.maxSteps { throw .tooManySteps(limit: limits.maxSteps) }
+    }
+
+    mutating func evaluate(_ node: Node) throws(RuleEvaluationError) -> JSON {
+        if case .literal(let value) = node { return value }
+        try step()
+        switch node {
+        case .literal(let value):
+            return value
+        case .array(let nodes):
+            var values: [JSON] = []
+            values.reserveCapacity(nodes.count)
+            for element in nodes { values.append(try evaluate(element)) }
+            return .array(values)
+
+        case .variable(let path, let fallback):
+            if let found = lookup(path) { return found }
+            if let fallback { return try evaluate(fallback) }
+            return .null
+        case .computedVariable(let keyNode, let fallback):
+            let key = try evaluate(keyNode)
+            if let found = lookup(key: key) { return found }
+            if let fallback { return try evaluate(fallback) }
+            return .null
+        case .value(let path):
+            return try lookup(path) ?? .null
+        case .exists(let path):
+            return .bool(try lookup(path) != nil)
+        case .missing(let nodes):
+            return try missing(nodes)
+        case .missingSome(let needNode, let keysNode):
+            let need = try evaluate(needNode)
+            let keys = try evaluate(keysNode)
+            guard case .array(let options) = keys else { return .array([]) }
+            let absent = try missingKeys(options)
+            let present = JSON.int(options.count - absent.count)
+            return JavaScript.compare(present, need, .greaterOrEqual) ? .array([]) : .array(absent)
+
+        case .condition(let nodes):
+            var index = 0
+            while index + 1 < nodes.count {
+                if try evaluate(nodes[index]).isTruthy { return try evaluate(nodes[index + 1]) }
+                index += 2
+            }
+            return index < nodes.count ? try evaluate(nodes[index]) : .null
+        case .and(let nodes):
+            var current = JSON.bool(false)
+            for operand in nodes {
+                current = try evaluate(operand)
+                if !current.isTruthy { return current }
+            }
+            return current
+        case .or(let nodes):
+            var current = JSON.bool(false)
+            for operand in nodes {
+                current = try evaluate(operand)
+                if current.isTruthy { return current }
+            }
+            return current
+        case .coalesce(let nodes):
+            for operand in nodes {
+                let value = try evaluate(operand)
+                if !value.isNull { return value }
+            }
+            return .null
+        case .not(let operand):
+            return .bool(!(try evaluate(operand).isTruthy))
+        case .truthy(let operand):
+            return .bool(try evaluate(operand).isTruthy)
+        case .comparison(let comparison, let nodes):
+            return .bool(try compareChain(comparison, nodes))
+
+        case .arithmetic(let operation, let arguments):
+            return .number(try arithmetic(operation, arguments))
+        case .extremum(let isMaximum, let arguments):
+            return .number(try extremum(isMaximum: isMaximum, arguments))
+
+        case .iteration(let kind, let source, let body):
+            return try iterate(kind, source: source, body: body)
+        case .reduce(let source, let body, let initial):
+            return try reduce(source: source, body: body, initial: initial)
+        case .merge(let nodes):
+            return try merge(nodes)
+        case .membership(let needleNode, let haystackNode):
+            let needle = try evaluate(needleNode)
+            let haystack = try evaluate(haystackNode)
+            return .bool(Self.contains(needle, in: haystack))
+        case .membershipInStrings(let needleNode, let strings):
+            guard case .string(let needle) = try evaluate(needleNode), let found = strings.firstIndex(of: needle) else {
+                return .bool(false)
+            }
+            return .bool(JavaScript.sameCodeUnits(strings[found], needle))
+
+        case .concatenate(let nodes):
+            return .string(try concatenate(nodes))
+        case .substring(let source, let start, let length):
+            return .string(try substring(source: source, start: start, length: length))
+
+        case .log(let operand):
+            // No output: stdout carries the protocol, and rules must not log user data.
+            return try evaluate(operand)
+        case .raise(let operand):
+            throw .thrown(Self.errorPayload(try evaluate(operand)))
+        case .attempt(let nodes):
+            return try attempt(nodes)
+
+        case .fractional(let rule):
+            return try fractional(rule)
+        case .semanticVersion(let lhs, let operation, let operationNode, let rhs):
+            return try semanticVersion(lhs: lhs, operation: operation, operationNode: operationNode, rhs: rhs)
+        case .affix(let isPrefix, let subjectNode, let affixNode):
+            let subject = try evaluate(subjectNode)
+            let affix = try evaluate(affixNode)
+            guard case .string(let text) = subject, case .string(let part) = affix else { return .null }
+            return .bool(isPrefix ? text.utf8.starts(with: part.utf8) : text.utf8.reversed().starts(with: part.utf8.reversed()))
+        }
+    }
+
+    // MARK: - Scopes
+
+    /// Runs `body` with `scope` as the current data, the enclosing scope
+    /// saved for `val`'s jumps.
+    mutating func withScope<Result>(
+        _ inner: Scope, index: Int?, _ body: (inout Interpreter) throws(RuleEvaluationError) -> Result
+    ) throws(RuleEvaluationError) -> Result {
+        outer.append(scope)
+        indices.append(index)
+        scope = inner
+        defer {
+            scope = outer.removeLast()
+            indices.removeLast()
+        }
+        return try body(&self)
+    }
+
+    /// Moves an iterator's scope to its next element.
+    mutating func enterIteration(_ item: JSON, index: Int) {
+        scope = .item(item)
+        setIndex(index)
+    }
+
+    mutating func setIndex(_ index: Int) {
+        indices[indices.count - 1] = index
+    }
+
+    /// The data `levels` scopes out: 0 is the current data, odd levels the
+    /// iteration (`{"index": i}`), even levels the enclosing data. Jumps past
+    /// the outermost scope land on it.
+    func scopeData(levels: Int) -> JSON {
+        if levels == 0 { return Self.materialize(scope) }
+        let frame = (levels + 1) / 2
+        guard frame <= outer.count else { return Self.materialize(outer.first ?? scope) }
+        if levels % 2 == 1 {
+            guard let index = indices[indices.count - frame] else { return .object(JSONObject()) }
+            return ["index": .int(index)]
+        }
+        return Self.materialize(outer[outer.count - frame])
+    }
+
+    /// The scope's data as one JSON value (built only when a rule asks for
+    /// the whole of it).
+    static func materialize(_ scope: Scope) -> JSON {
+        switch scope {
+        case .item(let data):
+            return data
+        case .reduction(let current, let accumulator):
+            return ["current": current, "accumulator": accumulator]
+        case .root(let data, let flagd):
+            guard let flagd else { return data }
+            var object = data.objectValue ?? JSONObject()
+            object[FlagdProperties.key] = flagd.json
+            return .object(object)
+        }
+    }
+
+    // MARK: - Errors
+
+    mutating func attempt(_ nodes: [Node]) throws(RuleEvaluationError) -> JSON {
+        var failure: RuleEvaluationError?
+        for node in nodes {
+            do {
+                if let caught = failure {
+                    return try withScope(.item(caught.payload), index: nil) { interpreter throws(RuleEvaluationError) in
+                        try interpreter.evaluate(node)
+                    }
+                }
+                return try evaluate(node)
+            } catch {
+                guard error.isCatchable else { throw error }
+                failure = error
+            }
+        }
+        throw failure ?? .thrown(["type": "try"])
+    }
+
+    /// `throw "x"` raises `{"type": "x"}`; an object is raised as it is.
+    static func errorPayload(_ value: JSON) -> JSON {
+        if case .object = value { return value }
+        if case .string = value { return ["type": value] }
+        return ["type": .string(JavaScript.toString(value))]
+    }
+}
+
+extension FlagdProperties {
+    var json: JSON {
+        ["flagKey": .string(flagKey), "timestamp": .integer(timestamp)]
+    }
+}

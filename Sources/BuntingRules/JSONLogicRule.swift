@@ -1,0 +1,111 @@
+import BuntingJSON
+
+/// A JSONLogic rule, compiled once from JSON and evaluated any number of
+/// times, from any thread.
+///
+/// Semantics are json-logic-js's (JavaScript's coercions and truthiness),
+/// with flagd's operators (`fractional`, `sem_ver`, `starts_with`,
+/// `ends_with`) and the proposals `val`, `exists`, `??`, `try`, `throw` and
+/// `preserve`. Where json-logic-js gives NaN, throws, or ignores operands,
+/// the newer engines' answer is taken: comparisons chain over any number of
+/// operands, `-` `/` `%` chain, `*` of nothing is 1, `reduce`'s initial value
+/// is evaluated, `and`/`or` of nothing are false. docs/jsonlogic-compatibility.md
+/// lists the differences.
+///
+/// Refused at compile time, with a pointer to the offending part:
+/// - an object with more than one key where an operation is expected (an
+///   empty object is a literal);
+/// - an unknown operator;
+/// - the wrong number of arguments where the count is fixed or bounded:
+///   `var` ≤ 2; `!`, `!!` ≤ 1; `==` `===` `!=` `!==` `<` `<=` `>` `>=` ≥ 2;
+///   `-` `/` `min` `max` ≥ 1; `%` ≥ 2; `map` `filter` `all` `some` `none` `in`
+///   `missing_some` `starts_with` `ends_with` = 2; `reduce` `substr` 2–3;
+///   `sem_ver` = 3; `log` `throw` = 1; `try` `fractional` ≥ 1;
+/// - a `var` path that is not a string, number, null or operation, and a
+///   `val`/`exists` segment that is not a string, number or operation;
+/// - a literal `sem_ver` comparison other than = != < <= > >= ^ ~;
+/// - a literal `fractional` entry that is not `[variant]` or `[variant, integer]`;
+/// - a `$ref` that is not a string, names no evaluator, names one that does
+///   not compile, or closes a cycle of evaluators;
+/// - nesting deeper than `maxDepth` (arrays and objects, `$ref`s inlined).
+public struct JSONLogicRule: Sendable {
+    let root: Node
+    /// Which `fractional` generation the rule's document chose.
+    public let fractionalHashing: FractionalHashing
+
+    /// Arrays and objects may nest this deep in a rule by default.
+    public static let defaultMaxDepth = 256
+
+    /// Compiles `rule`.
+    ///
+    /// - Parameters:
+    ///   - evaluators: shared fragments for `{"$ref": "name"}`.
+    ///   - pointerPrefix: prepended to error pointers, e.g. `/banners/0/targeting`.
+    ///   - fractionalHashing: how `fractional` buckets; the document's choice.
+    ///   - maxDepth: nesting limit for arrays and objects in the rule.
+    public init(
+        _ rule: JSON, evaluators: RuleEvaluators = .none, pointerPrefix: String = "",
+        fractionalHashing: FractionalHashing = .default, maxDepth: Int = JSONLogicRule.defaultMaxDepth
+    ) throws(RuleCompileError) {
+        var compiler = Compiler(
+            references: ReferenceResolver(evaluators), maxDepth: maxDepth, pointerPrefix: pointerPrefix)
+        root = try compiler.compile(rule)
+        self.fractionalHashing = fractionalHashing
+    }
+
+    /// Evaluates the rule against `data`.
+    ///
+    /// - Parameters:
+    ///   - flagd: flagd's `$flagd` properties, read by `var` as if they were
+    ///     in `data` (which is not copied); nil outside flag evaluation.
+    ///   - limits: bounds on the work and the values built.
+    /// - Returns: the result; NaN and infinities, which JSON cannot hold,
+    ///   come back as null, as `JSON.stringify` writes them.
+    public func evaluate(
+        _ data: JSON, flagd: FlagdProperties? = nil, limits: EvaluationLimits = .default
+    ) throws(RuleEvaluationError) -> JSON {
+        var interpreter = Interpreter(data: data, flagd: flagd, hashing: fractionalHashing, limits: limits)
+        return Self.replacingNonFinite(try interpreter.evaluate(root))
+    }
+
+    /// Evaluates and applies JSONLogic truthiness: what banner and card
+    /// targeting asks.
+    public func isSatisfied(
+        by data: JSON, flagd: FlagdProperties? = nil, limits: EvaluationLimits = .default
+    ) throws(RuleEvaluationError) -> Bool {
+        var interpreter = Interpreter(data: data, flagd: flagd, hashing: fractionalHashing, limits: limits)
+        return try interpreter.evaluate(root).isTruthy
+    }
+
+    /// The raw result, NaN included, for flag resolution.
+    func evaluateRaw(
+        _ data: JSON, flagd: FlagdProperties?, limits: EvaluationLimits
+    ) throws(RuleEvaluationError) -> JSON {
+        var interpreter = Interpreter(data: data, flagd: flagd, hashing: fractionalHashing, limits: limits)
+        return try interpreter.evaluate(root)
+    }
+
+    static func replacingNonFinite(_ value: JSON) -> JSON {
+        switch value {
+        case .real(let number) where !number.isFinite:
+            return .null
+        case .array(let elements) where elements.contains(where: containsNonFinite):
+            return .array(elements.map(replacingNonFinite))
+        case .object(let object) where object.contains(where: { containsNonFinite($0.value) }):
+            var copy = JSONObject()
+            for (key, member) in object { copy[key] = replacingNonFinite(member) }
+            return .object(copy)
+        default:
+            return value
+        }
+    }
+
+    private static func containsNonFinite(_ value: JSON) -> Bool {
+        switch value {
+        case .real(let number): return !number.isFinite
+        case .array(let elements): return elements.contains(where: containsNonFinite)
+        case .object(let object): return object.contains { containsNonFinite($0.value) }
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import BuntingJSON
+
+extension JavaScript {
+    /// `===`: same type and same value. Numbers compare by value (so `1` and
+    /// `1.0` are the same), strings by their code units. Two arrays or objects
+    /// are never strictly equal: in JavaScript they would be distinct objects.
+    static func strictEquals(_ lhs: JSON, _ rhs: JSON) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.string(let a), .string(let b)): return sameCodeUnits(a, b)
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.integer, .real), (.real, .integer), (.real, .real):
+            return toNumber(lhs) == toNumber(rhs)
+        default: return false
+        }
+    }
+
+    /// `==`, the Abstract Equality Comparison: null equals only null; booleans
+    /// turn into numbers; a number and a string compare as numbers; an array or
+    /// object compared with a primitive turns into its string form first.
+    static func looseEquals(_ lhs: JSON, _ rhs: JSON) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.null, _), (_, .null): return false
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.string(let a), .string(let b)): return sameCodeUnits(a, b)
+        case (.integer, .integer), (.integer, .real), (.real, .integer), (.real, .real):
+            return toNumber(lhs) == toNumber(rhs)
+        case (.array, .array), (.object, .object), (.array, .object), (.object, .array):
+            return false
+        case (.bool(let flag), _): return looseEquals(.integer(flag ? 1 : 0), rhs)
+        case (_, .bool(let flag)): return looseEquals(lhs, .integer(flag ? 1 : 0))
+        case (.integer, .string), (.real, .string), (.string, .integer), (.string, .real):
+            return toNumber(lhs) == toNumber(rhs)
+        case (.array, _), (.object, _): return looseEquals(.string(toString(lhs)), rhs)
+        case (_, .array), (_, .object): return looseEquals(lhs, .string(toString(rhs)))
+        }
+    }
+
+    /// The relational operators: arrays and objects turn into strings; two
+    /// strings compare by UTF-16 code units; anything else compares as numbers,
+    /// and NaN makes every comparison false.
+    static func compare(_ lhs: JSON, _ rhs: JSON, _ relation: Relation) -> Bool {
+        let left = primitive(lhs)
+        let right = primitive(rhs)
+        if case .string(let a) = left, case .string(let b) = right {
+            switch relation {
+            case .less: return precedesInCodeUnits(a, b)
+            case .lessOrEqual: return !precedesInCodeUnits(b, a)
+            case .greater: return precedesInCodeUnits(b, a)
+            case .greaterOrEqual: return !precedesInCodeUnits(a, b)
+            }
+        }
+        let a = toNumber(left)
+        let b = toNumber(right)
+        switch relation {
+        case .less: return a < b
+        case .lessOrEqual: return a <= b
+        case .greater: return a > b
+        case .greaterOrEqual: return a >= b
+        }
+    }
+
+    enum Relation: Sendable {
+        case less, lessOrEqual, greater, greaterOrEqual
+    }
+
+    /// `ToPrimitive` for JSON: arrays and objects become their string form.
+    private static func primitive(_ value: JSON) -> JSON {
+        switch value {
+        case .array, .object: return .string(toString(value))
+        default: return value
+        }
+    }
+
+    /// Strings are equal in JavaScript when their code units are; Swift's `==`
+    /// would also equate canonically equivalent forms (é and e + ◌́).
+    static func sameCodeUnits(_ a: String, _ b: String) -> Bool {
+        a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// UTF-8 order is code point order, which differs from UTF-16 order only
+    /// when a supplementary character meets one in U+E000…U+FFFF.
+    static func precedesInCodeUnits(_ a: String, _ b: String) -> Bool {
+        var left = a.utf8.makeIterator()
+        var right = b.utf8.makeIterator()
+        while true {
+            guard let x = left.next() else { return right.next() != nil }
+            guard let y = right.next() else { return false }
+            if x != y {
+                if x >= 0xEE || y >= 0xEE {
+                    return a.utf16.lexicographicallyPrecedes(b.utf16)
+                }
+                return x < y
+            }
+        }
+    }
+}

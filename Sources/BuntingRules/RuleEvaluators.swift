@@ -1,0 +1,115 @@
+import BuntingJSON
+
+/// flagd's shared rule fragments (`$evaluators`), compiled once and inlined
+/// wherever a rule says `{"$ref": "name"}`.
+///
+/// Compiling never fails as a whole: each evaluator that cannot be compiled
+/// (a bad rule, an unknown or circular `$ref`) is listed in `problems`, and a
+/// rule that refers to it is refused with a pointer to its `$ref`.
+public struct RuleEvaluators: Sendable {
+    struct Compiled: Sendable {
+        let node: Node
+        /// Nesting depth of the evaluator's rule, with its own `$ref`s inlined.
+        let depth: Int
+    }
+
+    let compiled: [String: Compiled]
+    let failures: [String: RuleCompileError]
+
+    /// Every evaluator that could not be compiled, in document order, with
+    /// pointers under `pointerPrefix`.
+    public let problems: [RuleCompileError]
+
+    /// No shared evaluators: every `$ref` is unknown.
+    public static let none = RuleEvaluators(compiled: [:], failures: [:], problems: [])
+
+    /// Compiles the members of a `$evaluators` object.
+    ///
+    /// - Parameters:
+    ///   - definitions: name → JSONLogic rule.
+    ///   - pointerPrefix: the pointer of the `$evaluators` object itself.
+    ///   - maxDepth: the nesting limit, as for `JSONLogicRule`.
+    public init(
+        _ definitions: JSONObject, pointerPrefix: String = "/$evaluators",
+        maxDepth: Int = JSONLogicRule.defaultMaxDepth
+    ) {
+        let resolver = ReferenceResolver(definitions: definitions, pointerPrefix: pointerPrefix, maxDepth: maxDepth)
+        var problems: [RuleCompileError] = []
+        for name in definitions.keys {
+            if case .invalid(let problem) = resolver.resolve(name) {
+                problems.append(problem)
+            }
+        }
+        self.init(compiled: resolver.compiled, failures: resolver.failures, problems: problems)
+    }
+
+    init(compiled: [String: Compiled], failures: [String: RuleCompileError], problems: [RuleCompileError]) {
+        self.compiled = compiled
+        self.failures = failures
+        self.problems = problems
+    }
+
+    /// The names of the evaluators that compiled.
+    public var names: [String] { compiled.keys.sorted() }
+}
+
+/// What a `$ref` names, as the compiler sees it.
+enum ReferenceResolution {
+    case compiled(Node, depth: Int)
+    case unknown
+    case cycle([String])
+    case invalid(RuleCompileError)
+}
+
+/// Looks up `$ref`s for the compiler: in finished `RuleEvaluators`, or in
+/// `$evaluators` still being compiled, where it compiles on first use and
+/// tracks the chain of names being compiled to catch cycles.
+final class ReferenceResolver {
+    private let definitions: JSONObject
+    private let pointerPrefix: String
+    private let maxDepth: Int
+    private(set) var compiled: [String: RuleEvaluators.Compiled]
+    private(set) var failures: [String: RuleCompileError]
+    private var inProgress: [String] = []
+
+    /// Resolves against evaluators compiled earlier.
+    init(_ evaluators: RuleEvaluators) {
+        definitions = JSONObject()
+        pointerPrefix = ""
+        maxDepth = 0
+        compiled = evaluators.compiled
+        failures = evaluators.failures
+    }
+
+    /// Compiles `definitions` on demand.
+    init(definitions: JSONObject, pointerPrefix: String, maxDepth: Int) {
+        self.definitions = definitions
+        self.pointerPrefix = pointerPrefix
+        self.maxDepth = maxDepth
+        compiled = [:]
+        failures = [:]
+    }
+
+    func resolve(_ name: String) -> ReferenceResolution {
+        if let done = compiled[name] { return .compiled(done.node, depth: done.depth) }
+        if let failure = failures[name] { return .invalid(failure) }
+        if let start = inProgress.firstIndex(of: name) {
+            return .cycle(Array(inProgress[start...]) + [name])
+        }
+        guard let rule = definitions[name] else { return .unknown }
+
+        inProgress.append(name)
+        defer { inProgress.removeLast() }
+        var compiler = Compiler(
+            references: self, maxDepth: maxDepth,
+            pointerPrefix: JSONPointer.make(prefix: pointerPrefix, tokens: [name]))
+        do {
+            let node = try compiler.compile(rule)
+            compiled[name] = RuleEvaluators.Compiled(node: node, depth: compiler.deepest)
+            return .compiled(node, depth: compiler.deepest)
+        } catch {
+            failures[name] = error
+            return .invalid(error)
+        }
+    }
+}
