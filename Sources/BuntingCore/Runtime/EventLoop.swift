@@ -35,6 +35,9 @@ public final class EventLoop: @unchecked Sendable {
     private var nextTimerID: UInt64 = 0
     /// Guarded by `lock`.
     private var stopped = false
+    /// Runs after each batch of jobs and timers, on the loop's thread: where
+    /// output staged by the jobs is handed to the writer in one go.
+    private var afterBatch: (@Sendable () -> Void)?
 
     public init(clock: any Clock = SystemClock(), capacity: Int = 16) {
         self.clock = clock
@@ -93,6 +96,11 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: - Running
 
+    /// Sets what runs after each batch of work; call before `start()`.
+    public func setAfterBatch(_ body: @escaping @Sendable () -> Void) {
+        lock.withLock { afterBatch = body }
+    }
+
     /// Runs every queued job and every due timer, including those that they
     /// queue or make due, and returns without waiting. Returns how many ran.
     @discardableResult
@@ -101,6 +109,7 @@ public final class EventLoop: @unchecked Sendable {
         while let batch = takeReadyWork(waiting: false) {
             for job in batch { job() }
             ran += batch.count
+            lock.withLock { afterBatch }?()
         }
         return ran
     }
@@ -108,8 +117,10 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs the loop on a thread of its own until `stop()`.
     public func start(name: String = "bunting-loop") {
         startThread(name: name) { [self] in
+            let afterBatch = lock.withLock { self.afterBatch }
             while let batch = takeReadyWork(waiting: true) {
                 for job in batch { job() }
+                afterBatch?()
             }
         }
     }

@@ -7,11 +7,16 @@ import BuntingJSON
 /// Writes framed messages to the protocol descriptor on a thread of its own,
 /// in the order they were handed over.
 ///
+/// The loop encodes and frames each message into a staging buffer of its own
+/// (`stage`), and hands the whole buffer over once per batch of loop jobs
+/// (`flushStaged`): one lock and at most one wake-up per batch, not per reply.
+///
 /// Back-pressure: when more than `maxPendingBytes` wait to be written (the
-/// client stopped reading), `enqueue` blocks the caller — the event loop —
+/// client stopped reading), handing over blocks the caller — the event loop —
 /// which in turn stops taking input, so memory stays bounded.
 ///
-/// `@unchecked Sendable`: the mutable fields are guarded by `lock`.
+/// `@unchecked Sendable`: the mutable fields are guarded by `lock`, except
+/// `staged`, which only the event loop's thread touches.
 public final class OutputWriter: @unchecked Sendable {
     private let fd: Int32
     private let maxPendingBytes: Int
@@ -24,13 +29,21 @@ public final class OutputWriter: @unchecked Sendable {
     private var failed = false
     /// Guarded by `lock`.
     private var framing: Framing = .ndjson
+    /// Guarded by `lock`: the writer thread sleeps for want of bytes.
+    private var writerWaiting = false
+    /// Guarded by `lock`: a producer sleeps for want of room.
+    private var producersWaiting = 0
+    /// Owned by the event loop's thread: framed bytes not yet handed over.
+    private var staged: [UInt8] = []
+    /// Owned by the event loop's thread: the framing `staged` is written in.
+    private var stagingFraming: Framing = .ndjson
 
     public init(fd: Int32, maxPendingBytes: Int = 8 << 20) {
         self.fd = fd
         self.maxPendingBytes = maxPendingBytes
     }
 
-    /// Sets the framing of every message enqueued from now on.
+    /// Sets the framing of every message staged from now on.
     public func setFraming(_ framing: Framing) {
         lock.withLock { self.framing = framing }
     }
@@ -39,17 +52,48 @@ public final class OutputWriter: @unchecked Sendable {
         startThread(name: "bunting-writer") { [self] in run() }
     }
 
-    /// Encodes and frames `message`, then queues it, waiting while the queue is full.
-    public func enqueue(_ message: JSON) {
-        var body: [UInt8] = []
-        body.reserveCapacity(128)
-        message.encode(appendingTo: &body)
-        lock.withLock {
-            while pending.count >= maxPendingBytes && !failed { lock.wait() }
-            guard !failed else { return }
-            framing.appendFrame(body, to: &pending)
-            lock.broadcast()
+    /// Encodes and frames `message` into the staging buffer. Call on the
+    /// event loop; `flushStaged` hands the buffer to the writer thread.
+    public func stage(_ message: JSON) {
+        if staged.isEmpty { stagingFraming = lock.withLock { framing } }
+        switch stagingFraming {
+        case .ndjson:
+            message.encode(appendingTo: &staged)
+            staged.append(UInt8(ascii: "\n"))
+        case .lsp:
+            var body: [UInt8] = []
+            message.encode(appendingTo: &body)
+            Framing.lsp.appendFrame(body, to: &staged)
         }
+        if staged.count >= maxPendingBytes / 4 { flushStaged() }
+    }
+
+    /// Hands the staged bytes to the writer thread, first waiting while
+    /// more than the limit waits to be written.
+    public func flushStaged() {
+        guard !staged.isEmpty else { return }
+        lock.withLock {
+            while pending.count >= maxPendingBytes && !failed {
+                producersWaiting += 1
+                lock.wait()
+                producersWaiting -= 1
+            }
+            if !failed {
+                if pending.isEmpty {
+                    swap(&pending, &staged)
+                } else {
+                    pending.append(contentsOf: staged)
+                }
+                if writerWaiting { lock.broadcast() }
+            }
+        }
+        staged.removeAll(keepingCapacity: staged.capacity <= 1 << 20)
+    }
+
+    /// Stages and hands over one message at once.
+    public func enqueue(_ message: JSON) {
+        stage(message)
+        flushStaged()
     }
 
     /// Waits until everything queued has been written (or writing failed),
@@ -72,11 +116,15 @@ public final class OutputWriter: @unchecked Sendable {
         while true {
             lock.withLock {
                 writing = false
-                lock.broadcast()
-                while pending.isEmpty { lock.wait() }
+                while pending.isEmpty {
+                    writerWaiting = true
+                    lock.broadcast()  // a drain may be waiting for idleness
+                    lock.wait()
+                    writerWaiting = false
+                }
                 swap(&batch, &pending)
                 writing = true
-                lock.broadcast()  // room for producers
+                if producersWaiting > 0 { lock.broadcast() }
             }
             if !writeAll(batch) {
                 lock.withLock {

@@ -55,10 +55,14 @@ public final class StdioServer {
         let owned = LoopOwned<ServerContext>()
 
         writer.start()
+        loop.setAfterBatch { writer.flushStaged() }
         loop.post {
-            let context = ServerContext(loop: loop, stopInput: { reader.stop() }, exit: { exitStatus.set($0) })
+            let context = ServerContext(loop: loop, stopInput: { reader.stop() }) { status in
+                writer.flushStaged()  // runs on the loop, which owns the staged bytes
+                exitStatus.set(status)
+            }
             let methods = setUp(context)
-            context.connection = RPCConnection(methods: methods, send: writer.enqueue)
+            context.connection = RPCConnection(methods: methods, send: writer.stage)
             owned.value = context
         }
         if case .ndjson = options.framing { writer.setFraming(.ndjson) }
