@@ -18,6 +18,12 @@ let package = Package(
         // JSON values over jansson; the only module that imports CJansson.
         .target(name: "BuntingJSON", dependencies: ["CJansson"]),
 
+        // JSON Pointer, source positions and JSON Schema validation of definitions.
+        .target(name: "BuntingSchema", dependencies: ["BuntingJSON"]),
+
         .testTarget(name: "BuntingJSONTests", dependencies: ["BuntingJSON"]),
+        .testTarget(
+            name: "BuntingSchemaTests", dependencies: ["BuntingSchema", "BuntingJSON"],
+            exclude: ["Fixtures"]),
     ]
 )

@@ -1,0 +1,120 @@
+import BuntingJSON
+
+/// One compiled (sub)schema. Subschemas are named by their index in
+/// `CompiledSchema.nodes`, so that `$ref` cycles need no reference types.
+enum SchemaNode: Sendable {
+    /// `true`, `{}`, or a schema of annotations only.
+    case acceptAll
+    /// `false`; `location` is where it was written, for the message.
+    case rejectAll(location: String)
+    case keywords([SchemaKeyword])
+}
+
+/// A keyword with its compiled argument and where it was written
+/// (`<resource>#<pointer>`, the resource left out for the root document).
+struct SchemaKeyword: Sendable {
+    let location: String
+    let check: SchemaCheck
+}
+
+/// The keywords that assert something, after compilation. Annotations
+/// (`title`, `default`, `format`, ...) leave no trace here.
+enum SchemaCheck: Sendable {
+    case type(SchemaTypes)
+    /// Values normalized with `schemaNormalized`; `original` keeps them as written, for messages.
+    case enumeration(Set<JSON>, original: [JSON])
+    case constant(JSON, original: JSON)
+
+    /// `properties`, `patternProperties` and `additionalProperties` of one
+    /// schema object, checked in one pass over the instance's members.
+    case members(SchemaMembers)
+    case propertyNames(Int)
+    case required([String])
+    case dependentRequired([(property: String, requires: [String])])
+    case dependentSchemas([(property: String, node: Int)])
+    case minProperties(Int)
+    case maxProperties(Int)
+
+    /// `prefixItems` (or draft-07 array-form `items`) and the schema for the
+    /// items after them (`items`, or draft-07 `additionalItems`).
+    case items(SchemaItems)
+    case contains(node: Int, minimum: Int, maximum: Int?)
+    case minItems(Int)
+    case maxItems(Int)
+    case uniqueItems
+
+    case minimum(JSON, exclusive: Bool)
+    case maximum(JSON, exclusive: Bool)
+    case multipleOf(JSON)
+
+    case minLength(Int)
+    case maxLength(Int)
+    case pattern(SchemaPattern)
+
+    case allOf([Int])
+    case anyOf([Int])
+    case oneOf([Int])
+    case not(Int)
+    case conditional(condition: Int, then: Int?, else: Int?)
+    case reference(Int)
+}
+
+struct SchemaMembers: Sendable {
+    var properties: [String: Int] = [:]
+    var patterns: [(pattern: SchemaPattern, node: Int)] = []
+    var additional: Int?
+    var additionalLocation = ""
+}
+
+struct SchemaItems: Sendable {
+    var prefix: [Int] = []
+    var prefixLocation = ""
+    var rest: Int?
+    var restLocation = ""
+}
+
+/// A set of JSON Schema type names.
+struct SchemaTypes: OptionSet, Sendable {
+    let rawValue: UInt8
+
+    static let null = SchemaTypes(rawValue: 1 << 0)
+    static let boolean = SchemaTypes(rawValue: 1 << 1)
+    static let object = SchemaTypes(rawValue: 1 << 2)
+    static let array = SchemaTypes(rawValue: 1 << 3)
+    static let number = SchemaTypes(rawValue: 1 << 4)
+    static let string = SchemaTypes(rawValue: 1 << 5)
+    static let integer = SchemaTypes(rawValue: 1 << 6)
+
+    /// In the order messages list them.
+    static let named: [(name: String, type: SchemaTypes)] = [
+        ("null", .null), ("boolean", .boolean), ("object", .object), ("array", .array),
+        ("number", .number), ("integer", .integer), ("string", .string),
+    ]
+
+    init(rawValue: UInt8) {
+        self.rawValue = rawValue
+    }
+
+    init?(name: String) {
+        guard let entry = Self.named.first(where: { $0.name == name }) else { return nil }
+        self = entry.type
+    }
+
+    func admits(_ value: JSON) -> Bool {
+        switch value {
+        case .null: return contains(.null)
+        case .bool: return contains(.boolean)
+        case .object: return contains(.object)
+        case .array: return contains(.array)
+        case .string: return contains(.string)
+        case .integer, .real: return contains(.number) || (contains(.integer) && value.isSchemaInteger)
+        }
+    }
+
+    /// "string", "string or null", "string, number or null".
+    var listed: String {
+        let names = Self.named.filter { contains($0.type) }.map(\.name)
+        guard names.count > 1 else { return names.first ?? "nothing" }
+        return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
+    }
+}

@@ -1,0 +1,65 @@
+import BuntingJSON
+
+/// What to say when no branch of an `anyOf` or `oneOf` matches.
+///
+/// Every branch failed, so every branch has complaints, and most are noise:
+/// a flag that is not an object flag need not hear that its variants are not
+/// objects. So only one branch speaks:
+///
+/// 1. When every branch merely wanted another type here, one message lists
+///    the types: "expected string or object, got integer".
+/// 2. Otherwise branches that rejected the value outright (a `type` mismatch
+///    at this value, or a `const`/`enum` mismatch at this value or one of its
+///    members: a discriminator such as `"type": "imageOnly"`) step aside for
+///    the branches that accepted its shape.
+/// 3. Among those, the branch whose complaints reach deepest into the value
+///    got furthest; ties go to the branch with fewer complaints, then to the
+///    one written first.
+extension SchemaValidator {
+    mutating func reportAlternatives(_ branches: [Int], keyword: String, at location: String, _ instance: JSON) {
+        guard collecting else { return }
+        let depth = path.count
+        let outcomes = branches.map { branch in findingsApart { _ = $0.validate(branch, instance) } }
+
+        if let expected = Self.typesWanted(by: outcomes, atDepth: depth) {
+            report("expected \(expected.listed), got \(instance.typeName)", at: location, kind: .type(expected))
+            return
+        }
+        guard let best = Self.mostRelevant(outcomes, atDepth: depth), !outcomes[best].isEmpty else {
+            report("the value matches none of the schemas of \"\(keyword)\"", at: location)
+            return
+        }
+        adopt(outcomes[best])
+    }
+
+    /// The union of the types the branches wanted, when each branch failed on the type alone.
+    private static func typesWanted(by outcomes: [[SchemaFinding]], atDepth depth: Int) -> SchemaTypes? {
+        var union: SchemaTypes = []
+        for findings in outcomes {
+            guard !findings.isEmpty else { return nil }
+            for finding in findings {
+                guard case .type(let types) = finding.kind, finding.path.count == depth else { return nil }
+                union.formUnion(types)
+            }
+        }
+        return union
+    }
+
+    private static func mostRelevant(_ outcomes: [[SchemaFinding]], atDepth depth: Int) -> Int? {
+        func rejectsOutright(_ findings: [SchemaFinding]) -> Bool {
+            findings.contains { finding in
+                switch finding.kind {
+                case .type: return finding.path.count == depth
+                case .value: return finding.path.count <= depth + 1
+                case .other: return false
+                }
+            }
+        }
+        func rank(_ position: Int) -> (Int, Int, Int, Int) {
+            let findings = outcomes[position]
+            let reach = findings.map(\.path.count).max() ?? 0
+            return (rejectsOutright(findings) ? 1 : 0, -reach, findings.count, position)
+        }
+        return outcomes.indices.min { rank($0) < rank($1) }
+    }
+}
