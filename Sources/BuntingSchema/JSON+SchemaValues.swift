@@ -33,6 +33,21 @@ extension JSON {
         }
     }
 
+    /// How many values this one holds, itself included, counted without recursion.
+    var valueCount: Int {
+        var count = 0
+        var pending: [JSON] = [self]
+        while let value = pending.popLast() {
+            count += 1
+            switch value {
+            case .array(let elements): pending.append(contentsOf: elements)
+            case .object(let members): for (_, member) in members { pending.append(member) }
+            default: break
+            }
+        }
+        return count
+    }
+
     /// A short text of this value for messages: compact JSON, cut after `limit` characters.
     func excerpt(limit: Int = 60) -> String {
         let text = encodedString()

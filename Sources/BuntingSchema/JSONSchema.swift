@@ -40,7 +40,8 @@ public struct JSONSchema: Sendable {
     /// Every way `instance` breaks the schema, in document order as far as the
     /// schema allows, at most `limit` of them; empty when it is valid.
     public func validate(_ instance: JSON, limit: Int = JSONSchema.defaultViolationLimit) -> [JSONSchemaViolation] {
-        var validator = SchemaValidator(nodes: nodes, limit: limit, collecting: true)
+        var validator = SchemaValidator(
+            nodes: nodes, limit: limit, collecting: true, stepBudget: SchemaValidator.stepBudget(for: instance))
         _ = validator.validate(0, instance)
         return validator.findings.map { finding in
             JSONSchemaViolation(
@@ -51,7 +52,8 @@ public struct JSONSchema: Sendable {
 
     /// Whether `instance` is valid; faster than `validate` when it is not.
     public func isValid(_ instance: JSON) -> Bool {
-        var validator = SchemaValidator(nodes: nodes, limit: 1, collecting: false)
+        var validator = SchemaValidator(
+            nodes: nodes, limit: 1, collecting: false, stepBudget: SchemaValidator.stepBudget(for: instance))
         return validator.validate(0, instance)
     }
 }

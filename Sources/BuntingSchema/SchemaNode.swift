@@ -111,9 +111,11 @@ struct SchemaTypes: OptionSet, Sendable {
         }
     }
 
-    /// "string", "string or null", "string, number or null".
+    /// "string", "null or string", "boolean, number or string"; "integer" is
+    /// left out beside "number", which includes it.
     var listed: String {
-        let names = Self.named.filter { contains($0.type) }.map(\.name)
+        let shown = contains(.number) ? subtracting(.integer) : self
+        let names = Self.named.filter { shown.contains($0.type) }.map(\.name)
         guard names.count > 1 else { return names.first ?? "nothing" }
         return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }

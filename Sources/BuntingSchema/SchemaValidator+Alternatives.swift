@@ -12,9 +12,9 @@ import BuntingJSON
 ///    at this value, or a `const`/`enum` mismatch at this value or one of its
 ///    members: a discriminator such as `"type": "imageOnly"`) step aside for
 ///    the branches that accepted its shape.
-/// 3. Among those, the branch whose complaints reach deepest into the value
-///    got furthest; ties go to the branch with fewer complaints, then to the
-///    one written first.
+/// 3. Among those, the branch whose first complaint lies deepest in the value
+///    got furthest before it went wrong; ties go to the branch with fewer
+///    complaints, then to the one written first.
 extension SchemaValidator {
     mutating func reportAlternatives(_ branches: [Int], keyword: String, at location: String, _ instance: JSON) {
         guard collecting else { return }
@@ -57,7 +57,7 @@ extension SchemaValidator {
         }
         func rank(_ position: Int) -> (Int, Int, Int, Int) {
             let findings = outcomes[position]
-            let reach = findings.map(\.path.count).max() ?? 0
+            let reach = findings.map(\.path.count).min() ?? 0
             return (rejectsOutright(findings) ? 1 : 0, -reach, findings.count, position)
         }
         return outcomes.indices.min { rank($0) < rank($1) }

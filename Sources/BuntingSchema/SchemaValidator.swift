@@ -22,11 +22,31 @@ struct SchemaFinding {
 /// quick mode, used where only the verdict counts (`not`, `if`, `contains`,
 /// and the branches of `anyOf`/`oneOf` until one is known to fail), stops at
 /// the first failure and records nothing.
+///
+/// Some schemas evaluate one part of an instance many times (an `anyOf` whose
+/// branches all descend into the same array, nested); a budget of evaluation
+/// steps bounds the time any schema and instance can take.
+///
+/// Evaluation recurses along the instance, so its stack grows with nesting.
+/// Two bounds keep it from overflowing: the number of nested schema nodes,
+/// and the stack the evaluation has used, measured. What lies beyond either
+/// is reported as too deeply nested. The functions on the recursive path are
+/// kept small (messages are built in `SchemaValidator+Assertions.swift` and
+/// in helpers), because unoptimized builds give every local its own slot.
 struct SchemaValidator {
-    /// How many schema nodes may be nested while evaluating. Deep enough for
-    /// any instance the JSON parser accepts (a few nodes per level), shallow
-    /// enough to stay well within a thread's stack.
-    static let maximumDepth = 3000
+    /// Schema nodes that may be nested while evaluating: several per level
+    /// of any instance the JSON parser accepts.
+    static let maximumDepth = 4000
+    /// Stack bytes one validation may use: about 400 levels of flagd's
+    /// targeting rules in an optimized build. Any thread with a 2 MB stack
+    /// or more (8 MB is the Linux default) has room for it and its callers.
+    static let stackBudget: UInt = 1 << 20
+    /// Schema nodes one validation may evaluate, so many per value of the
+    /// instance (and a base for small ones): far more than any schema that
+    /// does not evaluate a value again and again needs, even when reporting.
+    static func stepBudget(for instance: JSON) -> Int {
+        100_000 + 1_000 * instance.valueCount
+    }
 
     let nodes: [SchemaNode]
     let limit: Int
@@ -35,23 +55,34 @@ struct SchemaValidator {
     /// The instance location being evaluated, as pointer tokens.
     private(set) var path: [String] = []
     private var depth = 0
+    private var steps = 0
+    /// The stack address where this validation began.
+    private var stackBase: UInt = 0
     /// The `$ref` targets being evaluated, with the instance depth each was entered at.
     private var activeReferences: [(node: Int, pathDepth: Int)] = []
 
-    init(nodes: [SchemaNode], limit: Int, collecting: Bool) {
+    private let stepBudget: Int
+
+    init(nodes: [SchemaNode], limit: Int, collecting: Bool, stepBudget: Int) {
         self.nodes = nodes
         self.limit = max(1, limit)
         self.collecting = collecting
+        self.stepBudget = stepBudget
     }
 
-    private var isFull: Bool { findings.count >= limit }
+    var isFull: Bool { findings.count >= limit }
 
     mutating func validate(_ number: Int, _ instance: JSON) -> Bool {
         if collecting && isFull { return false }
+        steps += 1
+        if steps > stepBudget {
+            reportTooComplex()
+            return false
+        }
         depth += 1
         defer { depth -= 1 }
-        if depth > Self.maximumDepth {
-            report("the value is nested too deeply to validate", at: "#")
+        if depth > Self.maximumDepth || stackUsed() > Self.stackBudget {
+            reportTooDeep()
             return false
         }
         switch nodes[number] {
@@ -68,6 +99,19 @@ struct SchemaValidator {
             }
             return valid
         }
+    }
+
+    mutating func validate(_ number: Int, _ instance: JSON, token: String) -> Bool {
+        path.append(token)
+        defer { path.removeLast() }
+        return validate(number, instance)
+    }
+
+    private mutating func stackUsed() -> UInt {
+        var marker: UInt8 = 0
+        let address = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        if stackBase == 0 { stackBase = address }
+        return stackBase > address ? stackBase - address : address - stackBase
     }
 
     // MARK: - Recording
@@ -101,146 +145,46 @@ struct SchemaValidator {
         return separate
     }
 
+    mutating func prefixMessage(at position: Int, with prefix: String) {
+        findings[position].message = prefix + findings[position].message
+    }
+
     /// Adds findings gathered apart, as far as the limit allows.
     mutating func adopt(_ separate: [SchemaFinding]) {
         guard collecting else { return }
         findings.append(contentsOf: separate.prefix(max(0, limit - findings.count)))
     }
 
-    mutating func validate(_ number: Int, _ instance: JSON, token: String) -> Bool {
-        path.append(token)
-        defer { path.removeLast() }
-        return validate(number, instance)
-    }
-
-    // MARK: - Keywords
+    // MARK: - Keywords that apply subschemas
 
     private mutating func check(_ check: SchemaCheck, at location: String, _ instance: JSON) -> Bool {
         switch check {
-        case .type(let types):
-            if types.admits(instance) { return true }
-            report("expected \(types.listed), got \(instance.typeName)", at: location, kind: .type(types))
-            return false
-        case .enumeration(let values, let original):
-            if values.contains(instance.schemaNormalized) { return true }
-            report("value \(instance.excerpt()) is not one of \(Self.list(original))", at: location, kind: .value)
-            return false
-        case .constant(let value, let original):
-            if instance.schemaNormalized == value { return true }
-            report("expected \(original.excerpt()), got \(instance.excerpt())", at: location, kind: .value)
-            return false
         case .members(let members):
             return checkMembers(members, instance)
         case .propertyNames(let node):
-            return checkPropertyNames(node, at: location, instance)
-        case .required(let names):
-            guard case .object(let object) = instance else { return true }
-            var valid = true
-            for name in names where object[name] == nil {
-                report("missing required property \(JSON.string(name).excerpt())", at: location)
-                valid = false
-                if !collecting { return false }
-            }
-            return valid
-        case .dependentRequired(let dependencies):
-            guard case .object(let object) = instance else { return true }
-            var valid = true
-            for (property, requires) in dependencies where object[property] != nil {
-                for name in requires where object[name] == nil {
-                    report("property \(JSON.string(property).excerpt()) requires property \(JSON.string(name).excerpt())", at: location)
-                    valid = false
-                    if !collecting { return false }
-                }
-            }
-            return valid
+            return checkPropertyNames(node, instance)
         case .dependentSchemas(let dependencies):
-            guard case .object(let object) = instance else { return true }
-            var valid = true
-            for (property, node) in dependencies where object[property] != nil && !validate(node, instance) {
-                valid = false
-                if !collecting { return false }
-            }
-            return valid
-        case .minProperties(let minimum):
-            guard case .object(let object) = instance, object.count < minimum else { return true }
-            report("expected at least \(Self.counted(minimum, "property", "properties")), got \(object.count)", at: location)
-            return false
-        case .maxProperties(let maximum):
-            guard case .object(let object) = instance, object.count > maximum else { return true }
-            report("expected at most \(Self.counted(maximum, "property", "properties")), got \(object.count)", at: location)
-            return false
+            return checkDependentSchemas(dependencies, instance)
         case .items(let items):
             return checkItems(items, instance)
         case .contains(let node, let minimum, let maximum):
             return checkContains(node, minimum: minimum, maximum: maximum, at: location, instance)
-        case .minItems(let minimum):
-            guard case .array(let elements) = instance, elements.count < minimum else { return true }
-            report("expected at least \(Self.counted(minimum, "item", "items")), got \(elements.count)", at: location)
-            return false
-        case .maxItems(let maximum):
-            guard case .array(let elements) = instance, elements.count > maximum else { return true }
-            report("expected at most \(Self.counted(maximum, "item", "items")), got \(elements.count)", at: location)
-            return false
-        case .uniqueItems:
-            return checkUniqueItems(at: location, instance)
-        case .minimum(let bound, let exclusive):
-            guard instance.isNumber else { return true }
-            let order = SchemaNumber.compare(instance, bound)
-            if exclusive ? order > 0 : order >= 0 { return true }
-            report(exclusive ? "value \(instance.excerpt()) is not greater than \(bound.excerpt())"
-                : "value \(instance.excerpt()) is less than the minimum \(bound.excerpt())", at: location)
-            return false
-        case .maximum(let bound, let exclusive):
-            guard instance.isNumber else { return true }
-            let order = SchemaNumber.compare(instance, bound)
-            if exclusive ? order < 0 : order <= 0 { return true }
-            report(exclusive ? "value \(instance.excerpt()) is not less than \(bound.excerpt())"
-                : "value \(instance.excerpt()) is greater than the maximum \(bound.excerpt())", at: location)
-            return false
-        case .multipleOf(let divisor):
-            guard instance.isNumber, !SchemaNumber.isMultiple(instance, of: divisor) else { return true }
-            report("value \(instance.excerpt()) is not a multiple of \(divisor.excerpt())", at: location)
-            return false
-        case .minLength(let minimum):
-            guard case .string(let text) = instance else { return true }
-            let length = text.unicodeScalars.count
-            if length >= minimum { return true }
-            report("expected at least \(Self.counted(minimum, "character", "characters")), got \(length)", at: location)
-            return false
-        case .maxLength(let maximum):
-            guard case .string(let text) = instance else { return true }
-            let length = text.unicodeScalars.count
-            if length <= maximum { return true }
-            report("expected at most \(Self.counted(maximum, "character", "characters")), got \(length)", at: location)
-            return false
-        case .pattern(let pattern):
-            guard case .string(let text) = instance, !pattern.matches(text) else { return true }
-            report("\(instance.excerpt()) does not match the pattern \(JSON.string(pattern.source).excerpt())", at: location)
-            return false
         case .allOf(let branches):
-            var valid = true
-            for branch in branches where !validate(branch, instance) {
-                valid = false
-                if !collecting { return false }
-            }
-            return valid
+            return checkAllOf(branches, instance)
         case .anyOf(let branches):
-            let matched = quickly { validator in branches.contains { validator.validate($0, instance) } }
-            if matched { return true }
-            reportAlternatives(branches, keyword: "anyOf", at: location, instance)
-            return false
+            return checkAnyOf(branches, at: location, instance)
         case .oneOf(let branches):
             return checkOneOf(branches, at: location, instance)
         case .not(let node):
-            guard quickly({ $0.validate(node, instance) }) else { return true }
-            report("the value must not match the \"not\" schema", at: location)
-            return false
+            return checkNot(node, at: location, instance)
         case .conditional(let condition, let then, let otherwise):
             let branch = quickly { $0.validate(condition, instance) } ? then : otherwise
             guard let branch else { return true }
             return validate(branch, instance)
         case .reference(let target):
             return checkReference(target, at: location, instance)
+        default:
+            return assert(check, at: location, instance)
         }
     }
 
@@ -265,7 +209,7 @@ struct SchemaValidator {
             }
             guard !matched, let additional = members.additional else { continue }
             if case .rejectAll = nodes[additional] {
-                report("unknown property \(JSON.string(name).excerpt())", at: members.additionalLocation, token: name)
+                reportUnknownProperty(name, at: members.additionalLocation)
                 valid = false
             } else if !validate(additional, value, token: name) {
                 valid = false
@@ -275,7 +219,7 @@ struct SchemaValidator {
         return valid
     }
 
-    private mutating func checkPropertyNames(_ node: Int, at location: String, _ instance: JSON) -> Bool {
+    private mutating func checkPropertyNames(_ node: Int, _ instance: JSON) -> Bool {
         guard case .object(let object) = instance else { return true }
         var valid = true
         for name in object.keys {
@@ -283,9 +227,17 @@ struct SchemaValidator {
             if validate(node, .string(name), token: name) { continue }
             valid = false
             if !collecting { return false }
-            for index in first..<findings.count {
-                findings[index].message = "invalid property name: " + findings[index].message
-            }
+            markAsPropertyName(first..<findings.count)
+        }
+        return valid
+    }
+
+    private mutating func checkDependentSchemas(_ dependencies: [(property: String, node: Int)], _ instance: JSON) -> Bool {
+        guard case .object(let object) = instance else { return true }
+        var valid = true
+        for (property, node) in dependencies where object[property] != nil && !validate(node, instance) {
+            valid = false
+            if !collecting { return false }
         }
         return valid
     }
@@ -299,8 +251,7 @@ struct SchemaValidator {
                 node = items.prefix[position]
             } else if let rest = items.rest {
                 if case .rejectAll = nodes[rest] {
-                    report("unexpected item: at most \(Self.counted(items.prefix.count, "item", "items")) allowed",
-                        at: items.restLocation, token: String(position))
+                    reportUnexpectedItem(position, allowed: items.prefix.count, at: items.restLocation)
                     return false
                 }
                 node = rest
@@ -320,28 +271,24 @@ struct SchemaValidator {
         let matches = quickly { validator in
             elements.indices.filter { validator.validate(node, elements[$0], token: String($0)) }.count
         }
-        if matches < minimum {
-            report(minimum == 1 && maximum == nil ? "no item matches the \"contains\" schema"
-                : "expected at least \(Self.counted(minimum, "item", "items")) matching \"contains\", found \(matches)", at: location)
-            return false
-        }
-        if let maximum, matches > maximum {
-            report("expected at most \(Self.counted(maximum, "item", "items")) matching \"contains\", found \(matches)", at: location)
-            return false
-        }
-        return true
+        if matches >= minimum && matches <= maximum ?? Int.max { return true }
+        reportContains(matches, minimum: minimum, maximum: maximum, at: location)
+        return false
     }
 
-    private mutating func checkUniqueItems(at location: String, _ instance: JSON) -> Bool {
-        guard case .array(let elements) = instance else { return true }
-        var firstPositions: [JSON: Int] = [:]
-        for (position, element) in elements.enumerated() {
-            if let first = firstPositions.updateValue(position, forKey: element.schemaNormalized) {
-                report("items \(first) and \(position) are equal", at: location)
-                return false
-            }
+    private mutating func checkAllOf(_ branches: [Int], _ instance: JSON) -> Bool {
+        var valid = true
+        for branch in branches where !validate(branch, instance) {
+            valid = false
+            if !collecting { return false }
         }
-        return true
+        return valid
+    }
+
+    private mutating func checkAnyOf(_ branches: [Int], at location: String, _ instance: JSON) -> Bool {
+        if quickly({ validator in branches.contains { validator.validate($0, instance) } }) { return true }
+        reportAlternatives(branches, keyword: "anyOf", at: location, instance)
+        return false
     }
 
     private mutating func checkOneOf(_ branches: [Int], at location: String, _ instance: JSON) -> Bool {
@@ -357,8 +304,14 @@ struct SchemaValidator {
         if matching.isEmpty {
             reportAlternatives(branches, keyword: "oneOf", at: location, instance)
         } else {
-            report("the value matches more than one schema of \"oneOf\" (\(matching[0]) and \(matching[1]))", at: location)
+            reportSeveralMatches(matching[0], matching[1], at: location)
         }
+        return false
+    }
+
+    private mutating func checkNot(_ node: Int, at location: String, _ instance: JSON) -> Bool {
+        guard quickly({ $0.validate(node, instance) }) else { return true }
+        report("the value must not match the \"not\" schema", at: location)
         return false
     }
 
@@ -368,26 +321,12 @@ struct SchemaValidator {
         for active in activeReferences.reversed() {
             guard active.pathDepth == path.count else { break }
             if active.node == target {
-                report("\"$ref\" loops back to a schema already applied to this value, without reading any part of it",
-                    at: location)
+                reportReferenceLoop(at: location)
                 return false
             }
         }
         activeReferences.append((target, path.count))
         defer { activeReferences.removeLast() }
         return validate(target, instance)
-    }
-
-    // MARK: - Message helpers
-
-    static func counted(_ count: Int, _ singular: String, _ plural: String) -> String {
-        "\(count) \(count == 1 ? singular : plural)"
-    }
-
-    /// `["ENABLED", "DISABLED"]`, cut after a dozen values.
-    static func list(_ values: [JSON]) -> String {
-        var shown = values.prefix(12).map { $0.excerpt(limit: 40) }
-        if values.count > 12 { shown.append("…") }
-        return "[" + shown.joined(separator: ", ") + "]"
     }
 }
