@@ -11,7 +11,9 @@ import BuntingJSON
 /// 2. Otherwise branches that rejected the value outright (a `type` mismatch
 ///    at this value, or a `const`/`enum` mismatch at this value or one of its
 ///    members: a discriminator such as `"type": "imageOnly"`) step aside for
-///    the branches that accepted its shape.
+///    the others, and so, less firmly, do branches that do not know one of
+///    its members (`additionalProperties: false`), as each JSONLogic operator
+///    does with the others' names.
 /// 3. Among those, the branch whose first complaint lies deepest in the value
 ///    got furthest before it went wrong; ties go to the branch with fewer
 ///    complaints, then to the one written first.
@@ -46,19 +48,19 @@ extension SchemaValidator {
     }
 
     private static func mostRelevant(_ outcomes: [[SchemaFinding]], atDepth depth: Int) -> Int? {
-        func rejectsOutright(_ findings: [SchemaFinding]) -> Bool {
-            findings.contains { finding in
-                switch finding.kind {
-                case .type: return finding.path.count == depth
-                case .value: return finding.path.count <= depth + 1
-                case .other: return false
-                }
+        /// 2 for an outright rejection, 1 for an unknown member, 0 otherwise.
+        func rejection(_ finding: SchemaFinding) -> Int {
+            switch finding.kind {
+            case .type: return finding.path.count == depth ? 2 : 0
+            case .value: return finding.path.count <= depth + 1 ? 2 : 0
+            case .unknownProperty: return finding.path.count == depth + 1 ? 1 : 0
+            case .other: return 0
             }
         }
         func rank(_ position: Int) -> (Int, Int, Int, Int) {
             let findings = outcomes[position]
             let reach = findings.map(\.path.count).min() ?? 0
-            return (rejectsOutright(findings) ? 1 : 0, -reach, findings.count, position)
+            return (findings.map(rejection).max() ?? 0, -reach, findings.count, position)
         }
         return outcomes.indices.min { rank($0) < rank($1) }
     }

@@ -92,7 +92,7 @@ extension SchemaValidator {
     // MARK: - Messages of the keywords that apply subschemas
 
     mutating func reportUnknownProperty(_ name: String, at location: String) {
-        report("unknown property \(Self.quoted(name))", at: location, token: name)
+        report("unknown property \(Self.quoted(name))", at: location, kind: .unknownProperty, token: name)
     }
 
     mutating func reportUnexpectedItem(_ position: Int, allowed: Int, at location: String) {

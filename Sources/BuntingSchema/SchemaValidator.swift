@@ -7,6 +7,8 @@ struct SchemaFinding {
         case type(SchemaTypes)
         /// A failed `const` or `enum`: the mark of a discriminator such as a `type` field.
         case value
+        /// A member that `additionalProperties: false` does not allow.
+        case unknownProperty
         case other
     }
 
