@@ -7,7 +7,9 @@ import BuntingJSON
 /// objects. So only one branch speaks:
 ///
 /// 1. When every branch merely wanted another type here, one message lists
-///    the types: "expected string or object, got integer".
+///    the types: "expected string or object, got integer"; when every branch
+///    wanted one more member, one message lists those: `missing required
+///    property "title" or "description"`.
 /// 2. Otherwise branches that rejected the value outright (a `type` mismatch
 ///    at this value, or a `const`/`enum` mismatch at this value or one of its
 ///    members: a discriminator such as `"type": "imageOnly"`) step aside for
@@ -25,6 +27,12 @@ extension SchemaValidator {
 
         if let expected = Self.typesWanted(by: outcomes, atDepth: depth) {
             report("expected \(expected.listed), got \(instance.typeName)", at: location, kind: .type(expected))
+            return
+        }
+        if let names = Self.propertiesWanted(by: outcomes, atDepth: depth) {
+            let listed = names.map(Self.quoted)
+            report("missing required property " + listed.dropLast().joined(separator: ", ") + " or " + listed[listed.count - 1],
+                at: location, kind: .missingProperty(names[0]))
             return
         }
         guard let best = Self.mostRelevant(outcomes, atDepth: depth), !outcomes[best].isEmpty else {
@@ -47,6 +55,17 @@ extension SchemaValidator {
         return union
     }
 
+    /// The member each branch missed, when each missed exactly one here.
+    private static func propertiesWanted(by outcomes: [[SchemaFinding]], atDepth depth: Int) -> [String]? {
+        var names: [String] = []
+        for findings in outcomes {
+            guard findings.count == 1, case .missingProperty(let name) = findings[0].kind, findings[0].path.count == depth
+            else { return nil }
+            if !names.contains(name) { names.append(name) }
+        }
+        return names.count > 1 ? names : nil
+    }
+
     private static func mostRelevant(_ outcomes: [[SchemaFinding]], atDepth depth: Int) -> Int? {
         /// 2 for an outright rejection, 1 for an unknown member, 0 otherwise.
         func rejection(_ finding: SchemaFinding) -> Int {
@@ -54,7 +73,7 @@ extension SchemaValidator {
             case .type: return finding.path.count == depth ? 2 : 0
             case .value: return finding.path.count <= depth + 1 ? 2 : 0
             case .unknownProperty: return finding.path.count == depth + 1 ? 1 : 0
-            case .other: return 0
+            case .missingProperty, .other: return 0
             }
         }
         func rank(_ position: Int) -> (Int, Int, Int, Int) {

@@ -17,7 +17,9 @@ extension SchemaValidator {
         case .required(let names):
             guard case .object(let object) = instance else { return true }
             let missing = names.filter { object[$0] == nil }
-            for name in missing { report("missing required property \(Self.quoted(name))", at: location) }
+            for name in missing {
+                report("missing required property \(Self.quoted(name))", at: location, kind: .missingProperty(name))
+            }
             return missing.isEmpty
         case .dependentRequired(let dependencies):
             guard case .object(let object) = instance else { return true }

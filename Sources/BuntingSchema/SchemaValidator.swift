@@ -9,6 +9,8 @@ struct SchemaFinding {
         case value
         /// A member that `additionalProperties: false` does not allow.
         case unknownProperty
+        /// A `required` member that is absent.
+        case missingProperty(String)
         case other
     }
 

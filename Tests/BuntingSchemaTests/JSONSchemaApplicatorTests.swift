@@ -59,6 +59,14 @@ import Testing
             == ["/variants/b: expected boolean, got string"])
     }
 
+    @Test func branchesThatEachMissOneMemberGiveOneMessage() throws {
+        let schema = #"{"anyOf": [{"required": ["title"]}, {"required": ["description"]}]}"#
+        #expect(try isValid(schema, #"{"description": "d"}"#))
+        let found = try violations(schema, "{}")
+        #expect(found.map(\.description) == [#"(root): missing required property "title" or "description""#])
+        #expect(found.first?.keywordLocation == "#/anyOf")
+    }
+
     @Test func oneOfRefusesTwoMatches() throws {
         let schema = #"{"oneOf": [{"type": "integer"}, {"type": "number", "minimum": 0}, {"type": "string"}]}"#
         #expect(try isValid(schema, "-1"))
