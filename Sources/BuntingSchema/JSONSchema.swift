@@ -28,32 +28,30 @@ public struct JSONSchema: Sendable {
     ///   not supported (ignoring them would accept what the author meant to refuse).
     public init(_ schema: JSON, uri: String = "", resources: [String: JSON] = [:]) throws(JSONSchemaError) {
         var index = SchemaResourceIndex()
-        try index.add(schema, name: uri, defaultDialect: .modern)
+        let root = try index.add(schema, name: uri, defaultDialect: .modern)
         for name in resources.keys.sorted() {
             guard let document = resources[name] else { continue }
-            try index.add(document, name: name, defaultDialect: .modern)
+            _ = try index.add(document, name: name, defaultDialect: .modern)
         }
         var compiler = SchemaCompiler(index: index)
-        nodes = try compiler.compile(root: SchemaLocationKey(document: 0, pointer: .root))
+        nodes = try compiler.compile(root: root)
     }
 
     /// Every way `instance` breaks the schema, in document order as far as the
     /// schema allows, at most `limit` of them; empty when it is valid.
     public func validate(_ instance: JSON, limit: Int = JSONSchema.defaultViolationLimit) -> [JSONSchemaViolation] {
-        var validator = SchemaValidator(
-            nodes: nodes, limit: limit, collecting: true, stepBudget: SchemaValidator.stepBudget(for: instance))
+        var validator = SchemaValidator(nodes: nodes, root: instance, limit: limit, collecting: true)
         _ = validator.validate(0, instance)
         return validator.findings.map { finding in
             JSONSchemaViolation(
-                instanceLocation: JSONPointer(tokens: finding.path), keywordLocation: finding.keywordLocation,
+                instanceLocation: JSONPointer(tokens: finding.path.map(\.text)), keywordLocation: finding.keywordLocation,
                 message: finding.message)
         }
     }
 
     /// Whether `instance` is valid; faster than `validate` when it is not.
     public func isValid(_ instance: JSON) -> Bool {
-        var validator = SchemaValidator(
-            nodes: nodes, limit: 1, collecting: false, stepBudget: SchemaValidator.stepBudget(for: instance))
+        var validator = SchemaValidator(nodes: nodes, root: instance, limit: 1, collecting: false)
         return validator.validate(0, instance)
     }
 }

@@ -9,58 +9,62 @@ struct SchemaCompiler {
     private var index: SchemaResourceIndex
     private var nodes: [SchemaNode?] = []
     private var numbers: [SchemaLocationKey: Int] = [:]
-    private var queue: [(number: Int, key: SchemaLocationKey)] = []
+    private var queue: [(number: Int, target: SchemaTarget)] = []
     private var patterns: [String: SchemaPattern] = [:]
+    /// Resolved `$ref`s by base URI and reference: schemas repeat a few references many times.
+    private var references: [String: Int] = [:]
 
     init(index: SchemaResourceIndex) {
         self.index = index
     }
 
     /// Compiles everything reachable from `root`; the root is node 0.
-    mutating func compile(root: SchemaLocationKey) throws(JSONSchemaError) -> [SchemaNode] {
+    mutating func compile(root: SchemaTarget) throws(JSONSchemaError) -> [SchemaNode] {
         _ = number(for: root)
-        while let (number, key) = queue.popLast() {
-            nodes[number] = try compileNode(at: key)
+        while let (number, target) = queue.popLast() {
+            nodes[number] = try compileNode(target)
         }
         return nodes.map { $0 ?? .acceptAll }
     }
 
-    private mutating func number(for key: SchemaLocationKey) -> Int {
-        if let existing = numbers[key] { return existing }
+    private mutating func number(for target: SchemaTarget) -> Int {
+        if let existing = numbers[target.key] { return existing }
         let number = nodes.count
         nodes.append(nil)
-        numbers[key] = number
-        queue.append((number, key))
+        numbers[target.key] = number
+        queue.append((number, target))
         return number
     }
 
-    private mutating func compileNode(at key: SchemaLocationKey) throws(JSONSchemaError) -> SchemaNode {
-        switch index.value(at: key) {
-        case .bool(true)?:
+    private mutating func compileNode(_ target: SchemaTarget) throws(JSONSchemaError) -> SchemaNode {
+        let place = index.place(target.key)
+        switch target.value {
+        case .bool(true):
             return .acceptAll
-        case .bool(false)?:
-            return .rejectAll(location: index.display(key))
-        case .object(let schema)?:
+        case .bool(false):
+            return .rejectAll(place)
+        case .object(let schema):
             // The builder takes the compiler over while it works, so that the
             // tables it extends are not copied.
-            let scope = index.scope(of: key)
-            var builder = KeywordBuilder(schema: schema, key: key, scope: scope, compiler: consume self)
+            var builder = KeywordBuilder(schema: schema, target: target, place: place, compiler: consume self)
             let result = Result { () throws(JSONSchemaError) -> [SchemaKeyword] in try builder.build() }
             self = builder.compiler
             let keywords = try result.get()
             return keywords.isEmpty ? .acceptAll : .keywords(keywords)
         default:
-            throw JSONSchemaError(message: "a schema must be an object or a boolean", schemaLocation: index.display(key))
+            throw JSONSchemaError(message: "a schema must be an object or a boolean", schemaLocation: place.location)
         }
     }
 
     /// Compiles the keywords of one schema object.
     private struct KeywordBuilder {
         let schema: JSONObject
-        let key: SchemaLocationKey
-        let scope: SchemaScope
+        let target: SchemaTarget
+        let place: SchemaPlace
         var compiler: SchemaCompiler
         var keywords: [SchemaKeyword] = []
+
+        private var scope: SchemaScope { target.scope }
 
         mutating func build() throws(JSONSchemaError) -> [SchemaKeyword] {
             if let reference = schema["$ref"] {
@@ -173,7 +177,6 @@ struct SchemaCompiler {
             }
             if schema["additionalProperties"] != nil {
                 members.additional = subschema(["additionalProperties"])
-                members.additionalLocation = location(["additionalProperties"])
             }
             let first = ["properties", "patternProperties", "additionalProperties"].first { schema[$0] != nil } ?? "properties"
             add(first, .members(members))
@@ -193,11 +196,10 @@ struct SchemaCompiler {
             }
             if !prefixKeyword.isEmpty, let prefix = schema[prefixKeyword] {
                 items.prefix = try subschemas(prefix, prefixKeyword, allowEmpty: true)
-                items.prefixLocation = location([prefixKeyword])
             }
             if schema[restKeyword] != nil {
                 items.rest = subschema([restKeyword])
-                items.restLocation = location([restKeyword])
+                items.restKeyword = restKeyword
             }
             guard !items.prefix.isEmpty || items.rest != nil else { return }
             add(items.prefix.isEmpty ? restKeyword : prefixKeyword, .items(items))
@@ -257,19 +259,26 @@ struct SchemaCompiler {
         // MARK: Reading keyword values
 
         private mutating func add(_ keyword: String, _ check: SchemaCheck) {
-            keywords.append(SchemaKeyword(location: location([keyword]), check: check))
-        }
-
-        private func location(_ tokens: [String]) -> String {
-            compiler.index.display(SchemaLocationKey(document: key.document, pointer: JSONPointer(tokens: key.pointer.tokens + tokens)))
+            keywords.append(SchemaKeyword(place: place, name: keyword, check: check))
         }
 
         private func error(_ message: String, at tokens: [String]) -> JSONSchemaError {
-            JSONSchemaError(message: message, schemaLocation: location(tokens))
+            JSONSchemaError(message: message, schemaLocation: place.resource + "#" + JSONPointer(tokens: place.pointer.tokens + tokens).description)
         }
 
+        /// The node of the subschema at `tokens` below this schema (one keyword,
+        /// then a name or an index where the keyword holds several).
         private mutating func subschema(_ tokens: [String]) -> Int {
-            compiler.number(for: SchemaLocationKey(document: key.document, pointer: JSONPointer(tokens: key.pointer.tokens + tokens)))
+            var value = JSON.object(schema)
+            for token in tokens {
+                switch value {
+                case .object(let object): value = object[token] ?? .null
+                case .array(let elements): value = JSONPointer.arrayIndex(token).flatMap { elements.indices.contains($0) ? elements[$0] : nil } ?? .null
+                default: value = .null
+                }
+            }
+            let key = SchemaLocationKey(document: target.key.document, pointer: JSONPointer(tokens: target.key.pointer.tokens + tokens))
+            return compiler.number(for: SchemaTarget(key: key, value: value, scope: scope.entering(value)))
         }
 
         private mutating func subschemas(_ value: JSON, _ keyword: String, allowEmpty: Bool = false) throws(JSONSchemaError) -> [Int] {
@@ -280,10 +289,14 @@ struct SchemaCompiler {
 
         private mutating func resolve(_ reference: JSON) throws(JSONSchemaError) -> Int {
             guard case .string(let text) = reference else { throw error("\"$ref\" must be a string", at: ["$ref"]) }
-            guard let target = compiler.index.resolve(text, in: scope) else {
+            let cacheKey = scope.base.text + " " + text
+            if let known = compiler.references[cacheKey] { return known }
+            guard let resolved = compiler.index.resolve(text, in: scope) else {
                 throw error("cannot resolve \"$ref\": \"\(text)\"", at: ["$ref"])
             }
-            return compiler.number(for: target)
+            let number = compiler.number(for: resolved)
+            compiler.references[cacheKey] = number
+            return number
         }
 
         private mutating func pattern(_ value: JSON, at tokens: [String]) throws(JSONSchemaError) -> SchemaPattern {

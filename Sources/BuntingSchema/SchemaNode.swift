@@ -1,20 +1,51 @@
 import BuntingJSON
 
-/// One compiled (sub)schema. Subschemas are named by their index in
-/// `CompiledSchema.nodes`, so that `$ref` cycles need no reference types.
+/// One compiled (sub)schema. Subschemas are named by their index in the
+/// compiled schema's node list, so that `$ref` cycles need no references.
 enum SchemaNode: Sendable {
     /// `true`, `{}`, or a schema of annotations only.
     case acceptAll
-    /// `false`; `location` is where it was written, for the message.
-    case rejectAll(location: String)
+    /// `false`, and where it was written, for the message.
+    case rejectAll(SchemaPlace)
     case keywords([SchemaKeyword])
 }
 
-/// A keyword with its compiled argument and where it was written
-/// (`<resource>#<pointer>`, the resource left out for the root document).
-struct SchemaKeyword: Sendable {
-    let location: String
+/// Where a schema object was written. Messages name keywords by location,
+/// `<resource>#<pointer>` (the resource left out for the root document), but
+/// the text is only made for a message: most keywords never fail.
+final class SchemaPlace: Sendable {
+    let resource: String
+    let pointer: JSONPointer
+
+    init(resource: String, pointer: JSONPointer) {
+        self.resource = resource
+        self.pointer = pointer
+    }
+
+    var location: String { resource + "#" + pointer.description }
+
+    func location(of keyword: String) -> String {
+        resource + "#" + pointer.appending(keyword).description
+    }
+}
+
+/// A keyword with its compiled argument and where it was written.
+///
+/// A class, though immutable: validation reads keywords millions of times,
+/// and copying a reference costs one retain where copying the value would
+/// retain each part of its argument.
+final class SchemaKeyword: Sendable {
+    let place: SchemaPlace
+    let name: String
     let check: SchemaCheck
+
+    init(place: SchemaPlace, name: String, check: SchemaCheck) {
+        self.place = place
+        self.name = name
+        self.check = check
+    }
+
+    var location: String { place.location(of: name) }
 }
 
 /// The keywords that assert something, after compilation. Annotations
@@ -63,14 +94,13 @@ struct SchemaMembers: Sendable {
     var properties: [String: Int] = [:]
     var patterns: [(pattern: SchemaPattern, node: Int)] = []
     var additional: Int?
-    var additionalLocation = ""
 }
 
 struct SchemaItems: Sendable {
     var prefix: [Int] = []
-    var prefixLocation = ""
     var rest: Int?
-    var restLocation = ""
+    /// `items`, or `additionalItems` beside draft-07 array-form `items`.
+    var restKeyword = "items"
 }
 
 /// A set of JSON Schema type names.

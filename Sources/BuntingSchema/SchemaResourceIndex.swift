@@ -23,56 +23,58 @@ enum SchemaDialect: Sendable {
 struct SchemaScope: Sendable {
     let base: URIReference
     let dialect: SchemaDialect
+
+    /// The scope inside `schema`, entered from this one: its `$schema` and `$id` apply.
+    func entering(_ schema: JSON) -> SchemaScope {
+        guard case .object(let object) = schema else { return self }
+        var scope = self
+        if let dialect = object["$schema"]?.stringValue {
+            scope = SchemaScope(base: scope.base, dialect: SchemaDialect(schemaURI: dialect))
+        }
+        if let id = object["$id"]?.stringValue, !id.hasPrefix("#") {
+            scope = SchemaScope(base: URIReference(id).resolved(against: scope.base).withoutFragment, dialect: scope.dialect)
+        }
+        return scope
+    }
 }
 
-/// Every schema document given to the compiler, with the URIs, anchors and
-/// scopes found in them, so that any `$ref` can be resolved to a place.
+/// A subschema found for a `$ref`: where it is, what it is, and its scope.
+struct SchemaTarget {
+    let key: SchemaLocationKey
+    let value: JSON
+    let scope: SchemaScope
+}
+
+/// Every schema document given to the compiler, with the URIs and anchors
+/// found in them, so that any `$ref` can be resolved to a place.
 struct SchemaResourceIndex {
     private(set) var documents: [(json: JSON, displayName: String)] = []
     /// Absolute URIs (without fragment) of schema resources: documents and embedded `$id`s.
-    private var resources: [String: SchemaLocationKey] = [:]
+    private var resources: [String: SchemaTarget] = [:]
     /// The names documents were registered under, resolved against the empty base.
-    private var names: [String: SchemaLocationKey] = [:]
+    private var names: [String: SchemaTarget] = [:]
     /// `<resource URI>#<anchor>` for `$anchor` and draft-07 `"$id": "#name"`.
-    private var anchors: [String: SchemaLocationKey] = [:]
-    /// The scope of every subschema found by walking the documents.
-    private var scopes: [SchemaLocationKey: SchemaScope] = [:]
+    private var anchors: [String: SchemaTarget] = [:]
 
-    /// Registers a whole document under `name` (may be empty) and under its `$id`.
-    /// The first document added is the root: its locations are shown without a URI.
-    mutating func add(_ json: JSON, name: String, defaultDialect: SchemaDialect) throws(JSONSchemaError) {
+    /// Registers a whole document under `name` (may be empty) and under its `$id`,
+    /// and returns it as a target. The first document added is the root: its
+    /// locations are shown without a URI.
+    mutating func add(_ json: JSON, name: String, defaultDialect: SchemaDialect) throws(JSONSchemaError) -> SchemaTarget {
         let document = documents.count
         let nameReference = URIReference(name).resolved(against: URIReference())
-        var base = nameReference.withoutFragment
-        if let id = json["$id"]?.stringValue {
-            base = URIReference(id).resolved(against: base).withoutFragment
-        }
-        let displayName = document == 0 ? "" : base.text
-        documents.append((json, displayName))
-        let key = SchemaLocationKey(document: document, pointer: .root)
-        if !name.isEmpty { try register(nameReference.withoutFragment.text, key, in: \.names) }
-        try walk(from: key, scope: SchemaScope(base: base, dialect: defaultDialect))
+        let scope = SchemaScope(base: nameReference.withoutFragment, dialect: defaultDialect).entering(json)
+        documents.append((json, document == 0 ? "" : scope.base.text))
+        let root = SchemaTarget(key: SchemaLocationKey(document: document, pointer: .root), value: json, scope: scope)
+        if !name.isEmpty { try register(nameReference.withoutFragment.text, root, in: \.names) }
+        try register(scope.base.text, root, in: \.resources)
+        try walk(from: root)
+        return root
     }
 
-    func value(at key: SchemaLocationKey) -> JSON? {
-        key.pointer.resolve(in: documents[key.document].json)
-    }
-
-    /// The scope at `key`: as found by the walk, or else that of the document root.
-    func scope(of key: SchemaLocationKey) -> SchemaScope {
-        if let scope = scopes[key] { return scope }
-        var ancestor = key.pointer
-        while let parent = ancestor.parent {
-            ancestor = parent
-            if let scope = scopes[SchemaLocationKey(document: key.document, pointer: ancestor)] { return scope }
-        }
-        return SchemaScope(base: URIReference(), dialect: .modern)
-    }
-
-    /// How messages name a place: `#/definitions/flag` in the root document,
+    /// Where messages say a place is: `#/definitions/flag` in the root document,
     /// `https://example.com/other.json#/definitions/flag` elsewhere.
-    func display(_ key: SchemaLocationKey) -> String {
-        documents[key.document].displayName + "#" + key.pointer.description
+    func place(_ key: SchemaLocationKey) -> SchemaPlace {
+        SchemaPlace(resource: documents[key.document].displayName, pointer: key.pointer)
     }
 
     /// The place a `$ref` written in `scope` points at, or nil.
@@ -81,7 +83,7 @@ struct SchemaResourceIndex {
     /// resource has the resulting URI, a relative reference such as
     /// `./targeting.json` is also looked up among the names documents were
     /// registered under, so that schemas can refer to each other by file name.
-    func resolve(_ reference: String, in scope: SchemaScope) -> SchemaLocationKey? {
+    func resolve(_ reference: String, in scope: SchemaScope) -> SchemaTarget? {
         let written = URIReference(reference)
         let target = written.resolved(against: scope.base)
         var resource = resources[target.withoutFragment.text]
@@ -91,82 +93,84 @@ struct SchemaResourceIndex {
         guard let resource else { return nil }
         let fragment = target.decodedFragment ?? ""
         if fragment.isEmpty { return resource }
-        if fragment.hasPrefix("/") {
-            guard let pointer = try? JSONPointer(parsing: fragment) else { return nil }
-            let key = SchemaLocationKey(document: resource.document, pointer: JSONPointer(tokens: resource.pointer.tokens + pointer.tokens))
-            return value(at: key) == nil ? nil : key
+        guard fragment.hasPrefix("/") else { return anchors[resource.scope.base.text + "#" + fragment] }
+        guard let pointer = try? JSONPointer(parsing: fragment) else { return nil }
+        // Walk down from the resource, entering the scope of each schema on the way.
+        var value = resource.value
+        var scope = resource.scope
+        for token in pointer.tokens {
+            switch value {
+            case .object(let object):
+                guard let member = object[token] else { return nil }
+                value = member
+            case .array(let elements):
+                guard let position = JSONPointer.arrayIndex(token), position < elements.count else { return nil }
+                value = elements[position]
+            default:
+                return nil
+            }
+            scope = scope.entering(value)
         }
-        let resourceURI = scopes[resource]?.base.text ?? target.withoutFragment.text
-        return anchors[resourceURI + "#" + fragment]
+        let key = SchemaLocationKey(document: resource.key.document, pointer: JSONPointer(tokens: resource.key.pointer.tokens + pointer.tokens))
+        return SchemaTarget(key: key, value: value, scope: scope)
     }
 
     // MARK: - Walking the documents
 
     /// Visits every subschema below `start` (without recursion: documents may
-    /// nest as deep as the parser allows), recording scopes, resources and anchors.
-    private mutating func walk(from start: SchemaLocationKey, scope: SchemaScope) throws(JSONSchemaError) {
-        var stack: [(key: SchemaLocationKey, parentScope: SchemaScope)] = [(start, scope)]
-        while let (key, parentScope) = stack.popLast() {
-            guard case .object(let schema)? = value(at: key) else { continue }
-            var scope = parentScope
-            if let dialect = schema["$schema"]?.stringValue {
-                scope = SchemaScope(base: scope.base, dialect: SchemaDialect(schemaURI: dialect))
+    /// nest as deep as the parser allows), registering embedded resources and anchors.
+    private mutating func walk(from start: SchemaTarget) throws(JSONSchemaError) {
+        var stack = [start]
+        while let target = stack.popLast() {
+            guard case .object(let schema) = target.value else { continue }
+            let scope = target.scope
+            if !target.key.pointer.isRoot, let id = schema["$id"]?.stringValue, !id.hasPrefix("#") {
+                try register(scope.base.text, target, in: \.resources)
             }
-            if let id = schema["$id"]?.stringValue {
-                let reference = URIReference(id)
-                if id.hasPrefix("#") {
-                    // draft-07 spelling of an anchor.
-                    try register(scope.base.text + id, key, in: \.anchors)
-                } else {
-                    scope = SchemaScope(base: reference.resolved(against: scope.base).withoutFragment, dialect: scope.dialect)
-                    try register(scope.base.text, key, in: \.resources)
-                }
-            } else if key.pointer.isRoot {
-                try register(scope.base.text, key, in: \.resources)
+            if let id = schema["$id"]?.stringValue, id.hasPrefix("#") {
+                try register(scope.base.text + id, target, in: \.anchors)  // draft-07 spelling of an anchor
             }
             if let anchor = schema["$anchor"]?.stringValue {
-                try register(scope.base.text + "#" + anchor, key, in: \.anchors)
+                try register(scope.base.text + "#" + anchor, target, in: \.anchors)
             }
-            scopes[key] = scope
-            for tokens in Self.subschemaPaths(of: schema).reversed() {
-                stack.append((SchemaLocationKey(document: key.document, pointer: JSONPointer(tokens: key.pointer.tokens + tokens)), scope))
+            for (tokens, value) in Self.subschemas(of: schema).reversed() {
+                let key = SchemaLocationKey(document: target.key.document, pointer: JSONPointer(tokens: target.key.pointer.tokens + tokens))
+                stack.append(SchemaTarget(key: key, value: value, scope: scope.entering(value)))
             }
         }
     }
 
     private mutating func register(
-        _ uri: String, _ key: SchemaLocationKey,
-        in table: WritableKeyPath<SchemaResourceIndex, [String: SchemaLocationKey]>
+        _ uri: String, _ target: SchemaTarget, in table: WritableKeyPath<SchemaResourceIndex, [String: SchemaTarget]>
     ) throws(JSONSchemaError) {
-        if let existing = self[keyPath: table][uri], existing != key {
+        if let existing = self[keyPath: table][uri], existing.key != target.key {
             throw JSONSchemaError(
-                message: "\"\(uri)\" names two schemas (the other is at \(display(existing)))", schemaLocation: display(key))
+                message: "\"\(uri)\" names two schemas (the other is at \(place(existing.key).location))",
+                schemaLocation: place(target.key).location)
         }
-        self[keyPath: table][uri] = key
+        self[keyPath: table][uri] = target
     }
 
-    /// Where the subschemas of a schema object are, as pointer tokens relative to it.
-    static func subschemaPaths(of schema: JSONObject) -> [[String]] {
-        var paths: [[String]] = []
+    /// The subschemas of a schema object, with their pointer tokens relative to it.
+    static func subschemas(of schema: JSONObject) -> [(tokens: [String], value: JSON)] {
+        var found: [(tokens: [String], value: JSON)] = []
         for (keyword, value) in schema {
-            switch keyword {
-            case "additionalProperties", "propertyNames", "additionalItems", "contains", "not", "if", "then",
-                "else", "unevaluatedItems", "unevaluatedProperties":
-                paths.append([keyword])
-            case "items":
-                if case .array(let schemas) = value {
-                    paths += schemas.indices.map { [keyword, String($0)] }
-                } else {
-                    paths.append([keyword])
-                }
-            case "allOf", "anyOf", "oneOf", "prefixItems":
-                if case .array(let schemas) = value { paths += schemas.indices.map { [keyword, String($0)] } }
-            case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies":
-                if case .object(let schemas) = value { paths += schemas.keys.map { [keyword, $0] } }
+            switch (keyword, value) {
+            case ("additionalProperties", _), ("propertyNames", _), ("additionalItems", _), ("contains", _), ("not", _),
+                ("if", _), ("then", _), ("else", _), ("unevaluatedItems", _), ("unevaluatedProperties", _),
+                ("items", .object), ("items", .bool):
+                found.append(([keyword], value))
+            case ("items", .array(let schemas)), ("allOf", .array(let schemas)), ("anyOf", .array(let schemas)),
+                ("oneOf", .array(let schemas)), ("prefixItems", .array(let schemas)):
+                for (position, element) in schemas.enumerated() { found.append(([keyword, String(position)], element)) }
+            case ("properties", .object(let schemas)), ("patternProperties", .object(let schemas)), ("$defs", .object(let schemas)),
+                ("definitions", .object(let schemas)), ("dependentSchemas", .object(let schemas)),
+                ("dependencies", .object(let schemas)):
+                for (name, member) in schemas { found.append(([keyword, name], member)) }
             default:
                 break
             }
         }
-        return paths
+        return found
     }
 }

@@ -20,23 +20,23 @@ import BuntingJSON
 ///    got furthest before it went wrong; ties go to the branch with fewer
 ///    complaints, then to the one written first.
 extension SchemaValidator {
-    mutating func reportAlternatives(_ branches: [Int], keyword: String, at location: String, _ instance: JSON) {
+    mutating func reportAlternatives(_ branches: [Int], at keyword: SchemaKeyword, _ instance: JSON) {
         guard collecting else { return }
         let depth = path.count
         let outcomes = branches.map { branch in findingsApart { _ = $0.validate(branch, instance) } }
 
         if let expected = Self.typesWanted(by: outcomes, atDepth: depth) {
-            report("expected \(expected.listed), got \(instance.typeName)", at: location, kind: .type(expected))
+            report("expected \(expected.listed), got \(instance.typeName)", at: keyword, kind: .type(expected))
             return
         }
         if let names = Self.propertiesWanted(by: outcomes, atDepth: depth) {
             let listed = names.map(Self.quoted)
             report("missing required property " + listed.dropLast().joined(separator: ", ") + " or " + listed[listed.count - 1],
-                at: location, kind: .missingProperty(names[0]))
+                at: keyword, kind: .missingProperty(names[0]))
             return
         }
         guard let best = Self.mostRelevant(outcomes, atDepth: depth), !outcomes[best].isEmpty else {
-            report("the value matches none of the schemas of \"\(keyword)\"", at: location)
+            report("the value matches none of the schemas of \"\(keyword.name)\"", at: keyword)
             return
         }
         adopt(outcomes[best])

@@ -3,22 +3,22 @@ import BuntingJSON
 /// The keywords that judge a value by itself, and the messages of them all.
 /// Nothing here recurses into subschemas, so these frames are never stacked.
 extension SchemaValidator {
-    mutating func assert(_ check: SchemaCheck, at location: String, _ instance: JSON) -> Bool {
-        switch check {
+    mutating func assert(_ keyword: SchemaKeyword, _ instance: JSON) -> Bool {
+        switch keyword.check {
         case .type(let types):
             if types.admits(instance) { return true }
-            report("expected \(types.listed), got \(instance.typeName)", at: location, kind: .type(types))
+            report("expected \(types.listed), got \(instance.typeName)", at: keyword, kind: .type(types))
         case .enumeration(let values, let original):
             if values.contains(instance.schemaNormalized) { return true }
-            report("value \(instance.excerpt()) is not one of \(Self.list(original))", at: location, kind: .value)
+            report("value \(instance.excerpt()) is not one of \(Self.list(original))", at: keyword, kind: .value)
         case .constant(let value, let original):
             if instance.schemaNormalized == value { return true }
-            report("expected \(original.excerpt()), got \(instance.excerpt())", at: location, kind: .value)
+            report("expected \(original.excerpt()), got \(instance.excerpt())", at: keyword, kind: .value)
         case .required(let names):
             guard case .object(let object) = instance else { return true }
             let missing = names.filter { object[$0] == nil }
             for name in missing {
-                report("missing required property \(Self.quoted(name))", at: location, kind: .missingProperty(name))
+                report("missing required property \(Self.quoted(name))", at: keyword, kind: .missingProperty(name))
             }
             return missing.isEmpty
         case .dependentRequired(let dependencies):
@@ -26,65 +26,66 @@ extension SchemaValidator {
             var valid = true
             for (property, requires) in dependencies where object[property] != nil {
                 for name in requires where object[name] == nil {
-                    report("property \(Self.quoted(property)) requires property \(Self.quoted(name))", at: location)
+                    report("property \(Self.quoted(property)) requires property \(Self.quoted(name))", at: keyword)
                     valid = false
                 }
             }
             return valid
         case .minProperties(let minimum):
             guard case .object(let object) = instance, object.count < minimum else { return true }
-            report("expected at least \(Self.counted(minimum, "property", "properties")), got \(object.count)", at: location)
+            report("expected at least \(Self.counted(minimum, "property", "properties")), got \(object.count)", at: keyword)
         case .maxProperties(let maximum):
             guard case .object(let object) = instance, object.count > maximum else { return true }
-            report("expected at most \(Self.counted(maximum, "property", "properties")), got \(object.count)", at: location)
+            report("expected at most \(Self.counted(maximum, "property", "properties")), got \(object.count)", at: keyword)
         case .minItems(let minimum):
             guard case .array(let elements) = instance, elements.count < minimum else { return true }
-            report("expected at least \(Self.counted(minimum, "item", "items")), got \(elements.count)", at: location)
+            report("expected at least \(Self.counted(minimum, "item", "items")), got \(elements.count)", at: keyword)
         case .maxItems(let maximum):
             guard case .array(let elements) = instance, elements.count > maximum else { return true }
-            report("expected at most \(Self.counted(maximum, "item", "items")), got \(elements.count)", at: location)
+            report("expected at most \(Self.counted(maximum, "item", "items")), got \(elements.count)", at: keyword)
         case .uniqueItems:
-            return assertUniqueItems(at: location, instance)
+            return assertUniqueItems(at: keyword, instance)
         case .minimum(let bound, let exclusive):
             guard instance.isNumber else { return true }
             let order = SchemaNumber.compare(instance, bound)
             if exclusive ? order > 0 : order >= 0 { return true }
             report(exclusive ? "value \(instance.excerpt()) is not greater than \(bound.excerpt())"
-                : "value \(instance.excerpt()) is less than the minimum \(bound.excerpt())", at: location)
+                : "value \(instance.excerpt()) is less than the minimum \(bound.excerpt())", at: keyword)
         case .maximum(let bound, let exclusive):
             guard instance.isNumber else { return true }
             let order = SchemaNumber.compare(instance, bound)
             if exclusive ? order < 0 : order <= 0 { return true }
             report(exclusive ? "value \(instance.excerpt()) is not less than \(bound.excerpt())"
-                : "value \(instance.excerpt()) is greater than the maximum \(bound.excerpt())", at: location)
+                : "value \(instance.excerpt()) is greater than the maximum \(bound.excerpt())", at: keyword)
         case .multipleOf(let divisor):
             guard instance.isNumber, !SchemaNumber.isMultiple(instance, of: divisor) else { return true }
-            report("value \(instance.excerpt()) is not a multiple of \(divisor.excerpt())", at: location)
+            report("value \(instance.excerpt()) is not a multiple of \(divisor.excerpt())", at: keyword)
         case .minLength(let minimum):
-            guard case .string(let text) = instance else { return true }
+            // A scalar takes one to four UTF-8 bytes: counting them is rarely needed.
+            guard case .string(let text) = instance, text.utf8.count / 4 < minimum else { return true }
             let length = text.unicodeScalars.count
             if length >= minimum { return true }
-            report("expected at least \(Self.counted(minimum, "character", "characters")), got \(length)", at: location)
+            report("expected at least \(Self.counted(minimum, "character", "characters")), got \(length)", at: keyword)
         case .maxLength(let maximum):
-            guard case .string(let text) = instance else { return true }
+            guard case .string(let text) = instance, text.utf8.count > maximum else { return true }
             let length = text.unicodeScalars.count
             if length <= maximum { return true }
-            report("expected at most \(Self.counted(maximum, "character", "characters")), got \(length)", at: location)
+            report("expected at most \(Self.counted(maximum, "character", "characters")), got \(length)", at: keyword)
         case .pattern(let pattern):
             guard case .string(let text) = instance, !pattern.matches(text) else { return true }
-            report("\(instance.excerpt()) does not match the pattern \(Self.quoted(pattern.source))", at: location)
+            report("\(instance.excerpt()) does not match the pattern \(Self.quoted(pattern.source))", at: keyword)
         default:
             return true  // keywords that apply subschemas are checked in SchemaValidator.swift
         }
         return false
     }
 
-    private mutating func assertUniqueItems(at location: String, _ instance: JSON) -> Bool {
+    private mutating func assertUniqueItems(at keyword: SchemaKeyword, _ instance: JSON) -> Bool {
         guard case .array(let elements) = instance else { return true }
         var firstPositions: [JSON: Int] = [:]
         for (position, element) in elements.enumerated() {
             if let first = firstPositions.updateValue(position, forKey: element.schemaNormalized) {
-                report("items \(first) and \(position) are equal", at: location)
+                report("items \(first) and \(position) are equal", at: keyword)
                 return false
             }
         }
@@ -93,29 +94,29 @@ extension SchemaValidator {
 
     // MARK: - Messages of the keywords that apply subschemas
 
-    mutating func reportUnknownProperty(_ name: String, at location: String) {
-        report("unknown property \(Self.quoted(name))", at: location, kind: .unknownProperty, token: name)
+    mutating func reportUnknownProperty(_ name: String, at location: @autoclosure () -> String) {
+        report("unknown property \(Self.quoted(name))", at: location(), kind: .unknownProperty, token: .key(name))
     }
 
-    mutating func reportUnexpectedItem(_ position: Int, allowed: Int, at location: String) {
-        report("unexpected item: at most \(Self.counted(allowed, "item", "items")) allowed", at: location, token: String(position))
+    mutating func reportUnexpectedItem(_ position: Int, allowed: Int, at location: @autoclosure () -> String) {
+        report("unexpected item: at most \(Self.counted(allowed, "item", "items")) allowed", at: location(), token: .index(position))
     }
 
-    mutating func reportContains(_ matches: Int, minimum: Int, maximum: Int?, at location: String) {
+    mutating func reportContains(_ matches: Int, minimum: Int, maximum: Int?, at keyword: SchemaKeyword) {
         if matches < minimum {
             report(minimum == 1 && maximum == nil ? "no item matches the \"contains\" schema"
-                : "expected at least \(Self.counted(minimum, "item", "items")) matching \"contains\", found \(matches)", at: location)
+                : "expected at least \(Self.counted(minimum, "item", "items")) matching \"contains\", found \(matches)", at: keyword)
         } else if let maximum {
-            report("expected at most \(Self.counted(maximum, "item", "items")) matching \"contains\", found \(matches)", at: location)
+            report("expected at most \(Self.counted(maximum, "item", "items")) matching \"contains\", found \(matches)", at: keyword)
         }
     }
 
-    mutating func reportSeveralMatches(_ first: Int, _ second: Int, at location: String) {
-        report("the value matches more than one schema of \"oneOf\" (\(first) and \(second))", at: location)
+    mutating func reportSeveralMatches(_ first: Int, _ second: Int, at keyword: SchemaKeyword) {
+        report("the value matches more than one schema of \"oneOf\" (\(first) and \(second))", at: keyword)
     }
 
-    mutating func reportReferenceLoop(at location: String) {
-        report("\"$ref\" loops back to a schema already applied to this value, without reading any part of it", at: location)
+    mutating func reportReferenceLoop(at keyword: SchemaKeyword) {
+        report("\"$ref\" loops back to a schema already applied to this value, without reading any part of it", at: keyword)
     }
 
     mutating func reportTooDeep() {

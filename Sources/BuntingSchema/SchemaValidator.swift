@@ -14,10 +14,24 @@ struct SchemaFinding {
         case other
     }
 
-    var path: [String]
+    var path: [PathToken]
     let keywordLocation: String
     var message: String
     let kind: Kind
+}
+
+/// A step into an object or an array. Indices stay numbers until a finding
+/// needs them as text: most evaluations find nothing.
+enum PathToken {
+    case key(String)
+    case index(Int)
+
+    var text: String {
+        switch self {
+        case .key(let key): return key
+        case .index(let index): return String(index)
+        }
+    }
 }
 
 /// One validation of one instance: walks the compiled nodes and collects findings.
@@ -45,19 +59,19 @@ struct SchemaValidator {
     /// targeting rules in an optimized build. Any thread with a 2 MB stack
     /// or more (8 MB is the Linux default) has room for it and its callers.
     static let stackBudget: UInt = 1 << 20
-    /// Schema nodes one validation may evaluate, so many per value of the
-    /// instance (and a base for small ones): far more than any schema that
-    /// does not evaluate a value again and again needs, even when reporting.
-    static func stepBudget(for instance: JSON) -> Int {
-        100_000 + 1_000 * instance.valueCount
-    }
+    /// Schema nodes one validation may evaluate: so many per value of the
+    /// instance, far more than any schema that does not evaluate a value
+    /// again and again needs, even when reporting. Values are counted only
+    /// when a validation outgrows the base, which small documents never do.
+    static let baseStepBudget = 100_000
+    static let stepsPerValue = 1_000
 
     let nodes: [SchemaNode]
     let limit: Int
     private(set) var findings: [SchemaFinding] = []
     private(set) var collecting: Bool
-    /// The instance location being evaluated, as pointer tokens.
-    private(set) var path: [String] = []
+    /// The instance location being evaluated.
+    private(set) var path: [PathToken] = []
     private var depth = 0
     private var steps = 0
     /// The stack address where this validation began.
@@ -65,13 +79,16 @@ struct SchemaValidator {
     /// The `$ref` targets being evaluated, with the instance depth each was entered at.
     private var activeReferences: [(node: Int, pathDepth: Int)] = []
 
-    private let stepBudget: Int
+    private var stepBudget = Self.baseStepBudget
+    private var stepBudgetSized = false
+    /// The whole instance, whose size sets the step budget.
+    private let root: JSON
 
-    init(nodes: [SchemaNode], limit: Int, collecting: Bool, stepBudget: Int) {
+    init(nodes: [SchemaNode], root: JSON, limit: Int, collecting: Bool) {
         self.nodes = nodes
+        self.root = root
         self.limit = max(1, limit)
         self.collecting = collecting
-        self.stepBudget = stepBudget
     }
 
     var isFull: Bool { findings.count >= limit }
@@ -79,6 +96,10 @@ struct SchemaValidator {
     mutating func validate(_ number: Int, _ instance: JSON) -> Bool {
         if collecting && isFull { return false }
         steps += 1
+        if steps > stepBudget && !stepBudgetSized {
+            stepBudgetSized = true
+            stepBudget = Self.baseStepBudget + Self.stepsPerValue * root.valueCount
+        }
         if steps > stepBudget {
             reportTooComplex()
             return false
@@ -92,12 +113,12 @@ struct SchemaValidator {
         switch nodes[number] {
         case .acceptAll:
             return true
-        case .rejectAll(let location):
-            report("no value is allowed here", at: location)
+        case .rejectAll(let place):
+            report("no value is allowed here", at: place.location)
             return false
         case .keywords(let keywords):
             var valid = true
-            for keyword in keywords where !check(keyword.check, at: keyword.location, instance) {
+            for keyword in keywords where !check(keyword, instance) {
                 valid = false
                 if !collecting || isFull { return false }
             }
@@ -105,7 +126,7 @@ struct SchemaValidator {
         }
     }
 
-    mutating func validate(_ number: Int, _ instance: JSON, token: String) -> Bool {
+    mutating func validate(_ number: Int, _ instance: JSON, token: PathToken) -> Bool {
         path.append(token)
         defer { path.removeLast() }
         return validate(number, instance)
@@ -120,11 +141,22 @@ struct SchemaValidator {
 
     // MARK: - Recording
 
-    mutating func report(_ message: String, at location: String, kind: SchemaFinding.Kind = .other, token: String? = nil) {
+    /// Records a finding in collecting mode. The message is built only then:
+    /// quick mode fails often and says nothing.
+    mutating func report(
+        _ message: @autoclosure () -> String, at location: @autoclosure () -> String, kind: SchemaFinding.Kind = .other,
+        token: PathToken? = nil
+    ) {
         guard collecting, !isFull else { return }
         var findingPath = path
         if let token { findingPath.append(token) }
-        findings.append(SchemaFinding(path: findingPath, keywordLocation: location, message: message, kind: kind))
+        findings.append(SchemaFinding(path: findingPath, keywordLocation: location(), message: message(), kind: kind))
+    }
+
+    mutating func report(
+        _ message: @autoclosure () -> String, at keyword: SchemaKeyword, kind: SchemaFinding.Kind = .other, token: PathToken? = nil
+    ) {
+        report(message(), at: keyword.location, kind: kind, token: token)
     }
 
     /// Runs `body` in quick mode and gives its result.
@@ -161,61 +193,61 @@ struct SchemaValidator {
 
     // MARK: - Keywords that apply subschemas
 
-    private mutating func check(_ check: SchemaCheck, at location: String, _ instance: JSON) -> Bool {
-        switch check {
+    private mutating func check(_ keyword: SchemaKeyword, _ instance: JSON) -> Bool {
+        switch keyword.check {
         case .members(let members):
-            return checkMembers(members, instance)
+            return checkMembers(members, in: keyword.place, instance)
         case .propertyNames(let node):
             return checkPropertyNames(node, instance)
         case .dependentSchemas(let dependencies):
             return checkDependentSchemas(dependencies, instance)
         case .items(let items):
-            return checkItems(items, instance)
+            return checkItems(items, in: keyword.place, instance)
         case .contains(let node, let minimum, let maximum):
-            return checkContains(node, minimum: minimum, maximum: maximum, at: location, instance)
+            return checkContains(node, minimum: minimum, maximum: maximum, at: keyword, instance)
         case .allOf(let branches):
             return checkAllOf(branches, instance)
         case .anyOf(let branches):
-            return checkAnyOf(branches, at: location, instance)
+            return checkAnyOf(branches, at: keyword, instance)
         case .oneOf(let branches):
-            return checkOneOf(branches, at: location, instance)
+            return checkOneOf(branches, at: keyword, instance)
         case .not(let node):
-            return checkNot(node, at: location, instance)
+            return checkNot(node, at: keyword, instance)
         case .conditional(let condition, let then, let otherwise):
             let branch = quickly { $0.validate(condition, instance) } ? then : otherwise
             guard let branch else { return true }
             return validate(branch, instance)
         case .reference(let target):
-            return checkReference(target, at: location, instance)
+            return checkReference(target, at: keyword, instance)
         default:
-            return assert(check, at: location, instance)
+            return assert(keyword, instance)
         }
     }
 
-    private mutating func checkMembers(_ members: SchemaMembers, _ instance: JSON) -> Bool {
+    private mutating func checkMembers(_ members: SchemaMembers, in place: SchemaPlace, _ instance: JSON) -> Bool {
         guard case .object(let object) = instance else { return true }
         var valid = true
         for (name, value) in object {
             var matched = false
             if let node = members.properties[name] {
                 matched = true
-                if !validate(node, value, token: name) {
+                if !validate(node, value, token: .key(name)) {
                     valid = false
                     if !collecting || isFull { return false }
                 }
             }
             for (pattern, node) in members.patterns where pattern.matches(name) {
                 matched = true
-                if !validate(node, value, token: name) {
+                if !validate(node, value, token: .key(name)) {
                     valid = false
                     if !collecting || isFull { return false }
                 }
             }
             guard !matched, let additional = members.additional else { continue }
             if case .rejectAll = nodes[additional] {
-                reportUnknownProperty(name, at: members.additionalLocation)
+                reportUnknownProperty(name, at: place.location(of: "additionalProperties"))
                 valid = false
-            } else if !validate(additional, value, token: name) {
+            } else if !validate(additional, value, token: .key(name)) {
                 valid = false
             }
             if !valid && (!collecting || isFull) { return false }
@@ -228,7 +260,7 @@ struct SchemaValidator {
         var valid = true
         for name in object.keys {
             let first = findings.count
-            if validate(node, .string(name), token: name) { continue }
+            if validate(node, .string(name), token: .key(name)) { continue }
             valid = false
             if !collecting { return false }
             markAsPropertyName(first..<findings.count)
@@ -246,7 +278,7 @@ struct SchemaValidator {
         return valid
     }
 
-    private mutating func checkItems(_ items: SchemaItems, _ instance: JSON) -> Bool {
+    private mutating func checkItems(_ items: SchemaItems, in place: SchemaPlace, _ instance: JSON) -> Bool {
         guard case .array(let elements) = instance else { return true }
         var valid = true
         for (position, element) in elements.enumerated() {
@@ -255,14 +287,14 @@ struct SchemaValidator {
                 node = items.prefix[position]
             } else if let rest = items.rest {
                 if case .rejectAll = nodes[rest] {
-                    reportUnexpectedItem(position, allowed: items.prefix.count, at: items.restLocation)
+                    reportUnexpectedItem(position, allowed: items.prefix.count, at: place.location(of: items.restKeyword))
                     return false
                 }
                 node = rest
             } else {
                 break
             }
-            if !validate(node, element, token: String(position)) {
+            if !validate(node, element, token: .index(position)) {
                 valid = false
                 if !collecting || isFull { return false }
             }
@@ -270,13 +302,13 @@ struct SchemaValidator {
         return valid
     }
 
-    private mutating func checkContains(_ node: Int, minimum: Int, maximum: Int?, at location: String, _ instance: JSON) -> Bool {
+    private mutating func checkContains(_ node: Int, minimum: Int, maximum: Int?, at keyword: SchemaKeyword, _ instance: JSON) -> Bool {
         guard case .array(let elements) = instance else { return true }
         let matches = quickly { validator in
-            elements.indices.filter { validator.validate(node, elements[$0], token: String($0)) }.count
+            elements.indices.filter { validator.validate(node, elements[$0], token: .index($0)) }.count
         }
         if matches >= minimum && matches <= maximum ?? Int.max { return true }
-        reportContains(matches, minimum: minimum, maximum: maximum, at: location)
+        reportContains(matches, minimum: minimum, maximum: maximum, at: keyword)
         return false
     }
 
@@ -289,13 +321,13 @@ struct SchemaValidator {
         return valid
     }
 
-    private mutating func checkAnyOf(_ branches: [Int], at location: String, _ instance: JSON) -> Bool {
+    private mutating func checkAnyOf(_ branches: [Int], at keyword: SchemaKeyword, _ instance: JSON) -> Bool {
         if quickly({ validator in branches.contains { validator.validate($0, instance) } }) { return true }
-        reportAlternatives(branches, keyword: "anyOf", at: location, instance)
+        reportAlternatives(branches, at: keyword, instance)
         return false
     }
 
-    private mutating func checkOneOf(_ branches: [Int], at location: String, _ instance: JSON) -> Bool {
+    private mutating func checkOneOf(_ branches: [Int], at keyword: SchemaKeyword, _ instance: JSON) -> Bool {
         let matching = quickly { validator in
             var matching: [Int] = []
             for (position, branch) in branches.enumerated() where validator.validate(branch, instance) {
@@ -306,26 +338,26 @@ struct SchemaValidator {
         }
         if matching.count == 1 { return true }
         if matching.isEmpty {
-            reportAlternatives(branches, keyword: "oneOf", at: location, instance)
+            reportAlternatives(branches, at: keyword, instance)
         } else {
-            reportSeveralMatches(matching[0], matching[1], at: location)
+            reportSeveralMatches(matching[0], matching[1], at: keyword)
         }
         return false
     }
 
-    private mutating func checkNot(_ node: Int, at location: String, _ instance: JSON) -> Bool {
+    private mutating func checkNot(_ node: Int, at keyword: SchemaKeyword, _ instance: JSON) -> Bool {
         guard quickly({ $0.validate(node, instance) }) else { return true }
-        report("the value must not match the \"not\" schema", at: location)
+        report("the value must not match the \"not\" schema", at: keyword)
         return false
     }
 
     /// Follows a `$ref`, refusing to enter a target that is already being
     /// evaluated for this same value: that recursion would never end.
-    private mutating func checkReference(_ target: Int, at location: String, _ instance: JSON) -> Bool {
+    private mutating func checkReference(_ target: Int, at keyword: SchemaKeyword, _ instance: JSON) -> Bool {
         for active in activeReferences.reversed() {
             guard active.pathDepth == path.count else { break }
             if active.node == target {
-                reportReferenceLoop(at: location)
+                reportReferenceLoop(at: keyword)
                 return false
             }
         }
