@@ -205,6 +205,24 @@ import Testing
         #expect(try isValid(#"{"pattern": "^x"}"#, "12"))
     }
 
+    /// Patterns that start with `^` and a literal check the literal before the
+    /// regular expression; the answers must not change.
+    @Test func patternsStartingWithALiteral() throws {
+        let cases: [(String, String, Bool)] = [
+            (#"^\$flagd\."#, "$flagd.flagKey", true), (#"^\$flagd\."#, "flagd.x", false),
+            (#"^\$flagd\."#, "$flagd", false), ("^abc$", "abc", true), ("^abc$", "abcd", false),
+            ("^ab+c", "abbbc", true), ("^ab+c", "ac", false), ("^ab?c", "ac", true), ("^ab*", "a", true),
+            ("^a{2}", "aa", true), ("^a{2}", "a{2}", false), ("^ab|^x", "xyz", true), ("^é", "é", true),
+            ("^e\\u0301", "e\\u0301", true), ("^(?i)ab", "AB", true), ("^a\\.?b", "ab", true),
+        ]
+        for (pattern, text, expected) in cases {
+            let schema = JSON.object(["pattern": .string(pattern)])
+            let compiled = try JSONSchema(schema)
+            let instance = try JSON.parse("\"" + text + "\"")
+            #expect(compiled.isValid(instance) == expected, "\(pattern) on \(text)")
+        }
+    }
+
     @Test func annotationsAndUnknownKeywordsAssertNothing() throws {
         let schema = #"""
             {"title": "t", "description": "d", "default": 1, "examples": [2], "$comment": "c",

@@ -52,6 +52,22 @@ import Testing
         ])
     }
 
+    @Test func draft07AnchorsAndDependencies() throws {
+        let schema = #"""
+            {"$schema": "http://json-schema.org/draft-07/schema#",
+             "definitions": {"flag": {"$id": "#flag", "type": "boolean"}},
+             "properties": {"f": {"$ref": "#flag"}},
+             "dependencies": {"a": ["b"], "c": {"required": ["d"]}}}
+            """#
+        #expect(try isValid(schema, #"{"f": true, "a": 1, "b": 2, "c": 3, "d": 4}"#))
+        #expect(try messages(schema, #"{"f": 1, "a": 1, "c": 3}"#) == [
+            "/f: expected boolean, got integer", #"(root): property "a" requires property "b""#,
+            #"(root): missing required property "d""#,
+        ])
+        // In 2020-12, "dependencies" is not a keyword any more.
+        #expect(try isValid(#"{"dependencies": {"a": ["b"]}}"#, #"{"a": 1}"#))
+    }
+
     @Test func otherDocumentsByIdOrByName() throws {
         let byName = try JSON.parse(#"{"type": "string", "$defs": {"n": {"type": "number"}}}"#)
         let byID = try JSON.parse(#"{"$id": "https://example.com/schemas/id.json", "type": "boolean"}"#)
