@@ -3,7 +3,7 @@ import BuntingJSON
 /// The keywords that judge a value by itself, and the messages of them all.
 /// Nothing here recurses into subschemas, so these frames are never stacked.
 extension SchemaValidator {
-    mutating func assert(_ keyword: SchemaKeyword, _ instance: JSON) -> Bool {
+    mutating func checkAssertion(_ keyword: SchemaKeyword, _ instance: JSON) -> Bool {
         switch keyword.check {
         case .type(let types):
             if types.admits(instance) { return true }

@@ -220,7 +220,7 @@ struct SchemaValidator {
         case .reference(let target):
             return checkReference(target, at: keyword, instance)
         default:
-            return assert(keyword, instance)
+            return checkAssertion(keyword, instance)
         }
     }
 
