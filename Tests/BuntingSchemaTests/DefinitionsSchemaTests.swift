@@ -128,6 +128,8 @@ import Testing
         (#"{"contentCards": [{"id": "c", "type": "classic", "title": "t", "extras": {}, "created": "2024-01-01"}]}"#,
             "/contentCards/0/created", "expected number, got string"),
         (#"{"$evaluators": {"e": {"==": [1]}}}"#, "/$evaluators/e/==", "expected at least 2 items, got 1"),
+        (#"{"banners": [{"id": "b", "placementId": "p", "html": "", "priority": 1, "properties": {"p": {"value": 1}}}]}"#,
+            "/banners/0/properties/p", #"missing required property "type""#),
     ])
     func mistakesAreFoundWhereTheyAre(_ document: String, _ pointer: String, _ message: String) throws {
         let found = try Self.schema().validate(JSON.parse(document))
