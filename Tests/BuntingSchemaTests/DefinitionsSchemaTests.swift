@@ -136,6 +136,26 @@ import Testing
         #expect(found.map(\.description) == [pointer + ": " + message])
     }
 
+    /// One compiled schema, shared by concurrent validations, gives each the same answer.
+    @Test func oneSchemaServesManyTasks() async throws {
+        let schema = try Self.schema()
+        let valid = try JSON.parse(Self.designExample)
+        let invalid = try JSON.parse(#"{"flags": {"f": {"state": "ON", "variants": {"a": 1}, "targeting": {"var": "$flagd.x"}}}}"#)
+        let expected = schema.validate(invalid)
+        #expect(expected.count == 2)
+        let results = await withTaskGroup(of: (Bool, [JSONSchemaViolation]).self) { group in
+            for _ in 0..<16 {
+                group.addTask { (schema.isValid(valid), schema.validate(invalid)) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 16)
+        for (isValid, found) in results {
+            #expect(isValid)
+            #expect(found == expected)
+        }
+    }
+
     @Test func violationsCanBeShownAtLineAndColumn() throws {
         let text = """
             {

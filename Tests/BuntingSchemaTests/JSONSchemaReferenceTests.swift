@@ -86,6 +86,15 @@ import Testing
         ])
     }
 
+    @Test func twoSchemasMayNotClaimOneId() throws {
+        let first = try JSON.parse(#"{"$id": "https://example.com/a.json", "type": "string"}"#)
+        let second = try JSON.parse(#"{"$id": "https://example.com/a.json", "type": "number"}"#)
+        let error = #expect(throws: JSONSchemaError.self) {
+            try JSONSchema(["$ref": "https://example.com/a.json"], resources: ["a.json": first, "b.json": second])
+        }
+        #expect(error?.message.hasPrefix(#""https://example.com/a.json" names two schemas"#) == true)
+    }
+
     @Test func aRefLoopThatReadsNothingIsAViolationNotAHang() throws {
         let loops = [
             ##"{"$ref": "#"}"##,
