@@ -96,7 +96,7 @@ struct SchemaCompiler {
                 case "propertyNames":
                     add(keyword, .propertyNames(subschema([keyword])))
                 case "required":
-                    let names = try strings(value, keyword)
+                    let names = try strings(value, at: [keyword])
                     if !names.isEmpty { add(keyword, .required(names)) }
                 case "dependentRequired":
                     try addDependentRequired(value, keyword)
@@ -236,7 +236,7 @@ struct SchemaCompiler {
         private mutating func addDependentRequired(_ value: JSON, _ keyword: String) throws(JSONSchemaError) {
             var dependencies: [(property: String, requires: [String])] = []
             for (name, required) in try object(value, keyword) {
-                dependencies.append((name, try strings(required, keyword + "/" + name)))
+                dependencies.append((name, try strings(required, at: [keyword, name])))
             }
             add(keyword, .dependentRequired(dependencies))
         }
@@ -247,7 +247,7 @@ struct SchemaCompiler {
             var schemas: [(property: String, node: Int)] = []
             for (name, dependency) in try object(value, "dependencies") {
                 if case .array = dependency {
-                    required.append((name, try strings(dependency, "dependencies/" + name)))
+                    required.append((name, try strings(dependency, at: ["dependencies", name])))
                 } else {
                     schemas.append((name, subschema(["dependencies", name])))
                 }
@@ -334,11 +334,16 @@ struct SchemaCompiler {
             return elements
         }
 
-        private func strings(_ value: JSON, _ keyword: String) throws(JSONSchemaError) -> [String] {
-            guard case .array(let elements) = value else { throw error("\"\(keyword)\" must be an array of strings", at: [keyword]) }
+        /// `tokens` is the keyword, or the keyword and a member name for the
+        /// lists of `dependentRequired` and `dependencies`.
+        private func strings(_ value: JSON, at tokens: [String]) throws(JSONSchemaError) -> [String] {
+            let message = tokens.count == 1
+                ? "\"\(tokens[0])\" must be an array of strings"
+                : "each member of \"\(tokens[0])\" must be an array of strings"
+            guard case .array(let elements) = value else { throw error(message, at: tokens) }
             var strings: [String] = []
             for element in elements {
-                guard case .string(let text) = element else { throw error("\"\(keyword)\" must be an array of strings", at: [keyword]) }
+                guard case .string(let text) = element else { throw error(message, at: tokens) }
                 strings.append(text)
             }
             return strings

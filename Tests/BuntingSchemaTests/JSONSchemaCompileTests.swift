@@ -14,6 +14,7 @@ import Testing
             (#"{"type": "strin"}"#, "#/type"),
             (#"{"properties": {"a": {"minLength": -1}}}"#, "#/properties/a/minLength"),
             (#"{"required": "a"}"#, "#/required"),
+            (#"{"dependentRequired": {"a/b": [1]}}"#, "#/dependentRequired/a~1b"),
             (#"{"anyOf": []}"#, "#/anyOf"),
             (#"{"items": {"multipleOf": 0}}"#, "#/items/multipleOf"),
             (#"{"enum": 1}"#, "#/enum"),
