@@ -1,7 +1,8 @@
 /// One way an instance breaks a schema.
 public struct JSONSchemaViolation: Sendable, Hashable, CustomStringConvertible {
     /// The value that is wrong. For a missing required property, the object
-    /// that lacks it; for an unknown property, that member.
+    /// that lacks it; for an unknown property or a property name that breaks
+    /// `propertyNames`, that member.
     public let instanceLocation: JSONPointer
     /// The keyword that failed, as `<resource URI>#<JSON pointer>`; the URI is
     /// left out for the schema that was compiled: `#/properties/flags/required`.

@@ -145,7 +145,7 @@ struct SchemaCompiler {
                     add(keyword, .oneOf(try subschemas(value, keyword)))
                 case "not":
                     add(keyword, .not(subschema([keyword])))
-                case "if":
+                case "if" where schema["then"] != nil || schema["else"] != nil:
                     add(keyword, .conditional(
                         condition: subschema([keyword]),
                         then: schema["then"] == nil ? nil : subschema(["then"]),

@@ -304,8 +304,14 @@ struct SchemaValidator {
 
     private mutating func checkContains(_ node: Int, minimum: Int, maximum: Int?, at keyword: SchemaKeyword, _ instance: JSON) -> Bool {
         guard case .array(let elements) = instance else { return true }
+        // Without a maximum, counting can stop once the minimum is reached.
+        let enough = maximum.map { $0 < Int.max ? $0 + 1 : $0 } ?? minimum
         let matches = quickly { validator in
-            elements.indices.filter { validator.validate(node, elements[$0], token: .index($0)) }.count
+            var matches = 0
+            for (position, element) in elements.enumerated() where matches < enough {
+                if validator.validate(node, element, token: .index(position)) { matches += 1 }
+            }
+            return matches
         }
         if matches >= minimum && matches <= maximum ?? Int.max { return true }
         reportContains(matches, minimum: minimum, maximum: maximum, at: keyword)

@@ -135,6 +135,9 @@ import Testing
         #expect(try messages(#"{"contains": {"const": 1}, "maxContains": 1}"#, "[1, 1]")
             == [#"(root): expected at most 1 item matching "contains", found 2"#])
         #expect(try isValid(#"{"contains": {"const": 1}, "minContains": 0}"#, "[]"))
+        #expect(try isValid(#"{"contains": {"const": 1}, "maxContains": 9223372036854775807}"#, "[1, 1]"))
+        #expect(try isValid(#"{"minLength": 9223372036854775807, "maxItems": 9223372036854775807}"#, "[]"))
+        #expect(try !isValid(#"{"minLength": 9223372036854775807}"#, #""abc""#))
     }
 
     @Test func minAndMaxItems() throws {
