@@ -21,19 +21,31 @@ let package = Package(
         // JSONLogic with flagd's operators and flag resolution; pure Swift, no I/O.
         .target(name: "BuntingRules", dependencies: ["BuntingJSON"]),
 
+        // JSON Pointer, source positions and JSON Schema validation of definitions.
+        .target(name: "BuntingSchema", dependencies: ["BuntingJSON"]),
+
         // The engine: one serial owner of all state, its clock and timers.
         .target(name: "BuntingCore", dependencies: ["BuntingJSON"]),
+
+        // The definitions document: checked against its schema, compiled, and
+        // evaluated per user into the engine's items.
+        .target(
+            name: "BuntingDefinitions", dependencies: ["BuntingJSON", "BuntingRules", "BuntingSchema", "BuntingCore"],
+            resources: [.embedInCode("Resources/definitions.schema.json")]),
 
         // Files and, later, HTTP and SQLite behind the engine's seams.
         .target(name: "BuntingIO", dependencies: ["BuntingJSON", "BuntingCore"]),
 
         // JSON-RPC 2.0 over stdio: framing, dispatch, and the protocol's methods.
         .target(
-            name: "BuntingRPC", dependencies: ["BuntingJSON", "BuntingCore"],
+            name: "BuntingRPC", dependencies: ["BuntingJSON", "BuntingCore", "BuntingRules"],
             resources: [.embedInCode("Resources/openrpc.json")]),
 
         // The command line: serve, eval, validate, version.
-        .target(name: "BuntingCLI", dependencies: ["BuntingJSON", "BuntingCore", "BuntingRPC"]),
+        .target(
+            name: "BuntingCLI",
+            dependencies: ["BuntingJSON", "BuntingCore", "BuntingRPC", "BuntingDefinitions", "BuntingIO"],
+            resources: [.embedInCode("Resources/bunting.json")]),
 
         // The executable stays a shell around BuntingCLI.
         .executableTarget(name: "bunting", dependencies: ["BuntingCLI"]),
@@ -41,6 +53,9 @@ let package = Package(
         .testTarget(name: "BuntingJSONTests", dependencies: ["BuntingJSON"]),
         .testTarget(
             name: "BuntingRulesTests", dependencies: ["BuntingRules", "BuntingJSON"],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "BuntingSchemaTests", dependencies: ["BuntingSchema", "BuntingJSON"],
             exclude: ["Fixtures"]),
         .testTarget(name: "BuntingCoreTests", dependencies: ["BuntingCore"]),
         .testTarget(name: "BuntingRPCTests", dependencies: ["BuntingRPC", "BuntingJSON", "BuntingCore"]),

@@ -12,6 +12,8 @@ public enum BuntingCommand {
 
         Commands:
           serve      serve JSON-RPC on stdin/stdout
+          eval       evaluate definitions for contexts, or one JSONLogic rule
+          validate   check a definitions document
           version    print the version
           help       show help for a command
 
@@ -43,6 +45,8 @@ public enum BuntingCommand {
         let rest = arguments.dropFirst()
         switch command {
         case "serve": return try ServeCommand.run(rest)
+        case "eval": return try EvalCommand.run(rest)
+        case "validate": return try ValidateCommand.run(rest)
         case "version", "--version": return try VersionCommand.run(rest)
         case "help", "--help", "-h":
             guard let topic = rest.first else {
@@ -60,6 +64,8 @@ public enum BuntingCommand {
     private static func helpFor(_ command: String) -> String? {
         switch command {
         case "serve": ServeCommand.help
+        case "eval": EvalCommand.help
+        case "validate": ValidateCommand.help
         case "version": VersionCommand.help
         default: nil
         }
@@ -74,6 +80,18 @@ func printToStdout(_ text: String) {
 
 func printToStderr(_ text: String) {
     writeAll(2, text)
+}
+
+func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
 }
 
 private func writeAll(_ fd: Int32, _ text: String) {

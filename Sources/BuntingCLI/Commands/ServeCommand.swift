@@ -1,4 +1,6 @@
 import BuntingCore
+import BuntingDefinitions
+import BuntingIO
 import BuntingJSON
 import BuntingRPC
 
@@ -13,7 +15,7 @@ enum ServeCommand {
             method flushes pending work and exits 0.
             """,
         specs: ServeConfiguration.specs,
-        footer: "Example: bunting serve --definitions examples/definitions/bunting.json --storage :memory:")
+        footer: "Example: bunting serve --definitions examples/definitions/bunting.json --sink events.ndjson")
 
     static func run(_ arguments: ArraySlice<String>) throws(UsageError) -> ExitCode {
         let options = try ParsedOptions(arguments, specs: ServeConfiguration.specs, command: "serve")
@@ -23,17 +25,71 @@ enum ServeCommand {
         }
         let configuration = try ServeConfiguration(options)
         log.level = configuration.logLevel
+        let source = try makeSource(configuration.definitions)
+        let sink = try makeSink(configuration.sink)
+        if sink == nil {
+            log.info("no --sink: analytics stay queued until one is given")
+        }
+        if let storage = configuration.storage, storage != ":memory:" {
+            log.warning("--storage \(storage): this build keeps state in memory only; durable storage is not built yet")
+        }
+        let engineConfiguration = engineConfiguration(configuration, localSource: source.isLocal)
 
         var serverOptions = StdioServer.Options()
         serverOptions.framing = configuration.framing
         serverOptions.maxMessageBytes = configuration.maxMessageBytes
         let server = StdioServer(options: serverOptions)
-        log.info("bunting \(BuntingVersion.current) serving on stdin/stdout")
+        log.info("bunting \(BuntingVersion.current) serving \(source.location) on stdin/stdout")
         let status = server.run { context in
+            let engine = Engine(
+                configuration: engineConfiguration, loop: context.loop, worker: ThreadWorker(), source: source,
+                compile: Definitions.compiler, sink: sink, store: MemoryStore()
+            ) { method, params in
+                context.notify(method: method, params: params)
+            }
+            engine.start()
+            context.onShutdown { done in engine.shutDown(done) }
             var table = ProtocolMethods.placeholderTable()
-            ServerMethods.register(in: &table, context: context) { [:] }
+            ServerMethods.register(in: &table, context: context, status: engine.status)
+            EngineMethods.register(in: &table, engine: engine)
+            RuleMethods.register(in: &table, engine: engine)
             return table
         }
         return status == 0 ? .success : .failure
+    }
+
+    static func makeSource(_ location: String?) throws(UsageError) -> any DefinitionsSource {
+        guard let location else {
+            return MemorySource(bytes: BundledExample.definitions, location: "(bundled example)")
+        }
+        if location.hasPrefix("http://") || location.hasPrefix("https://") {
+            throw UsageError("--definitions: HTTP sources are not built yet; give a file path", command: "serve")
+        }
+        return FileSource(path: location)
+    }
+
+    static func makeSink(_ location: String?) throws(UsageError) -> (any AnalyticsSink)? {
+        guard let location else { return nil }
+        if location.hasPrefix("http://") || location.hasPrefix("https://") {
+            throw UsageError("--sink: HTTP sinks are not built yet; give a file path", command: "serve")
+        }
+        return NDJSONFileSink(path: location)
+    }
+
+    static func engineConfiguration(_ options: ServeConfiguration, localSource: Bool) -> Engine.Configuration {
+        var configuration = Engine.Configuration()
+        configuration.retry = RetryPolicy(
+            initialDelay: options.retryInitialDelay, maxDelay: options.retryMaxDelay, maxRetries: options.retryMaxAttempts)
+        configuration.flushInterval = options.flushInterval
+        // A file costs one stat a poll, so files are watched closely; servers are asked less often.
+        configuration.pollInterval = options.pollInterval ?? (localSource ? 1 : 30)
+        if let limit = options.refreshRateLimit {
+            for channel in Channel.allCases {
+                let perSession = TokenBucket.defaultRules[channel]?.refillsPerSession ?? false
+                configuration.refreshRules[channel] = TokenBucket.Rule(
+                    capacity: limit.tokens, refillInterval: limit.seconds, refillsPerSession: perSession)
+            }
+        }
+        return configuration
     }
 }

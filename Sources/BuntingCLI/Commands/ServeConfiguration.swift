@@ -10,7 +10,8 @@ public struct ServeConfiguration: Equatable, Sendable {
     /// An NDJSON file path or an http(s) URL; nil means no sink (events stay queued).
     public var sink: String?
     public var framing: FramingChoice = .auto
-    public var pollInterval = 30.0
+    /// Nil: one second for a file, 30 for a server.
+    public var pollInterval: Double?
     public var flushInterval = 10.0
     public var retryInitialDelay = 1.0
     public var retryMaxDelay = 30.0
@@ -37,7 +38,7 @@ public struct ServeConfiguration: Equatable, Sendable {
         OptionSpec(name: "storage", valueName: "DIR", help: "where the SQLite store lives; ':memory:' keeps nothing on disk\n(default: $XDG_STATE_HOME/bunting)"),
         OptionSpec(name: "sink", valueName: "PATH|URL", help: "where analytics go: an NDJSON file (appended) or an\nhttp(s):// URL receiving POSTed batches"),
         OptionSpec(name: "framing", valueName: "auto|ndjson|lsp", help: "input and output framing (default: auto, from the first bytes)"),
-        OptionSpec(name: "poll-interval", valueName: "S", help: "seconds between checks of the definitions for changes (default: 30)"),
+        OptionSpec(name: "poll-interval", valueName: "S", help: "seconds between checks of the definitions for changes\n(default: 1 for a file, 30 for a URL)"),
         OptionSpec(name: "flush-interval", valueName: "S", help: "seconds between sends of queued analytics (default: 10)"),
         OptionSpec(name: "retry-initial-delay", valueName: "S", help: "first delay before retrying a failed fetch (default: 1)"),
         OptionSpec(name: "retry-max-delay", valueName: "S", help: "cap of the doubling retry delay (default: 30)"),
@@ -61,7 +62,9 @@ public struct ServeConfiguration: Equatable, Sendable {
             }
             framing = choice
         }
-        pollInterval = try Self.seconds(options, "poll-interval", default: pollInterval, allowZero: false)
+        if options.has("poll-interval") {
+            pollInterval = try Self.seconds(options, "poll-interval", default: 0, allowZero: false)
+        }
         flushInterval = try Self.seconds(options, "flush-interval", default: flushInterval, allowZero: false)
         retryInitialDelay = try Self.seconds(options, "retry-initial-delay", default: retryInitialDelay, allowZero: true)
         retryMaxDelay = try Self.seconds(options, "retry-max-delay", default: retryMaxDelay, allowZero: true)

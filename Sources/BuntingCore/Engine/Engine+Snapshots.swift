@@ -78,6 +78,15 @@ extension Engine {
         return visibleBanners()[placementId]?.json
     }
 
+    /// A flag of the current definitions resolved for `context`, as flagd
+    /// would; an unknown flag (or no definitions yet) is FLAG_NOT_FOUND.
+    public func evaluateFlag(_ flagKey: String, context: JSON) -> JSONObject {
+        guard let definitions else {
+            return ["value": .null, "variant": .null, "reason": "ERROR", "errorCode": "FLAG_NOT_FOUND"]
+        }
+        return definitions.evaluateFlag(flagKey, context: context, at: now)
+    }
+
     // MARK: - Events
 
     /// Sends an `event` notification of `type` to every event subscription of `channel`.

@@ -14,6 +14,10 @@ public protocol CompiledDefinitions: AnyObject, Sendable {
     var placementIds: [String] { get }
     /// The user's cards (control cards included), unsorted, viewed and clicked not yet set.
     func contentCards(for subject: EvaluationSubject, at now: Double) -> [ContentCard]
+
+    /// One flag resolved for a flagd context as flagd would: `{value, variant,
+    /// reason, errorCode?}`. Touches no user state.
+    func evaluateFlag(_ flagKey: String, context: JSON, at now: Double) -> JSONObject
 }
 
 /// Who is being evaluated: the flagd context is `targetingKey` plus the attributes.

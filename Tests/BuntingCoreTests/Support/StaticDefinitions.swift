@@ -65,6 +65,10 @@ final class StaticDefinitions: CompiledDefinitions {
         document["placements"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
+    func evaluateFlag(_ flagKey: String, context: JSON, at now: Double) -> JSONObject {
+        ["value": .null, "variant": .null, "reason": "ERROR", "errorCode": "FLAG_NOT_FOUND"]
+    }
+
     func contentCards(for subject: EvaluationSubject, at now: Double) -> [ContentCard] {
         entries("cards", for: subject).map { entry in
             ContentCard(

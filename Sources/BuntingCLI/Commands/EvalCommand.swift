@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BuntingCore
+import BuntingDefinitions
+import BuntingIO
+import BuntingJSON
+import BuntingRPC
+
+/// `bunting eval`: what the definitions give each evaluation context, or
+/// what one JSONLogic rule gives one piece of data.
+enum EvalCommand {
+    static let specs = [
+        OptionSpec(name: "definitions", valueName: "PATH", help: "the definitions document to evaluate"),
+        OptionSpec(name: "contexts", valueName: "FILE|-", help: "evaluation contexts, one JSON object a line\n(default: -, standard input)"),
+        OptionSpec(name: "at", valueName: "UNIX_SECONDS", help: "evaluate as of this time (default: now), for schedules,\nexpiry and $flagd.timestamp"),
+        OptionSpec(name: "rule", valueName: "JSON", help: "a JSONLogic rule to evaluate instead of definitions"),
+        OptionSpec(name: "data", valueName: "JSON", help: "the data for --rule (default: null)"),
+        OptionSpec(name: "help", valueName: nil, help: "show this help"),
+    ]
+
+    static let help = helpText(
+        usage: "bunting eval --definitions PATH [--contexts FILE|-] [--at UNIX_SECONDS]\n       bunting eval --rule JSON [--data JSON]",
+        summary: """
+            With --definitions, reads evaluation contexts (one JSON object a line: targetingKey and
+            attributes) and writes one JSON line per context:
+              {"flags": {"<key>": {"variant", "value", "reason"}}, "featureFlags": [...],
+               "banners": {...}, "contentCards": [...]}
+            where flags are resolved exactly as flagd resolves them. A line that is not a JSON
+            object gets {"error": ...} in its place, and the exit status is then 1.
+            With --rule, prints the JSONLogic result of the rule on --data.
+            """,
+        specs: specs)
+
+    static func run(_ arguments: ArraySlice<String>) throws(UsageError) -> ExitCode {
+        let options = try ParsedOptions(arguments, specs: specs, command: "eval")
+        if options.has("help") {
+            printToStdout(help)
+            return .success
+        }
+        if let extra = options.positionals.first { throw UsageError("unexpected argument '\(extra)'", command: "eval") }
+        if let rule = options.value("rule") {
+            guard !options.has("definitions"), !options.has("contexts") else {
+                throw UsageError("--rule does not go with --definitions or --contexts", command: "eval")
+            }
+            return evaluateRule(rule, data: options.value("data"))
+        }
+        guard let path = options.value("definitions") else {
+            throw UsageError("give --definitions PATH or --rule JSON", command: "eval")
+        }
+        if options.has("data") { throw UsageError("--data goes with --rule", command: "eval") }
+        var now = SystemClock().unixTime()
+        if let at = options.value("at") {
+            guard let seconds = Double(at), seconds.isFinite else {
+                throw UsageError("--at must be Unix seconds, not '\(at)'", command: "eval")
+            }
+            now = seconds
+        }
+        return evaluateContexts(definitionsPath: path, contexts: options.value("contexts") ?? "-", at: now)
+    }
+
+    static func evaluateRule(_ ruleText: String, data dataText: String?) -> ExitCode {
+        let rule: JSON
+        let data: JSON
+        do {
+            rule = try JSON.parse(ruleText)
+            data = try dataText.map { text throws(JSONParseError) in try JSON.parse(text) } ?? .null
+        } catch {
+            printToStderr("bunting: not JSON: \(error.description)\n")
+            return .failure
+        }
+        do {
+            let result = try RuleMethods.evaluate(rule, data: data)
+            printToStdout(result.encodedString() + "\n")
+            return .success
+        } catch {
+            printToStderr("bunting: \(error.message)\n")
+            return .failure
+        }
+    }
+
+    static func evaluateContexts(definitionsPath: String, contexts: String, at now: Double) -> ExitCode {
+        let definitions: Definitions
+        switch readWholeFile(definitionsPath, limit: FileSource.maxBytes).mapError({ EvalFailure($0.message) }).flatMap({ bytes in
+            Definitions.load(bytes).mapError { failure in
+                EvalFailure(failure.problems.map { "\(definitionsPath): \($0)" }.joined(separator: "\n"))
+            }
+        }) {
+        case .success(let loaded): definitions = loaded
+        case .failure(let failure):
+            printToStderr("bunting: \(failure.message)\n")
+            return .failure
+        }
+        let input: Int32 = contexts == "-" ? 0 : open(contexts, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            printToStderr("bunting: cannot open \(contexts): \(String(cString: strerror(errno)))\n")
+            return .failure
+        }
+        var failed = false
+        var output: [UInt8] = []
+        forEachLine(of: input) { line in
+            guard line.contains(where: { !JSONWhitespace.contains($0) }) else { return }
+            let result: JSON
+            switch Result(catching: { () throws(JSONParseError) -> JSON in try JSON.parse(line) }) {
+            case .success(.object(let context)):
+                result = .object(definitions.evaluation(for: context, at: now))
+            case .success(let other):
+                failed = true
+                result = .object(["error": .string("a context must be a JSON object, not \(other.typeName)")])
+            case .failure(let error):
+                failed = true
+                result = .object(["error": .string(error.description)])
+            }
+            result.encode(appendingTo: &output)
+            output.append(UInt8(ascii: "\n"))
+            // Written per line so that a caller streaming contexts gets answers as it goes.
+            writeAll(1, output)
+            output.removeAll(keepingCapacity: true)
+        }
+        if input != 0 { close(input) }
+        return failed ? .failure : .success
+    }
+
+    static let JSONWhitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+
+    /// Calls `body` with each line of `fd` (without its newline), the last one even without a newline.
+    static func forEachLine(of fd: Int32, _ body: ([UInt8]) -> Void) {
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            var start = 0
+            for index in 0..<count where chunk[index] == UInt8(ascii: "\n") {
+                pending.append(contentsOf: chunk[start..<index])
+                body(pending)
+                pending.removeAll(keepingCapacity: true)
+                start = index + 1
+            }
+            pending.append(contentsOf: chunk[start..<count])
+        }
+        if !pending.isEmpty { body(pending) }
+    }
+}
+
+/// Why `bunting eval` could not load its definitions.
+struct EvalFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,52 @@
+import BuntingCore
+import BuntingDefinitions
+import BuntingIO
+
+/// `bunting validate PATH`: checks a definitions document and names each
+/// problem by line:column and JSON pointer.
+enum ValidateCommand {
+    static let specs = [OptionSpec(name: "help", valueName: nil, help: "show this help")]
+
+    static let help = helpText(
+        usage: "bunting validate PATH",
+        summary: """
+            Checks a definitions document: that it is JSON, that it satisfies the definitions
+            schema, that every rule compiles and every id is unique. Prints each problem as
+            PATH:LINE:COLUMN: POINTER: MESSAGE and exits 1 when there is any; prints a summary
+            and exits 0 when there is none.
+            """,
+        specs: specs)
+
+    static func run(_ arguments: ArraySlice<String>) throws(UsageError) -> ExitCode {
+        let options = try ParsedOptions(arguments, specs: specs, command: "validate")
+        if options.has("help") {
+            printToStdout(help)
+            return .success
+        }
+        guard options.positionals.count == 1, let path = options.positionals.first else {
+            throw UsageError("validate takes one PATH", command: "validate")
+        }
+        let bytes: [UInt8]
+        switch readWholeFile(path, limit: FileSource.maxBytes) {
+        case .success(let read): bytes = read
+        case .failure(let error):
+            printToStderr("bunting: \(error.message)\n")
+            return .failure
+        }
+        switch Definitions.load(bytes) {
+        case .success(let definitions):
+            printToStdout("\(path): valid (\(definitions.flagSet.flagKeys.count) flags, \(definitions.bannerCount) banners, \(definitions.cardCount) content cards)\n")
+            return .success
+        case .failure(let failure):
+            let problems = failure.problems
+            var text = ""
+            for problem in problems {
+                let place = problem.line > 0 ? "\(path):\(problem.line):\(problem.column)" : path
+                text += "\(place): \(problem.pointer.isEmpty ? "(document)" : problem.pointer): \(problem.message)\n"
+            }
+            text += "\(path): \(problems.count) problem\(problems.count == 1 ? "" : "s")\n"
+            printToStdout(text)
+            return .failure
+        }
+    }
+}

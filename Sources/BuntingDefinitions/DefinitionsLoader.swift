@@ -1,0 +1,144 @@
+import BuntingCore
+import BuntingJSON
+import BuntingRules
+import BuntingSchema
+
+/// Turns the text of a definitions document into `Definitions`, in three
+/// gates: it must be JSON; it must satisfy the schema; then every rule must
+/// compile and every id be unique. Each gate reports all it finds, each
+/// problem with its JSON pointer and line:column in the text.
+struct DefinitionsLoader {
+    let bytes: [UInt8]
+    private var problems: [DefinitionsProblem] = []
+    private var locator: JSONSourceLocator?
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    mutating func load() -> Result<Definitions, DefinitionsProblems> {
+        let document: JSON
+        do {
+            document = try JSON.parse(bytes)
+        } catch {
+            return .failure(DefinitionsProblems([DefinitionsProblem(pointer: "", line: error.line, column: error.column, message: error.message)]))
+        }
+        switch DefinitionsSchema.compiled {
+        case .failure(let error):
+            let problem = DefinitionsProblem(pointer: "", line: 0, column: 0, message: "the definitions schema itself is broken: \(error)")
+            return .failure(DefinitionsProblems([problem]))
+        case .success(let schema):
+            for violation in schema.validate(document) {
+                report(violation.instanceLocation, violation.message)
+            }
+        }
+        guard problems.isEmpty else { return .failure(DefinitionsProblems(sorted(problems))) }
+
+        let hashing = FractionalHashing(rawValue: document["fractionalHashing"]?.stringValue ?? "") ?? .default
+        let flagSet: FlagSet
+        do {
+            flagSet = try FlagSet(document: document, fractionalHashing: hashing)
+        } catch {
+            report(error.pointer, error.message)
+            return .failure(DefinitionsProblems(sorted(problems)))
+        }
+        for problem in flagSet.problems { report(problem.pointer, problem.message) }
+        let evaluators = RuleEvaluators(document["$evaluators"]?.objectValue ?? [:])
+        let banners = compileBanners(document["banners"]?.arrayValue ?? [], evaluators: evaluators, hashing: hashing)
+        let cards = compileCards(document["contentCards"]?.arrayValue ?? [], evaluators: evaluators, hashing: hashing)
+        guard problems.isEmpty else { return .failure(DefinitionsProblems(sorted(problems))) }
+        return .success(Definitions(flagSet: flagSet, banners: banners, cards: cards, channels: channels(document["channels"])))
+    }
+
+    // MARK: - Sections
+
+    private mutating func compileBanners(_ entries: [JSON], evaluators: RuleEvaluators, hashing: FractionalHashing) -> [BannerDefinition] {
+        var seen: Set<String> = []
+        var banners: [BannerDefinition] = []
+        for (index, entry) in entries.enumerated() {
+            let pointer = "/banners/\(index)"
+            guard let id = entry["id"]?.stringValue, let placementId = entry["placementId"]?.stringValue else { continue }
+            if !seen.insert(id).inserted { report(pointer + "/id", "banner id \(id.debugDescription) is used twice") }
+            guard let targeting = compileTargeting(entry, at: pointer, evaluators: evaluators, hashing: hashing) else { continue }
+            banners.append(BannerDefinition(
+                id: id, placementId: placementId, html: entry["html"]?.stringValue ?? "",
+                priority: entry["priority"]?.integerValue ?? 0, properties: entry["properties"]?.objectValue ?? [:],
+                isTestSend: entry["isTestSend"]?.boolValue ?? false, trackingId: entry["trackingId"]?.stringValue,
+                expiresAt: entry["expiresAt"]?.doubleValue, targeting: targeting))
+        }
+        return banners
+    }
+
+    private mutating func compileCards(_ entries: [JSON], evaluators: RuleEvaluators, hashing: FractionalHashing) -> [CardDefinition] {
+        var seen: Set<String> = []
+        var cards: [CardDefinition] = []
+        for (index, entry) in entries.enumerated() {
+            let pointer = "/contentCards/\(index)"
+            guard let id = entry["id"]?.stringValue, let typeName = entry["type"]?.stringValue,
+                  let type = ContentCard.Kind(rawValue: typeName), let created = entry["created"]?.doubleValue
+            else { continue }
+            if !seen.insert(id).inserted { report(pointer + "/id", "content card id \(id.debugDescription) is used twice") }
+            guard let targeting = compileTargeting(entry, at: pointer, evaluators: evaluators, hashing: hashing) else { continue }
+            let card = ContentCard(
+                id: id, type: type, title: entry["title"]?.stringValue, description: entry["description"]?.stringValue,
+                imageUrl: entry["imageUrl"]?.stringValue, aspectRatio: entry["aspectRatio"]?.doubleValue,
+                url: entry["url"]?.stringValue, linkText: entry["linkText"]?.stringValue,
+                extras: entry["extras"]?.objectValue ?? [:], created: created, updated: entry["updated"]?.doubleValue,
+                expiresAt: entry["expiresAt"]?.doubleValue, pinned: entry["pinned"]?.boolValue ?? false,
+                dismissible: entry["dismissible"]?.boolValue ?? true)
+            cards.append(CardDefinition(card: card, targeting: targeting))
+        }
+        return cards
+    }
+
+    private mutating func compileTargeting(
+        _ entry: JSON, at pointer: String, evaluators: RuleEvaluators, hashing: FractionalHashing
+    ) -> Targeting? {
+        var rule: JSONLogicRule?
+        if let targeting = entry["targeting"] {
+            do {
+                rule = try JSONLogicRule(
+                    targeting, evaluators: evaluators, pointerPrefix: pointer + "/targeting", fractionalHashing: hashing)
+            } catch {
+                report(error.pointer, error.message)
+                return nil
+            }
+        }
+        return Targeting(rule: rule, schedule: Schedule(entry["schedule"]), controlShare: entry["controlShare"]?.doubleValue ?? 0)
+    }
+
+    /// A channel is on unless `channels` turns it off, as `false` or `{"enabled": false}`.
+    private func channels(_ json: JSON?) -> [Channel: Bool] {
+        var channels: [Channel: Bool] = [:]
+        for channel in Channel.allCases {
+            switch json?[channel.rawValue] {
+            case .bool(let enabled)?: channels[channel] = enabled
+            case .object(let settings)?: channels[channel] = settings["enabled"]?.boolValue ?? true
+            default: channels[channel] = true
+            }
+        }
+        return channels
+    }
+
+    // MARK: - Problems
+
+    private mutating func report(_ pointer: JSONPointer, _ message: String) {
+        if locator == nil { locator = JSONSourceLocator(bytes) }
+        let location = locator?.location(of: pointer)
+        let problem = DefinitionsProblem(
+            pointer: pointer.description, line: location?.line ?? 0, column: location?.column ?? 0, message: message)
+        if !problems.contains(problem) { problems.append(problem) }
+    }
+
+    private mutating func report(_ pointer: String, _ message: String) {
+        let parsed = (try? JSONPointer(parsing: pointer)) ?? .root
+        report(parsed, message)
+    }
+
+    /// In the order they appear in the text.
+    private func sorted(_ problems: [DefinitionsProblem]) -> [DefinitionsProblem] {
+        problems.enumerated().sorted { lhs, rhs in
+            (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
+        }.map(\.element)
+    }
+}
