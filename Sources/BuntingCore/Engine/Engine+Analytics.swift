@@ -144,11 +144,8 @@ extension Engine {
             // They were delivered; a re-send after restart carries the same ids.
             log.error("cannot remove sent events from the queue: \(error.message)")
         }
-        for event in batch {
-            var fields: JSONObject = ["action": "FLUSHED", event.channel.itemKey: event.item]
-            if let buttonId = event.buttonId { fields["buttonId"] = .string(buttonId) }
-            sendEvent(event.channel, type: event.kind.notificationType, fields)
-        }
+        // A flush's reply comes before the FLUSHED events it caused: they wait for it.
+        flushedAwaitingReply += batch
         for index in flushRequests.indices { flushRequests[index].flushed += batch.count }
         let wantsMore = flushRequests.contains { $0.all }
         if wantsMore && store.queuedEventCount > 0 {
@@ -205,6 +202,13 @@ extension Engine {
         flushRequests.removeAll()
         let pending = store.queuedEventCount
         for request in requests { request.done(request.flushed, pending) }
+        let flushed = flushedAwaitingReply
+        flushedAwaitingReply.removeAll()
+        for event in flushed {
+            var fields: JSONObject = ["action": "FLUSHED", event.channel.itemKey: event.item]
+            if let buttonId = event.buttonId { fields["buttonId"] = .string(buttonId) }
+            sendEvent(event.channel, type: event.kind.notificationType, fields)
+        }
     }
 
     // MARK: - Helpers
