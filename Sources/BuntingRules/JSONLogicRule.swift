@@ -85,26 +85,31 @@ public struct JSONLogicRule: Sendable {
         return try interpreter.evaluate(root)
     }
 
-    static func replacingNonFinite(_ value: JSON) -> JSON {
+    /// Non-finite numbers only come from arithmetic, so they sit no deeper
+    /// than the rule nests; the walk stops at JSON's depth limit, so that deep
+    /// data handed back by `var` cannot exhaust the stack.
+    static func replacingNonFinite(_ value: JSON, depth: Int = 0) -> JSON {
+        guard depth < JSON.defaultMaxDepth else { return value }
         switch value {
         case .real(let number) where !number.isFinite:
             return .null
-        case .array(let elements) where elements.contains(where: containsNonFinite):
-            return .array(elements.map(replacingNonFinite))
-        case .object(let object) where object.contains(where: { containsNonFinite($0.value) }):
+        case .array(let elements) where elements.contains(where: { containsNonFinite($0, depth: depth + 1) }):
+            return .array(elements.map { replacingNonFinite($0, depth: depth + 1) })
+        case .object(let object) where object.contains(where: { containsNonFinite($0.value, depth: depth + 1) }):
             var copy = JSONObject()
-            for (key, member) in object { copy[key] = replacingNonFinite(member) }
+            for (key, member) in object { copy[key] = replacingNonFinite(member, depth: depth + 1) }
             return .object(copy)
         default:
             return value
         }
     }
 
-    private static func containsNonFinite(_ value: JSON) -> Bool {
+    private static func containsNonFinite(_ value: JSON, depth: Int) -> Bool {
+        guard depth < JSON.defaultMaxDepth else { return false }
         switch value {
         case .real(let number): return !number.isFinite
-        case .array(let elements): return elements.contains(where: containsNonFinite)
-        case .object(let object): return object.contains { containsNonFinite($0.value) }
+        case .array(let elements): return elements.contains { containsNonFinite($0, depth: depth + 1) }
+        case .object(let object): return object.contains { containsNonFinite($0.value, depth: depth + 1) }
         default: return false
         }
     }
