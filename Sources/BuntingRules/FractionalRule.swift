@@ -1,8 +1,9 @@
 import BuntingJSON
 
 /// A compiled `fractional`: its argument nodes, with the fractions tabulated
-/// at compile time when they are literal.
-struct FractionalRule: Sendable {
+/// at compile time when they are literal. A class: evaluation reads it in
+/// place instead of copying its tables.
+final class FractionalRule: Sendable {
     let arguments: [Node]
     /// The arguments after the first, when all of them are literal.
     let literalTail: [JSON]?

@@ -56,6 +56,8 @@ extension Interpreter {
 
     private enum BucketingKey {
         case string(String)
+        /// Two strings hashed as one, without building it.
+        case concatenation(String, String)
         case value(JSON)
     }
 
@@ -67,6 +69,11 @@ extension Interpreter {
         switch key {
         case .string(let text):
             hash = MurmurHash3.x86_32(text)
+        case .concatenation(let first, let second):
+            var hasher = MurmurHash3()
+            hasher.combine(first)
+            hasher.combine(second)
+            hash = hasher.finalize()
         case .value(let value):
             guard let bytes = CanonicalCBOR.encode(value) else { return .null }
             hash = MurmurHash3.x86_32(bytes)
@@ -79,7 +86,7 @@ extension Interpreter {
     private func shorthandBucketingKey() throws(RuleEvaluationError) -> BucketingKey? {
         let targetingKey = lookup(Self.targetingKeyPath) ?? .null
         let flagKey: JSON
-        if case .root(_, let flagd?) = scope {
+        if atRoot, let flagd {
             flagKey = .string(flagd.flagKey)
         } else {
             flagKey = lookup(Self.flagKeyPath) ?? ""
@@ -91,7 +98,7 @@ extension Interpreter {
             guard case .string(let seed) = flagKey, case .string(let user) = targetingKey else {
                 throw .invalidOperand(operator: "fractional", message: "flag key and targeting key must be strings")
             }
-            return .string(seed + user)
+            return .concatenation(seed, user)
         case .murmur3CBOR:
             guard case .string(let user) = targetingKey, !user.isEmpty else { return nil }
             return .value([flagKey, .string(user)])
@@ -104,16 +111,23 @@ extension Interpreter {
     /// `sem_ver`: true or false, or null when either side is not a version
     /// or the comparison is unknown.
     mutating func semanticVersion(
-        lhs: Node, operation: SemanticVersionOperation?, operationNode: Node?, rhs: Node
+        lhs: VersionOperand, operation: SemanticVersionOperation?, operationNode: Node?, rhs: VersionOperand
     ) throws(RuleEvaluationError) -> JSON {
-        let left = try evaluate(lhs)
+        let left = try version(lhs)
         var comparison = operation
         if let operationNode {
             guard case .string(let text) = try evaluate(operationNode) else { return .null }
             comparison = SemanticVersionOperation(rawValue: text)
         }
-        let right = try evaluate(rhs)
-        guard let comparison, let a = SemanticVersion(left), let b = SemanticVersion(right) else { return .null }
-        return .bool(SemanticVersion.holds(comparison, a, b))
+        let right = try version(rhs)
+        guard let comparison, let left, let right else { return .null }
+        return .bool(SemanticVersion.holds(comparison, left, right))
+    }
+
+    private mutating func version(_ operand: VersionOperand) throws(RuleEvaluationError) -> SemanticVersion? {
+        switch operand {
+        case .literal(let version): return version
+        case .computed(let node): return SemanticVersion(try evaluate(node))
+        }
     }
 }

@@ -3,12 +3,12 @@ import BuntingJSON
 /// Walks a compiled rule over data. One interpreter serves one evaluation:
 /// it counts steps against the limits and keeps the scopes that iterators
 /// open.
-struct Interpreter {
-    /// The data `var` reads. Flag evaluation starts at `root` with flagd's
-    /// properties beside the context, so that the context is never copied;
-    /// `reduce` offers `current` and `accumulator` without building an object.
+struct Interpreter: ~Copyable {
+    /// The data `var` reads: the root data (with flagd's properties beside
+    /// it, so that the context is never copied), an iterator's element, or
+    /// `reduce`'s `current` and `accumulator` (without building an object).
     enum Scope {
-        case root(JSON, FlagdProperties?)
+        case root
         case item(JSON)
         case reduction(current: JSON, accumulator: JSON)
     }
@@ -16,16 +16,58 @@ struct Interpreter {
     let limits: EvaluationLimits
     let hashing: FractionalHashing
     private(set) var steps = 0
-    var scope: Scope
+    var scope = Scope.root
     /// Enclosing scopes, innermost last, and the iteration index in each
     /// (nil for `try`), for `val`'s scope jumps.
-    private var outer: [Scope] = []
-    private var indices: [Int?] = []
+    private var outer: [(scope: Scope, index: Int?)] = []
 
-    init(data: JSON, flagd: FlagdProperties?, hashing: FractionalHashing, limits: EvaluationLimits) {
-        scope = .root(data, flagd)
+    /// The root data; as an object (the usual case) it is kept apart, so
+    /// that reading an attribute is one hash lookup with nothing copied.
+    let root: JSON
+    let rootObject: JSONObject?
+    private(set) var flagd: FlagdProperties?
+    /// The root object's values of the attributes of the table `attributes`
+    /// names, by slot. An identifier, not a reference: the table outlives the
+    /// evaluation, and a copy of the interpreter costs one retain less.
+    let attributes: ObjectIdentifier?
+    let attributeValues: [JSON?]
+
+    var atRoot: Bool {
+        if case .root = scope { return true }
+        return false
+    }
+
+    /// - Parameter attributes: the table whose attributes to read up front;
+    ///   nil reads each when a rule asks for it.
+    @inline(__always)
+    init(
+        data: JSON, flagd: FlagdProperties?, hashing: FractionalHashing, limits: EvaluationLimits,
+        attributes: AttributeTable?
+    ) {
+        let object = data.objectValue
+        root = object == nil ? data : .null
+        rootObject = object
+        self.attributes = object == nil ? nil : attributes.map(ObjectIdentifier.init)
+        attributeValues = object.flatMap { attributes?.values(in: $0) } ?? []
+        self.flagd = flagd
         self.hashing = hashing
         self.limits = limits
+    }
+
+    /// Evaluates `node` over `data` with a fresh interpreter.
+    static func evaluate(
+        _ node: Node, data: JSON, flagd: FlagdProperties?, hashing: FractionalHashing, limits: EvaluationLimits
+    ) throws(RuleEvaluationError) -> JSON {
+        var interpreter = Interpreter(data: data, flagd: flagd, hashing: hashing, limits: limits, attributes: nil)
+        return try interpreter.evaluate(node)
+    }
+
+    /// Readies the interpreter for the next flag of the same context: the
+    /// step count starts again and `$flagd` names the new flag.
+    mutating func restart(flagd: FlagdProperties) {
+        precondition(atRoot, "restart inside a scope")
+        self.flagd = flagd
+        steps = 0
     }
 
     mutating func step(_ count: Int = 1) throws(RuleEvaluationError) {
@@ -75,6 +117,8 @@ struct Interpreter {
                 index += 2
             }
             return index < nodes.count ? try evaluate(nodes[index]) : .null
+        case .ifThenElse(let condition, let consequent, let alternative):
+            return try evaluate(condition).isTruthy ? try evaluate(consequent) : try evaluate(alternative)
         case .and(let nodes):
             var current = JSON.bool(false)
             for operand in nodes {
@@ -101,6 +145,9 @@ struct Interpreter {
             return .bool(try evaluate(operand).isTruthy)
         case .comparison(let comparison, let nodes):
             return .bool(try compareChain(comparison, nodes))
+        case .comparisonWithLiteral(let comparison, let operand, let literal, let literalFirst):
+            let value = try evaluate(operand)
+            return .bool(literalFirst ? Self.holds(comparison, literal, value) : Self.holds(comparison, value, literal))
 
         case .arithmetic(let operation, let arguments):
             return .number(try arithmetic(operation, arguments))
@@ -155,13 +202,9 @@ struct Interpreter {
     mutating func withScope<Result>(
         _ inner: Scope, index: Int?, _ body: (inout Interpreter) throws(RuleEvaluationError) -> Result
     ) throws(RuleEvaluationError) -> Result {
-        outer.append(scope)
-        indices.append(index)
+        outer.append((scope, index))
         scope = inner
-        defer {
-            scope = outer.removeLast()
-            indices.removeLast()
-        }
+        defer { scope = outer.removeLast().scope }
         return try body(&self)
     }
 
@@ -172,34 +215,35 @@ struct Interpreter {
     }
 
     mutating func setIndex(_ index: Int) {
-        indices[indices.count - 1] = index
+        outer[outer.count - 1].index = index
     }
 
     /// The data `levels` scopes out: 0 is the current data, odd levels the
     /// iteration (`{"index": i}`), even levels the enclosing data. Jumps past
     /// the outermost scope land on it.
     func scopeData(levels: Int) -> JSON {
-        if levels == 0 { return Self.materialize(scope) }
+        if levels == 0 { return materialize(scope) }
         let frame = (levels + 1) / 2
-        guard frame <= outer.count else { return Self.materialize(outer.first ?? scope) }
+        guard frame <= outer.count else { return materialize(outer.first?.scope ?? scope) }
         if levels % 2 == 1 {
-            guard let index = indices[indices.count - frame] else { return .object(JSONObject()) }
+            guard let index = outer[outer.count - frame].index else { return .object(JSONObject()) }
             return ["index": .int(index)]
         }
-        return Self.materialize(outer[outer.count - frame])
+        return materialize(outer[outer.count - frame].scope)
     }
 
     /// The scope's data as one JSON value (built only when a rule asks for
     /// the whole of it).
-    static func materialize(_ scope: Scope) -> JSON {
+    func materialize(_ scope: Scope) -> JSON {
         switch scope {
         case .item(let data):
             return data
         case .reduction(let current, let accumulator):
             return ["current": current, "accumulator": accumulator]
-        case .root(let data, let flagd):
-            guard let flagd else { return data }
-            var object = data.objectValue ?? JSONObject()
+        case .root:
+            guard let rootObject else { return flagd == nil ? root : .object([FlagdProperties.key: flagd!.json]) }
+            guard let flagd else { return .object(rootObject) }
+            var object = rootObject
             object[FlagdProperties.key] = flagd.json
             return .object(object)
         }

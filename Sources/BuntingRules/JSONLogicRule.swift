@@ -30,6 +30,8 @@ import BuntingJSON
 /// - nesting deeper than `maxDepth` (arrays and objects, `$ref`s inlined).
 public struct JSONLogicRule: Sendable {
     let root: Node
+    /// The attributes the rule reads (shared with the other rules of a flag set).
+    let attributes: AttributeTable
     /// Which `fractional` generation the rule's document chose.
     public let fractionalHashing: FractionalHashing
 
@@ -47,10 +49,22 @@ public struct JSONLogicRule: Sendable {
         _ rule: JSON, evaluators: RuleEvaluators = .none, pointerPrefix: String = "",
         fractionalHashing: FractionalHashing = .default, maxDepth: Int = JSONLogicRule.defaultMaxDepth
     ) throws(RuleCompileError) {
+        try self.init(
+            rule, evaluators: evaluators, pointerPrefix: pointerPrefix, fractionalHashing: fractionalHashing,
+            maxDepth: maxDepth, attributes: AttributeTable())
+    }
+
+    /// Compiles with a given attribute table (a flag set shares one).
+    init(
+        _ rule: JSON, evaluators: RuleEvaluators, pointerPrefix: String, fractionalHashing: FractionalHashing,
+        maxDepth: Int, attributes: AttributeTable
+    ) throws(RuleCompileError) {
         var compiler = Compiler(
-            references: ReferenceResolver(evaluators), maxDepth: maxDepth, pointerPrefix: pointerPrefix)
+            references: ReferenceResolver(evaluators), attributes: attributes, maxDepth: maxDepth,
+            pointerPrefix: pointerPrefix)
         root = try compiler.compile(rule)
         self.fractionalHashing = fractionalHashing
+        self.attributes = attributes
     }
 
     /// Evaluates the rule against `data`.
@@ -64,8 +78,8 @@ public struct JSONLogicRule: Sendable {
     public func evaluate(
         _ data: JSON, flagd: FlagdProperties? = nil, limits: EvaluationLimits = .default
     ) throws(RuleEvaluationError) -> JSON {
-        var interpreter = Interpreter(data: data, flagd: flagd, hashing: fractionalHashing, limits: limits)
-        return Self.replacingNonFinite(try interpreter.evaluate(root))
+        let result = try Interpreter.evaluate(root, data: data, flagd: flagd, hashing: fractionalHashing, limits: limits)
+        return Self.replacingNonFinite(result)
     }
 
     /// Evaluates and applies JSONLogic truthiness: what banner and card
@@ -73,16 +87,13 @@ public struct JSONLogicRule: Sendable {
     public func isSatisfied(
         by data: JSON, flagd: FlagdProperties? = nil, limits: EvaluationLimits = .default
     ) throws(RuleEvaluationError) -> Bool {
-        var interpreter = Interpreter(data: data, flagd: flagd, hashing: fractionalHashing, limits: limits)
-        return try interpreter.evaluate(root).isTruthy
+        try Interpreter.evaluate(root, data: data, flagd: flagd, hashing: fractionalHashing, limits: limits).isTruthy
     }
 
-    /// The raw result, NaN included, for flag resolution.
-    func evaluateRaw(
-        _ data: JSON, flagd: FlagdProperties?, limits: EvaluationLimits
-    ) throws(RuleEvaluationError) -> JSON {
-        var interpreter = Interpreter(data: data, flagd: flagd, hashing: fractionalHashing, limits: limits)
-        return try interpreter.evaluate(root)
+    /// The raw result, NaN included, with an interpreter the caller set up
+    /// (flag resolution reuses one for all flags of a context).
+    func evaluate(with interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+        try interpreter.evaluate(root)
     }
 
     /// Non-finite numbers only come from arithmetic, so they sit no deeper

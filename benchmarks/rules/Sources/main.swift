@@ -1,1 +1,111 @@
-print("placeholder")
+import Glibc
+import BuntingJSON
+import BuntingRules
+
+// bunting-rules-bench: the benchmark of BuntingRules, run by benchmarks/rules/run.
+//
+//   bunting-rules-bench workload DIR   writes rules-100.json, rules-1000.json, contexts.ndjson
+//   bunting-rules-bench measure DIR    measures, prints, writes swift.json
+//   bunting-rules-bench report DIR     prints Swift and datalogic-py side by side
+//                                      (datalogic.json, written by datalogic_bench.py)
+
+let contextCount = 10_000
+let flagCounts = [100, 1000]
+
+func workload(_ directory: String) throws {
+    for count in flagCounts {
+        let rules = JSON.array((0..<count).map { Workload.rule($0) })
+        try FileIO.write(rules.encoded(), to: "\(directory)/rules-\(count).json")
+    }
+    var lines: [UInt8] = []
+    for context in Workload.contexts(count: contextCount) {
+        context.encode(appendingTo: &lines)
+        lines.append(UInt8(ascii: "\n"))
+    }
+    try FileIO.write(lines, to: "\(directory)/contexts.ndjson")
+    let meta: JSON = ["timestamp": .integer(Workload.timestamp), "flagCounts": .array(flagCounts.map { .int($0) })]
+    try FileIO.write(meta.encoded(), to: "\(directory)/workload.json")
+}
+
+func measure(_ directory: String) throws {
+    let contexts = Workload.contexts(count: contextCount)
+    var results = JSONObject()
+    for count in flagCounts {
+        // One untimed pass warms caches and the allocator.
+        _ = try Measurements.evaluationsPerSecond(flags: count, contexts: Array(contexts.prefix(500)))
+        let rate = try Measurements.evaluationsPerSecond(flags: count, contexts: contexts)
+        print("swift  \(count) flags: \(format(rate / 1e6, 2)) M evaluations/s")
+        results["evaluationsPerSecond-\(count)"] = .real(rate)
+    }
+    _ = try Measurements.resolveAllTimes(flags: 1000, contexts: Array(contexts.prefix(200)))
+    let times = try Measurements.resolveAllTimes(flags: 1000, contexts: contexts)
+    let median = Measurements.percentile(times, 0.5)
+    let p99 = Measurements.percentile(times, 0.99)
+    print("swift  resolve all 1000 flags for one user: median \(format(median * 1e6, 1)) µs, p99 \(format(p99 * 1e6, 1)) µs")
+    results["resolveAllMedian-1000"] = .real(median)
+    results["resolveAllP99-1000"] = .real(p99)
+    try FileIO.write(JSON.object(results).encoded(), to: "\(directory)/swift.json")
+}
+
+func report(_ directory: String) throws {
+    let swift = try JSON.parse(try FileIO.read("\(directory)/swift.json"))
+    let python = try JSON.parse(try FileIO.read("\(directory)/datalogic.json"))
+    func number(_ value: JSON, _ key: String) -> Double { value[key]?.doubleValue ?? .nan }
+    print("")
+    print("BuntingRules vs datalogic-py \(python["version"]?.stringValue ?? "?") (\(contextCount) contexts, release build)")
+    print("metric                                  BuntingRules      datalogic-py     ratio")
+    for count in flagCounts {
+        let key = "evaluationsPerSecond-\(count)"
+        let ours = number(swift, key)
+        let theirs = number(python, key)
+        print(row("evaluations/s, \(count) flags", "\(format(ours / 1e6, 2)) M", "\(format(theirs / 1e6, 2)) M", ours / theirs))
+    }
+    for (label, key) in [("all 1000 flags for one user, median", "resolveAllMedian-1000"),
+                         ("all 1000 flags for one user, p99", "resolveAllP99-1000")] {
+        let ours = number(swift, key)
+        let theirs = number(python, key)
+        print(row(label, "\(format(ours * 1e6, 1)) µs", "\(format(theirs * 1e6, 1)) µs", theirs / ours))
+    }
+    print("(ratio > 1: BuntingRules is faster. BuntingRules' per-user time is full flagd resolution —")
+    print(" variant, value, reason — datalogic-py's is its evaluate_many over the same rules.)")
+}
+
+func row(_ label: String, _ ours: String, _ theirs: String, _ ratio: Double) -> String {
+    pad(label, 40) + pad(ours, 18) + pad(theirs, 17) + "\(format(ratio, 2))×"
+}
+
+func pad(_ text: String, _ width: Int) -> String {
+    text + String(repeating: " ", count: max(1, width - text.count))
+}
+
+func format(_ value: Double, _ decimals: Int) -> String {
+    guard value.isFinite else { return "n/a" }
+    var scale = 1.0
+    for _ in 0..<decimals { scale *= 10 }
+    let rounded = (value * scale).rounded() / scale
+    var text = String(rounded)
+    if let dot = text.firstIndex(of: ".") {
+        let fraction = text[text.index(after: dot)...]
+        if fraction.count < decimals { text += String(repeating: "0", count: decimals - fraction.count) }
+    }
+    return text
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3 else {
+    print("usage: bunting-rules-bench workload|measure|report DIR")
+    exit(2)
+}
+do {
+    switch arguments[1] {
+    case "workload": try workload(arguments[2])
+    case "measure": try measure(arguments[2])
+    case "report": try report(arguments[2])
+    default:
+        print("unknown command \(arguments[1])")
+        exit(2)
+    }
+} catch {
+    print("bunting-rules-bench: \(error)")
+    exit(1)
+}
