@@ -30,8 +30,6 @@ import BuntingJSON
 /// - nesting deeper than `maxDepth` (arrays and objects, `$ref`s inlined).
 public struct JSONLogicRule: Sendable {
     let root: Node
-    /// The attributes the rule reads (shared with the other rules of a flag set).
-    let attributes: AttributeTable
     /// Which `fractional` generation the rule's document chose.
     public let fractionalHashing: FractionalHashing
 
@@ -54,7 +52,8 @@ public struct JSONLogicRule: Sendable {
             maxDepth: maxDepth, attributes: AttributeTable())
     }
 
-    /// Compiles with a given attribute table (a flag set shares one).
+    /// Compiles with a given attribute table (a flag set shares one, so that
+    /// resolving all its flags reads each attribute of a context once).
     init(
         _ rule: JSON, evaluators: RuleEvaluators, pointerPrefix: String, fractionalHashing: FractionalHashing,
         maxDepth: Int, attributes: AttributeTable
@@ -64,7 +63,6 @@ public struct JSONLogicRule: Sendable {
             pointerPrefix: pointerPrefix)
         root = try compiler.compile(rule)
         self.fractionalHashing = fractionalHashing
-        self.attributes = attributes
     }
 
     /// Evaluates the rule against `data`.

@@ -28,8 +28,9 @@ struct MurmurHash3 {
     }
 
     mutating func combine(_ text: String) {
-        var text = text
-        text.withUTF8 { combine($0) }
+        if text.utf8.withContiguousStorageIfAvailable({ combine($0) }) == nil {
+            Array(text.utf8).withUnsafeBufferPointer { combine($0) }
+        }
     }
 
     func finalize() -> UInt32 {

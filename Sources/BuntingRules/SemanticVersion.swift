@@ -41,8 +41,9 @@ struct SemanticVersion: Sendable {
     }
 
     init?(_ text: String) {
-        var text = text
-        guard let parsed = text.withUTF8({ SemanticVersion.parse($0) }) else { return nil }
+        let parsed = text.utf8.withContiguousStorageIfAvailable { SemanticVersion.parse($0) }
+            ?? Array(text.utf8).withUnsafeBufferPointer { SemanticVersion.parse($0) }
+        guard let parsed else { return nil }
         self = parsed
     }
 
