@@ -65,9 +65,12 @@ struct Compiler {
         let arguments: OperationArguments
         if case .array(let elements) = value {
             arguments = OperationArguments(values: elements, isList: true)
+            // The argument list is a level of nesting too, as in the JSON text.
+            if name != "preserve" { try enter() }
         } else {
             arguments = OperationArguments(values: [value], isList: false)
         }
+        defer { if arguments.isList && name != "preserve" { depth -= 1 } }
 
         switch name {
         case "var": return try compileVar(arguments)

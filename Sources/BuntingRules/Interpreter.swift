@@ -75,123 +75,57 @@ struct Interpreter: ~Copyable {
         if steps > limits.maxSteps { throw .tooManySteps(limit: limits.maxSteps) }
     }
 
+    /// Dispatches on the node. Case bodies live in helpers, so that this
+    /// frame stays small: rules nest up to the compile-time depth limit, and
+    /// each level of nesting is a frame of this function.
     mutating func evaluate(_ node: Node) throws(RuleEvaluationError) -> JSON {
         if case .literal(let value) = node { return value }
         try step()
         switch node {
-        case .literal(let value):
-            return value
-        case .array(let nodes):
-            var values: [JSON] = []
-            values.reserveCapacity(nodes.count)
-            for element in nodes { values.append(try evaluate(element)) }
-            return .array(values)
+        case .literal(let value): return value
+        case .array(let nodes): return try array(nodes)
 
-        case .variable(let path, let fallback):
-            if let found = lookup(path) { return found }
-            if let fallback { return try evaluate(fallback) }
-            return .null
-        case .computedVariable(let keyNode, let fallback):
-            let key = try evaluate(keyNode)
-            if let found = lookup(key: key) { return found }
-            if let fallback { return try evaluate(fallback) }
-            return .null
-        case .value(let path):
-            return try lookup(path) ?? .null
-        case .exists(let path):
-            return .bool(try lookup(path) != nil)
-        case .missing(let nodes):
-            return try missing(nodes)
-        case .missingSome(let needNode, let keysNode):
-            let need = try evaluate(needNode)
-            let keys = try evaluate(keysNode)
-            guard case .array(let options) = keys else { return .array([]) }
-            let absent = try missingKeys(options)
-            let present = JSON.int(options.count - absent.count)
-            return JavaScript.compare(present, need, .greaterOrEqual) ? .array([]) : .array(absent)
+        case .variable(let path, let fallback): return try variable(path, fallback)
+        case .computedVariable(let keyNode, let fallback): return try computedVariable(keyNode, fallback)
+        case .value(let path): return try lookup(path) ?? .null
+        case .exists(let path): return .bool(try lookup(path) != nil)
+        case .missing(let nodes): return try missing(nodes)
+        case .missingSome(let need, let keys): return try missingSome(need: need, keys: keys)
 
-        case .condition(let nodes):
-            var index = 0
-            while index + 1 < nodes.count {
-                if try evaluate(nodes[index]).isTruthy { return try evaluate(nodes[index + 1]) }
-                index += 2
-            }
-            return index < nodes.count ? try evaluate(nodes[index]) : .null
-        case .ifThenElse(let condition, let consequent, let alternative):
-            return try evaluate(condition).isTruthy ? try evaluate(consequent) : try evaluate(alternative)
-        case .and(let nodes):
-            var current = JSON.bool(false)
-            for operand in nodes {
-                current = try evaluate(operand)
-                if !current.isTruthy { return current }
-            }
-            return current
-        case .or(let nodes):
-            var current = JSON.bool(false)
-            for operand in nodes {
-                current = try evaluate(operand)
-                if current.isTruthy { return current }
-            }
-            return current
-        case .coalesce(let nodes):
-            for operand in nodes {
-                let value = try evaluate(operand)
-                if !value.isNull { return value }
-            }
-            return .null
-        case .not(let operand):
-            return .bool(!(try evaluate(operand).isTruthy))
-        case .truthy(let operand):
-            return .bool(try evaluate(operand).isTruthy)
-        case .comparison(let comparison, let nodes):
-            return .bool(try compareChain(comparison, nodes))
+        case .condition(let nodes): return try condition(nodes)
+        case .ifThenElse(let test, let consequent, let alternative):
+            return try evaluate(test).isTruthy ? try evaluate(consequent) : try evaluate(alternative)
+        case .and(let nodes): return try and(nodes)
+        case .or(let nodes): return try or(nodes)
+        case .coalesce(let nodes): return try coalesce(nodes)
+        case .not(let operand): return .bool(!(try evaluate(operand).isTruthy))
+        case .truthy(let operand): return .bool(try evaluate(operand).isTruthy)
+        case .comparison(let comparison, let nodes): return .bool(try compareChain(comparison, nodes))
         case .comparisonWithLiteral(let comparison, let operand, let literal, let literalFirst):
-            let value = try evaluate(operand)
-            return .bool(literalFirst ? Self.holds(comparison, literal, value) : Self.holds(comparison, value, literal))
+            return .bool(try compare(comparison, operand, literal, literalFirst: literalFirst))
 
-        case .arithmetic(let operation, let arguments):
-            return .number(try arithmetic(operation, arguments))
-        case .extremum(let isMaximum, let arguments):
-            return .number(try extremum(isMaximum: isMaximum, arguments))
+        case .arithmetic(let operation, let arguments): return .number(try arithmetic(operation, arguments))
+        case .extremum(let isMaximum, let arguments): return .number(try extremum(isMaximum: isMaximum, arguments))
 
-        case .iteration(let kind, let source, let body):
-            return try iterate(kind, source: source, body: body)
-        case .reduce(let source, let body, let initial):
-            return try reduce(source: source, body: body, initial: initial)
-        case .merge(let nodes):
-            return try merge(nodes)
-        case .membership(let needleNode, let haystackNode):
-            let needle = try evaluate(needleNode)
-            let haystack = try evaluate(haystackNode)
-            return .bool(Self.contains(needle, in: haystack))
-        case .membershipInStrings(let needleNode, let strings):
-            guard case .string(let needle) = try evaluate(needleNode), let found = strings.firstIndex(of: needle) else {
-                return .bool(false)
-            }
-            return .bool(JavaScript.sameCodeUnits(strings[found], needle))
+        case .iteration(let kind, let source, let body): return try iterate(kind, source: source, body: body)
+        case .reduce(let source, let body, let initial): return try reduce(source: source, body: body, initial: initial)
+        case .merge(let nodes): return try merge(nodes)
+        case .membership(let needle, let haystack): return try membership(needle, haystack)
+        case .membershipInStrings(let needle, let strings): return try membership(needle, strings)
 
-        case .concatenate(let nodes):
-            return .string(try concatenate(nodes))
+        case .concatenate(let nodes): return .string(try concatenate(nodes))
         case .substring(let source, let start, let length):
             return .string(try substring(source: source, start: start, length: length))
 
-        case .log(let operand):
-            // No output: stdout carries the protocol, and rules must not log user data.
-            return try evaluate(operand)
-        case .raise(let operand):
-            throw .thrown(Self.errorPayload(try evaluate(operand)))
-        case .attempt(let nodes):
-            return try attempt(nodes)
+        // No output: stdout carries the protocol, and rules must not log user data.
+        case .log(let operand): return try evaluate(operand)
+        case .raise(let operand): throw .thrown(Self.errorPayload(try evaluate(operand)))
+        case .attempt(let nodes): return try attempt(nodes)
 
-        case .fractional(let rule):
-            return try fractional(rule)
+        case .fractional(let rule): return try fractional(rule)
         case .semanticVersion(let lhs, let operation, let operationNode, let rhs):
             return try semanticVersion(lhs: lhs, operation: operation, operationNode: operationNode, rhs: rhs)
-        case .affix(let isPrefix, let subjectNode, let affixNode):
-            let subject = try evaluate(subjectNode)
-            let affix = try evaluate(affixNode)
-            guard case .string(let text) = subject, case .string(let part) = affix else { return .null }
-            return .bool(isPrefix ? text.utf8.starts(with: part.utf8) : text.utf8.reversed().starts(with: part.utf8.reversed()))
+        case .affix(let isPrefix, let subject, let part): return try affix(isPrefix: isPrefix, subject, part)
         }
     }
 

@@ -76,6 +76,12 @@ struct CompileErrorTests {
         #expect(error.pointer.split(separator: "/").count == 256)
         #expect(Self.compileError(String(repeating: "[", count: 256) + String(repeating: "]", count: 256)) == nil)
         #expect(throws: RuleCompileError.self) { try JSONLogicRule(json("[[[1]]]"), maxDepth: 2) }
+        // An operation's argument list is a level too, as in the JSON text.
+        func negations(_ count: Int) -> String {
+            String(repeating: #"{"!": ["#, count: count) + "true" + String(repeating: "]}", count: count)
+        }
+        #expect(Self.compileError(negations(128)) == nil)
+        #expect(Self.compileError(negations(129))?.message.contains("deeper than 256") == true)
     }
 
     @Test func evaluatorsAreInlinedAndChecked() throws {
