@@ -8,8 +8,8 @@ final class CompiledFlag: Sendable {
     let variants: VariantTable
     /// Nil when the definition names none (or names it as "" or null).
     let defaultVariant: String?
-    /// The default variant's value; nil when it names no variant.
-    let defaultValue: JSON?
+    /// The default variant's position in `variants`; nil when it names none.
+    let defaultPosition: Int?
     /// Nil when there is no targeting (absent, null, or `{}`).
     let targeting: JSONLogicRule?
     /// Set when the definition cannot be used; the flag then resolves as
@@ -25,7 +25,7 @@ final class CompiledFlag: Sendable {
         self.isEnabled = isEnabled
         self.variants = variants
         self.defaultVariant = defaultVariant
-        defaultValue = defaultVariant.flatMap { variants[$0] }
+        defaultPosition = defaultVariant.flatMap { variants.position(of: $0) }
         self.targeting = targeting
         self.unusable = unusable
         self.metadata = metadata

@@ -276,7 +276,7 @@ struct Compiler {
                 throw error("a fraction's weight is an integer; got \(pair[1].typeName) \(pair[1].encodedString())")
             }
         }
-        return FractionalRule(arguments: nodes)
+        return FractionalRule(arguments: nodes, targetingKey: DataPath("targetingKey", table: attributes))
     }
 
     // MARK: - Shared evaluators

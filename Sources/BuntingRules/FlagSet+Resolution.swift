@@ -14,11 +14,7 @@ extension FlagSet {
         flagKey: String, context: JSON, timestamp: Int64, expecting: FlagValueType? = nil,
         limits: EvaluationLimits = .default
     ) -> FlagResolution {
-        guard let position = index[flagKey] else {
-            return FlagResolution(
-                flagKey: flagKey, value: .null, variant: nil, reason: .error, errorCode: .flagNotFound,
-                errorMessage: "flag \"\(flagKey)\" not found")
-        }
+        guard let position = index[flagKey] else { return FlagResolution(missing: flagKey) }
         let flag = flags[position]
         // One flag reads few attributes: looked up when asked for.
         var interpreter = Interpreter(
@@ -54,13 +50,14 @@ extension FlagSet {
         _ flag: CompiledFlag, timestamp: Int64, expecting: FlagValueType?, with interpreter: inout Interpreter
     ) -> FlagResolution {
         switch decide(flag, timestamp: timestamp, with: &interpreter) {
-        case .variant(let name, let value, let reason):
-            if let expecting, !expecting.accepts(value) {
+        case .variant(let position, let reason):
+            if let expecting, !expecting.accepts(flag.variants.values[position]) {
+                let value = flag.variants.values[position]
                 return failure(flag, .typeMismatch, "expected a value of type \(expecting.rawValue), got \(value.typeName)")
             }
-            return FlagResolution(flagKey: flag.key, value: value, variant: name, reason: reason, metadata: flag.metadata)
+            return FlagResolution(flag: flag, position: position, reason: reason)
         case .noVariant(let reason):
-            return FlagResolution(flagKey: flag.key, value: .null, variant: nil, reason: reason, metadata: flag.metadata)
+            return FlagResolution(flag: flag, position: nil, reason: reason)
         case .failure(let code, let message):
             return failure(flag, code, message)
         }
@@ -68,7 +65,8 @@ extension FlagSet {
 
     /// What resolution found, before the result is built (once).
     private enum Outcome {
-        case variant(String, JSON, FlagReason)
+        /// The variant at this position of the flag's variants.
+        case variant(Int, FlagReason)
         /// The caller's default applies: disabled, or no default variant.
         case noVariant(FlagReason)
         case failure(FlagErrorCode, String)
@@ -99,24 +97,22 @@ extension FlagSet {
         case .integer, .real: name = JavaScript.toString(result)
         case .array, .object: return .failure(.general, "targeting gave \(result.typeName), not a variant name")
         }
-        guard !name.isEmpty, let value = flag.variants[name], !value.isNull else {
+        guard !name.isEmpty, let position = flag.variants.position(of: name), !flag.variants.values[position].isNull else {
             return .failure(.general, "targeting gave variant \"\(name)\", which is not defined")
         }
-        return .variant(name, value, .targetingMatch)
+        return .variant(position, .targetingMatch)
     }
 
     /// The default variant, or no variant (reason DEFAULT) when none is named.
     private static func defaultOutcome(_ flag: CompiledFlag, reason: FlagReason) -> Outcome {
         guard let name = flag.defaultVariant else { return .noVariant(.default) }
-        guard let value = flag.defaultValue else {
+        guard let position = flag.defaultPosition else {
             return .failure(.general, "default variant \"\(name)\" is not defined")
         }
-        return .variant(name, value, reason)
+        return .variant(position, reason)
     }
 
     private static func failure(_ flag: CompiledFlag, _ code: FlagErrorCode, _ message: String) -> FlagResolution {
-        FlagResolution(
-            flagKey: flag.key, value: .null, variant: nil, reason: .error, errorCode: code,
-            errorMessage: message, metadata: flag.metadata)
+        FlagResolution(flag: flag, position: nil, reason: .error, errorCode: code, errorMessage: message)
     }
 }

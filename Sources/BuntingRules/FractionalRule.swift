@@ -13,9 +13,12 @@ final class FractionalRule: Sendable {
     /// buckets by flag key and targeting key, fully tabulated in `wholeTable`.
     let isLiteralShorthand: Bool
     let wholeTable: FractionTable?
+    /// `targetingKey`, in the rule's attribute table.
+    let targetingKey: DataPath
 
-    init(arguments: [Node]) {
+    init(arguments: [Node], targetingKey: DataPath) {
         self.arguments = arguments
+        self.targetingKey = targetingKey
         var literals: [JSON] = []
         for node in arguments.dropFirst() {
             guard case .literal(let value) = node else { break }

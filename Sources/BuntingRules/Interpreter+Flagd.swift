@@ -12,7 +12,7 @@ extension Interpreter {
     mutating func fractional(_ rule: FractionalRule) throws(RuleEvaluationError) -> JSON {
         guard !rule.arguments.isEmpty else { return .null }
         if rule.isLiteralShorthand {
-            guard let key = try shorthandBucketingKey(), let table = rule.wholeTable else { return .null }
+            guard let key = try shorthandBucketingKey(rule), let table = rule.wholeTable else { return .null }
             return pick(table, key: key)
         }
         // flagd evaluates every argument before looking at any.
@@ -33,7 +33,7 @@ extension Interpreter {
         case (.murmur3CBOR, _): firstIsBucketingValue = true
         }
         guard firstIsBucketingValue else {
-            guard let key = try shorthandBucketingKey(), let table = FractionTable(([first] + rest)[...]) else {
+            guard let key = try shorthandBucketingKey(rule), let table = FractionTable(([first] + rest)[...]) else {
                 return .null
             }
             return pick(table, key: key)
@@ -83,8 +83,8 @@ extension Interpreter {
 
     /// flagKey + targetingKey (string generation) or [flagKey, targetingKey]
     /// (CBOR generation); nil when there is no usable targeting key.
-    private func shorthandBucketingKey() throws(RuleEvaluationError) -> BucketingKey? {
-        let targetingKey = lookup(Self.targetingKeyPath) ?? .null
+    private func shorthandBucketingKey(_ rule: FractionalRule) throws(RuleEvaluationError) -> BucketingKey? {
+        let targetingKey = lookup(rule.targetingKey) ?? .null
         let flagKey: JSON
         if atRoot, let flagd {
             flagKey = .string(flagd.flagKey)
@@ -105,7 +105,6 @@ extension Interpreter {
         }
     }
 
-    private static let targetingKeyPath = DataPath("targetingKey")
     private static let flagKeyPath = DataPath("$flagd.flagKey")
 
     /// `sem_ver`: true or false, or null when either side is not a version

@@ -5,8 +5,8 @@ import BuntingJSON
 /// Few variants are scanned, which beats hashing the name; many are hashed.
 /// A class, so that a lookup does not copy the table.
 final class VariantTable: Sendable {
-    private let names: [String]
-    private let values: [JSON]
+    let names: [String]
+    let values: [JSON]
     private let positions: [String: Int]?
 
     init(_ object: JSONObject) {
@@ -21,14 +21,19 @@ final class VariantTable: Sendable {
 
     var isEmpty: Bool { names.isEmpty }
 
-    subscript(name: String) -> JSON? {
+    /// The position of the variant called `name`.
+    func position(of name: String) -> Int? {
         if let positions {
             guard let position = positions[name], JavaScript.sameCodeUnits(names[position], name) else { return nil }
-            return values[position]
+            return position
         }
         for position in names.indices where JavaScript.sameCodeUnits(names[position], name) {
-            return values[position]
+            return position
         }
         return nil
+    }
+
+    subscript(name: String) -> JSON? {
+        position(of: name).map { values[$0] }
     }
 }
