@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """The datalogic-py side of the BuntingRules benchmark.
 
-Usage: datalogic_bench.py DIR
+Usage: datalogic_bench.py DIR [ROUND]
 
 Reads the workload bunting-rules-bench wrote to DIR (rules-N.json,
 contexts.ndjson, workload.json) and measures datalogic-py on it the fastest
 way its API offers: every rule compiled once, every context parsed once into
 a DataHandle (with flagd's $flagd properties added), and only
 Session.evaluate_many(rules, handle) timed: one native call per user for all
-rules. Writes DIR/datalogic.json and prints the numbers.
+rules. Writes DIR/datalogic-ROUND.json and prints the numbers.
 """
 
 import json
@@ -22,6 +22,7 @@ import datalogic_py
 
 def main() -> None:
     directory = sys.argv[1]
+    round_number = sys.argv[2] if len(sys.argv) > 2 else "1"
     with open(f"{directory}/workload.json", encoding="utf-8") as handle:
         workload = json.load(handle)
     with open(f"{directory}/contexts.ndjson", encoding="utf-8") as handle:
@@ -59,7 +60,7 @@ def main() -> None:
         print(f"datalogic-py {count} flags: {rate / 1e6:.2f} M evaluations/s; "
               f"all {count} rules for one user: median {median * 1e6:.1f} µs, p99 {p99 * 1e6:.1f} µs")
 
-    with open(f"{directory}/datalogic.json", "w", encoding="utf-8") as handle:
+    with open(f"{directory}/datalogic-{round_number}.json", "w", encoding="utf-8") as handle:
         json.dump(results, handle)
 
 

@@ -6,8 +6,9 @@ import BuntingRules
 //
 //   bunting-rules-bench workload DIR   writes rules-100.json, rules-1000.json, contexts.ndjson
 //   bunting-rules-bench measure DIR    measures, prints, writes swift.json
-//   bunting-rules-bench report DIR     prints Swift and datalogic-py side by side
-//                                      (datalogic.json, written by datalogic_bench.py)
+//   bunting-rules-bench report DIR N   prints Swift and datalogic-py side by side, best of
+//                                      rounds 1...N (swift-K.json and datalogic-K.json, the
+//                                      latter written by datalogic_bench.py)
 
 let contextCount = 10_000
 let flagCounts = [100, 1000]
@@ -27,7 +28,7 @@ func workload(_ directory: String) throws {
     try FileIO.write(meta.encoded(), to: "\(directory)/workload.json")
 }
 
-func measure(_ directory: String) throws {
+func measure(_ directory: String, round: Int) throws {
     let contexts = Workload.contexts(count: contextCount)
     var results = JSONObject()
     for count in flagCounts {
@@ -49,15 +50,34 @@ func measure(_ directory: String) throws {
         results["resolveAllMedian-\(count)"] = .real(median)
         results["resolveAllP99-\(count)"] = .real(p99)
     }
-    try FileIO.write(JSON.object(results).encoded(), to: "\(directory)/swift.json")
+    try FileIO.write(JSON.object(results).encoded(), to: "\(directory)/swift-\(round).json")
 }
 
-func report(_ directory: String) throws {
-    let swift = try JSON.parse(try FileIO.read("\(directory)/swift.json"))
-    let python = try JSON.parse(try FileIO.read("\(directory)/datalogic.json"))
+/// The best of several rounds: the highest rate, the lowest time. The
+/// machine may be busy with other work during any one round, for either side.
+func best(_ rounds: [JSON]) -> JSON {
+    var merged = JSONObject()
+    for round in rounds {
+        guard case .object(let object) = round else { continue }
+        for (key, value) in object {
+            guard let number = value.doubleValue, let previous = merged[key]?.doubleValue else {
+                if merged[key] == nil { merged[key] = value }
+                continue
+            }
+            let isTime = key.hasPrefix("resolveAll")
+            merged[key] = .real(isTime ? min(number, previous) : max(number, previous))
+        }
+    }
+    return .object(merged)
+}
+
+func report(_ directory: String, rounds: Int) throws {
+    let swift = best(try (1...rounds).map { try JSON.parse(try FileIO.read("\(directory)/swift-\($0).json")) })
+    let python = best(try (1...rounds).map { try JSON.parse(try FileIO.read("\(directory)/datalogic-\($0).json")) })
     func number(_ value: JSON, _ key: String) -> Double { value[key]?.doubleValue ?? .nan }
     print("")
-    print("BuntingRules vs datalogic-py \(python["version"]?.stringValue ?? "?") (\(contextCount) contexts, release build)")
+    print("BuntingRules vs datalogic-py \(python["version"]?.stringValue ?? "?") "
+        + "(\(contextCount) contexts, release build, best of \(rounds) alternating rounds)")
     print(pad("metric", 46) + pad("BuntingRules", 16) + pad("datalogic-py", 16) + "ratio")
     for count in flagCounts {
         let theirs = number(python, "evaluationsPerSecond-\(count)")
@@ -100,15 +120,16 @@ func format(_ value: Double, _ decimals: Int) -> String {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else {
-    print("usage: bunting-rules-bench workload|measure|report DIR")
+guard arguments.count >= 3 else {
+    print("usage: bunting-rules-bench workload|measure|report DIR [ROUND|ROUNDS]")
     exit(2)
 }
 do {
+    let number = arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1
     switch arguments[1] {
     case "workload": try workload(arguments[2])
-    case "measure": try measure(arguments[2])
-    case "report": try report(arguments[2])
+    case "measure": try measure(arguments[2], round: number)
+    case "report": try report(arguments[2], rounds: number)
     default:
         print("unknown command \(arguments[1])")
         exit(2)
