@@ -82,7 +82,11 @@ extension JavaScript {
     /// Strings are equal in JavaScript when their code units are; Swift's `==`
     /// would also equate canonically equivalent forms (é and e + ◌́).
     static func sameCodeUnits(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+        guard a.utf8.count == b.utf8.count else { return false }
+        let compared = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in x.elementsEqual(y) }
+        }
+        return compared.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
     }
 
     /// UTF-8 order is code point order, which differs from UTF-16 order only
