@@ -51,7 +51,7 @@ extension JSON {
             while let current = iterator {
                 let key = makeString(json_object_iter_key(current), count: json_object_iter_key_len(current))
                 if let member = json_object_iter_value(current) {
-                    object[key] = convert(member)
+                    object.appendNew(key, convert(member))
                 }
                 iterator = json_object_iter_next(value, current)
             }
