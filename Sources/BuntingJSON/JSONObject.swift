@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A JSON object that remembers the order of its keys.
 ///
 /// Members live in one array, in insertion order, so building, iterating and
@@ -141,8 +145,15 @@ struct ExactKey: Hashable, Sendable {
     }
 }
 
-/// Whether two strings hold the same UTF-8 bytes.
+/// Whether two strings hold the same UTF-8 bytes: a length check, then one
+/// memory comparison for native strings (all strings Bunting makes).
 @inline(__always)
 func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
-    lhs.utf8.count == rhs.utf8.count && lhs.utf8.elementsEqual(rhs.utf8)
+    guard lhs.utf8.count == rhs.utf8.count else { return false }
+    let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
+        rhs.utf8.withContiguousStorageIfAvailable { right in
+            left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+        }
+    }
+    return (compared ?? nil) ?? lhs.utf8.elementsEqual(rhs.utf8)
 }
