@@ -74,18 +74,10 @@ struct DefinitionsLoader {
         var cards: [CardDefinition] = []
         for (index, entry) in entries.enumerated() {
             let pointer = "/contentCards/\(index)"
-            guard let id = entry["id"]?.stringValue, let typeName = entry["type"]?.stringValue,
-                  let type = ContentCard.Kind(rawValue: typeName), let created = entry["created"]?.doubleValue
-            else { continue }
+            guard let card = ContentCard(json: entry) else { continue }
+            let id = card.id
             if !seen.insert(id).inserted { report(pointer + "/id", "content card id \(id.debugDescription) is used twice") }
             guard let targeting = compileTargeting(entry, at: pointer, evaluators: evaluators, hashing: hashing) else { continue }
-            let card = ContentCard(
-                id: id, type: type, title: entry["title"]?.stringValue, description: entry["description"]?.stringValue,
-                imageUrl: entry["imageUrl"]?.stringValue, aspectRatio: entry["aspectRatio"]?.doubleValue,
-                url: entry["url"]?.stringValue, linkText: entry["linkText"]?.stringValue,
-                extras: entry["extras"]?.objectValue ?? [:], created: created, updated: entry["updated"]?.doubleValue,
-                expiresAt: entry["expiresAt"]?.doubleValue, pinned: entry["pinned"]?.boolValue ?? false,
-                dismissible: entry["dismissible"]?.boolValue ?? true)
             cards.append(CardDefinition(card: card, targeting: targeting))
         }
         return cards

@@ -373,7 +373,7 @@ struct Compiler {
     }
 
     func error(_ message: String) -> RuleCompileError {
-        RuleCompileError(pointer: JSONPointer.make(prefix: pointerPrefix, tokens: path), message: message)
+        RuleCompileError(pointer: pointerPrefix + JSONPointer(tokens: path).description, message: message)
     }
 
     private static func isOperation(_ value: JSON) -> Bool {

@@ -178,7 +178,7 @@ struct FlagSetParser {
     }
 
     private func pointer(_ tokens: [String]) -> String {
-        JSONPointer.make(prefix: pointerPrefix, tokens: tokens)
+        pointerPrefix + JSONPointer(tokens: tokens).description
     }
 
     private func problem(_ tokens: [String], _ message: String) -> RuleCompileError {

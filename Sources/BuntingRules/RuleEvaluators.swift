@@ -111,7 +111,7 @@ final class ReferenceResolver {
         defer { inProgress.removeLast() }
         var compiler = Compiler(
             references: self, attributes: attributes, maxDepth: maxDepth,
-            pointerPrefix: JSONPointer.make(prefix: pointerPrefix, tokens: [name]))
+            pointerPrefix: pointerPrefix + JSONPointer(tokens: [name]).description)
         do {
             let node = try compiler.compile(rule)
             compiled[name] = RuleEvaluators.Compiled(node: node, depth: compiler.deepest)

@@ -160,28 +160,12 @@ extension Engine {
     func batchFailed(_ batch: [AnalyticsEvent], _ failure: SinkFailure) {
         flushFailedTries += 1
         log.warning("the analytics sink \(sink?.location ?? "") failed: \(failure.message)")
-        var reason = ErrorReason.serverError
-        var until: Double?
-        var retryable = true
-        var givenUp = RetryState.integratorMayRetry
-        switch failure {
-        case .serverError: break
-        case .rateLimited(let retryAfter, _):
-            reason = .rateLimited
-            until = retryAfter
-        case .authentication:
-            reason = .clientError
-            givenUp = .doNotRetry
-        case .clientError:
-            reason = .clientError
-            givenUp = .doNotRetry
-            retryable = false
-        }
-        let willRetry = retryable && configuration.retry.retries(afterFailedTries: flushFailedTries)
+        let willRetry = failure.isRetried && configuration.retry.retries(afterFailedTries: flushFailedTries)
+        let until = failure.retryAfter
         var channels: [Channel] = []
         for event in batch where !channels.contains(event.channel) { channels.append(event.channel) }
         for channel in channels {
-            sendError(channel, reason, willRetry ? .sdkWillRetry : givenUp, until: until, message: "analytics not delivered: \(failure.message)")
+            sendError(channel, failure.errorReason, willRetry ? .sdkWillRetry : failure.givenUpState, until: until, message: "analytics not delivered: \(failure.message)")
         }
         finishFlushRequests()
         if willRetry {
