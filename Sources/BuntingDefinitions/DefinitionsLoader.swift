@@ -35,9 +35,12 @@ struct DefinitionsLoader {
         guard problems.isEmpty else { return .failure(DefinitionsProblems(sorted(problems))) }
 
         let hashing = FractionalHashing(rawValue: document["fractionalHashing"]?.stringValue ?? "") ?? .default
+        // A document may hold only banners or cards; flagd's format wants `flags`.
+        var flagDocument = document.objectValue ?? [:]
+        if flagDocument["flags"] == nil { flagDocument["flags"] = .object([:]) }
         let flagSet: FlagSet
         do {
-            flagSet = try FlagSet(document: document, fractionalHashing: hashing)
+            flagSet = try FlagSet(document: .object(flagDocument), fractionalHashing: hashing)
         } catch {
             report(error.pointer, error.message)
             return .failure(DefinitionsProblems(sorted(problems)))

@@ -9,7 +9,7 @@ import BuntingJSON
 /// `preserve`. Where json-logic-js gives NaN, throws, or ignores operands,
 /// the newer engines' answer is taken: comparisons chain over any number of
 /// operands, `-` `/` `%` chain, `*` of nothing is 1, `reduce`'s initial value
-/// is evaluated, `and`/`or` of nothing are false. docs/jsonlogic-compatibility.md
+/// is evaluated, `and`/`or` of nothing are false. The README (JSONLogic compatibility)
 /// lists the differences.
 ///
 /// Refused at compile time, with a pointer to the offending part:

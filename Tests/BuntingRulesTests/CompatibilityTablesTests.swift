@@ -6,7 +6,7 @@ import Testing
 /// The cross-engine suites of json-logic/compat-tables (and the extra suites
 /// of json-logic-engine). Prints a score table; asserts the official set at
 /// 100% and every other suite at no less than the score recorded below, so
-/// that a regression fails. docs/jsonlogic-compatibility.md explains the
+/// that a regression fails. The README (JSONLogic compatibility) explains the
 /// deliberate differences.
 struct CompatibilityTablesTests {
     /// Scores reached; raise them when an improvement lands.
