@@ -160,6 +160,7 @@ extension Engine {
     /// the one before.
     @discardableResult
     func adopt(_ compiled: any CompiledDefinitions, version: SourceVersion, digest: UInt64) -> Bool {
+        defer { releaseFreedMemory() }
         let changed = digest != definitionsDigest
         definitions = compiled
         definitionsVersion = version
@@ -180,6 +181,11 @@ extension Engine {
     /// Finishes refreshes: each gets DATA_UPDATED with its reason, or ERROR
     /// FEATURE_DISABLED when the definitions turn its channel off.
     func complete(_ requests: [RefreshRequest]) {
+        var items = 0
+        defer {
+            // Large snapshots leave megabytes of freed trees behind; give them back.
+            if items > 1000 { releaseFreedMemory() }
+        }
         for request in requests {
             guard isEnabled(request.channel), let definitions else {
                 sendError(request.channel, .featureDisabled, .doNotRetry, message: "the \(request.channel.rawValue) channel is disabled")
@@ -187,6 +193,8 @@ extension Engine {
             }
             evaluate(request.channel, with: definitions, placementIds: request.placementIds)
             sendCacheChange(request.channel, reason: request.reason)
+            let cached = cache(request.channel)
+            items += cached.flags.count + cached.banners.count + cached.cards.count
         }
     }
 
@@ -243,6 +251,18 @@ extension Engine {
         return seen
     }
 }
+
+/// Loading a large document parses it twice over (jansson's tree, then
+/// Swift's) before compiling it; the allocator keeps that freed memory unless
+/// told to give it back, which would leave the process at its peak size.
+func releaseFreedMemory() {
+    _ = mallocTrim(0)
+}
+
+/// glibc's `malloc_trim`, which the Glibc module does not export (it lives in
+/// `<malloc.h>`); declared here by its C name.
+@_silgen_name("malloc_trim")
+private func mallocTrim(_ pad: Int) -> Int32
 
 /// FNV-1a, 64 bits: tells whether two documents are byte for byte the same.
 func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
