@@ -15,6 +15,11 @@ let package = Package(
             name: "CJansson", pkgConfig: "jansson",
             providers: [.apt(["libjansson-dev"])]),
 
+        // libcurl's headers and a loader that opens it on first use instead of
+        // linking it (its 30 dependent libraries would slow every start);
+        // headers from libcurl4-openssl-dev.
+        .target(name: "CCurl"),
+
         // JSON values over jansson; the only module that imports CJansson.
         .target(name: "BuntingJSON", dependencies: ["CJansson"]),
 
@@ -36,6 +41,10 @@ let package = Package(
         // Files and, later, HTTP and SQLite behind the engine's seams.
         .target(name: "BuntingIO", dependencies: ["BuntingJSON", "BuntingCore"]),
 
+        // The HTTP client (libcurl), the HTTP definitions source and the HTTP
+        // analytics sink; the only module that imports CCurl.
+        .target(name: "BuntingHTTP", dependencies: ["CCurl", "BuntingCore", "BuntingJSON"]),
+
         // JSON-RPC 2.0 over stdio: framing, dispatch, and the protocol's methods.
         .target(
             name: "BuntingRPC", dependencies: ["BuntingJSON", "BuntingCore", "BuntingRules"],
@@ -44,7 +53,7 @@ let package = Package(
         // The command line: serve, eval, validate, version.
         .target(
             name: "BuntingCLI",
-            dependencies: ["BuntingJSON", "BuntingCore", "BuntingRPC", "BuntingDefinitions", "BuntingIO"],
+            dependencies: ["BuntingJSON", "BuntingCore", "BuntingRPC", "BuntingDefinitions", "BuntingIO", "BuntingHTTP"],
             resources: [.embedInCode("Resources/bunting.json")]),
 
         // The executable stays a shell around BuntingCLI.
@@ -58,6 +67,8 @@ let package = Package(
             name: "BuntingSchemaTests", dependencies: ["BuntingSchema", "BuntingJSON"],
             exclude: ["Fixtures"]),
         .testTarget(name: "BuntingCoreTests", dependencies: ["BuntingCore"]),
+        // Against a fault-injecting HTTP server on the loopback (Tests/python/fault_server.py).
+        .testTarget(name: "BuntingHTTPTests", dependencies: ["BuntingHTTP", "BuntingCore", "BuntingJSON"]),
         .testTarget(name: "BuntingRPCTests", dependencies: ["BuntingRPC", "BuntingJSON", "BuntingCore"]),
         // Drives the built `bunting` binary through real pipes.
         .testTarget(name: "BuntingEndToEndTests", dependencies: ["BuntingJSON", "bunting"]),

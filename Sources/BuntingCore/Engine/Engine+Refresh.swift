@@ -74,6 +74,8 @@ extension Engine {
         switch source.fetch(ifChangedSince: since) {
         case .unchanged:
             return .unchanged
+        case .failed(.invalidData(let message)):
+            return .invalid(DefinitionsError(problems: [message]))
         case .failed(let failure):
             return .failed(failure)
         case .fetched(let bytes, let version):
@@ -156,11 +158,19 @@ extension Engine {
             reason = .clientError
             givenUp = .doNotRetry
             willRetry = false
+        case .invalidData:  // made `.invalid` by fetchAndCompile; kept whole here for completeness
+            reason = .invalidServerData
+            givenUp = .doNotRetry
+            willRetry = false
         }
         for channel in channelsOf(requests) {
             sendError(channel, reason, willRetry ? .sdkWillRetry : givenUp, until: until, message: failure.message)
         }
-        guard willRetry, !requests.isEmpty else {
+        // Until a remote source delivered its first document every channel is
+        // off, so that fetch is retried even when no refresh waits for it,
+        // rather than only at the next poll.
+        let awaitingFirstDocument = definitions == nil && !source.isLocal
+        guard willRetry, !requests.isEmpty || awaitingFirstDocument else {
             fetchFailedTries = 0
             return
         }

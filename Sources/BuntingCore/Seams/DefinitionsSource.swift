@@ -42,10 +42,15 @@ public enum SourceFailure: Error, Equatable, Sendable {
     case authentication(String)
     /// Another HTTP 4xx: not retried.
     case clientError(String)
+    /// An answer that cannot be a document before any parsing (larger than
+    /// the limit, an HTML page): INVALID_SERVER_DATA, like a document that
+    /// does not parse, and not retried.
+    case invalidData(String)
 
     public var message: String {
         switch self {
-        case .serverError(let text), .rateLimited(_, let text), .authentication(let text), .clientError(let text): text
+        case .serverError(let text), .rateLimited(_, let text), .authentication(let text), .clientError(let text),
+             .invalidData(let text): text
         }
     }
 }
