@@ -71,7 +71,8 @@ let package = Package(
         .testTarget(name: "BuntingHTTPTests", dependencies: ["BuntingHTTP", "BuntingCore", "BuntingJSON"]),
         .testTarget(name: "BuntingRPCTests", dependencies: ["BuntingRPC", "BuntingJSON", "BuntingCore"]),
         // Drives the built `bunting` binary through real pipes.
-        .testTarget(name: "BuntingEndToEndTests", dependencies: ["BuntingJSON", "bunting"]),
+        // Also the HTTP client against a fault-injecting loopback server, and nginx.
+        .testTarget(name: "BuntingEndToEndTests", dependencies: ["BuntingJSON", "BuntingHTTP", "BuntingCore", "bunting"]),
 
         // Release-build benchmark of BuntingRules (benchmarks/rules/run); not a test.
         .executableTarget(
