@@ -42,9 +42,9 @@ public final class HTTPClient: Sendable {
         var withConfiguredHeaders = true
         var redirects = 0
         while true {
-            let (response, redirect) = try transfer(request, to: url, withConfiguredHeaders: withConfiguredHeaders, on: handle)
+            let response = try transfer(request, to: url, withConfiguredHeaders: withConfiguredHeaders, on: handle)
             guard request.followsRedirects, [301, 302, 303, 307, 308].contains(response.status),
-                  redirects < Self.maxRedirects, let redirect, let next = try? HTTPURL(redirect)
+                  redirects < Self.maxRedirects, let redirect = response.redirect, let next = try? HTTPURL(redirect)
             else { return response }
             if next.origin != request.url.origin { withConfiguredHeaders = false }
             log.debug("\(request.method.rawValue) \(url) redirected (\(response.status)) to \(next)")
@@ -53,10 +53,9 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    /// One transfer; returns the response and where it redirects to, if anywhere.
     private func transfer(
         _ request: HTTPRequest, to url: HTTPURL, withConfiguredHeaders: Bool, on handle: CurlHandle
-    ) throws(HTTPTransportError) -> (HTTPResponse, String?) {
+    ) throws(HTTPTransportError) -> HTTPResponse {
         handle.reset()
         // Options point into this frame (body, error buffer, collector): forget them on the way out.
         defer { handle.reset() }
@@ -111,10 +110,12 @@ public final class HTTPClient: Sendable {
         for name in HTTPResponse.keptHeaders {
             if let value = handle.responseHeader(name) { headers[name] = value }
         }
-        let response = HTTPResponse(status: handle.info(CURLINFO_RESPONSE_CODE), headers: headers, body: collector.bytes)
+        let response = HTTPResponse(
+            status: handle.info(CURLINFO_RESPONSE_CODE), headers: headers, body: collector.bytes,
+            redirect: handle.stringInfo(CURLINFO_REDIRECT_URL))
         let reused = handle.info(CURLINFO_NUM_CONNECTS) == 0 ? ", connection reused" : ""
         log.debug("\(request.method.rawValue) \(url) → \(response.status), \(response.body.count) bytes\(reused)")
-        return (response, handle.stringInfo(CURLINFO_REDIRECT_URL))
+        return response
     }
 
     /// Messages name the kind of failure without timings or addresses, so a

@@ -33,7 +33,7 @@ public enum HTTPFailure: Equatable, Sendable {
         case 500..<600:
             self = .serverError("HTTP \(status)")
         case 300..<400:
-            let location = response.header("Location").flatMap { try? HTTPURL($0) }.map { " to \($0)" } ?? ""
+            let location = response.redirect.flatMap { try? HTTPURL($0) }.map { " to \($0)" } ?? ""
             self = .clientError("HTTP \(status) (redirect\(location) not followed)")
         default:
             self = .clientError("HTTP \(status)")

@@ -53,7 +53,8 @@ import Testing
         #expect(failure(403) == .authentication("HTTP 403"))
         #expect(failure(404) == .clientError("HTTP 404"))
         #expect(failure(400) == .clientError("HTTP 400"))
-        #expect(failure(302, ["location": "http://other/x"]) == .clientError("HTTP 302 (redirect to http://other/x not followed)"))
+        let redirect = HTTPResponse(status: 302, redirect: "http://u:p@other/x")
+        #expect(HTTPFailure(redirect, now: now) == .clientError("HTTP 302 (redirect to http://other/x not followed)"))
     }
 
     @Test func mapsTransportErrors() {
