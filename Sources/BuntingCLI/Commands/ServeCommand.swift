@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import BuntingCore
 import BuntingDefinitions
 import BuntingHTTP
@@ -56,7 +59,14 @@ enum ServeCommand {
             RuleMethods.register(in: &table, engine: engine)
             return table
         }
-        return status == 0 ? .success : .failure
+        let exitCode: ExitCode = status == 0 ? .success : .failure
+        if source is HTTPSource || sink is HTTPSink {
+            // A worker may still be inside libcurl (a request that outlived
+            // shutdown): exit()'s clean-up handlers would tear OpenSSL down
+            // under it and crash. Everything Bunting writes is out by now.
+            _exit(exitCode.rawValue)
+        }
+        return exitCode
     }
 
     /// A URL was checked with the rest of the command line; libcurl itself

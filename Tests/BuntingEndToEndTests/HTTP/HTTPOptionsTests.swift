@@ -57,6 +57,17 @@ import Testing
         #expect(try bunting.greeting() == "v1")
     }
 
+    @Test func endOfInputEndsTheProcessWhileARequestIsStillUnanswered() throws {
+        let server = try FaultServer()
+        try server.setDocument(DefinitionsFixture.path, definitions("v1"))
+        try server.script(DefinitionsFixture.path, [FaultServer.Answer.status(200, body: definitions("v1")).held])
+        let bunting = try BuntingClient(["--definitions", server.url(DefinitionsFixture.path)])
+        try server.waitForRequests(DefinitionsFixture.path, count: 1)
+        try bunting.process.closeInput()
+        #expect(try bunting.process.waitForExit() == 0)
+        try server.release()
+    }
+
     @Test(arguments: [
         (["--definitions", "http://"], "--definitions: 'http://' has no host"),
         (["--sink", "https://host:0/x"], "--sink: 'https://host:0/x' has an invalid port"),
