@@ -56,8 +56,18 @@ public final class HTTPClient: Sendable {
     private func transfer(
         _ request: HTTPRequest, to url: HTTPURL, withConfiguredHeaders: Bool, on handle: CurlHandle
     ) throws(HTTPTransportError) -> HTTPResponse {
+        // Buffers that libcurl is handed pointers to: they outlive `perform`.
+        let errorBuffer = UnsafeMutableBufferPointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0)
+        defer { errorBuffer.deallocate() }
+        let body = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, request.body.count), alignment: 1)
+        body.copyBytes(from: request.body)
+        defer { body.deallocate() }
+        let collector = BodyCollector(limit: request.maxResponseBytes, overflow: request.overflow)
+
         handle.reset()
-        // Options point into this frame (body, error buffer, collector): forget them on the way out.
+        // Declared after the buffers, so it runs before they are freed: the
+        // handle keeps no pointer into this frame once the transfer is over.
         defer { handle.reset() }
         try handle.set(CURLOPT_URL, url.text)
         try handle.set(CURLOPT_PROTOCOLS_STR, "http,https")
@@ -75,7 +85,6 @@ public final class HTTPClient: Sendable {
         let headerList = CurlStringList(lines)
         try handle.set(CURLOPT_HTTPHEADER, list: headerList)
 
-        let collector = BodyCollector(limit: request.maxResponseBytes, overflow: request.overflow)
         try handle.setWriteFunction(BodyCollector.write)
         try handle.set(CURLOPT_WRITEDATA, pointer: Unmanaged.passUnretained(collector).toOpaque())
         if request.overflow == .fail {
@@ -83,14 +92,7 @@ public final class HTTPClient: Sendable {
             try handle.set(CURLOPT_MAXFILESIZE_LARGE, offset: request.maxResponseBytes)
         }
 
-        // Both buffers must outlive `perform`; the deferred reset forgets them first.
-        let errorBuffer = UnsafeMutableBufferPointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-        errorBuffer.initialize(repeating: 0)
-        defer { errorBuffer.deallocate() }
         try handle.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer.baseAddress))
-        let body = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, request.body.count), alignment: 1)
-        body.copyBytes(from: request.body)
-        defer { body.deallocate() }
         switch request.method {
         case .get:
             try handle.set(CURLOPT_HTTPGET, 1)

@@ -32,7 +32,7 @@ static char load_error_text[512];
     do {                                                                                         \
         *(void **)(&curl.field) = dlsym(library, symbol);                                        \
         if (!curl.field) {                                                                       \
-            snprintf(load_error_text, sizeof load_error_text, "libcurl lacks %s (7.84 or newer is needed)", symbol); \
+            snprintf(load_error_text, sizeof load_error_text, "libcurl lacks %s (7.85 or newer is needed)", symbol); \
             load_error = load_error_text;                                                        \
             return;                                                                              \
         }                                                                                        \

@@ -1,6 +1,6 @@
 // The one C header of the HTTP layer. libcurl is not linked but loaded on
 // first use (see curl_loader.c): linked, its thirty dependent libraries would
-// cost every start of `bunting serve` about 4 ms, HTTP or not. These typed
+// cost every start of `bunting serve` about 5 ms, HTTP or not. These typed
 // functions stand in for libcurl's variadic ones and call it through the
 // loaded symbols; curl.h gives the types and option constants.
 #ifndef BUNTING_CCURL_SHIM_H
