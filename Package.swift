@@ -38,7 +38,7 @@ let package = Package(
             name: "BuntingDefinitions", dependencies: ["BuntingJSON", "BuntingRules", "BuntingSchema", "BuntingCore"],
             resources: [.embedInCode("Resources/definitions.schema.json")]),
 
-        // Files and, later, HTTP and SQLite behind the engine's seams.
+        // Files (and, later, SQLite) behind the engine's seams; HTTP is BuntingHTTP.
         .target(name: "BuntingIO", dependencies: ["BuntingJSON", "BuntingCore"]),
 
         // The HTTP client (libcurl), the HTTP definitions source and the HTTP

@@ -99,13 +99,13 @@ let serverErrorCycle = [
     }
 
     @Test func timeoutsAreServerErrors() throws {
-        let fixture = try DefinitionsFixture(["--timeout", "0.3"])
+        let fixture = try DefinitionsFixture(["--timeout", "1"])
         let before = try fixture.bunting.snapshot()
-        let slow = FaultServer.Answer.status(200, body: definitions("v2")).delayed(2)
+        let slow = FaultServer.Answer.status(200, body: definitions("v2")).delayed(3)
         let (events, requests, raw) = try fixture.refresh([slow, slow, slow])
         #expect(events == serverErrorCycle)
         #expect(requests.count == 3)
-        #expect(raw.first?["message"] == "timed out (connect timeout 10 s, total 0.3 s)")
+        #expect(raw.first?["message"] == "timed out (connect timeout 10 s, total 1 s)")
         try fixture.expectCacheKeptAndRecovery(before)
     }
 

@@ -112,8 +112,8 @@ struct SinkFixture {
         #expect(posts.count == 3)
         try dropping.expectNothingLost(posts)
 
-        let slow = try SinkFixture(["--timeout", "0.3"])
-        let late = FaultServer.Answer.status(200).delayed(2)
+        let slow = try SinkFixture(["--timeout", "1"])
+        let late = FaultServer.Answer.status(200).delayed(3)
         let (_, timedOut, slowPosts, _) = try slow.logAndFlush([late, late, late])
         #expect(timedOut == ["IMPRESSION featureFlags ENQUEUED"] + serverErrorCycle)
         #expect(slowPosts.count == 3)
