@@ -67,7 +67,8 @@ let package = Package(
             name: "BuntingSchemaTests", dependencies: ["BuntingSchema", "BuntingJSON"],
             exclude: ["Fixtures"]),
         .testTarget(name: "BuntingCoreTests", dependencies: ["BuntingCore"]),
-        // Against a fault-injecting HTTP server on the loopback (Tests/python/fault_server.py).
+        .testTarget(name: "BuntingDefinitionsTests", dependencies: ["BuntingDefinitions", "BuntingCore", "BuntingJSON"]),
+        // URLs, headers and the HTTP failure mapping; the client against a real server is end-to-end.
         .testTarget(name: "BuntingHTTPTests", dependencies: ["BuntingHTTP", "BuntingCore", "BuntingJSON"]),
         .testTarget(name: "BuntingRPCTests", dependencies: ["BuntingRPC", "BuntingJSON", "BuntingCore"]),
         // Drives the built `bunting` binary through real pipes.

@@ -27,22 +27,9 @@ public final class HTTPSink: AnalyticsSink {
             maxResponseBytes: Self.maxResponseBytes, overflow: .truncate)
         switch client.send(request) {
         case .failure(let error):
-            throw SinkFailure(HTTPFailure(error))
+            throw RemoteFailure(error)
         case .success(let response):
-            if let failure = HTTPFailure(response, now: clock.unixTime()) { throw SinkFailure(failure) }
-        }
-    }
-}
-
-extension SinkFailure {
-    init(_ failure: HTTPFailure) {
-        switch failure {
-        case .serverError(let message): self = .serverError(message)
-        case .rateLimited(let until, let message): self = .rateLimited(until: until, message)
-        case .authentication(let message): self = .authentication(message)
-        case .clientError(let message): self = .clientError(message)
-        // The answer is never judged for content; nothing else lands here.
-        case .invalidData(let message): self = .serverError(message)
+            if let failure = RemoteFailure(response, now: clock.unixTime()) { throw failure }
         }
     }
 }

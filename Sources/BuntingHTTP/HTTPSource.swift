@@ -28,15 +28,15 @@ public final class HTTPSource: DefinitionsSource {
         let request = HTTPRequest(.get, url, headers: headers, maxResponseBytes: maxBytes, followsRedirects: true)
         let response: HTTPResponse
         switch client.send(request) {
-        case .failure(let error): return .failed(SourceFailure(HTTPFailure(error)))
+        case .failure(let error): return .failed(RemoteFailure(error))
         case .success(let answer): response = answer
         }
         if response.status == 304 {
             // Without a condition a 304 means nothing; the server is at fault.
             return conditional ? .unchanged : .failed(.serverError("HTTP 304 to a request that was not conditional"))
         }
-        if let failure = HTTPFailure(response, now: clock.unixTime()) {
-            return .failed(SourceFailure(failure))
+        if let failure = RemoteFailure(response, now: clock.unixTime()) {
+            return .failed(failure)
         }
         // A web server's fallback page (a SPA index, a captive portal) comes
         // back as 200 text/html; say so instead of reporting a JSON syntax error.
@@ -44,17 +44,5 @@ public final class HTTPSource: DefinitionsSource {
             return .failed(.invalidData("the server sent an HTML page (Content-Type: \(type)), not a JSON document"))
         }
         return .fetched(response.body, SourceVersion(etag: response.header("ETag"), lastModified: response.header("Last-Modified")))
-    }
-}
-
-extension SourceFailure {
-    init(_ failure: HTTPFailure) {
-        switch failure {
-        case .serverError(let message): self = .serverError(message)
-        case .rateLimited(let until, let message): self = .rateLimited(until: until, message)
-        case .authentication(let message): self = .authentication(message)
-        case .clientError(let message): self = .clientError(message)
-        case .invalidData(let message): self = .invalidData(message)
-        }
     }
 }

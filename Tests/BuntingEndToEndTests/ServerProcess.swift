@@ -156,6 +156,24 @@ final class ServerProcess: @unchecked Sendable {
         return messages
     }
 
+    /// Waits for the first message at or after `index` that satisfies
+    /// `matches`, and returns it with its index.
+    @discardableResult
+    func waitForMessage(from index: Int = 0, _ description: String, where matches: (JSON) -> Bool) throws -> (index: Int, message: JSON) {
+        let deadline = Date().addingTimeInterval(Self.deadline)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if index < messages.count, let found = messages[index...].firstIndex(where: matches) {
+                return (found, messages[found])
+            }
+            if stdoutClosed { throw HarnessError(description: "stdout closed before \(description); stderr: \(stderr)") }
+            if !condition.wait(until: deadline) {
+                throw HarnessError(description: "no \(description) in \(messages.count) messages: \(messages.suffix(5).map { $0.encodedString() }); stderr: \(stderr)")
+            }
+        }
+    }
+
     /// Every message received so far.
     var received: [JSON] {
         condition.lock()

@@ -1,3 +1,4 @@
+import BuntingCore
 import BuntingHTTP
 import Testing
 
@@ -34,11 +35,11 @@ import Testing
     }
 }
 
-@Suite struct HTTPFailureTests {
+@Suite struct RemoteFailureHTTPTests {
     let now = 1_750_000_000.0
 
-    func failure(_ status: Int, _ headers: [String: String] = [:]) -> HTTPFailure? {
-        HTTPFailure(HTTPResponse(status: status, headers: headers), now: now)
+    func failure(_ status: Int, _ headers: [String: String] = [:]) -> RemoteFailure? {
+        RemoteFailure(HTTPResponse(status: status, headers: headers), now: now)
     }
 
     @Test func mapsEveryStatusClassOfTheFailureModel() {
@@ -54,25 +55,25 @@ import Testing
         #expect(failure(404) == .clientError("HTTP 404"))
         #expect(failure(400) == .clientError("HTTP 400"))
         let redirect = HTTPResponse(status: 302, redirect: "http://u:p@other/x")
-        #expect(HTTPFailure(redirect, now: now) == .clientError("HTTP 302 (redirect to http://other/x not followed)"))
+        #expect(RemoteFailure(redirect, now: now) == .clientError("HTTP 302 (redirect to http://other/x not followed)"))
     }
 
     @Test func mapsTransportErrors() {
-        #expect(HTTPFailure(HTTPTransportError(.timeout, "timed out")) == .serverError("timed out"))
-        #expect(HTTPFailure(HTTPTransportError(.network, "Couldn't connect to server")) == .serverError("Couldn't connect to server"))
-        #expect(HTTPFailure(HTTPTransportError(.tooLarge, "too large")) == .invalidData("too large"))
-        #expect(HTTPFailure(HTTPTransportError(.unavailable, "no libcurl")) == .clientError("no libcurl"))
+        #expect(RemoteFailure(HTTPTransportError(.timeout, "timed out")) == .serverError("timed out"))
+        #expect(RemoteFailure(HTTPTransportError(.network, "Couldn't connect to server")) == .serverError("Couldn't connect to server"))
+        #expect(RemoteFailure(HTTPTransportError(.tooLarge, "too large")) == .invalidData("too large"))
+        #expect(RemoteFailure(HTTPTransportError(.unavailable, "no libcurl")) == .clientError("no libcurl"))
     }
 
     @Test func readsRetryAfterInSecondsAndAsHTTPDates() {
-        #expect(HTTPFailure.retryAfter("0", now: now) == now)
-        #expect(HTTPFailure.retryAfter(" 120 ", now: now) == now + 120)
+        #expect(HTTPResponse.retryAfterTime("0", now: now) == now)
+        #expect(HTTPResponse.retryAfterTime(" 120 ", now: now) == now + 120)
         // 1750000000 is Sun, 15 Jun 2025 15:06:40 GMT, in each of the three forms.
-        #expect(HTTPFailure.retryAfter("Sun, 15 Jun 2025 15:06:40 GMT", now: 0) == 1_750_000_000)
-        #expect(HTTPFailure.retryAfter("Sunday, 15-Jun-25 15:06:40 GMT", now: 0) == 1_750_000_000)
-        #expect(HTTPFailure.retryAfter("Sun Jun 15 15:06:40 2025", now: 0) == 1_750_000_000)
+        #expect(HTTPResponse.retryAfterTime("Sun, 15 Jun 2025 15:06:40 GMT", now: 0) == 1_750_000_000)
+        #expect(HTTPResponse.retryAfterTime("Sunday, 15-Jun-25 15:06:40 GMT", now: 0) == 1_750_000_000)
+        #expect(HTTPResponse.retryAfterTime("Sun Jun 15 15:06:40 2025", now: 0) == 1_750_000_000)
         for unusable in ["", "-5", "1.5", "soon", "tomorrow", String(repeating: "9", count: 400)] {
-            #expect(HTTPFailure.retryAfter(unusable, now: now) == nil, "\(unusable)")
+            #expect(HTTPResponse.retryAfterTime(unusable, now: now) == nil, "\(unusable)")
         }
     }
 }

@@ -75,6 +75,7 @@ extension Engine {
         case .unchanged:
             return .unchanged
         case .failed(.invalidData(let message)):
+            // Like a document that does not compile: a poll reports it once.
             return .invalid(DefinitionsError(problems: [message]))
         case .failed(let failure):
             return .failed(failure)
@@ -138,33 +139,10 @@ extension Engine {
     /// either schedule a retry (the requests wait for it) or give up.
     func handleFailure(_ failure: SourceFailure, requests: [RefreshRequest]) {
         fetchFailedTries += 1
-        let willRetry: Bool
-        let reason: ErrorReason
-        var until: Double?
-        var givenUp = RetryState.integratorMayRetry
-        switch failure {
-        case .serverError:
-            reason = .serverError
-            willRetry = configuration.retry.retries(afterFailedTries: fetchFailedTries)
-        case .rateLimited(let retryAfter, _):
-            reason = .rateLimited
-            until = retryAfter
-            willRetry = configuration.retry.retries(afterFailedTries: fetchFailedTries)
-        case .authentication:
-            reason = .clientError
-            givenUp = .doNotRetry
-            willRetry = configuration.retry.retries(afterFailedTries: fetchFailedTries)
-        case .clientError:
-            reason = .clientError
-            givenUp = .doNotRetry
-            willRetry = false
-        case .invalidData:  // made `.invalid` by fetchAndCompile; kept whole here for completeness
-            reason = .invalidServerData
-            givenUp = .doNotRetry
-            willRetry = false
-        }
+        let willRetry = failure.isRetried && configuration.retry.retries(afterFailedTries: fetchFailedTries)
+        let until = failure.retryAfter
         for channel in channelsOf(requests) {
-            sendError(channel, reason, willRetry ? .sdkWillRetry : givenUp, until: until, message: failure.message)
+            sendError(channel, failure.errorReason, willRetry ? .sdkWillRetry : failure.givenUpState, until: until, message: failure.message)
         }
         // Until a remote source delivered its first document every channel is
         // off, so that fetch is retried even when no refresh waits for it,

@@ -1,20 +1,9 @@
+import BuntingCore
 import CCurl
 
-/// What the failure model does with an answer that is not a success: the
-/// one mapping of the definitions source and the analytics sink (the
-/// engine's `SourceFailure` and `SinkFailure` follow it case for case).
-public enum HTTPFailure: Equatable, Sendable {
-    /// 5xx, 429 without a usable Retry-After, network errors, timeouts: retried with backoff.
-    case serverError(String)
-    /// 429 with a usable Retry-After: retried at `until` (Unix seconds).
-    case rateLimited(until: Double, String)
-    /// 401 and 403: retried (a key may be rotating), then given up.
-    case authentication(String)
-    /// Any other status: not retried.
-    case clientError(String)
-    /// An answer that cannot be a usable body: too large, HTML for JSON.
-    case invalidData(String)
-
+/// The failure model for HTTP: which answers and transport errors are which
+/// failure. One mapping for the definitions source and the analytics sink.
+extension RemoteFailure {
     /// The failure an unsuccessful status stands for, or nil for 2xx. `now`
     /// turns a Retry-After in seconds into a time.
     public init?(_ response: HTTPResponse, now: Double) {
@@ -23,7 +12,7 @@ public enum HTTPFailure: Equatable, Sendable {
         case 200..<300:
             return nil
         case 429:
-            if let value = response.header("Retry-After"), let until = Self.retryAfter(value, now: now) {
+            if let value = response.header("Retry-After"), let until = HTTPResponse.retryAfterTime(value, now: now) {
                 self = .rateLimited(until: until, "HTTP 429")
             } else {
                 self = .serverError("HTTP 429 without a usable Retry-After")
@@ -48,10 +37,12 @@ public enum HTTPFailure: Equatable, Sendable {
         case .unavailable: self = .clientError(error.message)
         }
     }
+}
 
+extension HTTPResponse {
     /// The time a Retry-After value names: delay-seconds (a whole number ≥ 0)
     /// or an HTTP-date; nil when it is neither.
-    public static func retryAfter(_ value: String, now: Double) -> Double? {
+    public static func retryAfterTime(_ value: String, now: Double) -> Double? {
         let text = value.trimmingWhitespace()
         guard !text.isEmpty else { return nil }
         if text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {

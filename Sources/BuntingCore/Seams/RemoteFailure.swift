@@ -1,0 +1,57 @@
+/// Why a fetch from the definitions source or a delivery to the analytics
+/// sink failed, sorted by what the failure model does with it. One type for
+/// both, so that both follow one model.
+public enum RemoteFailure: Error, Equatable, Sendable {
+    /// Network failure, timeout, unreadable file, HTTP 5xx: retried.
+    case serverError(String)
+    /// HTTP 429 with a usable Retry-After: waits until then, then retries.
+    case rateLimited(until: Double, String)
+    /// HTTP 401/403: retried, then given up for good.
+    case authentication(String)
+    /// Another HTTP 4xx: not retried.
+    case clientError(String)
+    /// An answer that cannot be a document before any parsing (larger than
+    /// the limit, an HTML page): INVALID_SERVER_DATA, like a document that
+    /// does not parse, and not retried.
+    case invalidData(String)
+
+    public var message: String {
+        switch self {
+        case .serverError(let text), .rateLimited(_, let text), .authentication(let text), .clientError(let text),
+             .invalidData(let text): text
+        }
+    }
+
+    /// The `reason` of the ERROR event it causes.
+    var errorReason: ErrorReason {
+        switch self {
+        case .serverError: .serverError
+        case .rateLimited: .rateLimited
+        case .authentication, .clientError: .clientError
+        case .invalidData: .invalidServerData
+        }
+    }
+
+    /// Whether the failure model tries again (within the retry policy's count).
+    var isRetried: Bool {
+        switch self {
+        case .serverError, .rateLimited, .authentication: true
+        case .clientError, .invalidData: false
+        }
+    }
+
+    /// The `retryState` once no retry is left: the integrator may try a
+    /// server that failed, but not one that refused the client.
+    var givenUpState: RetryState {
+        switch self {
+        case .serverError, .rateLimited: .integratorMayRetry
+        case .authentication, .clientError, .invalidData: .doNotRetry
+        }
+    }
+
+    /// When the server asked to be tried again (`rateLimitedUntil`).
+    var retryAfter: Double? {
+        if case .rateLimited(let until, _) = self { return until }
+        return nil
+    }
+}
