@@ -15,6 +15,11 @@ let package = Package(
             name: "CJansson", pkgConfig: "jansson",
             providers: [.apt(["libjansson-dev"])]),
 
+        // libcurl's headers and a loader that opens it on first use instead of
+        // linking it (its 30 dependent libraries would slow every start);
+        // headers from libcurl4-openssl-dev.
+        .target(name: "CCurl"),
+
         // JSON values over jansson; the only module that imports CJansson.
         .target(name: "BuntingJSON", dependencies: ["CJansson"]),
 
@@ -33,8 +38,12 @@ let package = Package(
             name: "BuntingDefinitions", dependencies: ["BuntingJSON", "BuntingRules", "BuntingSchema", "BuntingCore"],
             resources: [.embedInCode("Resources/definitions.schema.json")]),
 
-        // Files and, later, HTTP and SQLite behind the engine's seams.
+        // Files (and, later, SQLite) behind the engine's seams; HTTP is BuntingHTTP.
         .target(name: "BuntingIO", dependencies: ["BuntingJSON", "BuntingCore"]),
+
+        // The HTTP client (libcurl), the HTTP definitions source and the HTTP
+        // analytics sink; the only module that imports CCurl.
+        .target(name: "BuntingHTTP", dependencies: ["CCurl", "BuntingCore", "BuntingJSON"]),
 
         // JSON-RPC 2.0 over stdio: framing, dispatch, and the protocol's methods.
         .target(
@@ -44,7 +53,7 @@ let package = Package(
         // The command line: serve, eval, validate, version.
         .target(
             name: "BuntingCLI",
-            dependencies: ["BuntingJSON", "BuntingCore", "BuntingRPC", "BuntingDefinitions", "BuntingIO"],
+            dependencies: ["BuntingJSON", "BuntingCore", "BuntingRPC", "BuntingDefinitions", "BuntingIO", "BuntingHTTP"],
             resources: [.embedInCode("Resources/bunting.json")]),
 
         // The executable stays a shell around BuntingCLI.
@@ -59,9 +68,12 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "BuntingCoreTests", dependencies: ["BuntingCore"]),
         .testTarget(name: "BuntingDefinitionsTests", dependencies: ["BuntingDefinitions", "BuntingCore", "BuntingJSON"]),
+        // URLs, headers and the HTTP failure mapping; the client against a real server is end-to-end.
+        .testTarget(name: "BuntingHTTPTests", dependencies: ["BuntingHTTP", "BuntingCore", "BuntingJSON"]),
         .testTarget(name: "BuntingRPCTests", dependencies: ["BuntingRPC", "BuntingJSON", "BuntingCore"]),
         // Drives the built `bunting` binary through real pipes.
-        .testTarget(name: "BuntingEndToEndTests", dependencies: ["BuntingJSON", "bunting"]),
+        // Also the HTTP client against a fault-injecting loopback server, and nginx.
+        .testTarget(name: "BuntingEndToEndTests", dependencies: ["BuntingJSON", "BuntingHTTP", "BuntingCore", "bunting"]),
 
         // Release-build benchmark of BuntingRules (benchmarks/rules/run); not a test.
         .executableTarget(

@@ -391,6 +391,34 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
             "sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0",
         ])
     }
+    @Test func aRemoteSourceRetriesItsFirstFetchWithBackoffEvenWithoutSubscribers() throws {
+        // Every channel is off until the first document arrives: waiting for
+        // the next poll (nil here: never) would leave them off.
+        let harness = EngineHarness(
+            testDocument, localSource: false, sourceFailures: [.serverError("HTTP 503"), .serverError("HTTP 503")])
+        #expect(harness.source.fetchCount == 1)
+        harness.advance(1)
+        #expect(harness.source.fetchCount == 2)
+        harness.advance(2)
+        #expect(harness.source.fetchCount == 3)
+        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        #expect(harness.take() == ["sub-1 CACHE_REPLAY featureFlags [] sync=0"])
+        harness.advance(1000)
+        #expect(harness.source.fetchCount == 3)
+    }
+
+    @Test func anAnswerThatCannotBeADocumentIsInvalidDataAndNotRetried() throws {
+        let harness = EngineHarness(testDocument)
+        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        try harness.engine.refresh(.contentCards, placementIds: nil)
+        _ = harness.take()
+        harness.source.fail(.invalidData("the server sent an HTML page"))
+        try harness.engine.refresh(.contentCards, placementIds: nil)
+        harness.advance(1000)
+        #expect(harness.take() == ["sub-1 ERROR contentCards INVALID_SERVER_DATA DO_NOT_RETRY"])
+        #expect(harness.source.fetchCount == 3)
+        #expect(EngineHarness.items(harness.engine.snapshotData(.contentCards)) == "[c2,c1,ctl,fixed]")
+    }
 }
 
 @Suite struct SDKStateTests {

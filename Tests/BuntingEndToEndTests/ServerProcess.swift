@@ -143,6 +143,19 @@ final class ServerProcess: @unchecked Sendable {
         }
     }
 
+    /// Waits until `condition` holds for the messages received so far and
+    /// returns them; `what` names the wait in the error when it never does.
+    func waitUntil(_ what: String, _ condition: ([JSON]) -> Bool) throws -> [JSON] {
+        let deadline = Date().addingTimeInterval(Self.deadline)
+        self.condition.lock()
+        defer { self.condition.unlock() }
+        while !condition(messages) {
+            if stdoutClosed { throw HarnessError(description: "stdout closed while waiting for \(what); stderr: \(stderr)") }
+            if !self.condition.wait(until: deadline) { throw HarnessError(description: "timed out waiting for \(what); stderr: \(stderr)") }
+        }
+        return messages
+    }
+
     /// Waits for the first message at or after `index` that satisfies
     /// `matches`, and returns it with its index.
     @discardableResult

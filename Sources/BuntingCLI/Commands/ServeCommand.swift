@@ -1,5 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import BuntingCore
 import BuntingDefinitions
+import BuntingHTTP
 import BuntingIO
 import BuntingJSON
 import BuntingRPC
@@ -25,8 +29,8 @@ enum ServeCommand {
         }
         let configuration = try ServeConfiguration(options)
         log.level = configuration.logLevel
-        let source = try makeSource(configuration.definitions)
-        let sink = try makeSink(configuration.sink)
+        let source = try makeSource(configuration.definitions, http: configuration.http)
+        let sink = try makeSink(configuration.sink, http: configuration.http)
         if sink == nil {
             log.info("no --sink: analytics stay queued until one is given")
         }
@@ -55,25 +59,42 @@ enum ServeCommand {
             RuleMethods.register(in: &table, engine: engine)
             return table
         }
-        return status == 0 ? .success : .failure
+        let exitCode: ExitCode = status == 0 ? .success : .failure
+        if source is HTTPSource || sink is HTTPSink {
+            // A worker may still be inside libcurl (a request that outlived
+            // shutdown): exit()'s clean-up handlers would tear OpenSSL down
+            // under it and crash. Everything Bunting writes is out by now.
+            _exit(exitCode.rawValue)
+        }
+        return exitCode
     }
 
-    static func makeSource(_ location: String?) throws(UsageError) -> any DefinitionsSource {
+    /// A URL was checked with the rest of the command line; libcurl itself
+    /// is loaded on the first request, off the start-up path.
+    static func makeSource(_ location: String?, http: HTTPSettings) throws(UsageError) -> any DefinitionsSource {
         guard let location else {
             return MemorySource(bytes: BundledExample.definitions, location: "(bundled example)")
         }
-        if location.hasPrefix("http://") || location.hasPrefix("https://") {
-            throw UsageError("--definitions: HTTP sources are not built yet; give a file path", command: "serve")
+        if HTTPURL.isHTTP(location) {
+            return HTTPSource(url: try url(location, option: "definitions"), settings: http)
         }
         return FileSource(path: location)
     }
 
-    static func makeSink(_ location: String?) throws(UsageError) -> (any AnalyticsSink)? {
+    static func makeSink(_ location: String?, http: HTTPSettings) throws(UsageError) -> (any AnalyticsSink)? {
         guard let location else { return nil }
-        if location.hasPrefix("http://") || location.hasPrefix("https://") {
-            throw UsageError("--sink: HTTP sinks are not built yet; give a file path", command: "serve")
+        if HTTPURL.isHTTP(location) {
+            return HTTPSink(url: try url(location, option: "sink"), settings: http)
         }
         return NDJSONFileSink(path: location)
+    }
+
+    private static func url(_ text: String, option: String) throws(UsageError) -> HTTPURL {
+        do {
+            return try HTTPURL(text)
+        } catch {
+            throw UsageError("--\(option): '\(text)' \(error.why)", command: "serve")
+        }
     }
 
     static func engineConfiguration(_ options: ServeConfiguration, localSource: Bool) -> Engine.Configuration {

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import BuntingCore
+import BuntingHTTP
 import BuntingRPC
 
 /// Everything `bunting serve` was asked for, checked and with defaults filled in.
@@ -20,6 +24,8 @@ public struct ServeConfiguration: Equatable, Sendable {
     public var refreshRateLimit: (tokens: Int, seconds: Double)?
     public var logLevel: LogLevel = .warning
     public var maxMessageBytes = 16 << 20
+    /// Timeouts, CA file and headers of the HTTP definitions source and sink.
+    public var http = HTTPSettings()
 
     public init() {}
 
@@ -30,7 +36,7 @@ public struct ServeConfiguration: Equatable, Sendable {
             && lhs.retryMaxDelay == rhs.retryMaxDelay && lhs.retryMaxAttempts == rhs.retryMaxAttempts
             && lhs.refreshRateLimit?.tokens == rhs.refreshRateLimit?.tokens
             && lhs.refreshRateLimit?.seconds == rhs.refreshRateLimit?.seconds
-            && lhs.logLevel == rhs.logLevel && lhs.maxMessageBytes == rhs.maxMessageBytes
+            && lhs.logLevel == rhs.logLevel && lhs.maxMessageBytes == rhs.maxMessageBytes && lhs.http == rhs.http
     }
 
     static let specs: [OptionSpec] = [
@@ -44,6 +50,10 @@ public struct ServeConfiguration: Equatable, Sendable {
         OptionSpec(name: "retry-max-delay", valueName: "S", help: "cap of the doubling retry delay (default: 30)"),
         OptionSpec(name: "retry-max-attempts", valueName: "N", help: "retries of a failed fetch before giving up (default: 5)"),
         OptionSpec(name: "refresh-rate-limit", valueName: "N/S", help: "manual refreshes per channel: N tokens, one back every S seconds\n(default: the Braze SDKs' per-channel buckets)"),
+        OptionSpec(name: "header", valueName: "'NAME: VALUE'", help: "a header sent with every request to the --definitions and\n--sink URLs (API keys, tokens); repeatable; never logged", repeatable: true),
+        OptionSpec(name: "ca-file", valueName: "PATH", help: "PEM certificates to trust for https:// URLs instead of the\nsystem's (TLS certificates are always verified)"),
+        OptionSpec(name: "connect-timeout", valueName: "S", help: "seconds to wait for an HTTP connection (default: 10)"),
+        OptionSpec(name: "timeout", valueName: "S", help: "seconds one HTTP request may take in all (default: 30)"),
         OptionSpec(name: "log-level", valueName: "LEVEL", help: "stderr logging: off, error, warn, info or debug (default: warn)"),
         OptionSpec(name: "max-message-size", valueName: "BYTES", help: "largest message accepted (default: 16777216)"),
         OptionSpec(name: "help", valueName: nil, help: "show this help"),
@@ -83,6 +93,21 @@ public struct ServeConfiguration: Equatable, Sendable {
             }
             refreshRateLimit = (tokens, seconds)
         }
+        for text in options.all("header") {
+            do {
+                http.headers.append(try HTTPHeader(parsing: text))
+            } catch {
+                throw UsageError("--header: \(error.why)", command: "serve")
+            }
+        }
+        if let path = options.value("ca-file") {
+            guard access(path, R_OK) == 0 else {
+                throw UsageError("--ca-file: cannot read '\(path)': \(String(cString: strerror(errno)))", command: "serve")
+            }
+            http.caFile = path
+        }
+        http.connectTimeout = try Self.seconds(options, "connect-timeout", default: http.connectTimeout, allowZero: false)
+        http.timeout = try Self.seconds(options, "timeout", default: http.timeout, allowZero: false)
         if let value = options.value("log-level") {
             guard let level = LogLevel(name: value) else {
                 throw UsageError("--log-level must be off, error, warn, info or debug, not '\(value)'", command: "serve")

@@ -74,6 +74,9 @@ extension Engine {
         switch source.fetch(ifChangedSince: since) {
         case .unchanged:
             return .unchanged
+        case .failed(.invalidData(let message)):
+            // Like a document that does not compile: a poll reports it once.
+            return .invalid(DefinitionsError(problems: [message]))
         case .failed(let failure):
             return .failed(failure)
         case .fetched(let bytes, let version):
@@ -141,7 +144,11 @@ extension Engine {
         for channel in channelsOf(requests) {
             sendError(channel, failure.errorReason, willRetry ? .sdkWillRetry : failure.givenUpState, until: until, message: failure.message)
         }
-        guard willRetry, !requests.isEmpty else {
+        // Until a remote source delivered its first document every channel is
+        // off, so that fetch is retried even when no refresh waits for it,
+        // rather than only at the next poll.
+        let awaitingFirstDocument = definitions == nil && !source.isLocal
+        guard willRetry, !requests.isEmpty || awaitingFirstDocument else {
             fetchFailedTries = 0
             return
         }

@@ -10,10 +10,15 @@ public enum RemoteFailure: Error, Equatable, Sendable {
     case authentication(String)
     /// Another HTTP 4xx: not retried.
     case clientError(String)
+    /// An answer that cannot be a document before any parsing (larger than
+    /// the limit, an HTML page): INVALID_SERVER_DATA, like a document that
+    /// does not parse, and not retried.
+    case invalidData(String)
 
     public var message: String {
         switch self {
-        case .serverError(let text), .rateLimited(_, let text), .authentication(let text), .clientError(let text): text
+        case .serverError(let text), .rateLimited(_, let text), .authentication(let text), .clientError(let text),
+             .invalidData(let text): text
         }
     }
 
@@ -23,13 +28,16 @@ public enum RemoteFailure: Error, Equatable, Sendable {
         case .serverError: .serverError
         case .rateLimited: .rateLimited
         case .authentication, .clientError: .clientError
+        case .invalidData: .invalidServerData
         }
     }
 
     /// Whether the failure model tries again (within the retry policy's count).
     var isRetried: Bool {
-        if case .clientError = self { return false }
-        return true
+        switch self {
+        case .serverError, .rateLimited, .authentication: true
+        case .clientError, .invalidData: false
+        }
     }
 
     /// The `retryState` once no retry is left: the integrator may try a
@@ -37,7 +45,7 @@ public enum RemoteFailure: Error, Equatable, Sendable {
     var givenUpState: RetryState {
         switch self {
         case .serverError, .rateLimited: .integratorMayRetry
-        case .authentication, .clientError: .doNotRetry
+        case .authentication, .clientError, .invalidData: .doNotRetry
         }
     }
 

@@ -16,10 +16,12 @@ final class EngineHarness {
 
     init(
         _ document: JSON, store: MemoryStore = MemoryStore(), withSink: Bool = true, localSource: Bool = true,
-        settleAtStart: Bool = true, configure: (inout Engine.Configuration) -> Void = { _ in }
+        settleAtStart: Bool = true, sourceFailures: [SourceFailure] = [],
+        configure: (inout Engine.Configuration) -> Void = { _ in }
     ) {
         loop = EventLoop(clock: clock)
         source = ScriptedSource(document, isLocal: localSource)
+        for failure in sourceFailures { source.fail(failure) }
         self.store = store
         var configuration = Engine.Configuration()
         configuration.pollInterval = nil
