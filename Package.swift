@@ -14,6 +14,9 @@ let package = Package(
         .systemLibrary(
             name: "CJansson", pkgConfig: "jansson",
             providers: [.apt(["libjansson-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
 
         // JSON values over jansson; the only module that imports CJansson.
         .target(name: "BuntingJSON", dependencies: ["CJansson"]),
@@ -33,8 +36,11 @@ let package = Package(
             name: "BuntingDefinitions", dependencies: ["BuntingJSON", "BuntingRules", "BuntingSchema", "BuntingCore"],
             resources: [.embedInCode("Resources/definitions.schema.json")]),
 
-        // Files and, later, HTTP and SQLite behind the engine's seams.
+        // Files and, later, HTTP behind the engine's seams.
         .target(name: "BuntingIO", dependencies: ["BuntingJSON", "BuntingCore"]),
+
+        // The engine's store on SQLite; the only module that imports CSQLite.
+        .target(name: "BuntingStorage", dependencies: ["CSQLite", "BuntingJSON", "BuntingCore"]),
 
         // JSON-RPC 2.0 over stdio: framing, dispatch, and the protocol's methods.
         .target(
@@ -44,7 +50,7 @@ let package = Package(
         // The command line: serve, eval, validate, version.
         .target(
             name: "BuntingCLI",
-            dependencies: ["BuntingJSON", "BuntingCore", "BuntingRPC", "BuntingDefinitions", "BuntingIO"],
+            dependencies: ["BuntingJSON", "BuntingCore", "BuntingRPC", "BuntingDefinitions", "BuntingIO", "BuntingStorage"],
             resources: [.embedInCode("Resources/bunting.json")]),
 
         // The executable stays a shell around BuntingCLI.
@@ -58,6 +64,7 @@ let package = Package(
             name: "BuntingSchemaTests", dependencies: ["BuntingSchema", "BuntingJSON"],
             exclude: ["Fixtures"]),
         .testTarget(name: "BuntingCoreTests", dependencies: ["BuntingCore"]),
+        .testTarget(name: "BuntingStorageTests", dependencies: ["BuntingStorage", "BuntingCore", "BuntingJSON"]),
         .testTarget(name: "BuntingRPCTests", dependencies: ["BuntingRPC", "BuntingJSON", "BuntingCore"]),
         // Drives the built `bunting` binary through real pipes.
         .testTarget(name: "BuntingEndToEndTests", dependencies: ["BuntingJSON", "bunting"]),

@@ -58,10 +58,13 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// With `readingOutput: false` nobody reads stdout until `startReadingOutput()`.
+    /// Without a `--storage` argument the server keeps its state in memory, so
+    /// that tests running side by side never share (and fight over) a directory.
     init(framing: WireFraming, arguments: [String] = [], environment: [String: String]? = nil, readingOutput: Bool = true) throws {
         self.framing = framing
         process.executableURL = BuiltProducts.bunting
-        process.arguments = ["serve"] + arguments
+        let storage = arguments.contains("--storage") ? [] : ["--storage", ":memory:"]
+        process.arguments = ["serve"] + storage + arguments
         process.standardInput = stdinPipe
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe

@@ -145,7 +145,7 @@ extension Engine {
             log.error("cannot remove sent events from the queue: \(error.message)")
         }
         for event in batch {
-            var fields: JSONObject = ["action": "FLUSHED", event.channel.itemKey: event.item]
+            var fields: JSONObject = ["action": "FLUSHED", "eventId": .string(event.eventId), event.channel.itemKey: event.item]
             if let buttonId = event.buttonId { fields["buttonId"] = .string(buttonId) }
             sendEvent(event.channel, type: event.kind.notificationType, fields)
         }
@@ -224,7 +224,8 @@ extension Engine {
         } catch {
             throw .storage(error)
         }
-        var fields: JSONObject = ["action": "ENQUEUED", channel.itemKey: item]
+        // The id lets a client match ENQUEUED to FLUSHED, and find the event at the sink.
+        var fields: JSONObject = ["action": "ENQUEUED", "eventId": .string(event.eventId), channel.itemKey: item]
         if let buttonId { fields["buttonId"] = .string(buttonId) }
         sendEvent(channel, type: kind.notificationType, fields)
     }
