@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CSQLite
 
 /// A failed SQLite call: its extended result code and SQLite's own words.
@@ -31,7 +34,14 @@ func check(_ result: Int32, _ connection: OpaquePointer?) throws(SQLiteError) ->
         // The connection's message is the more precise one ("database or disk is
         // full" rather than "disk I/O error") when it is about this call.
         if let connection, sqlite3_extended_errcode(connection) & 0xFF == result & 0xFF {
-            throw SQLiteError(code: sqlite3_extended_errcode(connection), message: String(cString: sqlite3_errmsg(connection)))
+            var message = String(cString: sqlite3_errmsg(connection))
+            // "disk I/O error" says little: when SQLite kept the system's
+            // error (No space left on device, Permission denied), add its words.
+            let system = sqlite3_system_errno(connection)
+            if [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN].contains(result & 0xFF) && system != 0 {
+                message += " (\(String(cString: strerror(system))))"
+            }
+            throw SQLiteError(code: sqlite3_extended_errcode(connection), message: message)
         }
         throw SQLiteError(code: result, message: String(cString: sqlite3_errstr(result)))
     }

@@ -59,12 +59,20 @@ final class ServerProcess: @unchecked Sendable {
 
     /// With `readingOutput: false` nobody reads stdout until `startReadingOutput()`.
     /// Without a `--storage` argument the server keeps its state in memory, so
-    /// that tests running side by side never share (and fight over) a directory.
-    init(framing: WireFraming, arguments: [String] = [], environment: [String: String]? = nil, readingOutput: Bool = true) throws {
+    /// that tests running side by side never share (and fight over) a
+    /// directory — unless the environment names XDG_STATE_HOME, the default's
+    /// home. `launcher` (e.g. a shell that sets a limit) runs the server as
+    /// `launcher + [bunting, serve, ...]`.
+    init(
+        framing: WireFraming, arguments: [String] = [], environment: [String: String]? = nil, readingOutput: Bool = true,
+        launcher: [String] = []
+    ) throws {
         self.framing = framing
-        process.executableURL = BuiltProducts.bunting
-        let storage = arguments.contains("--storage") ? [] : ["--storage", ":memory:"]
-        process.arguments = ["serve"] + storage + arguments
+        let usesDefault = arguments.contains("--storage") || environment?["XDG_STATE_HOME"] != nil
+        let storage = usesDefault ? [] : ["--storage", ":memory:"]
+        let command = [BuiltProducts.bunting.path, "serve"] + storage + arguments
+        process.executableURL = URL(fileURLWithPath: (launcher + command)[0])
+        process.arguments = Array((launcher + command).dropFirst())
         process.standardInput = stdinPipe
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
@@ -143,6 +151,18 @@ final class ServerProcess: @unchecked Sendable {
             if let reply = messages.first(where: { $0["id"] == id && $0["method"] == nil }) { return reply }
             if stdoutClosed { throw HarnessError(description: "stdout closed before the reply to \(id.encodedString()); stderr: \(stderr)") }
             if !condition.wait(until: deadline) { throw HarnessError(description: "no reply to \(id.encodedString()); stderr: \(stderr)") }
+        }
+    }
+
+    /// Waits for the first message, from the `start`th on, that `matches`.
+    func waitForMessage(from start: Int = 0, where matches: (JSON) -> Bool) throws -> JSON {
+        let deadline = Date().addingTimeInterval(Self.deadline)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if messages.count > start, let message = messages[start...].first(where: matches) { return message }
+            if stdoutClosed { throw HarnessError(description: "stdout closed before the awaited message; stderr: \(stderr)") }
+            if !condition.wait(until: deadline) { throw HarnessError(description: "the awaited message did not come; stderr: \(stderr)") }
         }
     }
 

@@ -222,6 +222,7 @@ extension Engine {
         do {
             try store.enqueue(event)
         } catch {
+            log.error("analytics event refused: \(error.message)")
             throw .storage(error)
         }
         // The id lets a client match ENQUEUED to FLUSHED, and find the event at the sink.
