@@ -280,8 +280,11 @@ extension Engine {
     }
 
     func updateState(_ channel: Channel, _ itemId: String, _ change: (inout ItemState) -> Void) {
-        var state = itemStates[channel]?[itemId] ?? ItemState()
+        let before = itemStates[channel]?[itemId] ?? ItemState()
+        var state = before
         change(&state)
+        // A card seen again is already viewed: no write (each is a disk commit).
+        guard state != before else { return }
         itemStates[channel, default: [:]][itemId] = state
         do {
             try store.saveItemState(user: userKey, channel: channel, itemId: itemId, state: state)
