@@ -40,6 +40,17 @@ import Testing
                 #expect(try server.shutDown() == 0)
             }
         }
+
+        // Coming back to a user loads that user's stored cache: CACHE_LOAD.
+        let server = try workspace.startServer()
+        _ = try server.call("subscribe", ["channel": "contentCards"])
+        _ = try server.call("changeUser", ["userId": "bob"])
+        let start = server.received.count
+        _ = try server.call("changeUser", ["userId": "alice"])
+        let load = try server.waitForEvent("CACHE_LOAD", "contentCards", from: start)
+        #expect(load["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue?.map { $0["id"] } == ["c1"])
+        #expect(load["cacheSnapshot"]?["lastSyncAt"] == lastSyncAt)
+        #expect(try server.shutDown() == 0)
     }
 
     @Test func aSecondServerOnTheSameDirectoryIsRefusedAndTheFirstCarriesOn() throws {

@@ -38,12 +38,12 @@ public struct ServeConfiguration: Equatable, Sendable {
 
     static let specs: [OptionSpec] = [
         OptionSpec(name: "definitions", valueName: "PATH|URL", help: "the definitions document: a file (watched for changes)\nor an http(s):// URL (polled); default: the bundled example"),
-        OptionSpec(name: "storage", valueName: "DIR", help: "where the SQLite store lives, created 0700 and used by one server\nat a time; ':memory:' keeps nothing on disk (default:\n$XDG_STATE_HOME/bunting, else $HOME/.local/state/bunting)"),
+        OptionSpec(name: "storage", valueName: "DIR", help: "where the SQLite store lives (made 0700; one server at a\ntime); ':memory:' keeps nothing on disk (default:\n$XDG_STATE_HOME/bunting, else ~/.local/state/bunting)"),
         OptionSpec(name: "sink", valueName: "PATH|URL", help: "where analytics go: an NDJSON file (appended) or an\nhttp(s):// URL receiving POSTed batches"),
         OptionSpec(name: "framing", valueName: "auto|ndjson|lsp", help: "input and output framing (default: auto, from the first bytes)"),
         OptionSpec(name: "poll-interval", valueName: "S", help: "seconds between checks of the definitions for changes\n(default: 1 for a file, 30 for a URL)"),
         OptionSpec(name: "flush-interval", valueName: "S", help: "seconds between sends of queued analytics (default: 10)"),
-        OptionSpec(name: "max-queued-events", valueName: "N", help: "analytics kept while the sink is unreachable; past N the oldest\nare dropped, each time with an ERROR event (default: 10000)"),
+        OptionSpec(name: "max-queued-events", valueName: "N", help: "analytics events kept for the sink; past N the oldest\nare dropped, with an ERROR event (default: 10000)"),
         OptionSpec(name: "retry-initial-delay", valueName: "S", help: "first delay before retrying a failed fetch (default: 1)"),
         OptionSpec(name: "retry-max-delay", valueName: "S", help: "cap of the doubling retry delay (default: 30)"),
         OptionSpec(name: "retry-max-attempts", valueName: "N", help: "retries of a failed fetch before giving up (default: 5)"),
