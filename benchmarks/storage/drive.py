@@ -5,7 +5,8 @@ N logImpression requests (one card each) are written as fast as the pipe
 takes them by one thread while this one reads the output. The clock starts
 at the first write; "ENQUEUED" stops when the N-th ENQUEUED event has been
 read, "FLUSHED" when the N-th FLUSHED has (a flush request follows the
-impressions, and --flush-interval is 0.1 s so batches go out meanwhile).
+impressions, and --flush-interval is 0.1 s so batches go out meanwhile;
+--max-queued-events holds the whole burst).
 Output lines are counted, not parsed, so the client costs little.
 
 Restart: spawn -> the reply to a `status` written at once, on a storage
@@ -72,7 +73,9 @@ class Server:
 
 
 def throughput(bunting, storage, work, events):
-    server = Server(bunting, storage, work)
+    # The queue must hold the whole burst: the loop stores events faster than
+    # batches come back from the sink, and a full queue drops (and never flushes) the oldest.
+    server = Server(bunting, storage, work, extra=("--max-queued-events", str(events + 1000)))
     server.write(request(1, "subscribe", {"channel": "contentCards"}) + request(2, "changeUser", {"userId": "bench"}))
     server.wait_for(b'"DATA_UPDATED"')
     burst = b"".join(request(10 + i, "logImpression", {"channel": "contentCards", "id": "c1"}) for i in range(events))
@@ -91,6 +94,9 @@ def throughput(bunting, storage, work, events):
             flushed += 1
             if flushed == events:
                 break
+        elif b'"ERROR"' in line or b'"error"' in line:
+            server.close(kill=True)
+            raise SystemExit(f"drive: the server reported a problem: {line[:300]!r}")
     flushed_at = time.perf_counter()
     writer.join()
     server.close()
