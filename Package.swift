@@ -64,6 +64,7 @@ let package = Package(
             name: "BuntingSchemaTests", dependencies: ["BuntingSchema", "BuntingJSON"],
             exclude: ["Fixtures"]),
         .testTarget(name: "BuntingCoreTests", dependencies: ["BuntingCore"]),
+        .testTarget(name: "BuntingDefinitionsTests", dependencies: ["BuntingDefinitions", "BuntingCore", "BuntingJSON"]),
         .testTarget(name: "BuntingStorageTests", dependencies: ["BuntingStorage", "BuntingCore", "BuntingJSON"]),
         .testTarget(name: "BuntingRPCTests", dependencies: ["BuntingRPC", "BuntingJSON", "BuntingCore"]),
         // Drives the built `bunting` binary through real pipes.

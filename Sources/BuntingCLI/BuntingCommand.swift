@@ -95,14 +95,5 @@ func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
 }
 
 private func writeAll(_ fd: Int32, _ text: String) {
-    var text = text
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return }
-            offset += written
-        }
-    }
+    writeAll(fd, Array(text.utf8))
 }

@@ -35,9 +35,12 @@ struct DefinitionsLoader {
         guard problems.isEmpty else { return .failure(DefinitionsProblems(sorted(problems))) }
 
         let hashing = FractionalHashing(rawValue: document["fractionalHashing"]?.stringValue ?? "") ?? .default
+        // A document may hold only banners or cards; flagd's format wants `flags`.
+        var flagDocument = document.objectValue ?? [:]
+        if flagDocument["flags"] == nil { flagDocument["flags"] = .object([:]) }
         let flagSet: FlagSet
         do {
-            flagSet = try FlagSet(document: document, fractionalHashing: hashing)
+            flagSet = try FlagSet(document: .object(flagDocument), fractionalHashing: hashing)
         } catch {
             report(error.pointer, error.message)
             return .failure(DefinitionsProblems(sorted(problems)))
@@ -74,18 +77,10 @@ struct DefinitionsLoader {
         var cards: [CardDefinition] = []
         for (index, entry) in entries.enumerated() {
             let pointer = "/contentCards/\(index)"
-            guard let id = entry["id"]?.stringValue, let typeName = entry["type"]?.stringValue,
-                  let type = ContentCard.Kind(rawValue: typeName), let created = entry["created"]?.doubleValue
-            else { continue }
+            guard let card = ContentCard(json: entry) else { continue }
+            let id = card.id
             if !seen.insert(id).inserted { report(pointer + "/id", "content card id \(id.debugDescription) is used twice") }
             guard let targeting = compileTargeting(entry, at: pointer, evaluators: evaluators, hashing: hashing) else { continue }
-            let card = ContentCard(
-                id: id, type: type, title: entry["title"]?.stringValue, description: entry["description"]?.stringValue,
-                imageUrl: entry["imageUrl"]?.stringValue, aspectRatio: entry["aspectRatio"]?.doubleValue,
-                url: entry["url"]?.stringValue, linkText: entry["linkText"]?.stringValue,
-                extras: entry["extras"]?.objectValue ?? [:], created: created, updated: entry["updated"]?.doubleValue,
-                expiresAt: entry["expiresAt"]?.doubleValue, pinned: entry["pinned"]?.boolValue ?? false,
-                dismissible: entry["dismissible"]?.boolValue ?? true)
             cards.append(CardDefinition(card: card, targeting: targeting))
         }
         return cards

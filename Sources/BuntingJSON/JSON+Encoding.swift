@@ -25,15 +25,28 @@ extension JSON {
         var builder = JanssonTreeBuilder()
         let tree = builder.build(self)
         let flags = bunting_json_encode_flags(Int32(builder.realPrecision))
-        withUnsafeMutablePointer(to: &output) { destination in
-            _ = json_dump_callback(tree.pointer, { chunk, size, context in
-                guard let chunk, let context else { return -1 }
-                let output = context.assumingMemoryBound(to: [UInt8].self)
-                output.pointee.append(contentsOf: UnsafeRawBufferPointer(start: chunk, count: size))
+        // Most messages are small: jansson writes them into a buffer on the
+        // stack in one call, and one copy appends them. A larger one is
+        // measured by that first call and written again into a buffer of its size.
+        let needed = withUnsafeTemporaryAllocation(byteCount: Self.stackBufferSize, alignment: 1) { buffer -> Int in
+            let size = json_dumpb(tree.pointer, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count, flags)
+            if size <= buffer.count {
+                output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<size]))
                 return 0
-            }, destination, flags)
+            }
+            return size
+        }
+        guard needed > 0 else { return }
+        let start = output.count
+        output.append(contentsOf: repeatElement(0, count: needed))
+        output.withUnsafeMutableBytes { bytes in
+            let destination = bytes.baseAddress!.advanced(by: start).assumingMemoryBound(to: CChar.self)
+            _ = json_dumpb(tree.pointer, destination, needed, flags)
         }
     }
+
+    /// Replies and notifications are mostly a few hundred bytes.
+    static let stackBufferSize = 8192
 }
 
 /// Builds a jansson tree from a `JSON` value and works out the real precision

@@ -51,7 +51,7 @@ extension JSON {
             while let current = iterator {
                 let key = makeString(json_object_iter_key(current), count: json_object_iter_key_len(current))
                 if let member = json_object_iter_value(current) {
-                    object[key] = convert(member)
+                    object.appendNew(key, convert(member))
                 }
                 iterator = json_object_iter_next(value, current)
             }
@@ -116,6 +116,8 @@ extension JSON {
     /// Walks the text once, outside strings, counting brackets, so that a deep
     /// document is refused with an exact position before any value is built.
     private static func checkNesting(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) throws(JSONParseError) {
+        // Each level takes a byte, so a text this short cannot nest too deep.
+        guard bytes.count > maxDepth else { return }
         var depth = 0
         var inString = false
         var escaped = false

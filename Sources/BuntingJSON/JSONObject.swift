@@ -1,41 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A JSON object that remembers the order of its keys.
 ///
-/// Order matters to people reading replies by hand and to tests that compare
-/// text; lookups stay O(1). Two objects are equal when they hold the same
-/// members, whatever their order, as JSON defines it.
+/// Members live in one array, in insertion order, so building, iterating and
+/// copying an object is as cheap as for an array; objects of more than
+/// `indexThreshold` members also keep a hash index for lookups. Keys are
+/// compared byte for byte, as JSON does: `"é"` and `"e\u0301"` are two keys
+/// (Swift's `==` would call them equal). Two objects are equal when they hold
+/// the same members, whatever their order.
 public struct JSONObject: Sendable {
-    private var orderedKeys: [String] = []
-    private var members: [String: JSON] = [:]
+    public typealias Member = (key: String, value: JSON)
+
+    private var members: [Member] = []
+    /// Key → position in `members`, for large objects only.
+    private var index: [ExactKey: Int]?
+
+    /// Up to this many members a linear scan beats hashing the key.
+    static let indexThreshold = 12
 
     public init() {}
 
     public init(_ pairs: [(String, JSON)]) {
-        orderedKeys.reserveCapacity(pairs.count)
         members.reserveCapacity(pairs.count)
         for (key, value) in pairs { self[key] = value }
     }
 
-    public var count: Int { orderedKeys.count }
-    public var isEmpty: Bool { orderedKeys.isEmpty }
+    public var count: Int { members.count }
+    public var isEmpty: Bool { members.isEmpty }
 
     /// The keys in insertion order.
-    public var keys: [String] { orderedKeys }
+    public var keys: [String] { members.map(\.key) }
 
     /// Reads or writes a member. Writing a new key appends it; writing an
     /// existing key keeps its place; writing nil removes the member.
     public subscript(key: String) -> JSON? {
-        get { members[key] }
+        get {
+            guard let position = position(of: key) else { return nil }
+            return members[position].value
+        }
         set {
-            if let newValue {
-                if members.updateValue(newValue, forKey: key) == nil { orderedKeys.append(key) }
-            } else if members.removeValue(forKey: key) != nil {
-                orderedKeys.removeAll { $0 == key }
+            if let position = position(of: key) {
+                if let newValue {
+                    members[position].value = newValue
+                } else {
+                    members.remove(at: position)
+                    rebuildIndex()
+                }
+            } else if let newValue {
+                members.append((key, newValue))
+                if index != nil {
+                    index![ExactKey(key)] = members.count - 1
+                } else if members.count > Self.indexThreshold {
+                    rebuildIndex()
+                }
             }
         }
     }
 
     public mutating func reserveCapacity(_ capacity: Int) {
-        orderedKeys.reserveCapacity(capacity)
         members.reserveCapacity(capacity)
     }
 
@@ -43,35 +67,93 @@ public struct JSONObject: Sendable {
     public mutating func merge(_ other: JSONObject) {
         for (key, value) in other { self[key] = value }
     }
-}
 
-extension JSONObject: Sequence {
-    public struct Iterator: IteratorProtocol {
-        private var keyIterator: IndexingIterator<[String]>
-        private let members: [String: JSON]
-
-        fileprivate init(_ object: JSONObject) {
-            keyIterator = object.orderedKeys.makeIterator()
-            members = object.members
-        }
-
-        public mutating func next() -> (key: String, value: JSON)? {
-            guard let key = keyIterator.next(), let value = members[key] else { return nil }
-            return (key, value)
+    /// Appends a member known not to be present yet (the parser's case: jansson
+    /// has already refused duplicate keys), without looking for it first.
+    mutating func appendNew(_ key: String, _ value: JSON) {
+        members.append((key, value))
+        if index != nil {
+            index![ExactKey(key)] = members.count - 1
+        } else if members.count > Self.indexThreshold {
+            rebuildIndex()
         }
     }
 
-    public func makeIterator() -> Iterator { Iterator(self) }
-    public var underestimatedCount: Int { count }
+    private func position(of key: String) -> Int? {
+        if let index { return index[ExactKey(key)] }
+        for position in members.indices where sameBytes(members[position].key, key) { return position }
+        return nil
+    }
+
+    private mutating func rebuildIndex() {
+        guard members.count > Self.indexThreshold else {
+            index = nil
+            return
+        }
+        var rebuilt: [ExactKey: Int] = [:]
+        rebuilt.reserveCapacity(members.count)
+        for (position, member) in members.enumerated() { rebuilt[ExactKey(member.key)] = position }
+        index = rebuilt
+    }
+}
+
+extension JSONObject: Sequence {
+    public typealias Iterator = IndexingIterator<[Member]>
+    public func makeIterator() -> Iterator { members.makeIterator() }
+    public var underestimatedCount: Int { members.count }
 }
 
 extension JSONObject: Hashable {
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.members == rhs.members }
-    public func hash(into hasher: inout Hasher) { hasher.combine(members) }
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for (key, value) in lhs where rhs[key] != value { return false }
+        return true
+    }
+
+    /// Order-independent, to agree with `==`: the members' own hashes are summed.
+    public func hash(into hasher: inout Hasher) {
+        var sum = 0
+        for (key, value) in members {
+            var member = Hasher()
+            member.combine(ExactKey(key))
+            member.combine(value)
+            sum = sum &+ member.finalize()
+        }
+        hasher.combine(count)
+        hasher.combine(sum)
+    }
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
     public init(dictionaryLiteral elements: (String, JSON)...) {
         self.init(elements)
     }
+}
+
+/// A key compared and hashed by its UTF-8 bytes, not by Unicode canonical
+/// equivalence as `String` is.
+struct ExactKey: Hashable, Sendable {
+    let string: String
+
+    init(_ string: String) { self.string = string }
+
+    static func == (lhs: ExactKey, rhs: ExactKey) -> Bool { sameBytes(lhs.string, rhs.string) }
+
+    func hash(into hasher: inout Hasher) {
+        var copy = string
+        copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
+
+/// Whether two strings hold the same UTF-8 bytes: a length check, then one
+/// memory comparison for native strings (all strings Bunting makes).
+@inline(__always)
+func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
+    guard lhs.utf8.count == rhs.utf8.count else { return false }
+    let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
+        rhs.utf8.withContiguousStorageIfAvailable { right in
+            left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+        }
+    }
+    return (compared ?? nil) ?? lhs.utf8.elementsEqual(rhs.utf8)
 }

@@ -5,6 +5,8 @@ import BuntingJSON
 struct Compiler {
     /// Where `$ref`s are looked up.
     let references: ReferenceResolver
+    /// Where attribute paths get their slots.
+    let attributes: AttributeTable
     let maxDepth: Int
     let pointerPrefix: String
 
@@ -14,8 +16,9 @@ struct Compiler {
     /// evaluator's own depth is known when it is inlined elsewhere.
     private(set) var deepest = 0
 
-    init(references: ReferenceResolver, maxDepth: Int, pointerPrefix: String) {
+    init(references: ReferenceResolver, attributes: AttributeTable, maxDepth: Int, pointerPrefix: String) {
         self.references = references
+        self.attributes = attributes
         self.maxDepth = maxDepth
         self.pointerPrefix = pointerPrefix
     }
@@ -62,9 +65,12 @@ struct Compiler {
         let arguments: OperationArguments
         if case .array(let elements) = value {
             arguments = OperationArguments(values: elements, isList: true)
+            // The argument list is a level of nesting too, as in the JSON text.
+            if name != "preserve" { try enter() }
         } else {
             arguments = OperationArguments(values: [value], isList: false)
         }
+        defer { if arguments.isList && name != "preserve" { depth -= 1 } }
 
         switch name {
         case "var": return try compileVar(arguments)
@@ -78,7 +84,8 @@ struct Compiler {
 
         case "if", "?:":
             guard arguments.isList else { return .condition([try compileArgument(arguments, 0)]) }
-            return .condition(try compileAll(arguments))
+            let nodes = try compileAll(arguments)
+            return nodes.count == 3 ? .ifThenElse(nodes[0], nodes[1], nodes[2]) : .condition(nodes)
         case "and": return .and(try compileAll(arguments))
         case "or": return .or(try compileAll(arguments))
         case "??": return .coalesce(try compileAll(arguments))
@@ -88,7 +95,17 @@ struct Compiler {
             return name == "!" ? .not(operand) : .truthy(operand)
         case "==", "===", "!=", "!==", "<", "<=", ">", ">=":
             try requireCount(name, arguments, atLeast: 2)
-            return .comparison(Comparison(rawValue: name)!, try compileAll(arguments))
+            let comparison = Comparison(rawValue: name)!
+            let nodes = try compileAll(arguments)
+            if nodes.count == 2 {
+                if case .literal(let value) = nodes[1] {
+                    return .comparisonWithLiteral(comparison, nodes[0], value, literalFirst: false)
+                }
+                if case .literal(let value) = nodes[0] {
+                    return .comparisonWithLiteral(comparison, nodes[1], value, literalFirst: true)
+                }
+            }
+            return .comparison(comparison, nodes)
 
         case "+", "*":
             return .arithmetic(Arithmetic(rawValue: name)!, try compileArithmeticArguments(arguments))
@@ -167,9 +184,9 @@ struct Compiler {
         case .null:
             return .variable(.root, fallback: fallback)
         case .string(let dotted):
-            return .variable(DataPath(dotted), fallback: fallback)
+            return .variable(DataPath(dotted, table: attributes), fallback: fallback)
         case .integer, .real:
-            return .variable(DataPath(JavaScript.toString(key)), fallback: fallback)
+            return .variable(DataPath(JavaScript.toString(key), table: attributes), fallback: fallback)
         case .object(let object) where !object.isEmpty:
             return .computedVariable(try compileArgument(arguments, 0), fallback: fallback)
         default:
@@ -227,7 +244,14 @@ struct Compiler {
         default:
             operationNode = nodes[1]
         }
-        return .semanticVersion(lhs: nodes[0], operation: operation, operationNode: operationNode, rhs: nodes[2])
+        return .semanticVersion(
+            lhs: Self.versionOperand(nodes[0]), operation: operation, operationNode: operationNode,
+            rhs: Self.versionOperand(nodes[2]))
+    }
+
+    private static func versionOperand(_ node: Node) -> VersionOperand {
+        if case .literal(let value) = node { return .literal(SemanticVersion(value)) }
+        return .computed(node)
     }
 
     /// Literal fractions are checked and tabulated now; a bucketing
@@ -252,7 +276,7 @@ struct Compiler {
                 throw error("a fraction's weight is an integer; got \(pair[1].typeName) \(pair[1].encodedString())")
             }
         }
-        return FractionalRule(arguments: nodes)
+        return FractionalRule(arguments: nodes, targetingKey: DataPath("targetingKey", table: attributes))
     }
 
     // MARK: - Shared evaluators
@@ -349,7 +373,7 @@ struct Compiler {
     }
 
     func error(_ message: String) -> RuleCompileError {
-        RuleCompileError(pointer: JSONPointer.make(prefix: pointerPrefix, tokens: path), message: message)
+        RuleCompileError(pointer: pointerPrefix + JSONPointer(tokens: path).description, message: message)
     }
 
     private static func isOperation(_ value: JSON) -> Bool {

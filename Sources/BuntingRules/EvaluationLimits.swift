@@ -8,7 +8,7 @@ public struct EvaluationLimits: Sendable, Hashable {
     public var maxSteps: Int
     /// UTF-8 bytes of any string an operator builds (cat, substr).
     public var maxStringLength: Int
-    /// Elements of any array an operator builds (merge, map, filter, missing, array literals).
+    /// Elements of any array an operator builds (merge, map, filter).
     public var maxArrayLength: Int
 
     public init(maxSteps: Int = 1_000_000, maxStringLength: Int = 1 << 20, maxArrayLength: Int = 100_000) {

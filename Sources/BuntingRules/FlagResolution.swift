@@ -1,31 +1,76 @@
 import BuntingJSON
 
 /// The outcome of resolving one flag for one context, as flagd reports it.
-public struct FlagResolution: Sendable, Hashable {
-    public var flagKey: String
-    /// The variant's value; null when no variant applies (the caller's own
-    /// default is meant: disabled flag, no default variant, or an error).
-    public var value: JSON
-    public var variant: String?
-    public var reason: FlagReason
-    /// Set exactly when `reason` is `.error`.
-    public var errorCode: FlagErrorCode?
-    public var errorMessage: String?
-    /// The flag set's metadata overlaid with the flag's own; empty for an
-    /// unknown flag.
-    public var metadata: JSONObject
+///
+/// Compact on purpose: resolving all flags builds one per flag, so it
+/// refers to the compiled flag and the chosen variant's position instead of
+/// copying the key, value, name and metadata.
+public struct FlagResolution: Sendable, Hashable, CustomStringConvertible {
+    private let flag: CompiledFlag?
+    private let missingKey: String
+    /// The chosen variant's position in the flag's variants; -1 for none.
+    private let position: Int
 
-    public init(
-        flagKey: String, value: JSON, variant: String?, reason: FlagReason,
-        errorCode: FlagErrorCode? = nil, errorMessage: String? = nil, metadata: JSONObject = JSONObject()
-    ) {
-        self.flagKey = flagKey
-        self.value = value
-        self.variant = variant
+    public let reason: FlagReason
+    /// Set exactly when `reason` is `.error`.
+    public let errorCode: FlagErrorCode?
+    public let errorMessage: String?
+
+    init(flag: CompiledFlag, position: Int?, reason: FlagReason, errorCode: FlagErrorCode? = nil, errorMessage: String? = nil) {
+        self.flag = flag
+        missingKey = ""
+        self.position = position ?? -1
         self.reason = reason
         self.errorCode = errorCode
         self.errorMessage = errorMessage
-        self.metadata = metadata
+    }
+
+    /// FLAG_NOT_FOUND for `flagKey`.
+    init(missing flagKey: String) {
+        flag = nil
+        missingKey = flagKey
+        position = -1
+        reason = .error
+        errorCode = .flagNotFound
+        errorMessage = "flag \"\(flagKey)\" not found"
+    }
+
+    public var flagKey: String { flag?.key ?? missingKey }
+
+    /// The variant's value; null when no variant applies (the caller's own
+    /// default is meant: disabled flag, no default variant, or an error).
+    public var value: JSON {
+        guard let flag, position >= 0 else { return .null }
+        return flag.variants.values[position]
+    }
+
+    public var variant: String? {
+        guard let flag, position >= 0 else { return nil }
+        return flag.variants.names[position]
+    }
+
+    /// The flag set's metadata overlaid with the flag's own; empty for an
+    /// unknown flag.
+    public var metadata: JSONObject { flag?.metadata ?? JSONObject() }
+
+    public static func == (lhs: FlagResolution, rhs: FlagResolution) -> Bool {
+        lhs.flagKey == rhs.flagKey && lhs.value == rhs.value && lhs.variant == rhs.variant && lhs.reason == rhs.reason
+            && lhs.errorCode == rhs.errorCode && lhs.errorMessage == rhs.errorMessage && lhs.metadata == rhs.metadata
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(flagKey)
+        hasher.combine(variant)
+        hasher.combine(reason)
+        hasher.combine(errorCode)
+    }
+
+    public var description: String {
+        var text = "\(flagKey): \(reason.rawValue)"
+        if let variant { text += " \(variant) = \(value.encodedString())" }
+        if let errorCode { text += " \(errorCode.rawValue)" }
+        if let errorMessage { text += " (\(errorMessage))" }
+        return text
     }
 }
 

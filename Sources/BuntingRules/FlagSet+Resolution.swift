@@ -14,13 +14,13 @@ extension FlagSet {
         flagKey: String, context: JSON, timestamp: Int64, expecting: FlagValueType? = nil,
         limits: EvaluationLimits = .default
     ) -> FlagResolution {
-        guard let position = index[flagKey] else {
-            return FlagResolution(
-                flagKey: flagKey, value: .null, variant: nil, reason: .error, errorCode: .flagNotFound,
-                errorMessage: "flag \"\(flagKey)\" not found")
-        }
-        return Self.resolve(flags[position], context: Self.contextObject(context), timestamp: timestamp,
-                            expecting: expecting, limits: limits)
+        guard let position = index[flagKey] else { return FlagResolution(missing: flagKey) }
+        let flag = flags[position]
+        // One flag reads few attributes: looked up when asked for.
+        var interpreter = Interpreter(
+            data: Self.contextObject(context), flagd: FlagdProperties(flagKey: flag.key, timestamp: timestamp),
+            hashing: fractionalHashing, limits: limits, attributes: nil)
+        return Self.resolve(flag, timestamp: timestamp, expecting: expecting, with: &interpreter)
     }
 
     /// Resolves every flag, in document order, for one context: what a user
@@ -29,8 +29,15 @@ extension FlagSet {
     public func resolveAll(
         context: JSON, timestamp: Int64, limits: EvaluationLimits = .default
     ) -> [FlagResolution] {
-        let context = Self.contextObject(context)
-        return flags.map { Self.resolve($0, context: context, timestamp: timestamp, expecting: nil, limits: limits) }
+        var interpreter = Interpreter(
+            data: Self.contextObject(context), flagd: nil, hashing: fractionalHashing, limits: limits,
+            attributes: attributes)
+        var results: [FlagResolution] = []
+        results.reserveCapacity(flags.count)
+        for flag in flags {
+            results.append(Self.resolve(flag, timestamp: timestamp, expecting: nil, with: &interpreter))
+        }
+        return results
     }
 
     private static func contextObject(_ context: JSON) -> JSON {
@@ -38,72 +45,74 @@ extension FlagSet {
         return .object(JSONObject())
     }
 
+    /// Resolves `flag` with an interpreter already holding the context.
     private static func resolve(
-        _ flag: CompiledFlag, context: JSON, timestamp: Int64, expecting: FlagValueType?, limits: EvaluationLimits
+        _ flag: CompiledFlag, timestamp: Int64, expecting: FlagValueType?, with interpreter: inout Interpreter
     ) -> FlagResolution {
+        switch decide(flag, timestamp: timestamp, with: &interpreter) {
+        case .variant(let position, let reason):
+            if let expecting, !expecting.accepts(flag.variants.values[position]) {
+                let value = flag.variants.values[position]
+                return failure(flag, .typeMismatch, "expected a value of type \(expecting.rawValue), got \(value.typeName)")
+            }
+            return FlagResolution(flag: flag, position: position, reason: reason)
+        case .noVariant(let reason):
+            return FlagResolution(flag: flag, position: nil, reason: reason)
+        case .failure(let code, let message):
+            return failure(flag, code, message)
+        }
+    }
+
+    /// What resolution found, before the result is built (once).
+    private enum Outcome {
+        /// The variant at this position of the flag's variants.
+        case variant(Int, FlagReason)
+        /// The caller's default applies: disabled, or no default variant.
+        case noVariant(FlagReason)
+        case failure(FlagErrorCode, String)
+    }
+
+    private static func decide(
+        _ flag: CompiledFlag, timestamp: Int64, with interpreter: inout Interpreter
+    ) -> Outcome {
         if let problem = flag.unusable {
-            return failure(flag, .parseError, "flag definition is invalid: \(problem)")
+            return .failure(.parseError, "flag definition is invalid: \(problem)")
         }
-        guard flag.isEnabled else {
-            return FlagResolution(
-                flagKey: flag.key, value: .null, variant: nil, reason: .disabled, metadata: flag.metadata)
-        }
-        guard let targeting = flag.targeting else {
-            return checked(defaultResolution(flag, reason: .static), expecting)
-        }
+        guard flag.isEnabled else { return .noVariant(.disabled) }
+        guard let targeting = flag.targeting else { return defaultOutcome(flag, reason: .static) }
 
         let result: JSON
         do {
-            result = try targeting.evaluateRaw(
-                context, flagd: FlagdProperties(flagKey: flag.key, timestamp: timestamp), limits: limits)
+            interpreter.restart(flagd: FlagdProperties(flagKey: flag.key, timestamp: timestamp))
+            result = try targeting.evaluate(with: &interpreter)
         } catch {
-            return failure(flag, .general, "targeting failed: \(error)")
+            return .failure(.general, "targeting failed: \(error)")
         }
 
         let name: String
         switch result {
-        case .null:
-            return checked(defaultResolution(flag, reason: .default), expecting)
+        case .null: return defaultOutcome(flag, reason: .default)
         case .string(let text): name = text
         case .bool(let value): name = value ? "true" : "false"
         case .integer, .real: name = JavaScript.toString(result)
-        case .array, .object:
-            return failure(flag, .general, "targeting gave \(result.typeName), not a variant name")
+        case .array, .object: return .failure(.general, "targeting gave \(result.typeName), not a variant name")
         }
-        guard !name.isEmpty, let value = flag.variants[name], !value.isNull else {
-            return failure(flag, .general, "targeting gave variant \"\(name)\", which is not defined")
+        guard !name.isEmpty, let position = flag.variants.position(of: name), !flag.variants.values[position].isNull else {
+            return .failure(.general, "targeting gave variant \"\(name)\", which is not defined")
         }
-        return checked(
-            FlagResolution(flagKey: flag.key, value: value, variant: name, reason: .targetingMatch, metadata: flag.metadata),
-            expecting)
+        return .variant(position, .targetingMatch)
     }
 
     /// The default variant, or no variant (reason DEFAULT) when none is named.
-    private static func defaultResolution(_ flag: CompiledFlag, reason: FlagReason) -> FlagResolution {
-        guard let name = flag.defaultVariant else {
-            return FlagResolution(flagKey: flag.key, value: .null, variant: nil, reason: .default, metadata: flag.metadata)
+    private static func defaultOutcome(_ flag: CompiledFlag, reason: FlagReason) -> Outcome {
+        guard let name = flag.defaultVariant else { return .noVariant(.default) }
+        guard let position = flag.defaultPosition else {
+            return .failure(.general, "default variant \"\(name)\" is not defined")
         }
-        guard let value = flag.variants[name] else {
-            return failure(flag, .general, "default variant \"\(name)\" is not defined")
-        }
-        return FlagResolution(flagKey: flag.key, value: value, variant: name, reason: reason, metadata: flag.metadata)
-    }
-
-    /// The type check applies when a variant was chosen.
-    private static func checked(_ resolution: FlagResolution, _ expecting: FlagValueType?) -> FlagResolution {
-        guard let expecting, resolution.variant != nil, !expecting.accepts(resolution.value) else { return resolution }
-        var mismatch = resolution
-        mismatch.errorMessage = "expected a value of type \(expecting.rawValue), got \(resolution.value.typeName)"
-        mismatch.value = .null
-        mismatch.variant = nil
-        mismatch.reason = .error
-        mismatch.errorCode = .typeMismatch
-        return mismatch
+        return .variant(position, reason)
     }
 
     private static func failure(_ flag: CompiledFlag, _ code: FlagErrorCode, _ message: String) -> FlagResolution {
-        FlagResolution(
-            flagKey: flag.key, value: .null, variant: nil, reason: .error, errorCode: code,
-            errorMessage: message, metadata: flag.metadata)
+        FlagResolution(flag: flag, position: nil, reason: .error, errorCode: code, errorMessage: message)
     }
 }

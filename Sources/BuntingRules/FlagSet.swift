@@ -14,6 +14,8 @@ public struct FlagSet: Sendable {
     /// The flags in document order.
     let flags: [CompiledFlag]
     let index: [String: Int]
+    /// The attributes all the flags' rules read.
+    let attributes: AttributeTable
 
     /// Every problem found, with a pointer into the document. Empty for a
     /// valid document.
@@ -46,6 +48,7 @@ public struct FlagSet: Sendable {
         self.index = index
         problems = parser.problems
         metadata = parsed.metadata
+        attributes = parser.attributes
         self.fractionalHashing = fractionalHashing
     }
 }

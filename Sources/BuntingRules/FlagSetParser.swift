@@ -5,6 +5,8 @@ struct FlagSetParser {
     let pointerPrefix: String
     let fractionalHashing: FractionalHashing
     private(set) var problems: [RuleCompileError] = []
+    /// Shared by every rule of the set and by its evaluators.
+    let attributes = AttributeTable()
 
     init(pointerPrefix: String, fractionalHashing: FractionalHashing) {
         self.pointerPrefix = pointerPrefix
@@ -25,7 +27,9 @@ struct FlagSetParser {
         switch root["$evaluators"] {
         case nil, .null?: break
         case .object(let definitions)?:
-            evaluators = RuleEvaluators(definitions, pointerPrefix: pointer(["$evaluators"]))
+            evaluators = RuleEvaluators(
+                definitions, pointerPrefix: pointer(["$evaluators"]), maxDepth: JSONLogicRule.defaultMaxDepth,
+                attributes: attributes)
             problems += evaluators.problems
         case let other?:
             throw problem(["$evaluators"], "\"$evaluators\" is an object of named rules; got \(other.typeName)")
@@ -80,7 +84,7 @@ struct FlagSetParser {
             let error = problem(path, "a flag is an object; got \(definition.typeName)")
             problems.append(error)
             return CompiledFlag(
-                key: key, isEnabled: false, variants: [:], defaultVariant: nil, targeting: nil,
+                key: key, isEnabled: false, variants: VariantTable(JSONObject()), defaultVariant: nil, targeting: nil,
                 unusable: error, metadata: setMetadata)
         }
 
@@ -91,9 +95,9 @@ struct FlagSetParser {
         default: problems.append(fail(problem(path + ["state"], "\"state\" is \"ENABLED\" or \"DISABLED\"")))
         }
 
-        var variants: [String: JSON] = [:]
+        var variants = VariantTable(JSONObject())
         if case .object(let object)? = flag["variants"], !object.isEmpty {
-            for (name, value) in object { variants[name] = value }
+            variants = VariantTable(object)
         } else {
             problems.append(fail(problem(path + ["variants"], "\"variants\" is a non-empty object of values by name")))
         }
@@ -119,7 +123,8 @@ struct FlagSetParser {
                 do {
                     targeting = try JSONLogicRule(
                         rule, evaluators: evaluators, pointerPrefix: pointer(path + ["targeting"]),
-                        fractionalHashing: fractionalHashing)
+                        fractionalHashing: fractionalHashing, maxDepth: JSONLogicRule.defaultMaxDepth,
+                        attributes: attributes)
                 } catch {
                     problems.append(fail(error))
                 }
@@ -173,7 +178,7 @@ struct FlagSetParser {
     }
 
     private func pointer(_ tokens: [String]) -> String {
-        JSONPointer.make(prefix: pointerPrefix, tokens: tokens)
+        pointerPrefix + JSONPointer(tokens: tokens).description
     }
 
     private func problem(_ tokens: [String], _ message: String) -> RuleCompileError {

@@ -1,8 +1,9 @@
 import BuntingJSON
 
 /// A compiled `fractional`: its argument nodes, with the fractions tabulated
-/// at compile time when they are literal.
-struct FractionalRule: Sendable {
+/// at compile time when they are literal. A class: evaluation reads it in
+/// place instead of copying its tables.
+final class FractionalRule: Sendable {
     let arguments: [Node]
     /// The arguments after the first, when all of them are literal.
     let literalTail: [JSON]?
@@ -12,9 +13,12 @@ struct FractionalRule: Sendable {
     /// buckets by flag key and targeting key, fully tabulated in `wholeTable`.
     let isLiteralShorthand: Bool
     let wholeTable: FractionTable?
+    /// `targetingKey`, in the rule's attribute table.
+    let targetingKey: DataPath
 
-    init(arguments: [Node]) {
+    init(arguments: [Node], targetingKey: DataPath) {
         self.arguments = arguments
+        self.targetingKey = targetingKey
         var literals: [JSON] = []
         for node in arguments.dropFirst() {
             guard case .literal(let value) = node else { break }

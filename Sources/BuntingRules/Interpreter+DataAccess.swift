@@ -6,10 +6,20 @@ extension Interpreter {
     /// Nil means "undefined" (the default applies); a null value found on the
     /// way ends the walk as undefined too, but a null at the end is returned.
     func lookup(_ path: DataPath) -> JSON? {
+        if atRoot, path.slot >= 0, let table = path.table, ObjectIdentifier(table) == attributes {
+            // The common case: an attribute of the context, read up front.
+            guard let found = attributeValues[path.slot] else { return nil }
+            return path.components.count == 1 ? found : Self.walk(found, path, from: 1)
+        }
+        if atRoot, rootObject != nil, let first = path.components.first,
+           flagd == nil || !path.startsAtFlagdProperties {
+            guard let found = rootObject![first.key] else { return nil }
+            return path.components.count == 1 ? found : Self.walk(found, path, from: 1)
+        }
         var current: JSON
         var start = 0
         switch scope {
-        case .root(let data, let flagd):
+        case .root:
             if let flagd, path.startsAtFlagdProperties {
                 guard path.components.count > 1 else { return flagd.json }
                 switch path.components[1].key {
@@ -19,13 +29,13 @@ extension Interpreter {
                 }
                 start = 2
             } else {
-                if path.components.isEmpty { return Self.materialize(scope) }
-                current = data
+                if path.components.isEmpty { return materialize(scope) }
+                current = rootObject.map { .object($0) } ?? root
             }
         case .item(let data):
             current = data
         case .reduction(let currentItem, let accumulator):
-            guard let first = path.components.first else { return Self.materialize(scope) }
+            guard let first = path.components.first else { return materialize(scope) }
             switch first.key {
             case "current": current = currentItem
             case "accumulator": current = accumulator
@@ -33,10 +43,15 @@ extension Interpreter {
             }
             start = 1
         }
+        return Self.walk(current, path, from: start)
+    }
+
+    private static func walk(_ value: JSON, _ path: DataPath, from start: Int) -> JSON? {
+        var current = value
         var index = start
         while index < path.components.count {
             if case .null = current { return nil }
-            guard let next = Self.member(of: current, path.components[index]) else { return nil }
+            guard let next = member(of: current, path.components[index]) else { return nil }
             current = next
             index += 1
         }
@@ -80,13 +95,13 @@ extension Interpreter {
     mutating func lookup(_ path: ValuePath) throws(RuleEvaluationError) -> JSON? {
         var current: JSON
         var segments = path.segments[...]
-        if path.scopeJump == 0, case .root(let data, let flagd) = scope {
+        if path.scopeJump == 0, atRoot {
             // Read $flagd without copying the context.
             if let flagd, case .key(FlagdProperties.key)? = segments.first {
                 current = flagd.json
                 segments = segments.dropFirst()
             } else {
-                current = data
+                current = rootObject.map { .object($0) } ?? root
             }
         } else {
             current = scopeData(levels: path.scopeJump)

@@ -12,7 +12,7 @@ extension Interpreter {
     mutating func fractional(_ rule: FractionalRule) throws(RuleEvaluationError) -> JSON {
         guard !rule.arguments.isEmpty else { return .null }
         if rule.isLiteralShorthand {
-            guard let key = try shorthandBucketingKey(), let table = rule.wholeTable else { return .null }
+            guard let key = try shorthandBucketingKey(rule), let table = rule.wholeTable else { return .null }
             return pick(table, key: key)
         }
         // flagd evaluates every argument before looking at any.
@@ -33,7 +33,7 @@ extension Interpreter {
         case (.murmur3CBOR, _): firstIsBucketingValue = true
         }
         guard firstIsBucketingValue else {
-            guard let key = try shorthandBucketingKey(), let table = FractionTable(([first] + rest)[...]) else {
+            guard let key = try shorthandBucketingKey(rule), let table = FractionTable(([first] + rest)[...]) else {
                 return .null
             }
             return pick(table, key: key)
@@ -56,6 +56,8 @@ extension Interpreter {
 
     private enum BucketingKey {
         case string(String)
+        /// Two strings hashed as one, without building it.
+        case concatenation(String, String)
         case value(JSON)
     }
 
@@ -67,6 +69,11 @@ extension Interpreter {
         switch key {
         case .string(let text):
             hash = MurmurHash3.x86_32(text)
+        case .concatenation(let first, let second):
+            var hasher = MurmurHash3()
+            hasher.combine(first)
+            hasher.combine(second)
+            hash = hasher.finalize()
         case .value(let value):
             guard let bytes = CanonicalCBOR.encode(value) else { return .null }
             hash = MurmurHash3.x86_32(bytes)
@@ -76,10 +83,10 @@ extension Interpreter {
 
     /// flagKey + targetingKey (string generation) or [flagKey, targetingKey]
     /// (CBOR generation); nil when there is no usable targeting key.
-    private func shorthandBucketingKey() throws(RuleEvaluationError) -> BucketingKey? {
-        let targetingKey = lookup(Self.targetingKeyPath) ?? .null
+    private func shorthandBucketingKey(_ rule: FractionalRule) throws(RuleEvaluationError) -> BucketingKey? {
+        let targetingKey = lookup(rule.targetingKey) ?? .null
         let flagKey: JSON
-        if case .root(_, let flagd?) = scope {
+        if atRoot, let flagd {
             flagKey = .string(flagd.flagKey)
         } else {
             flagKey = lookup(Self.flagKeyPath) ?? ""
@@ -91,29 +98,35 @@ extension Interpreter {
             guard case .string(let seed) = flagKey, case .string(let user) = targetingKey else {
                 throw .invalidOperand(operator: "fractional", message: "flag key and targeting key must be strings")
             }
-            return .string(seed + user)
+            return .concatenation(seed, user)
         case .murmur3CBOR:
             guard case .string(let user) = targetingKey, !user.isEmpty else { return nil }
             return .value([flagKey, .string(user)])
         }
     }
 
-    private static let targetingKeyPath = DataPath("targetingKey")
     private static let flagKeyPath = DataPath("$flagd.flagKey")
 
     /// `sem_ver`: true or false, or null when either side is not a version
     /// or the comparison is unknown.
     mutating func semanticVersion(
-        lhs: Node, operation: SemanticVersionOperation?, operationNode: Node?, rhs: Node
+        lhs: VersionOperand, operation: SemanticVersionOperation?, operationNode: Node?, rhs: VersionOperand
     ) throws(RuleEvaluationError) -> JSON {
-        let left = try evaluate(lhs)
+        let left = try version(lhs)
         var comparison = operation
         if let operationNode {
             guard case .string(let text) = try evaluate(operationNode) else { return .null }
             comparison = SemanticVersionOperation(rawValue: text)
         }
-        let right = try evaluate(rhs)
-        guard let comparison, let a = SemanticVersion(left), let b = SemanticVersion(right) else { return .null }
-        return .bool(SemanticVersion.holds(comparison, a, b))
+        let right = try version(rhs)
+        guard let comparison, let left, let right else { return .null }
+        return .bool(SemanticVersion.holds(comparison, left, right))
+    }
+
+    private mutating func version(_ operand: VersionOperand) throws(RuleEvaluationError) -> SemanticVersion? {
+        switch operand {
+        case .literal(let version): return version
+        case .computed(let node): return SemanticVersion(try evaluate(node))
+        }
     }
 }

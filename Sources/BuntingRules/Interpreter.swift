@@ -3,12 +3,12 @@ import BuntingJSON
 /// Walks a compiled rule over data. One interpreter serves one evaluation:
 /// it counts steps against the limits and keeps the scopes that iterators
 /// open.
-struct Interpreter {
-    /// The data `var` reads. Flag evaluation starts at `root` with flagd's
-    /// properties beside the context, so that the context is never copied;
-    /// `reduce` offers `current` and `accumulator` without building an object.
+struct Interpreter: ~Copyable {
+    /// The data `var` reads: the root data (with flagd's properties beside
+    /// it, so that the context is never copied), an iterator's element, or
+    /// `reduce`'s `current` and `accumulator` (without building an object).
     enum Scope {
-        case root(JSON, FlagdProperties?)
+        case root
         case item(JSON)
         case reduction(current: JSON, accumulator: JSON)
     }
@@ -16,16 +16,58 @@ struct Interpreter {
     let limits: EvaluationLimits
     let hashing: FractionalHashing
     private(set) var steps = 0
-    var scope: Scope
+    var scope = Scope.root
     /// Enclosing scopes, innermost last, and the iteration index in each
     /// (nil for `try`), for `val`'s scope jumps.
-    private var outer: [Scope] = []
-    private var indices: [Int?] = []
+    private var outer: [(scope: Scope, index: Int?)] = []
 
-    init(data: JSON, flagd: FlagdProperties?, hashing: FractionalHashing, limits: EvaluationLimits) {
-        scope = .root(data, flagd)
+    /// The root data; as an object (the usual case) it is kept apart, so
+    /// that reading an attribute is one hash lookup with nothing copied.
+    let root: JSON
+    let rootObject: JSONObject?
+    private(set) var flagd: FlagdProperties?
+    /// The root object's values of the attributes of the table `attributes`
+    /// names, by slot. An identifier, not a reference: the table outlives the
+    /// evaluation, and a copy of the interpreter costs one retain less.
+    let attributes: ObjectIdentifier?
+    let attributeValues: [JSON?]
+
+    var atRoot: Bool {
+        if case .root = scope { return true }
+        return false
+    }
+
+    /// - Parameter attributes: the table whose attributes to read up front;
+    ///   nil reads each when a rule asks for it.
+    @inline(__always)
+    init(
+        data: JSON, flagd: FlagdProperties?, hashing: FractionalHashing, limits: EvaluationLimits,
+        attributes: AttributeTable?
+    ) {
+        let object = data.objectValue
+        root = object == nil ? data : .null
+        rootObject = object
+        self.attributes = object == nil ? nil : attributes.map(ObjectIdentifier.init)
+        attributeValues = object.flatMap { attributes?.values(in: $0) } ?? []
+        self.flagd = flagd
         self.hashing = hashing
         self.limits = limits
+    }
+
+    /// Evaluates `node` over `data` with a fresh interpreter.
+    static func evaluate(
+        _ node: Node, data: JSON, flagd: FlagdProperties?, hashing: FractionalHashing, limits: EvaluationLimits
+    ) throws(RuleEvaluationError) -> JSON {
+        var interpreter = Interpreter(data: data, flagd: flagd, hashing: hashing, limits: limits, attributes: nil)
+        return try interpreter.evaluate(node)
+    }
+
+    /// Readies the interpreter for the next flag of the same context: the
+    /// step count starts again and `$flagd` names the new flag.
+    mutating func restart(flagd: FlagdProperties) {
+        precondition(atRoot, "restart inside a scope")
+        self.flagd = flagd
+        steps = 0
     }
 
     mutating func step(_ count: Int = 1) throws(RuleEvaluationError) {
@@ -33,118 +75,57 @@ struct Interpreter {
         if steps > limits.maxSteps { throw .tooManySteps(limit: limits.maxSteps) }
     }
 
+    /// Dispatches on the node. Case bodies live in helpers, so that this
+    /// frame stays small: rules nest up to the compile-time depth limit, and
+    /// each level of nesting is a frame of this function.
     mutating func evaluate(_ node: Node) throws(RuleEvaluationError) -> JSON {
         if case .literal(let value) = node { return value }
         try step()
         switch node {
-        case .literal(let value):
-            return value
-        case .array(let nodes):
-            var values: [JSON] = []
-            values.reserveCapacity(nodes.count)
-            for element in nodes { values.append(try evaluate(element)) }
-            return .array(values)
+        case .literal(let value): return value
+        case .array(let nodes): return try array(nodes)
 
-        case .variable(let path, let fallback):
-            if let found = lookup(path) { return found }
-            if let fallback { return try evaluate(fallback) }
-            return .null
-        case .computedVariable(let keyNode, let fallback):
-            let key = try evaluate(keyNode)
-            if let found = lookup(key: key) { return found }
-            if let fallback { return try evaluate(fallback) }
-            return .null
-        case .value(let path):
-            return try lookup(path) ?? .null
-        case .exists(let path):
-            return .bool(try lookup(path) != nil)
-        case .missing(let nodes):
-            return try missing(nodes)
-        case .missingSome(let needNode, let keysNode):
-            let need = try evaluate(needNode)
-            let keys = try evaluate(keysNode)
-            guard case .array(let options) = keys else { return .array([]) }
-            let absent = try missingKeys(options)
-            let present = JSON.int(options.count - absent.count)
-            return JavaScript.compare(present, need, .greaterOrEqual) ? .array([]) : .array(absent)
+        case .variable(let path, let fallback): return try variable(path, fallback)
+        case .computedVariable(let keyNode, let fallback): return try computedVariable(keyNode, fallback)
+        case .value(let path): return try lookup(path) ?? .null
+        case .exists(let path): return .bool(try lookup(path) != nil)
+        case .missing(let nodes): return try missing(nodes)
+        case .missingSome(let need, let keys): return try missingSome(need: need, keys: keys)
 
-        case .condition(let nodes):
-            var index = 0
-            while index + 1 < nodes.count {
-                if try evaluate(nodes[index]).isTruthy { return try evaluate(nodes[index + 1]) }
-                index += 2
-            }
-            return index < nodes.count ? try evaluate(nodes[index]) : .null
-        case .and(let nodes):
-            var current = JSON.bool(false)
-            for operand in nodes {
-                current = try evaluate(operand)
-                if !current.isTruthy { return current }
-            }
-            return current
-        case .or(let nodes):
-            var current = JSON.bool(false)
-            for operand in nodes {
-                current = try evaluate(operand)
-                if current.isTruthy { return current }
-            }
-            return current
-        case .coalesce(let nodes):
-            for operand in nodes {
-                let value = try evaluate(operand)
-                if !value.isNull { return value }
-            }
-            return .null
-        case .not(let operand):
-            return .bool(!(try evaluate(operand).isTruthy))
-        case .truthy(let operand):
-            return .bool(try evaluate(operand).isTruthy)
-        case .comparison(let comparison, let nodes):
-            return .bool(try compareChain(comparison, nodes))
+        case .condition(let nodes): return try condition(nodes)
+        case .ifThenElse(let test, let consequent, let alternative):
+            return try evaluate(test).isTruthy ? try evaluate(consequent) : try evaluate(alternative)
+        case .and(let nodes): return try and(nodes)
+        case .or(let nodes): return try or(nodes)
+        case .coalesce(let nodes): return try coalesce(nodes)
+        case .not(let operand): return .bool(!(try evaluate(operand).isTruthy))
+        case .truthy(let operand): return .bool(try evaluate(operand).isTruthy)
+        case .comparison(let comparison, let nodes): return .bool(try compareChain(comparison, nodes))
+        case .comparisonWithLiteral(let comparison, let operand, let literal, let literalFirst):
+            return .bool(try compare(comparison, operand, literal, literalFirst: literalFirst))
 
-        case .arithmetic(let operation, let arguments):
-            return .number(try arithmetic(operation, arguments))
-        case .extremum(let isMaximum, let arguments):
-            return .number(try extremum(isMaximum: isMaximum, arguments))
+        case .arithmetic(let operation, let arguments): return .number(try arithmetic(operation, arguments))
+        case .extremum(let isMaximum, let arguments): return .number(try extremum(isMaximum: isMaximum, arguments))
 
-        case .iteration(let kind, let source, let body):
-            return try iterate(kind, source: source, body: body)
-        case .reduce(let source, let body, let initial):
-            return try reduce(source: source, body: body, initial: initial)
-        case .merge(let nodes):
-            return try merge(nodes)
-        case .membership(let needleNode, let haystackNode):
-            let needle = try evaluate(needleNode)
-            let haystack = try evaluate(haystackNode)
-            return .bool(Self.contains(needle, in: haystack))
-        case .membershipInStrings(let needleNode, let strings):
-            guard case .string(let needle) = try evaluate(needleNode), let found = strings.firstIndex(of: needle) else {
-                return .bool(false)
-            }
-            return .bool(JavaScript.sameCodeUnits(strings[found], needle))
+        case .iteration(let kind, let source, let body): return try iterate(kind, source: source, body: body)
+        case .reduce(let source, let body, let initial): return try reduce(source: source, body: body, initial: initial)
+        case .merge(let nodes): return try merge(nodes)
+        case .membership(let needle, let haystack): return try membership(needle, haystack)
+        case .membershipInStrings(let needle, let strings): return try membership(needle, strings)
 
-        case .concatenate(let nodes):
-            return .string(try concatenate(nodes))
+        case .concatenate(let nodes): return .string(try concatenate(nodes))
         case .substring(let source, let start, let length):
             return .string(try substring(source: source, start: start, length: length))
 
-        case .log(let operand):
-            // No output: stdout carries the protocol, and rules must not log user data.
-            return try evaluate(operand)
-        case .raise(let operand):
-            throw .thrown(Self.errorPayload(try evaluate(operand)))
-        case .attempt(let nodes):
-            return try attempt(nodes)
+        // No output: stdout carries the protocol, and rules must not log user data.
+        case .log(let operand): return try evaluate(operand)
+        case .raise(let operand): throw .thrown(Self.errorPayload(try evaluate(operand)))
+        case .attempt(let nodes): return try attempt(nodes)
 
-        case .fractional(let rule):
-            return try fractional(rule)
+        case .fractional(let rule): return try fractional(rule)
         case .semanticVersion(let lhs, let operation, let operationNode, let rhs):
             return try semanticVersion(lhs: lhs, operation: operation, operationNode: operationNode, rhs: rhs)
-        case .affix(let isPrefix, let subjectNode, let affixNode):
-            let subject = try evaluate(subjectNode)
-            let affix = try evaluate(affixNode)
-            guard case .string(let text) = subject, case .string(let part) = affix else { return .null }
-            return .bool(isPrefix ? text.utf8.starts(with: part.utf8) : text.utf8.reversed().starts(with: part.utf8.reversed()))
+        case .affix(let isPrefix, let subject, let part): return try affix(isPrefix: isPrefix, subject, part)
         }
     }
 
@@ -155,13 +136,9 @@ struct Interpreter {
     mutating func withScope<Result>(
         _ inner: Scope, index: Int?, _ body: (inout Interpreter) throws(RuleEvaluationError) -> Result
     ) throws(RuleEvaluationError) -> Result {
-        outer.append(scope)
-        indices.append(index)
+        outer.append((scope, index))
         scope = inner
-        defer {
-            scope = outer.removeLast()
-            indices.removeLast()
-        }
+        defer { scope = outer.removeLast().scope }
         return try body(&self)
     }
 
@@ -172,34 +149,35 @@ struct Interpreter {
     }
 
     mutating func setIndex(_ index: Int) {
-        indices[indices.count - 1] = index
+        outer[outer.count - 1].index = index
     }
 
     /// The data `levels` scopes out: 0 is the current data, odd levels the
     /// iteration (`{"index": i}`), even levels the enclosing data. Jumps past
     /// the outermost scope land on it.
     func scopeData(levels: Int) -> JSON {
-        if levels == 0 { return Self.materialize(scope) }
+        if levels == 0 { return materialize(scope) }
         let frame = (levels + 1) / 2
-        guard frame <= outer.count else { return Self.materialize(outer.first ?? scope) }
+        guard frame <= outer.count else { return materialize(outer.first?.scope ?? scope) }
         if levels % 2 == 1 {
-            guard let index = indices[indices.count - frame] else { return .object(JSONObject()) }
+            guard let index = outer[outer.count - frame].index else { return .object(JSONObject()) }
             return ["index": .int(index)]
         }
-        return Self.materialize(outer[outer.count - frame])
+        return materialize(outer[outer.count - frame].scope)
     }
 
     /// The scope's data as one JSON value (built only when a rule asks for
     /// the whole of it).
-    static func materialize(_ scope: Scope) -> JSON {
+    func materialize(_ scope: Scope) -> JSON {
         switch scope {
         case .item(let data):
             return data
         case .reduction(let current, let accumulator):
             return ["current": current, "accumulator": accumulator]
-        case .root(let data, let flagd):
-            guard let flagd else { return data }
-            var object = data.objectValue ?? JSONObject()
+        case .root:
+            guard let rootObject else { return flagd == nil ? root : .object([FlagdProperties.key: flagd!.json]) }
+            guard let flagd else { return .object(rootObject) }
+            var object = rootObject
             object[FlagdProperties.key] = flagd.json
             return .object(object)
         }

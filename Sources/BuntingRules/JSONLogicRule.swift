@@ -9,7 +9,7 @@ import BuntingJSON
 /// `preserve`. Where json-logic-js gives NaN, throws, or ignores operands,
 /// the newer engines' answer is taken: comparisons chain over any number of
 /// operands, `-` `/` `%` chain, `*` of nothing is 1, `reduce`'s initial value
-/// is evaluated, `and`/`or` of nothing are false. docs/jsonlogic-compatibility.md
+/// is evaluated, `and`/`or` of nothing are false. The README (JSONLogic compatibility)
 /// lists the differences.
 ///
 /// Refused at compile time, with a pointer to the offending part:
@@ -47,8 +47,20 @@ public struct JSONLogicRule: Sendable {
         _ rule: JSON, evaluators: RuleEvaluators = .none, pointerPrefix: String = "",
         fractionalHashing: FractionalHashing = .default, maxDepth: Int = JSONLogicRule.defaultMaxDepth
     ) throws(RuleCompileError) {
+        try self.init(
+            rule, evaluators: evaluators, pointerPrefix: pointerPrefix, fractionalHashing: fractionalHashing,
+            maxDepth: maxDepth, attributes: AttributeTable())
+    }
+
+    /// Compiles with a given attribute table (a flag set shares one, so that
+    /// resolving all its flags reads each attribute of a context once).
+    init(
+        _ rule: JSON, evaluators: RuleEvaluators, pointerPrefix: String, fractionalHashing: FractionalHashing,
+        maxDepth: Int, attributes: AttributeTable
+    ) throws(RuleCompileError) {
         var compiler = Compiler(
-            references: ReferenceResolver(evaluators), maxDepth: maxDepth, pointerPrefix: pointerPrefix)
+            references: ReferenceResolver(evaluators), attributes: attributes, maxDepth: maxDepth,
+            pointerPrefix: pointerPrefix)
         root = try compiler.compile(rule)
         self.fractionalHashing = fractionalHashing
     }
@@ -64,8 +76,8 @@ public struct JSONLogicRule: Sendable {
     public func evaluate(
         _ data: JSON, flagd: FlagdProperties? = nil, limits: EvaluationLimits = .default
     ) throws(RuleEvaluationError) -> JSON {
-        var interpreter = Interpreter(data: data, flagd: flagd, hashing: fractionalHashing, limits: limits)
-        return Self.replacingNonFinite(try interpreter.evaluate(root))
+        let result = try Interpreter.evaluate(root, data: data, flagd: flagd, hashing: fractionalHashing, limits: limits)
+        return Self.replacingNonFinite(result)
     }
 
     /// Evaluates and applies JSONLogic truthiness: what banner and card
@@ -73,38 +85,40 @@ public struct JSONLogicRule: Sendable {
     public func isSatisfied(
         by data: JSON, flagd: FlagdProperties? = nil, limits: EvaluationLimits = .default
     ) throws(RuleEvaluationError) -> Bool {
-        var interpreter = Interpreter(data: data, flagd: flagd, hashing: fractionalHashing, limits: limits)
-        return try interpreter.evaluate(root).isTruthy
+        try Interpreter.evaluate(root, data: data, flagd: flagd, hashing: fractionalHashing, limits: limits).isTruthy
     }
 
-    /// The raw result, NaN included, for flag resolution.
-    func evaluateRaw(
-        _ data: JSON, flagd: FlagdProperties?, limits: EvaluationLimits
-    ) throws(RuleEvaluationError) -> JSON {
-        var interpreter = Interpreter(data: data, flagd: flagd, hashing: fractionalHashing, limits: limits)
-        return try interpreter.evaluate(root)
+    /// The raw result, NaN included, with an interpreter the caller set up
+    /// (flag resolution reuses one for all flags of a context).
+    func evaluate(with interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+        try interpreter.evaluate(root)
     }
 
-    static func replacingNonFinite(_ value: JSON) -> JSON {
+    /// Non-finite numbers only come from arithmetic, so they sit no deeper
+    /// than the rule nests; the walk stops at JSON's depth limit, so that deep
+    /// data handed back by `var` cannot exhaust the stack.
+    static func replacingNonFinite(_ value: JSON, depth: Int = 0) -> JSON {
+        guard depth < JSON.defaultMaxDepth else { return value }
         switch value {
         case .real(let number) where !number.isFinite:
             return .null
-        case .array(let elements) where elements.contains(where: containsNonFinite):
-            return .array(elements.map(replacingNonFinite))
-        case .object(let object) where object.contains(where: { containsNonFinite($0.value) }):
+        case .array(let elements) where elements.contains(where: { containsNonFinite($0, depth: depth + 1) }):
+            return .array(elements.map { replacingNonFinite($0, depth: depth + 1) })
+        case .object(let object) where object.contains(where: { containsNonFinite($0.value, depth: depth + 1) }):
             var copy = JSONObject()
-            for (key, member) in object { copy[key] = replacingNonFinite(member) }
+            for (key, member) in object { copy[key] = replacingNonFinite(member, depth: depth + 1) }
             return .object(copy)
         default:
             return value
         }
     }
 
-    private static func containsNonFinite(_ value: JSON) -> Bool {
+    private static func containsNonFinite(_ value: JSON, depth: Int) -> Bool {
+        guard depth < JSON.defaultMaxDepth else { return false }
         switch value {
         case .real(let number): return !number.isFinite
-        case .array(let elements): return elements.contains(where: containsNonFinite)
-        case .object(let object): return object.contains { containsNonFinite($0.value) }
+        case .array(let elements): return elements.contains { containsNonFinite($0, depth: depth + 1) }
+        case .object(let object): return object.contains { containsNonFinite($0.value, depth: depth + 1) }
         default: return false
         }
     }

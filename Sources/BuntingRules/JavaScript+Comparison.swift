@@ -5,6 +5,10 @@ extension JavaScript {
     /// `1.0` are the same), strings by their code units. Two arrays or objects
     /// are never strictly equal: in JavaScript they would be distinct objects.
     static func strictEquals(_ lhs: JSON, _ rhs: JSON) -> Bool {
+        if case .string(let a) = lhs {
+            if case .string(let b) = rhs { return sameCodeUnits(a, b) }
+            return false
+        }
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
@@ -20,6 +24,7 @@ extension JavaScript {
     /// turn into numbers; a number and a string compare as numbers; an array or
     /// object compared with a primitive turns into its string form first.
     static func looseEquals(_ lhs: JSON, _ rhs: JSON) -> Bool {
+        if case .string(let a) = lhs, case .string(let b) = rhs { return sameCodeUnits(a, b) }
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.null, _), (_, .null): return false
@@ -77,7 +82,11 @@ extension JavaScript {
     /// Strings are equal in JavaScript when their code units are; Swift's `==`
     /// would also equate canonically equivalent forms (é and e + ◌́).
     static func sameCodeUnits(_ a: String, _ b: String) -> Bool {
-        a.utf8.elementsEqual(b.utf8)
+        guard a.utf8.count == b.utf8.count else { return false }
+        let compared = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in x.elementsEqual(y) }
+        }
+        return compared.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
     }
 
     /// UTF-8 order is code point order, which differs from UTF-16 order only

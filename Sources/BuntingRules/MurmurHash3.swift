@@ -1,24 +1,42 @@
 /// MurmurHash3, x86 32-bit variant (Austin Appleby's public-domain
-/// algorithm), as flagd and the Python `mmh3` package compute it.
-enum MurmurHash3 {
-    static func x86_32<Bytes: Collection<UInt8>>(_ bytes: Bytes, seed: UInt32 = 0) -> UInt32 {
-        let c1: UInt32 = 0xcc9e_2d51
-        let c2: UInt32 = 0x1b87_3593
-        var hash = seed
-        var block: UInt32 = 0
-        var filled = 0
+/// algorithm), as flagd and the Python `mmh3` package compute it. Bytes may
+/// be fed in pieces, so that flagKey + targetingKey is hashed without
+/// building the concatenated string.
+struct MurmurHash3 {
+    private static let c1: UInt32 = 0xcc9e_2d51
+    private static let c2: UInt32 = 0x1b87_3593
+
+    private var hash: UInt32
+    private var block: UInt32 = 0
+    private var filled: UInt32 = 0
+    private var length: UInt32 = 0
+
+    init(seed: UInt32 = 0) { hash = seed }
+
+    mutating func combine(_ bytes: UnsafeBufferPointer<UInt8>) {
         for byte in bytes {
-            block |= UInt32(byte) << (8 * UInt32(filled))
+            block |= UInt32(byte) << (8 * filled)
             filled += 1
             if filled == 4 {
-                hash ^= mix(block, c1, c2)
+                hash ^= Self.mix(block)
                 hash = (hash << 13 | hash >> 19) &* 5 &+ 0xe654_6b64
                 block = 0
                 filled = 0
             }
         }
-        if filled > 0 { hash ^= mix(block, c1, c2) }
-        hash ^= UInt32(truncatingIfNeeded: bytes.count)
+        length &+= UInt32(truncatingIfNeeded: bytes.count)
+    }
+
+    mutating func combine(_ text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ combine($0) }) == nil {
+            Array(text.utf8).withUnsafeBufferPointer { combine($0) }
+        }
+    }
+
+    func finalize() -> UInt32 {
+        var hash = self.hash
+        if filled > 0 { hash ^= Self.mix(block) }
+        hash ^= length
         hash ^= hash >> 16
         hash &*= 0x85eb_ca6b
         hash ^= hash >> 13
@@ -27,14 +45,21 @@ enum MurmurHash3 {
         return hash
     }
 
-    private static func mix(_ block: UInt32, _ c1: UInt32, _ c2: UInt32) -> UInt32 {
+    private static func mix(_ block: UInt32) -> UInt32 {
         var k = block &* c1
         k = k << 15 | k >> 17
         return k &* c2
     }
 
-    static func x86_32(_ text: String, seed: UInt32 = 0) -> UInt32 {
-        var text = text
-        return text.withUTF8 { x86_32($0, seed: seed) }
+    static func x86_32(_ text: String) -> UInt32 {
+        var hasher = MurmurHash3()
+        hasher.combine(text)
+        return hasher.finalize()
+    }
+
+    static func x86_32(_ bytes: [UInt8]) -> UInt32 {
+        var hasher = MurmurHash3()
+        bytes.withUnsafeBufferPointer { hasher.combine($0) }
+        return hasher.finalize()
     }
 }

@@ -17,12 +17,16 @@ indirect enum Node: Sendable {
 
     // Logic
     case condition([Node])
+    /// `if` with exactly a condition, a consequent and an alternative.
+    case ifThenElse(Node, Node, Node)
     case and([Node])
     case or([Node])
     case coalesce([Node])
     case not(Node)
     case truthy(Node)
     case comparison(Comparison, [Node])
+    /// Two operands, one of them literal: the common `{"==": [{"var": "x"}, 3]}`.
+    case comparisonWithLiteral(Comparison, Node, JSON, literalFirst: Bool)
 
     // Numbers
     case arithmetic(Arithmetic, Arguments)
@@ -47,7 +51,7 @@ indirect enum Node: Sendable {
 
     // flagd
     case fractional(FractionalRule)
-    case semanticVersion(lhs: Node, operation: SemanticVersionOperation?, operationNode: Node?, rhs: Node)
+    case semanticVersion(lhs: VersionOperand, operation: SemanticVersionOperation?, operationNode: Node?, rhs: VersionOperand)
     case affix(isPrefix: Bool, Node, Node)
 }
 
@@ -72,8 +76,9 @@ enum Iteration: String, Sendable {
     case map, filter, all, some, none
 }
 
-/// A `var` path known at compile time: `"a.b.0"` split at the dots.
-struct DataPath: Sendable {
+/// A `var` path known at compile time: `"a.b.0"` split at the dots. A
+/// class, so that evaluation reads it without copying its parts.
+final class DataPath: Sendable {
     struct Component: Sendable {
         let key: String
         /// The array index this key names, when it is a canonical index ("0", "12", not "01").
@@ -85,12 +90,23 @@ struct DataPath: Sendable {
     /// Whether the path starts at `$flagd`, which flag evaluation supplies
     /// without copying the context.
     let startsAtFlagdProperties: Bool
+    /// Where the first component's value waits when the evaluation was set up
+    /// with `table` (see `AttributeTable`).
+    let table: AttributeTable?
+    let slot: Int
 
-    init(_ dotted: String) {
+    init(_ dotted: String, table: AttributeTable? = nil) {
         components = dotted.isEmpty ? [] : dotted.split(separator: ".", omittingEmptySubsequences: false).map {
             Component(key: String($0), index: DataPath.canonicalIndex(String($0)))
         }
         startsAtFlagdProperties = components.first?.key == FlagdProperties.key
+        if let table, let first = components.first, !startsAtFlagdProperties {
+            self.table = table
+            slot = table.slot(for: first.key)
+        } else {
+            self.table = nil
+            slot = -1
+        }
     }
 
     static let root = DataPath("")
@@ -113,6 +129,13 @@ struct ValuePath: Sendable {
 
     var scopeJump: Int
     var segments: [Segment]
+}
+
+/// A side of `sem_ver`: a literal is parsed once, at compile time (nil when
+/// it is not a version, which makes every comparison null).
+enum VersionOperand: Sendable {
+    case literal(SemanticVersion?)
+    case computed(Node)
 }
 
 /// The comparison named by sem_ver's middle argument.

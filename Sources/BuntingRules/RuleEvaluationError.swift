@@ -13,8 +13,6 @@ public enum RuleEvaluationError: Error, Sendable, Hashable, CustomStringConverti
     case stringTooLong(limit: Int)
     /// An array longer than `EvaluationLimits.maxArrayLength` would be built.
     case arrayTooLong(limit: Int)
-    /// Data nested deeper than the walk over it allows.
-    case dataTooDeep(limit: Int)
     /// Raised by `{"throw": …}` and not caught by `try`; the payload is an
     /// object whose `type` names the error.
     case thrown(JSON)
@@ -44,7 +42,6 @@ public enum RuleEvaluationError: Error, Sendable, Hashable, CustomStringConverti
         case .tooManySteps(let limit): return "evaluation exceeded \(limit) steps"
         case .stringTooLong(let limit): return "a string would exceed \(limit) bytes"
         case .arrayTooLong(let limit): return "an array would exceed \(limit) elements"
-        case .dataTooDeep(let limit): return "data nested deeper than \(limit) levels"
         case .thrown(let payload):
             if case .string(let type)? = payload["type"] { return "thrown: \(type)" }
             return "thrown: \(payload.encodedString())"

@@ -33,7 +33,13 @@ public struct RuleEvaluators: Sendable {
         _ definitions: JSONObject, pointerPrefix: String = "/$evaluators",
         maxDepth: Int = JSONLogicRule.defaultMaxDepth
     ) {
-        let resolver = ReferenceResolver(definitions: definitions, pointerPrefix: pointerPrefix, maxDepth: maxDepth)
+        self.init(definitions, pointerPrefix: pointerPrefix, maxDepth: maxDepth, attributes: AttributeTable())
+    }
+
+    /// Compiles with the attribute table of the rules that will use them.
+    init(_ definitions: JSONObject, pointerPrefix: String, maxDepth: Int, attributes: AttributeTable) {
+        let resolver = ReferenceResolver(
+            definitions: definitions, pointerPrefix: pointerPrefix, maxDepth: maxDepth, attributes: attributes)
         var problems: [RuleCompileError] = []
         for name in definitions.keys {
             if case .invalid(let problem) = resolver.resolve(name) {
@@ -68,6 +74,7 @@ final class ReferenceResolver {
     private let definitions: JSONObject
     private let pointerPrefix: String
     private let maxDepth: Int
+    private let attributes: AttributeTable
     private(set) var compiled: [String: RuleEvaluators.Compiled]
     private(set) var failures: [String: RuleCompileError]
     private var inProgress: [String] = []
@@ -77,12 +84,14 @@ final class ReferenceResolver {
         definitions = JSONObject()
         pointerPrefix = ""
         maxDepth = 0
+        attributes = AttributeTable()
         compiled = evaluators.compiled
         failures = evaluators.failures
     }
 
     /// Compiles `definitions` on demand.
-    init(definitions: JSONObject, pointerPrefix: String, maxDepth: Int) {
+    init(definitions: JSONObject, pointerPrefix: String, maxDepth: Int, attributes: AttributeTable) {
+        self.attributes = attributes
         self.definitions = definitions
         self.pointerPrefix = pointerPrefix
         self.maxDepth = maxDepth
@@ -101,8 +110,8 @@ final class ReferenceResolver {
         inProgress.append(name)
         defer { inProgress.removeLast() }
         var compiler = Compiler(
-            references: self, maxDepth: maxDepth,
-            pointerPrefix: JSONPointer.make(prefix: pointerPrefix, tokens: [name]))
+            references: self, attributes: attributes, maxDepth: maxDepth,
+            pointerPrefix: pointerPrefix + JSONPointer(tokens: [name]).description)
         do {
             let node = try compiler.compile(rule)
             compiled[name] = RuleEvaluators.Compiled(node: node, depth: compiler.deepest)

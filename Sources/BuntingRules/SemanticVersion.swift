@@ -4,12 +4,32 @@ import BuntingJSON
 /// SemVer 2.0.0 (`major.minor.patch[-prerelease][+build]`), where a missing
 /// minor or patch counts as 0 (`"1.2"` is `1.2.0`).
 struct SemanticVersion: Sendable {
-    /// Decimal digits without leading zeros, compared by length then text, so
-    /// that numbers of any size order correctly.
-    let major: Substring
-    let minor: Substring
-    let patch: Substring
-    let prerelease: [Substring]
+    /// A numeric identifier of any length: small ones as integers, the rest
+    /// as their digits (never with leading zeros, so longer is larger).
+    enum Number: Sendable, Comparable {
+        case small(UInt64)
+        case large([UInt8])
+
+        static func < (lhs: Number, rhs: Number) -> Bool {
+            switch (lhs, rhs) {
+            case (.small(let a), .small(let b)): return a < b
+            case (.small, .large): return true
+            case (.large, .small): return false
+            case (.large(let a), .large(let b)): return a.count != b.count ? a.count < b.count : a.lexicographicallyPrecedes(b)
+            }
+        }
+    }
+
+    enum Identifier: Sendable {
+        case numeric(Number)
+        case alphanumeric([UInt8])
+    }
+
+    let major: Number
+    let minor: Number
+    let patch: Number
+    /// Empty for a release version.
+    let prerelease: [Identifier]
 
     /// Numbers are read as their string form; other values are not versions.
     init?(_ value: JSON) {
@@ -21,42 +41,102 @@ struct SemanticVersion: Sendable {
     }
 
     init?(_ text: String) {
-        var rest = Substring(text)
-        if let first = rest.first, first == "v" || first == "V" { rest = rest.dropFirst() }
-        // Split off build, then prerelease, from the first '+' and '-'.
-        var core = rest
-        var prereleaseText: Substring?
-        if let plus = rest.firstIndex(of: "+") {
-            guard Self.isValidBuild(rest[rest.index(after: plus)...]) else { return nil }
-            core = rest[..<plus]
-        }
-        if let dash = core.firstIndex(of: "-") {
-            prereleaseText = core[core.index(after: dash)...]
-            core = core[..<dash]
-        }
-        let numbers = core.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...3).contains(numbers.count), numbers.allSatisfy(Self.isNumericIdentifier) else { return nil }
-        major = numbers[0]
-        minor = numbers.count > 1 ? numbers[1] : "0"
-        patch = numbers.count > 2 ? numbers[2] : "0"
-        if let prereleaseText {
-            let identifiers = prereleaseText.split(separator: ".", omittingEmptySubsequences: false)
-            guard identifiers.allSatisfy(Self.isPrereleaseIdentifier) else { return nil }
-            prerelease = identifiers
-        } else {
-            prerelease = []
-        }
+        let parsed = text.utf8.withContiguousStorageIfAvailable { SemanticVersion.parse($0) }
+            ?? Array(text.utf8).withUnsafeBufferPointer { SemanticVersion.parse($0) }
+        guard let parsed else { return nil }
+        self = parsed
     }
+
+    private init(major: Number, minor: Number, patch: Number, prerelease: [Identifier]) {
+        self.major = major
+        self.minor = minor
+        self.patch = patch
+        self.prerelease = prerelease
+    }
+
+    // MARK: - Parsing
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SemanticVersion? {
+        var index = 0
+        if let first = bytes.first, first | 0x20 == UInt8(ascii: "v") { index = 1 }
+        guard let major = number(bytes, &index) else { return nil }
+        var minor = Number.small(0)
+        var patch = Number.small(0)
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard let value = number(bytes, &index) else { return nil }
+            minor = value
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                guard let value = number(bytes, &index) else { return nil }
+                patch = value
+            }
+        }
+        var prerelease: [Identifier] = []
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+            repeat {
+                index += 1
+                let start = index
+                while index < bytes.count, isIdentifierByte(bytes[index]) { index += 1 }
+                let identifier = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                guard !identifier.isEmpty else { return nil }
+                if identifier.allSatisfy(isDigit) {
+                    var position = 0
+                    guard let value = number(identifier, &position) else { return nil }
+                    prerelease.append(.numeric(value))
+                } else {
+                    prerelease.append(.alphanumeric(Array(identifier)))
+                }
+            } while index < bytes.count && bytes[index] == UInt8(ascii: ".")
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "+") {
+            // Build metadata: checked, then ignored.
+            repeat {
+                index += 1
+                let start = index
+                while index < bytes.count, isIdentifierByte(bytes[index]) { index += 1 }
+                guard index > start else { return nil }
+            } while index < bytes.count && bytes[index] == UInt8(ascii: ".")
+        }
+        guard index == bytes.count else { return nil }
+        return SemanticVersion(major: major, minor: minor, patch: patch, prerelease: prerelease)
+    }
+
+    /// `0` or digits without a leading zero, which must all be consumed.
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Number? {
+        let start = index
+        var value: UInt64 = 0
+        var overflow = false
+        while index < bytes.count, isDigit(bytes[index]) {
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(UInt64(bytes[index] - UInt8(ascii: "0")))
+            overflow = overflow || o1 || o2
+            value = sum
+            index += 1
+        }
+        let count = index - start
+        guard count > 0, bytes[start] != UInt8(ascii: "0") || count == 1 else { return nil }
+        return overflow ? .large(Array(bytes[start..<index])) : .small(value)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || byte == UInt8(ascii: "-")
+    }
+
+    // MARK: - Comparison
 
     /// SemVer precedence: the numbers, then a version with a prerelease
     /// before the same one without, then the prerelease identifiers in turn
     /// (numeric ones numerically and before alphanumeric ones, which compare
     /// in ASCII order), then the longer list. Build metadata is ignored.
     static func compare(_ lhs: SemanticVersion, _ rhs: SemanticVersion) -> Int {
-        for (a, b) in [(lhs.major, rhs.major), (lhs.minor, rhs.minor), (lhs.patch, rhs.patch)] {
-            let order = compareNumbers(a, b)
-            if order != 0 { return order }
-        }
+        if lhs.major != rhs.major { return lhs.major < rhs.major ? -1 : 1 }
+        if lhs.minor != rhs.minor { return lhs.minor < rhs.minor ? -1 : 1 }
+        if lhs.patch != rhs.patch { return lhs.patch < rhs.patch ? -1 : 1 }
         switch (lhs.prerelease.isEmpty, rhs.prerelease.isEmpty) {
         case (true, true): return 0
         case (true, false): return 1
@@ -64,16 +144,14 @@ struct SemanticVersion: Sendable {
         case (false, false): break
         }
         for (a, b) in zip(lhs.prerelease, rhs.prerelease) {
-            let aNumeric = a.utf8.allSatisfy(isDigit)
-            let bNumeric = b.utf8.allSatisfy(isDigit)
-            let order: Int
-            switch (aNumeric, bNumeric) {
-            case (true, true): order = compareNumbers(a, b)
-            case (true, false): order = -1
-            case (false, true): order = 1
-            case (false, false): order = a.utf8.elementsEqual(b.utf8) ? 0 : (a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1)
+            switch (a, b) {
+            case (.numeric(let x), .numeric(let y)):
+                if x != y { return x < y ? -1 : 1 }
+            case (.numeric, .alphanumeric): return -1
+            case (.alphanumeric, .numeric): return 1
+            case (.alphanumeric(let x), .alphanumeric(let y)):
+                if x != y { return x.lexicographicallyPrecedes(y) ? -1 : 1 }
             }
-            if order != 0 { return order }
         }
         return lhs.prerelease.count == rhs.prerelease.count ? 0 : (lhs.prerelease.count < rhs.prerelease.count ? -1 : 1)
     }
@@ -89,40 +167,5 @@ struct SemanticVersion: Sendable {
         case .sameMajor: return lhs.major == rhs.major
         case .sameMinor: return lhs.major == rhs.major && lhs.minor == rhs.minor
         }
-    }
-
-    private static func compareNumbers(_ a: Substring, _ b: Substring) -> Int {
-        let a = a.drop { $0 == "0" }
-        let b = b.drop { $0 == "0" }
-        if a.utf8.count != b.utf8.count { return a.utf8.count < b.utf8.count ? -1 : 1 }
-        if a.utf8.elementsEqual(b.utf8) { return 0 }
-        return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
-    }
-
-    /// `0` or digits without a leading zero.
-    private static func isNumericIdentifier(_ text: Substring) -> Bool {
-        guard let first = text.utf8.first, text.utf8.allSatisfy(isDigit) else { return false }
-        return first != UInt8(ascii: "0") || text.utf8.count == 1
-    }
-
-    /// A numeric identifier, or alphanumerics and hyphens with at least one non-digit.
-    private static func isPrereleaseIdentifier(_ text: Substring) -> Bool {
-        guard !text.isEmpty, text.utf8.allSatisfy(isIdentifierByte) else { return false }
-        return text.utf8.allSatisfy(isDigit) ? isNumericIdentifier(text) : true
-    }
-
-    /// Dot-separated non-empty identifiers of alphanumerics and hyphens.
-    private static func isValidBuild(_ text: Substring) -> Bool {
-        text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy {
-            !$0.isEmpty && $0.utf8.allSatisfy(isIdentifierByte)
-        }
-    }
-
-    private static func isDigit(_ byte: UInt8) -> Bool {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-    }
-
-    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || byte == UInt8(ascii: "-")
     }
 }

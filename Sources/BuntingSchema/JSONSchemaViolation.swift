@@ -1,3 +1,5 @@
+import BuntingJSON
+
 /// One way an instance breaks a schema.
 public struct JSONSchemaViolation: Sendable, Hashable, CustomStringConvertible {
     /// The value that is wrong. For a missing required property, the object

@@ -1,3 +1,5 @@
+import BuntingJSON
+
 /// Where a value starts in the text of a JSON document.
 public struct JSONSourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// 1-based line; lines end at `\n`.

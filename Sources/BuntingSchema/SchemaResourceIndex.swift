@@ -99,16 +99,8 @@ struct SchemaResourceIndex {
         var value = resource.value
         var scope = resource.scope
         for token in pointer.tokens {
-            switch value {
-            case .object(let object):
-                guard let member = object[token] else { return nil }
-                value = member
-            case .array(let elements):
-                guard let position = JSONPointer.arrayIndex(token), position < elements.count else { return nil }
-                value = elements[position]
-            default:
-                return nil
-            }
+            guard let child = JSONPointer.child(of: value, at: token) else { return nil }
+            value = child
             scope = scope.entering(value)
         }
         let key = SchemaLocationKey(document: resource.key.document, pointer: JSONPointer(tokens: resource.key.pointer.tokens + pointer.tokens))

@@ -6,7 +6,7 @@ import Testing
 /// storage directory (the crash test is in CrashTests).
 @Suite struct DurabilityTests {
     @Test func aRestartedServerIsTheSameUserAndReplaysItsStoredCacheBeforeAnyRefresh() throws {
-        let workspace = try Workspace()
+        let workspace = try StorageWorkspace()
         let first = try workspace.startServer()
         _ = try first.call("subscribe", ["channel": "contentCards"])
         _ = try first.call("changeUser", ["userId": "alice"])
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func aSecondServerOnTheSameDirectoryIsRefusedAndTheFirstCarriesOn() throws {
-        let workspace = try Workspace()
+        let workspace = try StorageWorkspace()
         let first = try workspace.startServer()
         _ = try first.call("changeUser", ["userId": "alice"])
         let second = try workspace.startServer()
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func aCorruptDatabaseIsMovedAsideReportedAndReplacedByAFreshOne() throws {
-        let workspace = try Workspace()
+        let workspace = try StorageWorkspace()
         let first = try workspace.startServer(sink: false)
         _ = try first.call("subscribe", ["channel": "contentCards"])
         _ = try first.call("changeUser", ["userId": "alice"])
@@ -107,7 +107,7 @@ import Testing
     }
 
     @Test func aQueueOverItsLimitDropsTheOldestWithAnErrorAndALogLine() throws {
-        let workspace = try Workspace()
+        let workspace = try StorageWorkspace()
         let first = try workspace.startServer(sink: false, ["--max-queued-events", "3"])
         _ = try first.call("subscribe", ["channel": "contentCards"])
         _ = try first.call("changeUser", ["userId": "alice"])
@@ -132,7 +132,7 @@ import Testing
     }
 
     @Test func aFullDiskRefusesWhatCannotBeStoredAndTheServerServesOn() throws {
-        let workspace = try Workspace()
+        let workspace = try StorageWorkspace()
         // A file size limit makes the write-ahead log hit the wall after a few
         // events, as a full disk would (writes fail with EFBIG).
         let limited = try ServerProcess(
@@ -169,7 +169,7 @@ import Testing
     }
 
     @Test func anUnusableStorageDirectoryMeansMemoryAndSubscribersAreTold() throws {
-        let workspace = try Workspace()
+        let workspace = try StorageWorkspace()
         let storage = workspace.definitions + "/state"  // through a file: ENOTDIR, for root too
         let server = try ServerProcess(
             framing: .ndjson, arguments: ["--storage", storage, "--definitions", workspace.definitions, "--framing", "ndjson"])
@@ -187,7 +187,7 @@ import Testing
 
     @Test(.enabled(if: getuid() != 0, "root writes to read-only directories"))
     func aReadOnlyStorageDirectoryMeansMemory() throws {
-        let workspace = try Workspace()
+        let workspace = try StorageWorkspace()
         try FileManager.default.createDirectory(atPath: workspace.storage, withIntermediateDirectories: false)
         chmod(workspace.storage, 0o500)
         defer { chmod(workspace.storage, 0o700) }
@@ -199,7 +199,7 @@ import Testing
 
     @Test(arguments: ["XDG_STATE_HOME", "HOME"])
     func theDefaultStorageIsTheUsersStateDirectory(variable: String) throws {
-        let workspace = try Workspace()
+        let workspace = try StorageWorkspace()
         let base = workspace.root + "/base"
         let expected = variable == "HOME" ? base + "/.local/state/bunting" : base + "/bunting"
         // XDG_STATE_HOME must be named for the harness to leave --storage out; relative, it is ignored.

@@ -154,15 +154,21 @@ final class ServerProcess: @unchecked Sendable {
         }
     }
 
-    /// Waits for the first message, from the `start`th on, that `matches`.
-    func waitForMessage(from start: Int = 0, where matches: (JSON) -> Bool) throws -> JSON {
+    /// Waits for the first message at or after `index` that satisfies
+    /// `matches`, and returns it with its index.
+    @discardableResult
+    func waitForMessage(from index: Int = 0, _ description: String, where matches: (JSON) -> Bool) throws -> (index: Int, message: JSON) {
         let deadline = Date().addingTimeInterval(Self.deadline)
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if messages.count > start, let message = messages[start...].first(where: matches) { return message }
-            if stdoutClosed { throw HarnessError(description: "stdout closed before the awaited message; stderr: \(stderr)") }
-            if !condition.wait(until: deadline) { throw HarnessError(description: "the awaited message did not come; stderr: \(stderr)") }
+            if index < messages.count, let found = messages[index...].firstIndex(where: matches) {
+                return (found, messages[found])
+            }
+            if stdoutClosed { throw HarnessError(description: "stdout closed before \(description); stderr: \(stderr)") }
+            if !condition.wait(until: deadline) {
+                throw HarnessError(description: "no \(description) in \(messages.count) messages: \(messages.suffix(5).map { $0.encodedString() }); stderr: \(stderr)")
+            }
         }
     }
 

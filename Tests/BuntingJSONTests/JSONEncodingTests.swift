@@ -65,6 +65,14 @@ import Testing
         #expect(String(decoding: output, as: UTF8.self) == "prefix:5")
     }
 
+    @Test func largeValuesAreWrittenWhole() throws {
+        let big = JSON.array((0..<5_000).map { JSON.string("item \($0) é") })
+        var output = Array("x".utf8)
+        big.encode(appendingTo: &output)
+        #expect(output.count > 50_000)
+        #expect(try JSON.parse(Array(output.dropFirst())) == big)
+    }
+
     @Test func extremeIntegersRoundTrip() throws {
         for number in [Int64.min, Int64.max, 0, -1] {
             #expect(try JSON.parse(JSON.integer(number).encodedString()) == .integer(number))

@@ -40,3 +40,38 @@ import Testing
         #expect(JSON.number(1e300) == .real(1e300))
     }
 }
+
+@Suite struct JSONObjectTests {
+    @Test func keysAreComparedByteForByteNotByCanonicalEquivalence() throws {
+        let composed = "\u{E9}"
+        let decomposed = "e\u{301}"
+        #expect(composed == decomposed)  // Swift's String equality
+        var object: JSONObject = [composed: 1]
+        object[decomposed] = 2
+        #expect(object.count == 2)
+        #expect(object[composed] == 1)
+        #expect(object[decomposed] == 2)
+        let parsed = try JSON.parse("{\"\u{E9}\":1,\"e\u{301}\":2}")
+        #expect(parsed.objectValue?.count == 2)
+    }
+
+    @Test func largeObjectsStayConsistentThroughEdits() {
+        var object = JSONObject()
+        for index in 0..<100 { object["k\(index)"] = .int(index) }
+        for index in stride(from: 0, to: 100, by: 3) { object["k\(index)"] = nil }
+        object["k1"] = "changed"
+        #expect(object.count == 66)
+        #expect(object["k1"] == "changed")
+        #expect(object["k3"] == nil)
+        #expect(object["k98"] == 98)
+        #expect(object.keys.first == "k1")
+        #expect(object.keys.last == "k98")
+        var small = JSONObject()
+        for index in 0..<3 { small["k\(index)"] = .int(index) }
+        for index in 0..<100 where index % 3 != 0 { if index > 2 { small["k\(index)"] = .int(index) } }
+        small["k1"] = "changed"
+        small["k0"] = nil
+        #expect(small == object)
+        #expect(small.hashValue == object.hashValue)
+    }
+}

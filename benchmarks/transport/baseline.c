@@ -183,7 +183,7 @@ int main(int argc, char **argv) {
             flush_each = 1;
         } else if (strcmp(argv[i], "--result") == 0 && i + 1 < argc) {
             json_error_t error;
-            fixed_result = json_loads(argv[++i], 0, &error);
+            fixed_result = json_loads(argv[++i], JSON_DECODE_ANY, &error);
             if (!fixed_result) {
                 fprintf(stderr, "baseline: --result: %s\n", error.text);
                 return 2;

@@ -274,7 +274,7 @@ static struct memory read_memory(pid_t pid) {
 /* Writes a JSON object {"thread name": cpu seconds, ...} of the process's
  * threads (user + system time, from /proc/PID/task/TID/stat) into out. */
 static void thread_cpu(pid_t pid, char *out, size_t room) {
-    char path[96], comm[64], stat[1024];
+    char path[320], comm[64], stat[1024];
     size_t used = (size_t)snprintf(out, room, "{");
     snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
     DIR *dir = opendir(path);

@@ -30,7 +30,7 @@ struct ChannelCache: Equatable {
         for banner in stored["banners"]?.arrayValue?.compactMap(Banner.init(stored:)) ?? [] {
             banners[banner.placementId] = banner
         }
-        cards = stored["cards"]?.arrayValue?.compactMap(ContentCard.init(stored:)) ?? []
+        cards = stored["cards"]?.arrayValue?.compactMap(ContentCard.init(json:)) ?? []
     }
 }
 
@@ -54,7 +54,10 @@ extension Banner {
 }
 
 extension ContentCard {
-    init?(stored json: JSON) {
+    /// A card from its JSON form (as stored, or as a definitions document
+    /// writes it); nil when a required field is missing or of the wrong type.
+    /// `viewed` and `clicked` are user state, kept apart, and start false.
+    public init?(json: JSON) {
         guard let id = json["id"]?.stringValue, let typeName = json["type"]?.stringValue,
               let type = Kind(rawValue: typeName), let created = json["created"]?.doubleValue
         else { return nil }

@@ -144,11 +144,8 @@ extension Engine {
             // They were delivered; a re-send after restart carries the same ids.
             log.error("cannot remove sent events from the queue: \(error.message)")
         }
-        for event in batch {
-            var fields: JSONObject = ["action": "FLUSHED", "eventId": .string(event.eventId), event.channel.itemKey: event.item]
-            if let buttonId = event.buttonId { fields["buttonId"] = .string(buttonId) }
-            sendEvent(event.channel, type: event.kind.notificationType, fields)
-        }
+        // A flush's reply comes before the FLUSHED events it caused: they wait for it.
+        flushedAwaitingReply += batch
         for index in flushRequests.indices { flushRequests[index].flushed += batch.count }
         let wantsMore = flushRequests.contains { $0.all }
         if wantsMore && store.queuedEventCount > 0 {
@@ -163,28 +160,12 @@ extension Engine {
     func batchFailed(_ batch: [AnalyticsEvent], _ failure: SinkFailure) {
         flushFailedTries += 1
         log.warning("the analytics sink \(sink?.location ?? "") failed: \(failure.message)")
-        var reason = ErrorReason.serverError
-        var until: Double?
-        var retryable = true
-        var givenUp = RetryState.integratorMayRetry
-        switch failure {
-        case .serverError: break
-        case .rateLimited(let retryAfter, _):
-            reason = .rateLimited
-            until = retryAfter
-        case .authentication:
-            reason = .clientError
-            givenUp = .doNotRetry
-        case .clientError:
-            reason = .clientError
-            givenUp = .doNotRetry
-            retryable = false
-        }
-        let willRetry = retryable && configuration.retry.retries(afterFailedTries: flushFailedTries)
+        let willRetry = failure.isRetried && configuration.retry.retries(afterFailedTries: flushFailedTries)
+        let until = failure.retryAfter
         var channels: [Channel] = []
         for event in batch where !channels.contains(event.channel) { channels.append(event.channel) }
         for channel in channels {
-            sendError(channel, reason, willRetry ? .sdkWillRetry : givenUp, until: until, message: "analytics not delivered: \(failure.message)")
+            sendError(channel, failure.errorReason, willRetry ? .sdkWillRetry : failure.givenUpState, until: until, message: "analytics not delivered: \(failure.message)")
         }
         finishFlushRequests()
         if willRetry {
@@ -205,6 +186,13 @@ extension Engine {
         flushRequests.removeAll()
         let pending = store.queuedEventCount
         for request in requests { request.done(request.flushed, pending) }
+        let flushed = flushedAwaitingReply
+        flushedAwaitingReply.removeAll()
+        for event in flushed {
+            var fields: JSONObject = ["action": "FLUSHED", "eventId": .string(event.eventId), event.channel.itemKey: event.item]
+            if let buttonId = event.buttonId { fields["buttonId"] = .string(buttonId) }
+            sendEvent(event.channel, type: event.kind.notificationType, fields)
+        }
     }
 
     // MARK: - Helpers

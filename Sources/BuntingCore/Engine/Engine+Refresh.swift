@@ -136,29 +136,10 @@ extension Engine {
     /// either schedule a retry (the requests wait for it) or give up.
     func handleFailure(_ failure: SourceFailure, requests: [RefreshRequest]) {
         fetchFailedTries += 1
-        let willRetry: Bool
-        let reason: ErrorReason
-        var until: Double?
-        var givenUp = RetryState.integratorMayRetry
-        switch failure {
-        case .serverError:
-            reason = .serverError
-            willRetry = configuration.retry.retries(afterFailedTries: fetchFailedTries)
-        case .rateLimited(let retryAfter, _):
-            reason = .rateLimited
-            until = retryAfter
-            willRetry = configuration.retry.retries(afterFailedTries: fetchFailedTries)
-        case .authentication:
-            reason = .clientError
-            givenUp = .doNotRetry
-            willRetry = configuration.retry.retries(afterFailedTries: fetchFailedTries)
-        case .clientError:
-            reason = .clientError
-            givenUp = .doNotRetry
-            willRetry = false
-        }
+        let willRetry = failure.isRetried && configuration.retry.retries(afterFailedTries: fetchFailedTries)
+        let until = failure.retryAfter
         for channel in channelsOf(requests) {
-            sendError(channel, reason, willRetry ? .sdkWillRetry : givenUp, until: until, message: failure.message)
+            sendError(channel, failure.errorReason, willRetry ? .sdkWillRetry : failure.givenUpState, until: until, message: failure.message)
         }
         guard willRetry, !requests.isEmpty else {
             fetchFailedTries = 0

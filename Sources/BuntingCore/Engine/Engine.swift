@@ -70,6 +70,8 @@ public final class Engine: @unchecked Sendable {
     var flushRetryTimer: EventLoop.TimerToken?
     var flushTimer: EventLoop.TimerToken?
     var flushRequests: [FlushRequest] = []
+    /// Events the sink accepted whose FLUSHED waits for the flush's reply.
+    var flushedAwaitingReply: [AnalyticsEvent] = []
 
     var isShutDown = false
     /// Told to every event subscription after its replay (see Engine+Storage).

@@ -9,15 +9,4 @@ public protocol AnalyticsSink: AnyObject, Sendable {
 }
 
 /// Why a batch was not accepted; the events stay queued and are sent again.
-public enum SinkFailure: Error, Equatable, Sendable {
-    case serverError(String)
-    case rateLimited(until: Double, String)
-    case authentication(String)
-    case clientError(String)
-
-    public var message: String {
-        switch self {
-        case .serverError(let text), .rateLimited(_, let text), .authentication(let text), .clientError(let text): text
-        }
-    }
-}
+public typealias SinkFailure = RemoteFailure

@@ -32,20 +32,5 @@ public enum SourceFetchResult: Sendable {
     case failed(SourceFailure)
 }
 
-/// Why a fetch failed, sorted by what the failure model does with it.
-public enum SourceFailure: Error, Equatable, Sendable {
-    /// Network failure, timeout, unreadable file, HTTP 5xx: retried.
-    case serverError(String)
-    /// HTTP 429 with a usable Retry-After: waits until then, then retries.
-    case rateLimited(until: Double, String)
-    /// HTTP 401/403: retried, then given up for good.
-    case authentication(String)
-    /// Another HTTP 4xx: not retried.
-    case clientError(String)
-
-    public var message: String {
-        switch self {
-        case .serverError(let text), .rateLimited(_, let text), .authentication(let text), .clientError(let text): text
-        }
-    }
-}
+/// Why a fetch failed: the same cases as a delivery to the sink.
+public typealias SourceFailure = RemoteFailure

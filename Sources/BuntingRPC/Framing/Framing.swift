@@ -5,6 +5,8 @@ public enum Framing: String, Sendable, CaseIterable {
     /// `Content-Length: N` headers, a blank line, then N bytes: the LSP base protocol.
     case lsp
 
+    private static let lengthHeader = Array("Content-Length: ".utf8)
+
     /// Appends one outgoing message, framed, to `output`.
     public func appendFrame(_ body: [UInt8], to output: inout [UInt8]) {
         switch self {
@@ -12,7 +14,15 @@ public enum Framing: String, Sendable, CaseIterable {
             output.append(contentsOf: body)
             output.append(UInt8(ascii: "\n"))
         case .lsp:
-            output.append(contentsOf: "Content-Length: \(body.count)\r\n\r\n".utf8)
+            output.append(contentsOf: Self.lengthHeader)
+            var digits: [UInt8] = []
+            var length = body.count
+            repeat {
+                digits.append(UInt8(ascii: "0") + UInt8(length % 10))
+                length /= 10
+            } while length > 0
+            output.append(contentsOf: digits.reversed())
+            output.append(contentsOf: [0x0D, 0x0A, 0x0D, 0x0A])
             output.append(contentsOf: body)
         }
     }

@@ -9,10 +9,21 @@ import Glibc
 /// Memory stays bounded by the message size limit: an oversized message is
 /// reported once and its bytes are skipped as they stream by.
 public struct MessageFramer {
+    /// What `feed` and `finish` produce, collected (the bytes copied).
     public enum Output: Equatable, Sendable {
         case message([UInt8])
         case problem(FramingProblem)
     }
+
+    /// What `feed` and `finish` produce, as it happens. A message's bytes are
+    /// only valid during the call: a message that arrived whole within one
+    /// chunk is handed over in place, without a copy.
+    public enum Event {
+        case message(UnsafeRawBufferPointer)
+        case problem(FramingProblem)
+    }
+
+    public typealias Emit = (Event) -> Void
 
     private enum State {
         /// Auto mode, before the first byte that is not white space.
@@ -60,6 +71,23 @@ public struct MessageFramer {
 
     /// Feeds the next bytes of input; complete messages and problems are appended to `outputs`.
     public mutating func feed(_ bytes: UnsafeRawBufferPointer, into outputs: inout [Output]) {
+        feed(bytes) { outputs.append(Self.collected($0)) }
+    }
+
+    /// Marks the end of input, appending what it completes to `outputs`.
+    public mutating func finish(into outputs: inout [Output]) {
+        finish { outputs.append(Self.collected($0)) }
+    }
+
+    private static func collected(_ event: Event) -> Output {
+        switch event {
+        case .message(let bytes): .message(Array(bytes))
+        case .problem(let problem): .problem(problem)
+        }
+    }
+
+    /// Feeds the next bytes of input; each complete message and problem goes to `emit`.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer, _ emit: Emit) {
         var index = 0
         while index < bytes.count {
             switch state {
@@ -75,17 +103,24 @@ public struct MessageFramer {
                     state = .line(discarding: false)
                 }
             case .line(let discarding):
-                index = consumeLine(bytes, from: index, discarding: discarding, into: &outputs)
+                index = consumeLine(bytes, from: index, discarding: discarding, emit)
             case .header(let discarding):
-                index = consumeHeaderLine(bytes, from: index, discarding: discarding, into: &outputs)
+                index = consumeHeaderLine(bytes, from: index, discarding: discarding, emit)
             case .body(let remaining, let discarding):
                 let take = min(remaining, bytes.count - index)
+                if !discarding && buffer.isEmpty && take == remaining {
+                    // The whole body is in this chunk: hand it over in place.
+                    emit(.message(UnsafeRawBufferPointer(rebasing: bytes[index..<(index + take)])))
+                    index += take
+                    state = .header(discarding: false)
+                    continue
+                }
                 if !discarding {
                     buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<(index + take)]))
                 }
                 index += take
                 if take == remaining {
-                    if !discarding { outputs.append(.message(buffer)) }
+                    if !discarding { buffer.withUnsafeBytes { emit(.message($0)) } }
                     buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 16)
                     state = .header(discarding: false)
                 } else {
@@ -97,16 +132,16 @@ public struct MessageFramer {
 
     /// Marks the end of input: a last NDJSON line without its newline is still
     /// a message; an LSP body cut short is reported.
-    public mutating func finish(into outputs: inout [Output]) {
+    public mutating func finish(_ emit: Emit) {
         switch state {
         case .line(discarding: false):
-            emitLine(into: &outputs)
+            emitBufferedLine(emit)
         case .body(let remaining, let discarding):
             if !discarding {
-                outputs.append(.problem(.truncated(expected: bodyExpected, received: bodyExpected - remaining)))
+                emit(.problem(.truncated(expected: bodyExpected, received: bodyExpected - remaining)))
             }
         case .header(discarding: false) where !buffer.isEmpty || headerLinesSeen > 0:
-            if !resyncing { outputs.append(.problem(.truncated(expected: 0, received: 0))) }
+            if !resyncing { emit(.problem(.truncated(expected: 0, received: 0))) }
         default:
             break
         }
@@ -117,13 +152,18 @@ public struct MessageFramer {
     // MARK: - NDJSON
 
     private mutating func consumeLine(
-        _ bytes: UnsafeRawBufferPointer, from start: Int, discarding: Bool, into outputs: inout [Output]
+        _ bytes: UnsafeRawBufferPointer, from start: Int, discarding: Bool, _ emit: Emit
     ) -> Int {
         let newline = firstNewline(in: bytes, from: start)
         let end = newline ?? bytes.count
+        if !discarding, buffer.isEmpty, let newline, end - start <= maxMessageBytes {
+            // The whole line is in this chunk: hand it over in place.
+            emitLine(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), emit)
+            return newline + 1
+        }
         if !discarding {
             if buffer.count + (end - start) > maxMessageBytes {
-                outputs.append(.problem(.messageTooLarge(limit: maxMessageBytes)))
+                emit(.problem(.messageTooLarge(limit: maxMessageBytes)))
                 buffer.removeAll()
                 state = .line(discarding: true)
             } else {
@@ -131,29 +171,34 @@ public struct MessageFramer {
             }
         }
         guard let newline else { return bytes.count }
-        if case .line(discarding: false) = state { emitLine(into: &outputs) }
+        if case .line(discarding: false) = state { emitBufferedLine(emit) }
         buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 16)
         state = .line(discarding: false)
         return newline + 1
     }
 
-    /// Emits the collected line unless it is blank; a trailing CR is dropped.
-    private mutating func emitLine(into outputs: inout [Output]) {
-        if buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
-        if buffer.contains(where: { !isWhitespace($0) }) { outputs.append(.message(buffer)) }
+    private func emitBufferedLine(_ emit: Emit) {
+        buffer.withUnsafeBytes { emitLine($0, emit) }
+    }
+
+    /// Emits a line unless it is blank; a trailing CR is dropped.
+    private func emitLine(_ line: UnsafeRawBufferPointer, _ emit: Emit) {
+        var line = line
+        if line.last == UInt8(ascii: "\r") { line = UnsafeRawBufferPointer(rebasing: line.dropLast()) }
+        if line.contains(where: { !isWhitespace($0) }) { emit(.message(line)) }
     }
 
     // MARK: - LSP headers
 
     private mutating func consumeHeaderLine(
-        _ bytes: UnsafeRawBufferPointer, from start: Int, discarding: Bool, into outputs: inout [Output]
+        _ bytes: UnsafeRawBufferPointer, from start: Int, discarding: Bool, _ emit: Emit
     ) -> Int {
         let newline = firstNewline(in: bytes, from: start)
         let end = newline ?? bytes.count
         if !discarding {
             if buffer.count + (end - start) > Self.maxHeaderLineBytes {
                 let shown = String(decoding: buffer.prefix(40), as: UTF8.self) + "…"
-                reportBrokenHeader(.invalidHeader(shown), into: &outputs)
+                reportBrokenHeader(.invalidHeader(shown), emit)
                 buffer.removeAll()
                 state = .header(discarding: true)
             } else {
@@ -161,36 +206,51 @@ public struct MessageFramer {
             }
         }
         guard let newline else { return bytes.count }
-        if case .header(discarding: false) = state { headerLineEnded(into: &outputs) }
+        if case .header(discarding: false) = state { headerLineEnded(emit) }
         buffer.removeAll(keepingCapacity: true)
         if case .header = state { state = .header(discarding: false) }
         return newline + 1
     }
 
-    private mutating func headerLineEnded(into outputs: inout [Output]) {
+    private mutating func headerLineEnded(_ emit: Emit) {
         if buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
         if buffer.isEmpty {
-            headerBlockEnded(into: &outputs)
+            headerBlockEnded(emit)
             return
         }
         guard let colon = buffer.firstIndex(of: UInt8(ascii: ":")), colon > 0,
               buffer[..<colon].allSatisfy(isHeaderNameByte)
         else {
-            reportBrokenHeader(.invalidHeader(String(decoding: buffer.prefix(80), as: UTF8.self)), into: &outputs)
+            reportBrokenHeader(.invalidHeader(String(decoding: buffer.prefix(80), as: UTF8.self)), emit)
             return
         }
         headerLinesSeen += 1
-        let name = String(decoding: buffer[..<colon], as: UTF8.self).lowercased()
-        guard name == "content-length" else { return }  // Content-Type and others are ignored
-        let value = String(decoding: buffer[(colon + 1)...], as: UTF8.self).trimmingWhitespace()
-        if let length = Int(value), length >= 0, value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) {
+        // Content-Type and other headers are ignored.
+        guard colon == Self.contentLength.count,
+              zip(buffer[..<colon], Self.contentLength).allSatisfy({ $0 | 0x20 == $1 })
+        else { return }
+        var start = colon + 1
+        var end = buffer.count
+        while start < end && (buffer[start] == 0x20 || buffer[start] == 0x09) { start += 1 }
+        while end > start && (buffer[end - 1] == 0x20 || buffer[end - 1] == 0x09) { end -= 1 }
+        var length = 0
+        let digits = buffer[start..<end]
+        let valid = !digits.isEmpty && digits.count <= 18 && digits.allSatisfy { byte in
+            guard byte >= 48 && byte <= 57 else { return false }
+            length = length * 10 + Int(byte - 48)
+            return true
+        }
+        if valid {
             contentLength = length
         } else {
-            headerProblem = .invalidContentLength(String(value.prefix(40)))
+            headerProblem = .invalidContentLength(String(decoding: digits.prefix(40), as: UTF8.self))
         }
     }
 
-    private mutating func headerBlockEnded(into outputs: inout [Output]) {
+    /// The header name that matters, lowercased; names compare without case.
+    private static let contentLength = Array("content-length".utf8)
+
+    private mutating func headerBlockEnded(_ emit: Emit) {
         defer {
             contentLength = nil
             headerProblem = nil
@@ -198,27 +258,27 @@ public struct MessageFramer {
         }
         guard headerLinesSeen > 0 else { return }  // blank lines between messages
         if let headerProblem {
-            reportBrokenHeader(headerProblem, into: &outputs)
+            reportBrokenHeader(headerProblem, emit)
             return
         }
         guard let contentLength else {
-            reportBrokenHeader(.missingContentLength, into: &outputs)
+            reportBrokenHeader(.missingContentLength, emit)
             return
         }
         resyncing = false
         bodyExpected = contentLength
         let tooLarge = contentLength > maxMessageBytes
-        if tooLarge { outputs.append(.problem(.messageTooLarge(limit: maxMessageBytes))) }
+        if tooLarge { emit(.problem(.messageTooLarge(limit: maxMessageBytes))) }
         if contentLength == 0 {
-            if !tooLarge { outputs.append(.message([])) }
+            if !tooLarge { emit(.message(UnsafeRawBufferPointer(start: nil, count: 0))) }
             state = .header(discarding: false)
         } else {
             state = .body(remaining: contentLength, discarding: tooLarge)
         }
     }
 
-    private mutating func reportBrokenHeader(_ problem: FramingProblem, into outputs: inout [Output]) {
-        if !resyncing { outputs.append(.problem(problem)) }
+    private mutating func reportBrokenHeader(_ problem: FramingProblem, _ emit: Emit) {
+        if !resyncing { emit(.problem(problem)) }
         resyncing = true
         contentLength = nil
         headerProblem = nil
@@ -246,15 +306,5 @@ public struct MessageFramer {
         default:
             return false
         }
-    }
-}
-
-extension String {
-    /// Drops spaces and tabs at both ends.
-    func trimmingWhitespace() -> String {
-        let bytes = Array(utf8)
-        guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
-        let last = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })!
-        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 }

@@ -37,24 +37,36 @@ public final class InputReader: Sendable {
             let chunkSize = 1 << 16
             let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
             defer { chunk.deallocate() }
-            var outputs: [MessageFramer.Output] = []
+            var items: [InboundItem] = []
+            let parse: MessageFramer.Emit = { [maxDepth] event in
+                switch event {
+                case .problem(let problem):
+                    items.append(.brokenFrame(problem))
+                case .message(let bytes):
+                    do throws(JSONParseError) {
+                        items.append(.message(try JSON.parse(bytes, maxDepth: maxDepth)))
+                    } catch {
+                        items.append(.unparsable(error))
+                    }
+                }
+            }
             while !stopped.load(ordering: .relaxed) {
                 let count = read(fd, chunk.baseAddress, chunkSize)
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 {
                     if count < 0 { log.warning("reading stdin failed (errno \(errno)); treating it as end of input") }
-                    framer.finish(into: &outputs)
+                    framer.finish(parse)
                 } else {
-                    framer.feed(UnsafeRawBufferPointer(rebasing: chunk[..<count]), into: &outputs)
+                    framer.feed(UnsafeRawBufferPointer(rebasing: chunk[..<count]), parse)
                 }
                 if !reported, let framing = framer.framing {
                     reported = true
                     framingDetected(framing)
                 }
-                if !outputs.isEmpty && !stopped.load(ordering: .relaxed) {
-                    deliver(outputs.map(parse))
+                if !items.isEmpty && !stopped.load(ordering: .relaxed) {
+                    deliver(items)
                 }
-                outputs.removeAll(keepingCapacity: true)
+                items.removeAll(keepingCapacity: true)
                 if count <= 0 { break }
             }
             ended()
@@ -66,16 +78,4 @@ public final class InputReader: Sendable {
         stopped.store(true, ordering: .relaxed)
     }
 
-    private func parse(_ output: MessageFramer.Output) -> InboundItem {
-        switch output {
-        case .problem(let problem):
-            return .brokenFrame(problem)
-        case .message(let bytes):
-            do {
-                return .message(try JSON.parse(bytes, maxDepth: maxDepth))
-            } catch {
-                return .unparsable(error)
-            }
-        }
-    }
 }

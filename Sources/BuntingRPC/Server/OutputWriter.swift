@@ -35,6 +35,8 @@ public final class OutputWriter: @unchecked Sendable {
     private var producersWaiting = 0
     /// Owned by the event loop's thread: framed bytes not yet handed over.
     private var staged: [UInt8] = []
+    /// Owned by the event loop's thread: an LSP body before its header is known.
+    private var scratch: [UInt8] = []
     /// Owned by the event loop's thread: the framing `staged` is written in.
     private var stagingFraming: Framing = .ndjson
 
@@ -61,9 +63,9 @@ public final class OutputWriter: @unchecked Sendable {
             message.encode(appendingTo: &staged)
             staged.append(UInt8(ascii: "\n"))
         case .lsp:
-            var body: [UInt8] = []
-            message.encode(appendingTo: &body)
-            Framing.lsp.appendFrame(body, to: &staged)
+            scratch.removeAll(keepingCapacity: true)
+            message.encode(appendingTo: &scratch)
+            Framing.lsp.appendFrame(scratch, to: &staged)
         }
         if staged.count >= maxPendingBytes / 4 { flushStaged() }
     }

@@ -2,14 +2,14 @@ import BuntingJSON
 import Foundation
 import Testing
 
-/// A directory for one test's server: its storage, a small definitions
-/// document and an NDJSON sink, removed with everything in it at the end.
+/// A directory for one durability test's server: its storage, a small
+/// definitions document and an NDJSON sink, removed with everything in it at the end.
 ///
 /// The sink path goes through a symbolic link (`sink` → `sink-files`), so a
 /// test can make the sink fail and recover without touching the file:
 /// pointing the link at a directory that does not exist makes every write
 /// fail (ENOENT, for root too), pointing it back makes the file reachable again.
-final class Workspace {
+final class StorageWorkspace {
     let root: String
 
     init() throws {
@@ -60,7 +60,7 @@ final class Workspace {
         private(set) var tornLines = 0
         private var offset: UInt64 = 0
 
-        mutating func readNewLines(of workspace: Workspace) throws {
+        mutating func readNewLines(of workspace: StorageWorkspace) throws {
             guard let handle = FileHandle(forReadingAtPath: workspace.root + "/sink-files/events.ndjson") else { return }
             defer { try? handle.close() }
             try handle.seek(toOffset: offset)
@@ -112,11 +112,11 @@ extension ServerProcess {
     /// Waits for an event notification of `type` on `channel`, from the `start`th message on.
     @discardableResult
     func waitForEvent(_ type: String, _ channel: String, from start: Int = 0, where matches: (JSON) -> Bool = { _ in true }) throws -> JSON {
-        let message = try waitForMessage(from: start) { message in
+        let found = try waitForMessage(from: start, "\(type) on \(channel)") { message in
             guard message["method"] == "event", let params = message["params"] else { return false }
             return params["type"]?.stringValue == type && params["channel"]?.stringValue == channel && matches(params)
         }
-        return message["params"] ?? .null
+        return found.message["params"] ?? .null
     }
 
     /// The ids of the events this server reported with `action` (ENQUEUED or FLUSHED).

@@ -1,5 +1,5 @@
 import BuntingJSON
-import BuntingSchema
+
 import Testing
 
 @Suite struct JSONPointerTests {

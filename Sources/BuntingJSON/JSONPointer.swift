@@ -1,5 +1,3 @@
-import BuntingJSON
-
 /// A JSON Pointer (RFC 6901): a path of reference tokens from the root of a
 /// JSON document to one value in it, such as `/flags/checkout/variants`.
 ///
@@ -80,22 +78,28 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible {
     public func resolve(in document: JSON) -> JSON? {
         var current = document
         for token in tokens {
-            switch current {
-            case .object(let object):
-                guard let member = object[token] else { return nil }
-                current = member
-            case .array(let elements):
-                guard let index = Self.arrayIndex(token), index < elements.count else { return nil }
-                current = elements[index]
-            default:
-                return nil
-            }
+            guard let child = Self.child(of: current, at: token) else { return nil }
+            current = child
         }
         return current
     }
 
+    /// One step down: the member `token` of an object, or the element it
+    /// numbers of an array; nil when there is none.
+    public static func child(of value: JSON, at token: String) -> JSON? {
+        switch value {
+        case .object(let object):
+            return object[token]
+        case .array(let elements):
+            guard let index = arrayIndex(token), index < elements.count else { return nil }
+            return elements[index]
+        default:
+            return nil
+        }
+    }
+
     /// The array index a token names, if it is written as RFC 6901 requires.
-    static func arrayIndex(_ token: String) -> Int? {
+    public static func arrayIndex(_ token: String) -> Int? {
         let digits = token.utf8
         guard let first = digits.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else { return nil }
         if first == UInt8(ascii: "0") { return digits.count == 1 ? 0 : nil }

@@ -1,0 +1,49 @@
+/// Why a fetch from the definitions source or a delivery to the analytics
+/// sink failed, sorted by what the failure model does with it. One type for
+/// both, so that both follow one model.
+public enum RemoteFailure: Error, Equatable, Sendable {
+    /// Network failure, timeout, unreadable file, HTTP 5xx: retried.
+    case serverError(String)
+    /// HTTP 429 with a usable Retry-After: waits until then, then retries.
+    case rateLimited(until: Double, String)
+    /// HTTP 401/403: retried, then given up for good.
+    case authentication(String)
+    /// Another HTTP 4xx: not retried.
+    case clientError(String)
+
+    public var message: String {
+        switch self {
+        case .serverError(let text), .rateLimited(_, let text), .authentication(let text), .clientError(let text): text
+        }
+    }
+
+    /// The `reason` of the ERROR event it causes.
+    var errorReason: ErrorReason {
+        switch self {
+        case .serverError: .serverError
+        case .rateLimited: .rateLimited
+        case .authentication, .clientError: .clientError
+        }
+    }
+
+    /// Whether the failure model tries again (within the retry policy's count).
+    var isRetried: Bool {
+        if case .clientError = self { return false }
+        return true
+    }
+
+    /// The `retryState` once no retry is left: the integrator may try a
+    /// server that failed, but not one that refused the client.
+    var givenUpState: RetryState {
+        switch self {
+        case .serverError, .rateLimited: .integratorMayRetry
+        case .authentication, .clientError: .doNotRetry
+        }
+    }
+
+    /// When the server asked to be tried again (`rateLimitedUntil`).
+    var retryAfter: Double? {
+        if case .rateLimited(let until, _) = self { return until }
+        return nil
+    }
+}

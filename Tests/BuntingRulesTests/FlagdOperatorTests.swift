@@ -1,0 +1,125 @@
+import BuntingJSON
+import Testing
+@testable import BuntingRules
+
+/// flagd's operators and their building blocks. Expected hashes and
+/// encodings were computed with the Python packages `mmh3` and `cbor2`
+/// (canonical=True), which flagd-core uses.
+struct FlagdOperatorTests {
+    @Test(arguments: [
+        ("", UInt32(0)), ("a", 1_009_084_850), ("ab", 2_613_040_991), ("abc", 3_017_643_002),
+        ("abcd", 1_139_631_978), ("hello", 613_153_351), ("flagkeyuser-1", 2_559_623_979),
+        ("ユーザー🙂", 3_566_946_436),
+    ])
+    func murmurHashMatchesMmh3(text: String, hash: UInt32) {
+        #expect(MurmurHash3.x86_32(text) == hash)
+        #expect(StableBucketing.hash(text) == hash)
+    }
+
+    @Test(arguments: [
+        ("0", "00"), ("23", "17"), ("24", "1818"), ("255", "18ff"), ("256", "190100"), ("65535", "19ffff"),
+        ("65536", "1a00010000"), ("4294967296", "1b0000000100000000"), ("-1", "20"), ("-25", "3818"),
+        ("1.5", "f93e00"), ("0.1", "fb3fb999999999999a"), ("100000.5", "fa47c35040"), ("1e300", "fb7e37e43c8800759c"),
+        ("3.4028234663852886e38", "fa7f7fffff"), ("true", "f5"), ("null", "f6"), (#""a""#, "6161"),
+        (#"[1, "x"]"#, "82016178"), (#"{"b": 1, "aa": 2, "a": 0}"#, "a361610061620162616102"), ("2.0", "02"),
+        ("-0.0", "00"), ("1e19", "1b8ac7230489e80000"), ("9223372036854775807", "1b7fffffffffffffff"),
+    ])
+    func canonicalCBORMatchesCbor2(value: String, hex: String) throws {
+        let bytes = try #require(CanonicalCBOR.encode(json(value)))
+        #expect(bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined() == hex, "\(value)")
+    }
+
+    @Test func stableBucketsAreEvenAndFixed() {
+        #expect(StableBucketing.bucket("abc", count: 100) == Int((UInt64(3_017_643_002) * 100) >> 32))
+        #expect(StableBucketing.unitInterval("") == 0)
+        var counts = [0, 0, 0, 0]
+        for index in 0..<40_000 { counts[StableBucketing.bucket("user-\(index)", count: 4)] += 1 }
+        #expect(counts.allSatisfy { abs($0 - 10_000) < 400 }, "\(counts)")
+    }
+
+    @Test func fractionalSplitsByWeight() throws {
+        let rule = try JSONLogicRule(json(#"{"fractional": [["a", 25], ["b", 75]]}"#))
+        var a = 0
+        for index in 0..<20_000 {
+            let value = try rule.evaluate(["targetingKey": .string("user-\(index)")],
+                                          flagd: FlagdProperties(flagKey: "split", timestamp: 0))
+            if value == "a" { a += 1 }
+        }
+        #expect(abs(a - 5_000) < 300, "\(a)")
+        // The bucket is hash("split" + "user-1") × 100 >> 32.
+        let hash = MurmurHash3.x86_32("splituser-1")
+        let expected: JSON = (UInt64(hash) * 100) >> 32 < 25 ? "a" : "b"
+        #expect(try rule.evaluate(["targetingKey": "user-1"], flagd: FlagdProperties(flagKey: "split", timestamp: 0)) == expected)
+    }
+
+    @Test func fractionalWithoutATargetingKeyIsNull() throws {
+        for hashing in FractionalHashing.allCases {
+            let rule = try JSONLogicRule(json(#"{"fractional": [["a", 1], ["b", 1]]}"#), fractionalHashing: hashing)
+            #expect(try rule.evaluate(["targetingKey": ""]) == .null)
+            #expect(try rule.evaluate(["other": 1]) == .null)
+            let empty = try JSONLogicRule(json(#"{"fractional": [{"var": "k"}, ["a", 0], ["b", 0]]}"#), fractionalHashing: hashing)
+            #expect(try empty.evaluate(["k": "key"]) == .null)
+        }
+        // The string generation concatenates with a + that only takes strings.
+        let rule = try JSONLogicRule(json(#"{"fractional": [["a", 1]]}"#))
+        #expect(throws: RuleEvaluationError.self) {
+            try rule.evaluate(["targetingKey": 5], flagd: FlagdProperties(flagKey: "f", timestamp: 0))
+        }
+    }
+
+    @Test func fractionalGenerationsBucketDifferently() throws {
+        let source = json(#"{"fractional": [{"var": "id"}, ["a", 1], ["b", 1], ["c", 1], ["d", 1]]}"#)
+        let string = try JSONLogicRule(source, fractionalHashing: .murmur3String)
+        let cbor = try JSONLogicRule(source, fractionalHashing: .murmur3CBOR)
+        var differ = 0
+        for index in 0..<200 {
+            let data: JSON = ["id": .string("id-\(index)")]
+            if try string.evaluate(data) != cbor.evaluate(data) { differ += 1 }
+        }
+        #expect(differ > 100)
+        // Only the CBOR generation buckets by non-string values.
+        #expect(try string.evaluate(["id": 42]) == .null)
+        #expect(try cbor.evaluate(["id": 42]) != .null)
+        #expect(FractionalHashing(rawValue: "murmur3-string") == .murmur3String)
+        #expect(FractionalHashing(rawValue: "murmur3-cbor") == .murmur3CBOR)
+        #expect(FractionalHashing.default == .murmur3String)
+    }
+
+    @Test(arguments: [
+        ("2.0.0", "=", "2.0.0", true), ("v2.0", "=", "2.0.0", true), ("2", "=", "2.0.0", true),
+        ("2.0.0+b1", "=", "2.0.0+b2", true), ("1.0.0-rc.1", "<", "1.0.0", true), ("1.0.0-rc.2", ">", "1.0.0-rc.10", false),
+        ("1.0.0-alpha", "<", "1.0.0-alpha.1", true), ("1.0.0-alpha.beta", ">", "1.0.0-alpha.1", true),
+        ("1.0.0-1", "<", "1.0.0-a", true), ("10.0.0", ">", "9.9.9", true), ("1.2.3", "^", "1.9.0", true),
+        ("1.2.3", "~", "1.2.9", true), ("1.2.3", "~", "1.3.0", false), ("2.0.0", "!=", "2.0.1", true),
+        ("1.2.3", "<=", "1.2.3", true), ("1.2.3", ">=", "1.2.4", false),
+        ("99999999999999999999.0.0", ">", "9999999999999999999.0.0", true),
+    ])
+    func semVerComparesLikeFlagd(lhs: String, operation: String, rhs: String, expected: Bool) throws {
+        let rule = try JSONLogicRule(["sem_ver": [.string(lhs), .string(operation), .string(rhs)]])
+        #expect(try rule.evaluate(.null) == .bool(expected), "\(lhs) \(operation) \(rhs)")
+    }
+
+    @Test func semVerOfNonVersionsIsNull() throws {
+        for version: JSON in ["", "1.2.3.4", "01.2.3", "1.2.3-", "1.2.3+", "latest", "v", true, nil, ["1.0.0"], "1.0.0-01"] {
+            let rule = try JSONLogicRule(["sem_ver": [version, "=", "1.0.0"]])
+            #expect(try rule.evaluate(.null) == .null, "\(version.encodedString())")
+        }
+        #expect(try JSONLogicRule(["sem_ver": [2, ">=", "1.5"]]).evaluate(.null) == true)
+        #expect(try JSONLogicRule(json(#"{"sem_ver": ["1.0.0", {"var": "op"}, "1.0.0"]}"#)).evaluate(["op": "*"]) == .null)
+    }
+
+    @Test func startsAndEndsWithCompareCodePoints() throws {
+        let starts = try JSONLogicRule(json(#"{"starts_with": [{"var": "s"}, "e"]}"#))
+        #expect(try starts.evaluate(["s": "e\u{301}clair"]) == true)   // Swift's hasPrefix would say false
+        #expect(try starts.evaluate(["s": 5]) == .null)
+        let ends = try JSONLogicRule(json(#"{"ends_with": [{"var": "s"}, "@example.com"]}"#))
+        #expect(try ends.evaluate(["s": "ana@example.com"]) == true)
+        #expect(try ends.evaluate(["s": "ana@example.com.evil"]) == false)
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}
