@@ -23,6 +23,9 @@ public final class SQLiteStore: Store {
     private var database: Database?
     /// Counted once at open and kept up to date, because the engine asks often.
     private var eventCount = 0
+    /// The profile as stored: the engine saves it often, mostly unchanged
+    /// (at every start, for one), and an unchanged one is not written again.
+    private var storedProfile: StoredProfile?
 
     init(database: Database) throws(SQLiteError) {
         self.path = database.path
@@ -56,10 +59,12 @@ public final class SQLiteStore: Store {
                     sessionFlagImpressions: Self.json(row.text(6)).arrayValue?.compactMap(\.stringValue) ?? [])
             }
         }
+        storedProfile = profile
         return profile
     }
 
     public func saveProfile(_ profile: StoredProfile) throws(StoreError) {
+        guard profile != storedProfile else { return }
         var channels = JSONObject()
         for channel in Channel.allCases {
             if let enabled = profile.channelsEnabled[channel] { channels[channel.rawValue] = .bool(enabled) }
@@ -71,6 +76,7 @@ public final class SQLiteStore: Store {
                 Self.text(.array(profile.sessionFlagImpressions.map(JSON.string))),
             ])
         }
+        storedProfile = profile
     }
 
     // MARK: - Users

@@ -1,5 +1,6 @@
 import BuntingCore
 import BuntingJSON
+import Foundation
 @testable import BuntingStorage
 import Testing
 
@@ -102,6 +103,27 @@ func event(_ number: Int, channel: Channel = .contentCards, item: JSON = ["id": 
         #expect(store.queuedEvents(limit: 5).isEmpty)
         #expect(store.loadProfile() == nil)
         store.close()
+    }
+
+    @Test func anUnchangedProfileIsNotWrittenAgain() throws {
+        let directory = try TemporaryDirectory()
+        do {
+            let store = try openStore(directory)
+            try store.saveProfile(StoredProfile(deviceId: "d", attributes: ["x": .real(0.1)]))
+            store.close()
+        }
+        let store = try openStore(directory)
+        let profile = try #require(store.loadProfile())
+        func logSize() throws -> Int {
+            try FileManager.default.attributesOfItem(atPath: directory.database + "-wal")[.size] as? Int ?? -1
+        }
+        try store.saveProfile(profile)
+        #expect(try logSize() == 0)
+        var changed = profile
+        changed.sdkEnabled = false
+        try store.saveProfile(changed)
+        #expect(try logSize() > 0)
+        #expect(store.loadProfile() == changed)
     }
 
     @Test func closingCheckpointsTheLogIntoTheDatabaseFile() throws {
