@@ -14,6 +14,9 @@ let package = Package(
         .systemLibrary(
             name: "CJansson", pkgConfig: "jansson",
             providers: [.apt(["libjansson-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
 
         // libcurl's headers and a loader that opens it on first use instead of
         // linking it (its 30 dependent libraries would slow every start);
@@ -38,12 +41,15 @@ let package = Package(
             name: "BuntingDefinitions", dependencies: ["BuntingJSON", "BuntingRules", "BuntingSchema", "BuntingCore"],
             resources: [.embedInCode("Resources/definitions.schema.json")]),
 
-        // Files (and, later, SQLite) behind the engine's seams; HTTP is BuntingHTTP.
+        // Files behind the engine's seams: the file source and the NDJSON sink.
         .target(name: "BuntingIO", dependencies: ["BuntingJSON", "BuntingCore"]),
 
         // The HTTP client (libcurl), the HTTP definitions source and the HTTP
         // analytics sink; the only module that imports CCurl.
         .target(name: "BuntingHTTP", dependencies: ["CCurl", "BuntingCore", "BuntingJSON"]),
+
+        // The engine's store on SQLite; the only module that imports CSQLite.
+        .target(name: "BuntingStorage", dependencies: ["CSQLite", "BuntingJSON", "BuntingCore"]),
 
         // JSON-RPC 2.0 over stdio: framing, dispatch, and the protocol's methods.
         .target(
@@ -53,7 +59,10 @@ let package = Package(
         // The command line: serve, eval, validate, version.
         .target(
             name: "BuntingCLI",
-            dependencies: ["BuntingJSON", "BuntingCore", "BuntingRPC", "BuntingDefinitions", "BuntingIO", "BuntingHTTP"],
+            dependencies: [
+                "BuntingJSON", "BuntingCore", "BuntingRPC", "BuntingDefinitions", "BuntingIO", "BuntingHTTP",
+                "BuntingStorage",
+            ],
             resources: [.embedInCode("Resources/bunting.json")]),
 
         // The executable stays a shell around BuntingCLI.
@@ -70,6 +79,7 @@ let package = Package(
         .testTarget(name: "BuntingDefinitionsTests", dependencies: ["BuntingDefinitions", "BuntingCore", "BuntingJSON"]),
         // URLs, headers and the HTTP failure mapping; the client against a real server is end-to-end.
         .testTarget(name: "BuntingHTTPTests", dependencies: ["BuntingHTTP", "BuntingCore", "BuntingJSON"]),
+        .testTarget(name: "BuntingStorageTests", dependencies: ["BuntingStorage", "BuntingCore", "BuntingJSON"]),
         .testTarget(name: "BuntingRPCTests", dependencies: ["BuntingRPC", "BuntingJSON", "BuntingCore"]),
         // Drives the built `bunting` binary through real pipes.
         // Also the HTTP client against a fault-injecting loopback server, and nginx.

@@ -58,10 +58,21 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// With `readingOutput: false` nobody reads stdout until `startReadingOutput()`.
-    init(framing: WireFraming, arguments: [String] = [], environment: [String: String]? = nil, readingOutput: Bool = true) throws {
+    /// Without a `--storage` argument the server keeps its state in memory, so
+    /// that tests running side by side never share (and fight over) a
+    /// directory — unless the environment names XDG_STATE_HOME, the default's
+    /// home. `launcher` (e.g. a shell that sets a limit) runs the server as
+    /// `launcher + [bunting, serve, ...]`.
+    init(
+        framing: WireFraming, arguments: [String] = [], environment: [String: String]? = nil, readingOutput: Bool = true,
+        launcher: [String] = []
+    ) throws {
         self.framing = framing
-        process.executableURL = BuiltProducts.bunting
-        process.arguments = ["serve"] + arguments
+        let usesDefault = arguments.contains("--storage") || environment?["XDG_STATE_HOME"] != nil
+        let storage = usesDefault ? [] : ["--storage", ":memory:"]
+        let command = [BuiltProducts.bunting.path, "serve"] + storage + arguments
+        process.executableURL = URL(fileURLWithPath: (launcher + command)[0])
+        process.arguments = Array((launcher + command).dropFirst())
         process.standardInput = stdinPipe
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe

@@ -34,9 +34,16 @@ enum ServeCommand {
         if sink == nil {
             log.info("no --sink: analytics stay queued until one is given")
         }
-        if let storage = configuration.storage, storage != ":memory:" {
-            log.warning("--storage \(storage): this build keeps state in memory only; durable storage is not built yet")
+        let storage: ServeStorage
+        switch ServeStorage.prepare(configuration.storage) {
+        case .success(let prepared): storage = prepared
+        case .failure(let refusal):
+            printToStderr("bunting: \(refusal.message)\n")
+            return .failure
         }
+        // Over a file size limit (ulimit -f) a write then fails with EFBIG, which
+        // storage reports like a full disk, instead of the signal killing the server.
+        signal(SIGXFSZ, SIG_IGN)
         let engineConfiguration = engineConfiguration(configuration, localSource: source.isLocal)
 
         var serverOptions = StdioServer.Options()
@@ -45,20 +52,28 @@ enum ServeCommand {
         let server = StdioServer(options: serverOptions)
         log.info("bunting \(BuntingVersion.current) serving \(source.location) on stdin/stdout")
         let status = server.run { context in
+            let (store, storageProblem, closeStore) = storage.open()
             let engine = Engine(
                 configuration: engineConfiguration, loop: context.loop, worker: ThreadWorker(), source: source,
-                compile: Definitions.compiler, sink: sink, store: MemoryStore()
+                compile: Definitions.compiler, sink: sink, store: store
             ) { method, params in
                 context.notify(method: method, params: params)
             }
             engine.start()
+            if let storageProblem { engine.reportStorageProblem(storageProblem) }
             context.onShutdown { done in engine.shutDown(done) }
+            context.onShutdown { done in
+                closeStore()
+                done()
+            }
             var table = ProtocolMethods.placeholderTable()
             ServerMethods.register(in: &table, context: context, status: engine.status)
             EngineMethods.register(in: &table, engine: engine)
             RuleMethods.register(in: &table, engine: engine)
             return table
         }
+        // The directory's lock is held until here; the store was closed at shutdown.
+        withExtendedLifetime(storage) {}
         let exitCode: ExitCode = status == 0 ? .success : .failure
         if source is HTTPSource || sink is HTTPSink {
             // A worker may still be inside libcurl (a request that outlived
@@ -102,6 +117,7 @@ enum ServeCommand {
         configuration.retry = RetryPolicy(
             initialDelay: options.retryInitialDelay, maxDelay: options.retryMaxDelay, maxRetries: options.retryMaxAttempts)
         configuration.flushInterval = options.flushInterval
+        configuration.maxQueuedEvents = options.maxQueuedEvents
         // A file costs one stat a poll, so files are watched closely; servers are asked less often.
         configuration.pollInterval = options.pollInterval ?? (localSource ? 1 : 30)
         if let limit = options.refreshRateLimit {

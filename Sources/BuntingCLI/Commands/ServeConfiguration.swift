@@ -17,6 +17,8 @@ public struct ServeConfiguration: Equatable, Sendable {
     /// Nil: one second for a file, 30 for a server.
     public var pollInterval: Double?
     public var flushInterval = 10.0
+    /// Past this many queued analytics events the oldest are dropped (with an ERROR).
+    public var maxQueuedEvents = Engine.Configuration().maxQueuedEvents
     public var retryInitialDelay = 1.0
     public var retryMaxDelay = 30.0
     public var retryMaxAttempts = 5
@@ -32,7 +34,8 @@ public struct ServeConfiguration: Equatable, Sendable {
     public static func == (lhs: ServeConfiguration, rhs: ServeConfiguration) -> Bool {
         lhs.definitions == rhs.definitions && lhs.storage == rhs.storage && lhs.sink == rhs.sink
             && lhs.framing == rhs.framing && lhs.pollInterval == rhs.pollInterval
-            && lhs.flushInterval == rhs.flushInterval && lhs.retryInitialDelay == rhs.retryInitialDelay
+            && lhs.flushInterval == rhs.flushInterval && lhs.maxQueuedEvents == rhs.maxQueuedEvents
+            && lhs.retryInitialDelay == rhs.retryInitialDelay
             && lhs.retryMaxDelay == rhs.retryMaxDelay && lhs.retryMaxAttempts == rhs.retryMaxAttempts
             && lhs.refreshRateLimit?.tokens == rhs.refreshRateLimit?.tokens
             && lhs.refreshRateLimit?.seconds == rhs.refreshRateLimit?.seconds
@@ -41,11 +44,12 @@ public struct ServeConfiguration: Equatable, Sendable {
 
     static let specs: [OptionSpec] = [
         OptionSpec(name: "definitions", valueName: "PATH|URL", help: "the definitions document: a file (watched for changes)\nor an http(s):// URL (polled); default: the bundled example"),
-        OptionSpec(name: "storage", valueName: "DIR", help: "where the SQLite store lives; ':memory:' keeps nothing on disk\n(default: $XDG_STATE_HOME/bunting)"),
+        OptionSpec(name: "storage", valueName: "DIR", help: "where the SQLite store lives (made 0700; one server at a\ntime); ':memory:' keeps nothing on disk (default:\n$XDG_STATE_HOME/bunting, else ~/.local/state/bunting)"),
         OptionSpec(name: "sink", valueName: "PATH|URL", help: "where analytics go: an NDJSON file (appended) or an\nhttp(s):// URL receiving POSTed batches"),
         OptionSpec(name: "framing", valueName: "auto|ndjson|lsp", help: "input and output framing (default: auto, from the first bytes)"),
         OptionSpec(name: "poll-interval", valueName: "S", help: "seconds between checks of the definitions for changes\n(default: 1 for a file, 30 for a URL)"),
         OptionSpec(name: "flush-interval", valueName: "S", help: "seconds between sends of queued analytics (default: 10)"),
+        OptionSpec(name: "max-queued-events", valueName: "N", help: "analytics events kept for the sink; past N the oldest\nare dropped, with an ERROR event (default: 10000)"),
         OptionSpec(name: "retry-initial-delay", valueName: "S", help: "first delay before retrying a failed fetch (default: 1)"),
         OptionSpec(name: "retry-max-delay", valueName: "S", help: "cap of the doubling retry delay (default: 30)"),
         OptionSpec(name: "retry-max-attempts", valueName: "N", help: "retries of a failed fetch before giving up (default: 5)"),
@@ -78,6 +82,12 @@ public struct ServeConfiguration: Equatable, Sendable {
         flushInterval = try Self.seconds(options, "flush-interval", default: flushInterval, allowZero: false)
         retryInitialDelay = try Self.seconds(options, "retry-initial-delay", default: retryInitialDelay, allowZero: true)
         retryMaxDelay = try Self.seconds(options, "retry-max-delay", default: retryMaxDelay, allowZero: true)
+        if let value = options.value("max-queued-events") {
+            guard let count = Int(value), count >= 1 else {
+                throw UsageError("--max-queued-events must be a whole number ≥ 1, not '\(value)'", command: "serve")
+            }
+            maxQueuedEvents = count
+        }
         if let value = options.value("retry-max-attempts") {
             guard let attempts = Int(value), attempts >= 0 else {
                 throw UsageError("--retry-max-attempts must be a whole number ≥ 0, not '\(value)'", command: "serve")

@@ -189,7 +189,7 @@ extension Engine {
         let flushed = flushedAwaitingReply
         flushedAwaitingReply.removeAll()
         for event in flushed {
-            var fields: JSONObject = ["action": "FLUSHED", event.channel.itemKey: event.item]
+            var fields: JSONObject = ["action": "FLUSHED", "eventId": .string(event.eventId), event.channel.itemKey: event.item]
             if let buttonId = event.buttonId { fields["buttonId"] = .string(buttonId) }
             sendEvent(event.channel, type: event.kind.notificationType, fields)
         }
@@ -210,9 +210,11 @@ extension Engine {
         do {
             try store.enqueue(event)
         } catch {
+            log.error("analytics event refused: \(error.message)")
             throw .storage(error)
         }
-        var fields: JSONObject = ["action": "ENQUEUED", channel.itemKey: item]
+        // The id lets a client match ENQUEUED to FLUSHED, and find the event at the sink.
+        var fields: JSONObject = ["action": "ENQUEUED", "eventId": .string(event.eventId), channel.itemKey: item]
         if let buttonId { fields["buttonId"] = .string(buttonId) }
         sendEvent(channel, type: kind.notificationType, fields)
     }
@@ -266,8 +268,11 @@ extension Engine {
     }
 
     func updateState(_ channel: Channel, _ itemId: String, _ change: (inout ItemState) -> Void) {
-        var state = itemStates[channel]?[itemId] ?? ItemState()
+        let before = itemStates[channel]?[itemId] ?? ItemState()
+        var state = before
         change(&state)
+        // A card seen again is already viewed: no write (each is a disk commit).
+        guard state != before else { return }
         itemStates[channel, default: [:]][itemId] = state
         do {
             try store.saveItemState(user: userKey, channel: channel, itemId: itemId, state: state)

@@ -2,8 +2,9 @@ import BuntingJSON
 
 extension Engine {
     /// Adds a subscription. An event subscription then gets CACHE_REPLAY (or,
-    /// while its channel is disabled, ERROR FEATURE_DISABLED); the reply to the
-    /// request goes out first. Nil while the SDK is disabled.
+    /// while its channel is disabled, ERROR FEATURE_DISABLED), and the storage
+    /// problem if there is one; the reply to the request goes out first. Nil
+    /// while the SDK is disabled.
     public func subscribe(_ channel: Channel, kind: SubscriptionKind) -> String? {
         guard profile.sdkEnabled else { return nil }
         let subscription = Subscription(id: "sub-\(nextSubscriptionNumber)", channel: channel, kind: kind)
@@ -19,6 +20,7 @@ extension Engine {
                     "message": .string("the \(channel.rawValue) channel is disabled"),
                 ])
             }
+            sendStorageProblem(to: subscription)
         }
         return subscription.id
     }

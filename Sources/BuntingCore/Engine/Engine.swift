@@ -74,6 +74,8 @@ public final class Engine: @unchecked Sendable {
     var flushedAwaitingReply: [AnalyticsEvent] = []
 
     var isShutDown = false
+    /// Told to every event subscription after its replay (see Engine+Storage).
+    var storageProblem: String?
 
     public init(
         configuration: Configuration, loop: EventLoop, worker: any Worker, source: any DefinitionsSource,

@@ -1,0 +1,84 @@
+import CSQLite
+
+/// One connection to a SQLite file, owned by this object and closed by
+/// `close()` or at the latest in `deinit`.
+///
+/// Opened without SQLite's own mutexes: a connection is used by one thread,
+/// the store's owner (the event loop).
+final class Database {
+    let path: String
+    /// Nil once closed.
+    private(set) var handle: OpaquePointer?
+
+    init(path: String) throws(SQLiteError) {
+        self.path = path
+        var connection: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let result = sqlite3_open_v2(path, &connection, flags, nil)
+        guard result == SQLITE_OK, let connection else {
+            // SQLite may hand out a connection even when opening failed; it
+            // carries the message and must be closed all the same.
+            defer { sqlite3_close_v2(connection) }
+            try check(result == SQLITE_OK ? SQLITE_CANTOPEN : result, connection)
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: "unable to open database file")
+        }
+        handle = connection
+        sqlite3_extended_result_codes(connection, 1)
+    }
+
+    deinit { close() }
+
+    /// Closes the connection; statements prepared on it must be gone first
+    /// (each keeps its database alive, so the owner drops them, then closes).
+    /// The last connection to close checkpoints the write-ahead log into the
+    /// database file and removes it.
+    func close() {
+        guard let handle else { return }
+        sqlite3_close_v2(handle)
+        self.handle = nil
+    }
+
+    /// Runs SQL that returns no rows; `sql` may hold several statements.
+    func execute(_ sql: String) throws(SQLiteError) {
+        try check(sqlite3_exec(try openHandle(), sql, nil, nil, nil), handle)
+    }
+
+    func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        try Statement(sql, in: self)
+    }
+
+    /// The first column of the first row of `sql` (a pragma, a count).
+    func value(_ sql: String) throws(SQLiteError) -> SQLValue {
+        var value = SQLValue.null
+        try prepare(sql).run { row in value = row.value(0) }
+        return value
+    }
+
+    /// Runs `body` in one write transaction: all of it is committed, or none.
+    /// IMMEDIATE takes the write lock up front, so the commit cannot fail for
+    /// want of it.
+    func transaction<Result>(_ body: () throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            // A failed COMMIT (a full disk) can leave the transaction open.
+            if let handle, sqlite3_get_autocommit(handle) == 0 {
+                sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            }
+            throw error
+        }
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int {
+        handle.map { Int(sqlite3_changes($0)) } ?? 0
+    }
+
+    func openHandle() throws(SQLiteError) -> OpaquePointer {
+        guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed") }
+        return handle
+    }
+}

@@ -1,0 +1,104 @@
+/// The layout of a Bunting database, as the list of steps that built it.
+///
+/// Step `n` takes a database at version `n` to version `n + 1`; version 0 is
+/// an empty file. The version is kept in SQLite's `user_version` header field
+/// and written in the same transaction as the step, so a crash leaves a
+/// database at one version or the next, never between. A released step is
+/// never edited: a change of layout is a new step at the end.
+struct Schema {
+    let steps: [String]
+
+    /// What the current code reads and writes.
+    static let current = Schema(steps: [version1])
+
+    var version: Int { steps.count }
+
+    /// Marks the file as Bunting's (`PRAGMA application_id`), so that another
+    /// program's database under our file name is recognised as not ours.
+    static let applicationId: Int64 = 0x4275_6E74  // "Bunt"
+
+    /// Brings `database` to this schema's version. A database written by a
+    /// newer Bunting is left as it is: its data is not ours to drop.
+    func migrate(_ database: Database) throws(SchemaProblem) {
+        let found: (version: Int, applicationId: Int64, isEmpty: Bool)
+        do {
+            found = (
+                Int(try database.value("PRAGMA user_version").integerValue ?? 0),
+                try database.value("PRAGMA application_id").integerValue ?? 0,
+                try database.value("SELECT count(*) FROM sqlite_schema").integerValue == 0)
+        } catch {
+            throw .sqlite(error)
+        }
+        if found.version > version { throw .newer(found: found.version, known: version) }
+        let ours = found.version > 0 ? found.applicationId == Self.applicationId : found.isEmpty
+        guard ours else { throw .notOurs(applicationId: found.applicationId) }
+        guard found.version < version else { return }
+        do {
+            try database.transaction { () throws(SQLiteError) in
+                for step in steps[found.version...] { try database.execute(step) }
+                try database.execute("PRAGMA application_id = \(Self.applicationId); PRAGMA user_version = \(version)")
+            }
+        } catch {
+            throw .sqlite(error)
+        }
+    }
+}
+
+/// Why a database could not be brought to the current schema.
+enum SchemaProblem: Error, Equatable {
+    /// Written by a newer Bunting.
+    case newer(found: Int, known: Int)
+    /// Some other program's SQLite database.
+    case notOurs(applicationId: Int64)
+    case sqlite(SQLiteError)
+}
+
+extension Schema {
+    /// The first layout. Everything is keyed by user: the anonymous user is "".
+    /// JSON values are kept as text, in the engine's own encoding.
+    static let version1 = """
+        CREATE TABLE profile (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            device_id TEXT NOT NULL,
+            user_id TEXT,
+            attributes TEXT NOT NULL,
+            sdk_enabled INTEGER NOT NULL,
+            channels_enabled TEXT NOT NULL,
+            session_id TEXT,
+            session_flag_impressions TEXT NOT NULL
+        );
+        CREATE TABLE channel_cache (
+            user TEXT NOT NULL,
+            channel TEXT NOT NULL,
+            cache TEXT NOT NULL,
+            PRIMARY KEY (user, channel)
+        ) WITHOUT ROWID;
+        CREATE TABLE item_state (
+            user TEXT NOT NULL,
+            channel TEXT NOT NULL,
+            item_id TEXT NOT NULL,
+            viewed INTEGER NOT NULL,
+            clicked INTEGER NOT NULL,
+            dismissed INTEGER NOT NULL,
+            PRIMARY KEY (user, channel, item_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE user_attributes (
+            user TEXT PRIMARY KEY,
+            attributes TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE event_queue (
+            position INTEGER PRIMARY KEY,
+            event_id TEXT NOT NULL UNIQUE,
+            kind TEXT NOT NULL,
+            channel TEXT NOT NULL,
+            item_id TEXT NOT NULL,
+            user_id TEXT,
+            device_id TEXT NOT NULL,
+            session_id TEXT,
+            time REAL NOT NULL,
+            button_id TEXT,
+            tracking_string TEXT,
+            item TEXT NOT NULL
+        );
+        """
+}

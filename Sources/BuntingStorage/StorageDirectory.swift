@@ -1,0 +1,216 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import BuntingCore
+
+/// The directory a server keeps its state in, held by that server alone.
+///
+/// Two servers on one directory would each cache the profile in memory and
+/// overwrite the other's, and both would send the one queue: so the first
+/// takes an exclusive `flock` on `bunting.lock` for as long as it runs, and a
+/// second is refused. The kernel drops the lock when the process ends,
+/// however it ends, so a killed server leaves no stale lock.
+public final class StorageDirectory: Sendable {
+    public let path: String
+    /// The open lock file; closing it (in deinit) releases the lock.
+    private let lockDescriptor: Int32
+
+    public static let databaseName = "bunting.sqlite3"
+    public static let lockName = "bunting.lock"
+
+    /// Creates the directory (mode 0700, parents too) if needed and takes its lock.
+    public init(path: String) throws(StorageDirectoryError) {
+        self.path = path
+        try Self.makeDirectory(path)
+        let lockPath = path + "/" + Self.lockName
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .unusable("cannot open \(lockPath): \(Self.errorText())") }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let blocked = errno == EWOULDBLOCK
+            let text = Self.errorText()
+            let holder = Self.readPid(fd)
+            close(fd)
+            throw blocked ? .inUse(path: path, pid: holder) : .unusable("cannot lock \(lockPath): \(text)")
+        }
+        // The holder's pid, for the message a second server prints.
+        let pid = Array("\(getpid())\n".utf8)
+        if ftruncate(fd, 0) == 0 { _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
+        lockDescriptor = fd
+    }
+
+    deinit { close(lockDescriptor) }
+
+    /// The default directory: `$XDG_STATE_HOME/bunting`, else
+    /// `$HOME/.local/state/bunting` (the XDG base directory rules: a relative
+    /// XDG_STATE_HOME is ignored). Nil when neither variable helps.
+    public static func defaultPath(environment: (String) -> String?) -> String? {
+        if let state = environment("XDG_STATE_HOME"), state.hasPrefix("/") { return state + "/bunting" }
+        if let home = environment("HOME"), home.hasPrefix("/") { return home + "/.local/state/bunting" }
+        return nil
+    }
+
+    /// Opens the database in this directory. A damaged file is moved aside
+    /// and a fresh one opened in its place; what was found is in the result.
+    /// Throws when the disk cannot be used at all (the caller keeps state in
+    /// memory instead).
+    public func openStore() throws(StorageFailure) -> OpenedStore {
+        let databasePath = path + "/" + Self.databaseName
+        guard access(path, W_OK) == 0 else {
+            throw StorageFailure("\(path) is not writable: \(Self.errorText())")
+        }
+        switch Self.attempt(databasePath) {
+        case .opened(let store):
+            return OpenedStore(store: store, damage: nil)
+        case .failed(let failure):
+            throw failure
+        case .damaged(let problem):
+            let movedTo = try Self.moveAside(databasePath)
+            log.error("storage: \(databasePath) is damaged (\(problem)); moved it to \(movedTo) and started afresh")
+            switch Self.attempt(databasePath) {
+            case .opened(let store):
+                return OpenedStore(store: store, damage: StorageDamage(problem: problem, movedTo: movedTo))
+            case .failed(let failure):
+                throw failure
+            case .damaged(let again):
+                throw StorageFailure("a fresh database at \(databasePath) is damaged too: \(again)")
+            }
+        }
+    }
+
+    // MARK: - Opening
+
+    private enum Attempt {
+        case opened(SQLiteStore)
+        case damaged(String)
+        case failed(StorageFailure)
+    }
+
+    private static func attempt(_ databasePath: String) -> Attempt {
+        var info = stat()
+        let exists = lstat(databasePath, &info) == 0
+        if exists && info.st_mode & S_IFMT != S_IFREG { return .damaged("not a regular file") }
+        do throws(SQLiteError) {
+            let database = try Database(path: databasePath)
+            // Reading the header first: a file that is not a database fails here.
+            guard try database.value("PRAGMA journal_mode = WAL").textValue == "wal" else {
+                return .failed(StorageFailure("\(databasePath): the write-ahead log cannot be used"))
+            }
+            try database.execute("PRAGMA synchronous = NORMAL")
+            // Reads every page once, so damage shows now rather than halfway
+            // through the session; for a queue of 10,000 events this is a few ms.
+            let verdict = try database.value("PRAGMA quick_check").textValue ?? "no answer"
+            guard verdict == "ok" else { return .damaged(verdict) }
+            do {
+                try Schema.current.migrate(database)
+            } catch {
+                switch error {
+                case .newer(let found, let known):
+                    return .failed(StorageFailure(
+                        "\(databasePath) has schema version \(found), written by a newer bunting; this one knows up to \(known)"))
+                case .notOurs(let applicationId):
+                    return .damaged("not a bunting database (application id \(applicationId))")
+                case .sqlite(let error):
+                    throw error
+                }
+            }
+            return .opened(try SQLiteStore(database: database))
+        } catch {
+            // A file that is there but cannot be opened or read (no permission,
+            // not a database, damaged) is moved aside; the rest is the disk's fault.
+            if error.isDamage || (exists && error.isUnreadableFile) { return .damaged(error.message) }
+            return .failed(StorageFailure("cannot open \(databasePath): \(error.message)"))
+        }
+    }
+
+    // MARK: - Moving a damaged file aside
+
+    /// Renames the database, and its log and shared-memory files, with a
+    /// UTC timestamp suffix: `bunting.sqlite3.damaged-20250630T120000Z` (and
+    /// `…-wal`, `…-shm`, so that the copy opens with its log). The log must
+    /// go too: left behind, it would be replayed into the fresh database.
+    static func moveAside(_ databasePath: String) throws(StorageFailure) -> String {
+        var target = databasePath + ".damaged-" + timestamp()
+        var number = 2
+        while exists(target) || exists(target + "-wal") {
+            target = databasePath + ".damaged-" + timestamp() + "-\(number)"
+            number += 1
+        }
+        guard rename(databasePath, target) == 0 || errno == ENOENT else {
+            throw StorageFailure("cannot move the damaged \(databasePath) aside: \(errorText())")
+        }
+        for suffix in ["-wal", "-shm"] where exists(databasePath + suffix) {
+            guard rename(databasePath + suffix, target + suffix) == 0 else {
+                throw StorageFailure("cannot move the damaged \(databasePath + suffix) aside: \(errorText())")
+            }
+        }
+        return target
+    }
+
+    static func timestamp() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+    }
+
+    // MARK: - Helpers
+
+    private static func makeDirectory(_ path: String) throws(StorageDirectoryError) {
+        guard !path.isEmpty else { throw .unusable("the storage directory is an empty path") }
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + String(component)
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
+                throw .unusable("cannot create \(prefix): \(errorText())")
+            }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw .unusable("\(path) is not a directory")
+        }
+    }
+
+    private static func readPid(_ fd: Int32) -> Int32? {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        return Int32(String(decoding: bytes[..<count], as: UTF8.self).filter(\.isNumber))
+    }
+
+    private static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    private static func errorText() -> String { String(cString: strerror(errno)) }
+}
+
+/// A store just opened, and the damage found on the way, if any.
+public struct OpenedStore {
+    public let store: SQLiteStore
+    public let damage: StorageDamage?
+}
+
+/// A damaged database that was moved aside and replaced by a fresh one.
+public struct StorageDamage: Equatable, Sendable {
+    /// What was wrong, in SQLite's words.
+    public let problem: String
+    /// Where the damaged file is now.
+    public let movedTo: String
+}
+
+/// The disk cannot be used: the caller keeps state in memory instead.
+public struct StorageFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+public enum StorageDirectoryError: Error, Equatable, Sendable {
+    /// Another process holds the directory's lock.
+    case inUse(path: String, pid: Int32?)
+    /// The directory cannot be made or locked: the caller keeps state in memory.
+    case unusable(String)
+}
