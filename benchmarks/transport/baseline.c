@@ -7,13 +7,11 @@
  * Framing: newline-delimited JSON by default, LSP (Content-Length headers)
  * with --lsp.
  *
- * Methods:
- *   status   -> {"version":"0.1.0","framing":"ndjson"|"lsp","uptime":<seconds>}
- *               (the same shape as Bunting's; uptime from CLOCK_MONOTONIC)
- *   anything else -> the fixed result given with --result JSON, if any (the
- *               benchmark passes the result Bunting gave for that method, so
- *               both servers send replies of the same shape and size);
- *               otherwise -32601 method not found.
+ * Methods: every method is answered with the fixed result given with
+ * --result JSON (the benchmark passes the result Bunting gave for the method
+ * it measures, so both servers send replies of the same shape and size).
+ * Without --result, status answers {"version","framing","uptime"} and other
+ * methods -32601 method not found.
  * A message that does not parse gets -32700 with "id":null; a notification
  * (no "id") gets no reply.
  *
@@ -120,11 +118,11 @@ static void handle_message(const char *bytes, size_t n) {
         send_error(id, -32600, "Invalid Request");
     } else if (id) {
         json_t *result;
-        if (strcmp(method, "status") == 0) {
+        if (fixed_result) {
+            result = json_incref(fixed_result);
+        } else if (strcmp(method, "status") == 0) {
             result = json_pack("{s:s, s:s, s:f}", "version", "0.1.0", "framing", lsp ? "lsp" : "ndjson",
                                "uptime", now_seconds() - started);
-        } else if (fixed_result) {
-            result = json_incref(fixed_result);
         } else {
             result = NULL;
         }
