@@ -16,6 +16,19 @@ struct ParsedOptions {
     func all(_ name: String) -> [String] { values[name] ?? [] }
     func has(_ name: String) -> Bool { values[name] != nil }
 
+    /// Parses a command's arguments; with `--help` (or `-h`) among them, prints
+    /// `help` instead and returns nil.
+    static func unlessHelp(
+        _ arguments: ArraySlice<String>, specs: [OptionSpec], command: String, help: String
+    ) throws(UsageError) -> ParsedOptions? {
+        let options = try ParsedOptions(arguments, specs: specs, command: command)
+        guard !options.has("help") else {
+            printToStdout(help)
+            return nil
+        }
+        return options
+    }
+
     /// Accepts `--name value`, `--name=value` and, after `--`, positionals only.
     init(_ arguments: ArraySlice<String>, specs: [OptionSpec], command: String) throws(UsageError) {
         var remaining = arguments

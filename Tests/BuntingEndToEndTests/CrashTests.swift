@@ -1,3 +1,4 @@
+import BuntingCore
 import BuntingJSON
 import Foundation
 import Testing
@@ -15,7 +16,7 @@ import Testing
     @Test func everyEnqueuedEventReachesTheSinkExactlyOnceThroughRandomKills() throws {
         signal(SIGPIPE, SIG_IGN)  // requests may still be on their way to a server just killed
         let seed = UInt64.random(in: 1...UInt64.max)
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let workspace = try StorageWorkspace()
         // Frequent flushes and quick retries, so kills land in every phase.
         let options = ["--flush-interval", "0.02", "--retry-initial-delay", "0.01", "--retry-max-delay", "0.05"]
@@ -100,7 +101,7 @@ import Testing
 
     /// `count` requests in one write: impressions of one or both cards and of
     /// the banner, and clicks on a card.
-    static func burst(of count: Int, using random: inout SeededRandom) -> [UInt8] {
+    static func burst(of count: Int, using random: inout SplitMix64) -> [UInt8] {
         var bytes: [UInt8] = []
         for index in 0..<count {
             let params: JSON = switch Int.random(in: 0..<4, using: &random) {
@@ -114,20 +115,5 @@ import Testing
             bytes += request.encoded() + [UInt8(ascii: "\n")]
         }
         return bytes
-    }
-}
-
-/// SplitMix64, seeded, so that a failing run can be replayed from the seed it prints.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import BuntingCore
 import BuntingJSON
 import Foundation
 import Testing
@@ -22,7 +23,7 @@ import Testing
 
     @Test(arguments: ServerProcess.WireFraming.allCases)
     func randomBytes(framing: ServerProcess.WireFraming) throws {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let junk = (0..<300_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let replies = try repliesBeforeStatus(junk, framing: framing)
         #expect(!replies.isEmpty)
@@ -61,19 +62,5 @@ import Testing
         let input = "Content-Length: x\r\n\r\n" + "Content-Type: a\r\n\r\n" + "junk line\r\n" + "Content-Length: 2\r\n\r\n{}"
         let replies = try repliesBeforeStatus(Array(input.utf8), framing: .lsp)
         #expect(replies.map { $0["error"]?["data"]?["reason"] } == ["INVALID_CONTENT_LENGTH", "INVALID_REQUEST"])
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing input can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -33,9 +33,7 @@ enum EvalCommand {
         specs: specs)
 
     static func run(_ arguments: ArraySlice<String>) throws(UsageError) -> ExitCode {
-        let options = try ParsedOptions(arguments, specs: specs, command: "eval")
-        if options.has("help") {
-            printToStdout(help)
+        guard let options = try ParsedOptions.unlessHelp(arguments, specs: specs, command: "eval", help: help) else {
             return .success
         }
         if let extra = options.positionals.first { throw UsageError("unexpected argument '\(extra)'", command: "eval") }

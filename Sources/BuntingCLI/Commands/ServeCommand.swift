@@ -22,9 +22,7 @@ enum ServeCommand {
         footer: "Example: bunting serve --definitions examples/definitions/bunting.json --sink events.ndjson")
 
     static func run(_ arguments: ArraySlice<String>) throws(UsageError) -> ExitCode {
-        let options = try ParsedOptions(arguments, specs: ServeConfiguration.specs, command: "serve")
-        if options.has("help") {
-            printToStdout(help)
+        guard let options = try ParsedOptions.unlessHelp(arguments, specs: ServeConfiguration.specs, command: "serve", help: help) else {
             return .success
         }
         let configuration = try ServeConfiguration(options)

@@ -18,9 +18,7 @@ enum ValidateCommand {
         specs: specs)
 
     static func run(_ arguments: ArraySlice<String>) throws(UsageError) -> ExitCode {
-        let options = try ParsedOptions(arguments, specs: specs, command: "validate")
-        if options.has("help") {
-            printToStdout(help)
+        guard let options = try ParsedOptions.unlessHelp(arguments, specs: specs, command: "validate", help: help) else {
             return .success
         }
         guard options.positionals.count == 1, let path = options.positionals.first else {

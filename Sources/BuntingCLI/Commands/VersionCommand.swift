@@ -8,9 +8,7 @@ enum VersionCommand {
         specs: [OptionSpec(name: "help", valueName: nil, help: "show this help")])
 
     static func run(_ arguments: ArraySlice<String>) throws(UsageError) -> ExitCode {
-        let options = try ParsedOptions(arguments, specs: [OptionSpec(name: "help", valueName: nil, help: "")], command: "version")
-        if options.has("help") {
-            printToStdout(help)
+        guard let options = try ParsedOptions.unlessHelp(arguments, specs: [OptionSpec(name: "help", valueName: nil, help: "")], command: "version", help: help) else {
             return .success
         }
         if let extra = options.positionals.first {
