@@ -45,8 +45,8 @@ def document(flags, cards):
 
 
 class Server:
-    def __init__(self, binary, definitions):
-        args = [binary, "serve", "--storage", ":memory:"]
+    def __init__(self, binary, definitions, storage):
+        args = [binary, "serve", "--storage", storage]
         if definitions:
             args += ["--definitions", definitions]
         self.process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
@@ -97,7 +97,10 @@ class Server:
 
 
 def measure(binary, definitions, runs):
-    server = Server(binary, definitions)
+    # A fresh storage directory, as a deployment has; the store writes each
+    # user's caches to SQLite instead of keeping a copy in memory.
+    storage = tempfile.mkdtemp(prefix="bunting-engine-bench-")
+    server = Server(binary, definitions, storage)
     server.wait_reply(server.send("status"))
     idle = server.rss_kb()
     for channel in ("featureFlags", "banners", "contentCards"):
