@@ -15,18 +15,22 @@ final class FractionalRule: Sendable {
     let wholeTable: FractionTable?
     /// `targetingKey`, in the rule's attribute table.
     let targetingKey: DataPath
+    /// The first argument when it is a `cat`, which the string generation
+    /// hashes without building (see `Interpreter.fractional`).
+    let bucketingConcatenation: Node.Concatenate?
 
     init(arguments: [Node], targetingKey: DataPath) {
         self.arguments = arguments
         self.targetingKey = targetingKey
+        bucketingConcatenation = arguments.first as? Node.Concatenate
         var literals: [JSON] = []
         for node in arguments.dropFirst() {
-            guard case .literal(let value) = node else { break }
+            guard let value = node.literalValue else { break }
             literals.append(value)
         }
         literalTail = literals.count == arguments.count - 1 ? literals : nil
         tailTable = literalTail.flatMap { FractionTable($0[...]) }
-        if let literalTail, case .literal(let first)? = arguments.first, case .array = first {
+        if let literalTail, let first = arguments.first?.literalValue, case .array = first {
             isLiteralShorthand = true
             wholeTable = FractionTable(([first] + literalTail)[...])
         } else {
@@ -37,7 +41,8 @@ final class FractionalRule: Sendable {
 }
 
 /// Variants and their cumulative weights, as flagd reads a fraction list.
-struct FractionTable: Sendable {
+/// A class, so that evaluation reads it in place.
+final class FractionTable: Sendable {
     let variants: [JSON]
     /// Running totals of the weights; the last is the total weight.
     let rangeEnds: [UInt64]

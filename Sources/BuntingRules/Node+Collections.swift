@@ -1,6 +1,103 @@
 import BuntingJSON
 
 /// Iterators and array operators.
+enum Iteration: String, Sendable {
+    case map, filter, all, some, none
+}
+
+extension Node {
+    /// map, filter, all, some, none.
+    final class Iterator: Node, @unchecked Sendable {
+        let kind: Iteration
+        let source: Node
+        let body: Node
+
+        init(_ kind: Iteration, source: Node, body: Node) {
+            self.kind = kind
+            self.source = source
+            self.body = body
+        }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            return try interpreter.iterate(kind, source: source, body: body)
+        }
+    }
+
+    final class Reduce: Node, @unchecked Sendable {
+        let source: Node
+        let body: Node
+        let initial: Node
+
+        init(source: Node, body: Node, initial: Node) {
+            self.source = source
+            self.body = body
+            self.initial = initial
+        }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            return try interpreter.reduce(source: source, body: body, initial: initial)
+        }
+    }
+
+    final class Merge: Node, @unchecked Sendable {
+        let nodes: [Node]
+
+        init(_ nodes: [Node]) { self.nodes = nodes }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            return try interpreter.merge(nodes)
+        }
+    }
+
+    /// `in`: see `Interpreter.contains(_:in:)`.
+    final class Membership: Node, @unchecked Sendable {
+        let needle: Node
+        let haystack: Node
+
+        init(needle: Node, haystack: Node) {
+            self.needle = needle
+            self.haystack = haystack
+        }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            .bool(try isTruthy(&interpreter))
+        }
+
+        override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
+            try interpreter.step()
+            let needle = try needle.evaluate(&interpreter)
+            let haystack = try haystack.evaluate(&interpreter)
+            return Interpreter.contains(needle, in: haystack)
+        }
+    }
+
+    /// `in` with a literal array of strings: a hash lookup instead of a scan.
+    final class MembershipInStrings: Node, @unchecked Sendable {
+        let needle: Node
+        let strings: Set<String>
+
+        init(needle: Node, strings: Set<String>) {
+            self.needle = needle
+            self.strings = strings
+        }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            .bool(try isTruthy(&interpreter))
+        }
+
+        override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
+            try interpreter.step()
+            guard case .string(let needle) = try needle.evaluate(&interpreter),
+                  let found = strings.firstIndex(of: needle)
+            else { return false }
+            return JavaScript.sameCodeUnits(strings[found], needle)
+        }
+    }
+}
+
 extension Interpreter {
     /// map, filter, all, some, none. A source that is not an array is treated
     /// as empty; `all` of nothing is false (JSONLogic's rule).
@@ -20,7 +117,7 @@ extension Interpreter {
             if kind == .map || kind == .filter { results.reserveCapacity(elements.count) }
             for (index, element) in elements.enumerated() {
                 try interpreter.step()
-                interpreter.enterIteration(element, index: index)
+                interpreter.enterIteration(.item(element), index: index)
                 let result = try interpreter.evaluate(body)
                 switch kind {
                 case .map: results.append(result)
@@ -46,8 +143,7 @@ extension Interpreter {
         return try withScope(.item(.null), index: 0) { interpreter throws(RuleEvaluationError) -> JSON in
             for (index, element) in elements.enumerated() {
                 try interpreter.step()
-                interpreter.scope = .reduction(current: element, accumulator: accumulator)
-                interpreter.setIndex(index)
+                interpreter.enterIteration(.reduction(current: element, accumulator: accumulator), index: index)
                 accumulator = try interpreter.evaluate(body)
             }
             return accumulator

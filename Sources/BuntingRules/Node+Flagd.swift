@@ -1,6 +1,80 @@
 import BuntingJSON
 
 /// flagd's `fractional` and `sem_ver`.
+extension Node {
+    final class Fractional: Node, @unchecked Sendable {
+        let rule: FractionalRule
+
+        init(_ rule: FractionalRule) { self.rule = rule }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            return try interpreter.fractional(rule)
+        }
+    }
+
+    /// `sem_ver`: true or false, or null when either side is not a version
+    /// or the comparison is unknown.
+    final class SemanticVersionComparison: Node, @unchecked Sendable {
+        let lhs: VersionOperand
+        /// The comparison when it is literal; else `operationNode` computes it.
+        let operation: SemanticVersionOperation?
+        let operationNode: Node?
+        let rhs: VersionOperand
+
+        init(lhs: VersionOperand, operation: SemanticVersionOperation?, operationNode: Node?, rhs: VersionOperand) {
+            self.lhs = lhs
+            self.operation = operation
+            self.operationNode = operationNode
+            self.rhs = rhs
+        }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            return try test(&interpreter).map(JSON.bool) ?? .null
+        }
+
+        override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
+            try interpreter.step()
+            return try test(&interpreter) ?? false
+        }
+
+        private func test(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool? {
+            let left = try version(lhs, &interpreter)
+            var comparison = operation
+            if let operationNode {
+                guard case .string(let text) = try operationNode.evaluate(&interpreter) else { return nil }
+                comparison = SemanticVersionOperation(rawValue: text)
+            }
+            let right = try version(rhs, &interpreter)
+            guard let comparison, let left, let right else { return nil }
+            return SemanticVersion.holds(comparison, left, right)
+        }
+
+        private func version(
+            _ operand: VersionOperand, _ interpreter: inout Interpreter
+        ) throws(RuleEvaluationError) -> SemanticVersion? {
+            switch operand {
+            case .literal(let version): return version
+            case .computed(let node): return SemanticVersion(try node.evaluate(&interpreter))
+            }
+        }
+    }
+}
+
+/// A side of `sem_ver`: a literal is parsed once, at compile time (nil when
+/// it is not a version, which makes every comparison null).
+enum VersionOperand: Sendable {
+    case literal(SemanticVersion?)
+    case computed(Node)
+}
+
+/// The comparison named by sem_ver's middle argument.
+enum SemanticVersionOperation: String, Sendable, CaseIterable {
+    case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    case sameMajor = "^", sameMinor = "~"
+}
+
 extension Interpreter {
     /// flagd's weights sum to at most Int32.max.
     static let maxTotalWeight: UInt64 = 2_147_483_647
@@ -14,6 +88,9 @@ extension Interpreter {
         if rule.isLiteralShorthand {
             guard let key = try shorthandBucketingKey(rule), let table = rule.wholeTable else { return .null }
             return pick(table, key: key)
+        }
+        if hashing == .murmur3String, let concatenation = rule.bucketingConcatenation {
+            return try fractional(rule, bucketingBy: concatenation)
         }
         // flagd evaluates every argument before looking at any.
         let first = try evaluate(rule.arguments[0])
@@ -54,7 +131,31 @@ extension Interpreter {
         return pick(table, key: key)
     }
 
+    /// The string generation with a `cat` bucketing value (such as
+    /// `{"cat": [{"var": "$flagd.flagKey"}, {"var": "userId"}]}`): its pieces
+    /// are hashed as they are evaluated, so that the string is never built.
+    /// The same steps, limits and answers as evaluating it.
+    private mutating func fractional(
+        _ rule: FractionalRule, bucketingBy concatenation: Node.Concatenate
+    ) throws(RuleEvaluationError) -> JSON {
+        let bucketing = try concatenation.hashed(&self)
+        let table: FractionTable?
+        if rule.literalTail != nil {
+            table = rule.tailTable
+        } else {
+            var rest: [JSON] = []
+            rest.reserveCapacity(rule.arguments.count - 1)
+            for node in rule.arguments.dropFirst() { rest.append(try evaluate(node)) }
+            table = FractionTable(rest[...])
+        }
+        // An empty string buckets nothing, as in the general path.
+        guard bucketing.byteCount > 0, let table else { return .null }
+        return pick(table, key: .hashed(bucketing.hash))
+    }
+
     private enum BucketingKey {
+        /// A string hashed while it was built.
+        case hashed(UInt32)
         case string(String)
         /// Two strings hashed as one, without building it.
         case concatenation(String, String)
@@ -67,6 +168,8 @@ extension Interpreter {
         if hashing == .murmur3CBOR && total == 0 { return .null }
         let hash: UInt32
         switch key {
+        case .hashed(let value):
+            hash = value
         case .string(let text):
             hash = MurmurHash3.x86_32(text)
         case .concatenation(let first, let second):
@@ -106,27 +209,4 @@ extension Interpreter {
     }
 
     private static let flagKeyPath = DataPath("$flagd.flagKey")
-
-    /// `sem_ver`: true or false, or null when either side is not a version
-    /// or the comparison is unknown.
-    mutating func semanticVersion(
-        lhs: VersionOperand, operation: SemanticVersionOperation?, operationNode: Node?, rhs: VersionOperand
-    ) throws(RuleEvaluationError) -> JSON {
-        let left = try version(lhs)
-        var comparison = operation
-        if let operationNode {
-            guard case .string(let text) = try evaluate(operationNode) else { return .null }
-            comparison = SemanticVersionOperation(rawValue: text)
-        }
-        let right = try version(rhs)
-        guard let comparison, let left, let right else { return .null }
-        return .bool(SemanticVersion.holds(comparison, left, right))
-    }
-
-    private mutating func version(_ operand: VersionOperand) throws(RuleEvaluationError) -> SemanticVersion? {
-        switch operand {
-        case .literal(let version): return version
-        case .computed(let node): return SemanticVersion(try evaluate(node))
-        }
-    }
 }

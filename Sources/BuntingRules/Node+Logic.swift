@@ -1,99 +1,130 @@
 import BuntingJSON
 
-/// Case bodies of `evaluate`: literals, data access and logic.
-extension Interpreter {
-    mutating func array(_ nodes: [Node]) throws(RuleEvaluationError) -> JSON {
-        var values: [JSON] = []
-        values.reserveCapacity(nodes.count)
-        for element in nodes { values.append(try evaluate(element)) }
-        return .array(values)
-    }
-
-    mutating func variable(_ path: DataPath, _ fallback: Node?) throws(RuleEvaluationError) -> JSON {
-        if let found = lookup(path) { return found }
-        if let fallback { return try evaluate(fallback) }
-        return .null
-    }
-
-    mutating func computedVariable(_ keyNode: Node, _ fallback: Node?) throws(RuleEvaluationError) -> JSON {
-        let key = try evaluate(keyNode)
-        if let found = lookup(key: key) { return found }
-        if let fallback { return try evaluate(fallback) }
-        return .null
-    }
-
-    mutating func missingSome(need needNode: Node, keys keysNode: Node) throws(RuleEvaluationError) -> JSON {
-        let need = try evaluate(needNode)
-        guard case .array(let options) = try evaluate(keysNode) else { return .array([]) }
-        let absent = try missingKeys(options)
-        let present = JSON.int(options.count - absent.count)
-        return JavaScript.compare(present, need, .greaterOrEqual) ? .array([]) : .array(absent)
-    }
-
+/// `if`/`?:`, `and`, `or`, `??`, `!`, `!!`.
+extension Node {
     /// `if`: pairs of condition and consequent, then an optional else.
-    mutating func condition(_ nodes: [Node]) throws(RuleEvaluationError) -> JSON {
-        var index = 0
-        while index + 1 < nodes.count {
-            if try evaluate(nodes[index]).isTruthy { return try evaluate(nodes[index + 1]) }
-            index += 2
+    final class Condition: Node, @unchecked Sendable {
+        let nodes: [Node]
+
+        init(_ nodes: [Node]) { self.nodes = nodes }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            var index = 0
+            while index + 1 < nodes.count {
+                if try nodes[index].isTruthy(&interpreter) { return try nodes[index + 1].evaluate(&interpreter) }
+                index += 2
+            }
+            return index < nodes.count ? try nodes[index].evaluate(&interpreter) : .null
         }
-        return index < nodes.count ? try evaluate(nodes[index]) : .null
     }
 
-    /// The first falsy operand, or the last.
-    mutating func and(_ nodes: [Node]) throws(RuleEvaluationError) -> JSON {
-        var current = JSON.bool(false)
-        for operand in nodes {
-            current = try evaluate(operand)
-            if !current.isTruthy { return current }
+    /// `if` with exactly a condition, a consequent and an alternative.
+    final class IfThenElse: Node, @unchecked Sendable {
+        let test: Node
+        let consequent: Node
+        let alternative: Node
+
+        init(_ test: Node, _ consequent: Node, _ alternative: Node) {
+            self.test = test
+            self.consequent = consequent
+            self.alternative = alternative
         }
-        return current
-    }
 
-    /// The first truthy operand, or the last.
-    mutating func or(_ nodes: [Node]) throws(RuleEvaluationError) -> JSON {
-        var current = JSON.bool(false)
-        for operand in nodes {
-            current = try evaluate(operand)
-            if current.isTruthy { return current }
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            return try test.isTruthy(&interpreter)
+                ? try consequent.evaluate(&interpreter) : try alternative.evaluate(&interpreter)
         }
-        return current
-    }
 
-    /// The first operand that is not null.
-    mutating func coalesce(_ nodes: [Node]) throws(RuleEvaluationError) -> JSON {
-        for operand in nodes {
-            let value = try evaluate(operand)
-            if !value.isNull { return value }
+        override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
+            try interpreter.step()
+            return try test.isTruthy(&interpreter)
+                ? try consequent.isTruthy(&interpreter) : try alternative.isTruthy(&interpreter)
         }
-        return .null
     }
 
-    mutating func compare(
-        _ comparison: Comparison, _ operand: Node, _ literal: JSON, literalFirst: Bool
-    ) throws(RuleEvaluationError) -> Bool {
-        let value = try evaluate(operand)
-        return literalFirst ? Self.holds(comparison, literal, value) : Self.holds(comparison, value, literal)
-    }
+    /// `and`: the first falsy operand, or the last; false when there is none.
+    final class And: Node, @unchecked Sendable {
+        let nodes: [Node]
 
-    mutating func membership(_ needleNode: Node, _ haystackNode: Node) throws(RuleEvaluationError) -> JSON {
-        let needle = try evaluate(needleNode)
-        let haystack = try evaluate(haystackNode)
-        return .bool(Self.contains(needle, in: haystack))
-    }
+        init(_ nodes: [Node]) { self.nodes = nodes }
 
-    mutating func membership(_ needleNode: Node, _ strings: Set<String>) throws(RuleEvaluationError) -> JSON {
-        guard case .string(let needle) = try evaluate(needleNode), let found = strings.firstIndex(of: needle) else {
-            return .bool(false)
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            var current = JSON.bool(false)
+            for operand in nodes {
+                current = try operand.evaluate(&interpreter)
+                if !current.isTruthy { return current }
+            }
+            return current
         }
-        return .bool(JavaScript.sameCodeUnits(strings[found], needle))
+
+        /// Truthy when every operand is (and there is one).
+        override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
+            try interpreter.step()
+            for operand in nodes where !(try operand.isTruthy(&interpreter)) { return false }
+            return !nodes.isEmpty
+        }
     }
 
-    /// `starts_with`/`ends_with`: null unless both operands are strings.
-    mutating func affix(isPrefix: Bool, _ subjectNode: Node, _ affixNode: Node) throws(RuleEvaluationError) -> JSON {
-        let subject = try evaluate(subjectNode)
-        let affix = try evaluate(affixNode)
-        guard case .string(let text) = subject, case .string(let part) = affix else { return .null }
-        return .bool(isPrefix ? text.utf8.starts(with: part.utf8) : text.utf8.reversed().starts(with: part.utf8.reversed()))
+    /// `or`: the first truthy operand, or the last; false when there is none.
+    final class Or: Node, @unchecked Sendable {
+        let nodes: [Node]
+
+        init(_ nodes: [Node]) { self.nodes = nodes }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            var current = JSON.bool(false)
+            for operand in nodes {
+                current = try operand.evaluate(&interpreter)
+                if current.isTruthy { return current }
+            }
+            return current
+        }
+
+        /// Truthy when some operand is.
+        override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
+            try interpreter.step()
+            for operand in nodes where try operand.isTruthy(&interpreter) { return true }
+            return false
+        }
+    }
+
+    /// `??`: the first operand that is not null.
+    final class Coalesce: Node, @unchecked Sendable {
+        let nodes: [Node]
+
+        init(_ nodes: [Node]) { self.nodes = nodes }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            for operand in nodes {
+                let value = try operand.evaluate(&interpreter)
+                if !value.isNull { return value }
+            }
+            return .null
+        }
+    }
+
+    /// `!` (negated) and `!!`: the operand's truthiness as a Boolean.
+    final class Truthiness: Node, @unchecked Sendable {
+        let operand: Node
+        let negated: Bool
+
+        init(_ operand: Node, negated: Bool) {
+            self.operand = operand
+            self.negated = negated
+        }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            .bool(try isTruthy(&interpreter))
+        }
+
+        override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
+            try interpreter.step()
+            return try operand.isTruthy(&interpreter) != negated
+        }
     }
 }

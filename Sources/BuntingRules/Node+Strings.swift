@@ -1,23 +1,109 @@
 import BuntingJSON
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// `cat` and `substr`.
+/// `cat`, `substr` and flagd's `starts_with`/`ends_with`.
+extension Node {
+    final class Concatenate: Node, @unchecked Sendable {
+        let nodes: [Node]
+
+        init(_ nodes: [Node]) { self.nodes = nodes }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            var result = ""
+            try interpreter.concatenate(nodes, into: &result)
+            return .string(result)
+        }
+
+        /// The MurmurHash3 of the value and its length in bytes, found with
+        /// the same steps and limits as `evaluate` without building the string.
+        func hashed(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> (hash: UInt32, byteCount: Int) {
+            try interpreter.step()
+            var sink = HashingSink()
+            try interpreter.concatenate(nodes, into: &sink)
+            return (sink.hasher.finalize(), sink.byteCount)
+        }
+    }
+
+    final class Substring: Node, @unchecked Sendable {
+        let source: Node
+        let start: Node
+        let length: Node?
+
+        init(source: Node, start: Node, length: Node?) {
+            self.source = source
+            self.start = start
+            self.length = length
+        }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            return .string(try interpreter.substring(source: source, start: start, length: length))
+        }
+    }
+
+    /// `starts_with` (isPrefix) or `ends_with`: null unless both operands are strings.
+    final class Affix: Node, @unchecked Sendable {
+        let isPrefix: Bool
+        let subject: Node
+        let part: Node
+
+        init(isPrefix: Bool, _ subject: Node, _ part: Node) {
+            self.isPrefix = isPrefix
+            self.subject = subject
+            self.part = part
+        }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            return try test(&interpreter).map(JSON.bool) ?? .null
+        }
+
+        override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
+            try interpreter.step()
+            return try test(&interpreter) ?? false
+        }
+
+        private func test(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool? {
+            let subject = try subject.evaluate(&interpreter)
+            let part = try part.evaluate(&interpreter)
+            guard case .string(let text) = subject, case .string(let affix) = part else { return nil }
+            return Self.hasAffix(text, affix, atStart: isPrefix)
+        }
+
+        /// A byte comparison at the start or end: a UTF-8 affix is a code
+        /// point affix, without Swift's grapheme-aware `hasPrefix`.
+        static func hasAffix(_ text: String, _ affix: String, atStart: Bool) -> Bool {
+            let count = affix.utf8.count
+            guard count <= text.utf8.count else { return false }
+            let compared = text.utf8.withContiguousStorageIfAvailable { whole in
+                affix.utf8.withContiguousStorageIfAvailable { part in
+                    count == 0 || memcmp(whole.baseAddress! + (atStart ? 0 : whole.count - count), part.baseAddress!, count) == 0
+                }
+            }
+            if let compared = compared ?? nil { return compared }
+            return atStart ? text.utf8.starts(with: affix.utf8) : text.utf8.reversed().starts(with: affix.utf8.reversed())
+        }
+    }
+}
+
 extension Interpreter {
     /// JavaScript's `join("")`: null becomes empty, everything else its string form.
-    mutating func concatenate(_ nodes: [Node]) throws(RuleEvaluationError) -> String {
-        var result = ""
+    mutating func concatenate(_ nodes: [Node], into sink: inout some ConcatenationSink) throws(RuleEvaluationError) {
         for node in nodes {
             let value = try evaluate(node)
             switch value {
             case .null: continue
-            case .string(let text): result += text
-            default: result += JavaScript.toString(value)
+            case .string(let text): sink.append(text)
+            default: sink.append(JavaScript.toString(value))
             }
-            guard result.utf8.count <= limits.maxStringLength else {
+            guard sink.byteCount <= limits.maxStringLength else {
                 throw .stringTooLong(limit: limits.maxStringLength)
             }
         }
-        try step(result.utf8.count / 64)
-        return result
+        try step(sink.byteCount / 64)
     }
 
     /// JavaScript's `substr(start, length)` over UTF-16 code units: a negative
@@ -54,5 +140,27 @@ extension Interpreter {
         if value >= 9e18 { return Int.max / 4 }
         if value <= -9e18 { return Int.min / 4 }
         return Int(value.rounded(.towardZero))
+    }
+}
+
+/// Where `cat` puts its pieces: the string being built, or a hash of it.
+protocol ConcatenationSink {
+    /// UTF-8 bytes so far.
+    var byteCount: Int { get }
+    mutating func append(_ text: String)
+}
+
+extension String: ConcatenationSink {
+    var byteCount: Int { utf8.count }
+}
+
+/// The MurmurHash3 of a concatenation, fed piece by piece.
+struct HashingSink: ConcatenationSink {
+    var hasher = MurmurHash3()
+    private(set) var byteCount = 0
+
+    mutating func append(_ text: String) {
+        hasher.combine(text)
+        byteCount += text.utf8.count
     }
 }

@@ -1,0 +1,76 @@
+import BuntingJSON
+
+/// `==`, `===`, `!=`, `!==`, `<`, `<=`, `>`, `>=`.
+enum Comparison: String, Sendable {
+    case looseEqual = "==", strictEqual = "===", looseNotEqual = "!=", strictNotEqual = "!=="
+    case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+
+    func holds(_ lhs: JSON, _ rhs: JSON) -> Bool {
+        switch self {
+        case .looseEqual: return JavaScript.looseEquals(lhs, rhs)
+        case .looseNotEqual: return !JavaScript.looseEquals(lhs, rhs)
+        case .strictEqual: return JavaScript.strictEquals(lhs, rhs)
+        case .strictNotEqual: return !JavaScript.strictEquals(lhs, rhs)
+        case .less: return JavaScript.compare(lhs, rhs, .less)
+        case .lessOrEqual: return JavaScript.compare(lhs, rhs, .lessOrEqual)
+        case .greater: return JavaScript.compare(lhs, rhs, .greater)
+        case .greaterOrEqual: return JavaScript.compare(lhs, rhs, .greaterOrEqual)
+        }
+    }
+}
+
+extension Node {
+    /// Any number of operands, chained: `{"<": [a, b, c]}` is a < b < c, and
+    /// evaluation stops at the first pair that fails (json-logic-js chains
+    /// only `<` and `<=` and ignores a third operand of the others).
+    final class ComparisonChain: Node, @unchecked Sendable {
+        let comparison: Comparison
+        /// At least two.
+        let nodes: [Node]
+
+        init(_ comparison: Comparison, _ nodes: [Node]) {
+            self.comparison = comparison
+            self.nodes = nodes
+        }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            .bool(try isTruthy(&interpreter))
+        }
+
+        override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
+            try interpreter.step()
+            var previous = try nodes[0].evaluate(&interpreter)
+            for index in 1..<nodes.count {
+                let next = try nodes[index].evaluate(&interpreter)
+                guard comparison.holds(previous, next) else { return false }
+                previous = next
+            }
+            return true
+        }
+    }
+
+    /// Two operands, one of them literal: the common `{"==": [{"var": "x"}, 3]}`.
+    final class ComparisonWithLiteral: Node, @unchecked Sendable {
+        let comparison: Comparison
+        let operand: Node
+        let literal: JSON
+        let literalFirst: Bool
+
+        init(_ comparison: Comparison, _ operand: Node, _ literal: JSON, literalFirst: Bool) {
+            self.comparison = comparison
+            self.operand = operand
+            self.literal = literal
+            self.literalFirst = literalFirst
+        }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            .bool(try isTruthy(&interpreter))
+        }
+
+        override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
+            try interpreter.step()
+            let value = try operand.evaluate(&interpreter)
+            return literalFirst ? comparison.holds(literal, value) : comparison.holds(value, literal)
+        }
+    }
+}
