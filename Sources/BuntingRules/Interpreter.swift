@@ -32,7 +32,8 @@ struct Interpreter: ~Copyable {
     /// The root data, with flagd's properties beside it (so that the context
     /// is never copied to add them).
     let root: JSON
-    private(set) var flagd: FlagdProperties?
+    /// `$flagd`; nil outside flag evaluation.
+    private(set) var flagd: FlagdValues?
     /// The root object's values of the attributes of the table `attributes`
     /// names, by slot. An identifier, not a reference: the table outlives the
     /// evaluation, and a copy of the interpreter costs one retain less.
@@ -45,7 +46,7 @@ struct Interpreter: ~Copyable {
     ///   nil reads each when a rule asks for it.
     @inline(__always)
     init(
-        data: JSON, flagd: FlagdProperties?, hashing: FractionalHashing, limits: EvaluationLimits,
+        data: JSON, flagd: FlagdValues?, hashing: FractionalHashing, limits: EvaluationLimits,
         attributes: AttributeTable?
     ) {
         root = data
@@ -61,11 +62,12 @@ struct Interpreter: ~Copyable {
         self.limits = limits
     }
 
-    /// Readies the interpreter for the next flag of the same context: the
-    /// step count starts again and `$flagd` names the new flag.
-    mutating func restart(flagd: FlagdProperties) {
+    /// Readies the interpreter for the flag at `position` of the flag set
+    /// whose keys `flagd` holds: the step count starts again and `$flagd`
+    /// names the flag.
+    mutating func restart(flagAt position: Int) {
         precondition(atRoot, "restart inside a scope")
-        self.flagd = flagd
+        flagd?.position = position
         steps = 0
     }
 
@@ -142,7 +144,30 @@ struct Interpreter: ~Copyable {
     }
 }
 
-extension FlagdProperties {
+/// flagd's `$flagd` properties as an evaluation holds them. While a flag set
+/// resolves all its flags, the flag key is read from the set's keys at the
+/// flag's position, so that moving to the next flag copies no string.
+struct FlagdValues {
+    let timestamp: Int64
+    /// The key, when not taken from `keys`.
+    private let key: String
+    private let keys: [String]
+    var position = 0
+
+    init(_ properties: FlagdProperties) {
+        timestamp = properties.timestamp
+        key = properties.flagKey
+        keys = []
+    }
+
+    init(keys: [String], timestamp: Int64) {
+        self.timestamp = timestamp
+        key = ""
+        self.keys = keys
+    }
+
+    var flagKey: String { keys.isEmpty ? key : keys[position] }
+
     var json: JSON {
         ["flagKey": .string(flagKey), "timestamp": .integer(timestamp)]
     }

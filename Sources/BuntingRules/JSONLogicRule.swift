@@ -77,7 +77,7 @@ public struct JSONLogicRule: Sendable {
         _ data: JSON, flagd: FlagdProperties? = nil, limits: EvaluationLimits = .default
     ) throws(RuleEvaluationError) -> JSON {
         var interpreter = Interpreter(
-            data: data, flagd: flagd, hashing: fractionalHashing, limits: limits, attributes: nil)
+            data: data, flagd: flagd.map(FlagdValues.init), hashing: fractionalHashing, limits: limits, attributes: nil)
         let result = try root.evaluate(&interpreter)
         switch result {
         case .real, .array, .object: return Self.replacingNonFinite(result)
@@ -91,14 +91,8 @@ public struct JSONLogicRule: Sendable {
         by data: JSON, flagd: FlagdProperties? = nil, limits: EvaluationLimits = .default
     ) throws(RuleEvaluationError) -> Bool {
         var interpreter = Interpreter(
-            data: data, flagd: flagd, hashing: fractionalHashing, limits: limits, attributes: nil)
+            data: data, flagd: flagd.map(FlagdValues.init), hashing: fractionalHashing, limits: limits, attributes: nil)
         return try root.isTruthy(&interpreter)
-    }
-
-    /// The raw result, NaN included, with an interpreter the caller set up
-    /// (flag resolution reuses one for all flags of a context).
-    func evaluate(with interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
-        try root.evaluate(&interpreter)
     }
 
     /// Non-finite numbers only come from arithmetic, so they sit no deeper

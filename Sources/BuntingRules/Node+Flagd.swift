@@ -86,8 +86,8 @@ extension Interpreter {
     mutating func fractional(_ rule: FractionalRule) throws(RuleEvaluationError) -> JSON {
         guard !rule.arguments.isEmpty else { return .null }
         if rule.isLiteralShorthand {
-            guard let key = try shorthandBucketingKey(rule), let table = rule.wholeTable else { return .null }
-            return pick(table, key: key)
+            guard let hash = try shorthandHash(rule), let table = rule.wholeTable else { return .null }
+            return pick(table, hash: hash)
         }
         if hashing == .murmur3String, let concatenation = rule.bucketingConcatenation {
             return try fractional(rule, bucketingBy: concatenation)
@@ -110,25 +110,25 @@ extension Interpreter {
         case (.murmur3CBOR, _): firstIsBucketingValue = true
         }
         guard firstIsBucketingValue else {
-            guard let key = try shorthandBucketingKey(rule), let table = FractionTable(([first] + rest)[...]) else {
+            guard let hash = try shorthandHash(rule), let table = FractionTable(([first] + rest)[...]) else {
                 return .null
             }
-            return pick(table, key: key)
+            return pick(table, hash: hash)
         }
 
-        let key: BucketingKey
+        let hash: UInt32?
         switch first {
         case .null:
             return .null
         case .string(let text) where hashing == .murmur3String:
             guard !text.isEmpty else { return .null }
-            key = .string(text)
+            hash = MurmurHash3.x86_32(text)
         default:
-            key = .value(first)
+            hash = CanonicalCBOR.encode(first).map(MurmurHash3.x86_32)
         }
         let table = rule.literalTail != nil ? rule.tailTable : FractionTable(rest[...])
         guard let table else { return .null }
-        return pick(table, key: key)
+        return pick(table, hash: hash)
     }
 
     /// The string generation with a `cat` bucketing value (such as
@@ -150,63 +150,47 @@ extension Interpreter {
         }
         // An empty string buckets nothing, as in the general path.
         guard bucketing.byteCount > 0, let table else { return .null }
-        return pick(table, key: .hashed(bucketing.hash))
+        return pick(table, hash: bucketing.hash)
     }
 
-    private enum BucketingKey {
-        /// A string hashed while it was built.
-        case hashed(UInt32)
-        case string(String)
-        /// Two strings hashed as one, without building it.
-        case concatenation(String, String)
-        case value(JSON)
-    }
-
-    private func pick(_ table: FractionTable, key: BucketingKey) -> JSON {
+    /// The variant whose range holds the bucket of `hash`; null without a
+    /// hash (a value CBOR cannot encode) or with a total weight out of range.
+    private func pick(_ table: FractionTable, hash: UInt32?) -> JSON {
+        guard let hash else { return .null }
         let total = table.totalWeight
         guard total <= Self.maxTotalWeight else { return .null }
         if hashing == .murmur3CBOR && total == 0 { return .null }
-        let hash: UInt32
-        switch key {
-        case .hashed(let value):
-            hash = value
-        case .string(let text):
-            hash = MurmurHash3.x86_32(text)
-        case .concatenation(let first, let second):
-            var hasher = MurmurHash3()
-            hasher.combine(first)
-            hasher.combine(second)
-            hash = hasher.finalize()
-        case .value(let value):
-            guard let bytes = CanonicalCBOR.encode(value) else { return .null }
-            hash = MurmurHash3.x86_32(bytes)
-        }
         return table.pick(hash)
     }
 
-    /// flagKey + targetingKey (string generation) or [flagKey, targetingKey]
-    /// (CBOR generation); nil when there is no usable targeting key.
-    private func shorthandBucketingKey(_ rule: FractionalRule) throws(RuleEvaluationError) -> BucketingKey? {
+    /// The hash of flagKey + targetingKey (string generation) or of
+    /// [flagKey, targetingKey] (CBOR generation); nil when there is no usable
+    /// targeting key. Neither string is built.
+    private func shorthandHash(_ rule: FractionalRule) throws(RuleEvaluationError) -> UInt32? {
         let targetingKey = lookup(rule.targetingKey) ?? .null
-        let flagKey: JSON
-        if atRoot, let flagd {
-            flagKey = .string(flagd.flagKey)
-        } else {
-            flagKey = lookup(Self.flagKeyPath) ?? ""
-        }
         switch hashing {
         case .murmur3String:
             guard targetingKey.isTruthy else { return nil }
             // flagd-core 1.x concatenates with Python's +, which fails on non-strings.
-            guard case .string(let seed) = flagKey, case .string(let user) = targetingKey else {
-                throw .invalidOperand(operator: "fractional", message: "flag key and targeting key must be strings")
+            guard case .string(let user) = targetingKey else { throw Self.nonStringKeys }
+            var hasher = MurmurHash3()
+            if atRoot, let flagd {
+                hasher.combine(flagd.flagKey)
+            } else {
+                guard case .string(let seed) = lookup(Self.flagKeyPath) ?? "" else { throw Self.nonStringKeys }
+                hasher.combine(seed)
             }
-            return .concatenation(seed, user)
+            hasher.combine(user)
+            return hasher.finalize()
         case .murmur3CBOR:
             guard case .string(let user) = targetingKey, !user.isEmpty else { return nil }
-            return .value([flagKey, .string(user)])
+            let flagKey: JSON = atRoot && flagd != nil ? .string(flagd!.flagKey) : lookup(Self.flagKeyPath) ?? ""
+            return CanonicalCBOR.encode([flagKey, .string(user)]).map(MurmurHash3.x86_32)
         }
     }
+
+    private static let nonStringKeys = RuleEvaluationError.invalidOperand(
+        operator: "fractional", message: "flag key and targeting key must be strings")
 
     private static let flagKeyPath = DataPath("$flagd.flagKey")
 }

@@ -3,6 +3,10 @@ import BuntingJSON
 /// A version as flagd's `sem_ver` reads it: an optional `v`/`V`, then
 /// SemVer 2.0.0 (`major.minor.patch[-prerelease][+build]`), where a missing
 /// minor or patch counts as 0 (`"1.2"` is `1.2.0`).
+///
+/// Most versions are three numbers that fit in 64 bits, without prerelease:
+/// those are held as the numbers alone, compared directly, and copied
+/// without reference counting. The others keep their parts in `Details`.
 struct SemanticVersion: Sendable {
     /// A numeric identifier of any length: small ones as integers, the rest
     /// as their digits (never with leading zeros, so longer is larger).
@@ -25,11 +29,27 @@ struct SemanticVersion: Sendable {
         case alphanumeric([UInt8])
     }
 
-    let major: Number
-    let minor: Number
-    let patch: Number
-    /// Empty for a release version.
-    let prerelease: [Identifier]
+    /// The parts of a version that is not three small numbers.
+    final class Details: Sendable {
+        let major: Number
+        let minor: Number
+        let patch: Number
+        /// Empty for a release version.
+        let prerelease: [Identifier]
+
+        init(major: Number, minor: Number, patch: Number, prerelease: [Identifier]) {
+            self.major = major
+            self.minor = minor
+            self.patch = patch
+            self.prerelease = prerelease
+        }
+    }
+
+    /// The numbers when `details` is nil.
+    private let major: UInt64
+    private let minor: UInt64
+    private let patch: UInt64
+    private let details: Details?
 
     /// Numbers are read as their string form; other values are not versions.
     init?(_ value: JSON) {
@@ -48,10 +68,23 @@ struct SemanticVersion: Sendable {
     }
 
     private init(major: Number, minor: Number, patch: Number, prerelease: [Identifier]) {
-        self.major = major
-        self.minor = minor
-        self.patch = patch
-        self.prerelease = prerelease
+        if case .small(let major) = major, case .small(let minor) = minor, case .small(let patch) = patch,
+           prerelease.isEmpty {
+            self.major = major
+            self.minor = minor
+            self.patch = patch
+            details = nil
+        } else {
+            self.major = 0
+            self.minor = 0
+            self.patch = 0
+            details = Details(major: major, minor: minor, patch: patch, prerelease: prerelease)
+        }
+    }
+
+    /// The parts, whichever way they are held.
+    private var full: Details {
+        details ?? Details(major: .small(major), minor: .small(minor), patch: .small(patch), prerelease: [])
     }
 
     // MARK: - Parsing
@@ -134,6 +167,16 @@ struct SemanticVersion: Sendable {
     /// (numeric ones numerically and before alphanumeric ones, which compare
     /// in ASCII order), then the longer list. Build metadata is ignored.
     static func compare(_ lhs: SemanticVersion, _ rhs: SemanticVersion) -> Int {
+        if lhs.details == nil, rhs.details == nil {
+            if lhs.major != rhs.major { return lhs.major < rhs.major ? -1 : 1 }
+            if lhs.minor != rhs.minor { return lhs.minor < rhs.minor ? -1 : 1 }
+            if lhs.patch != rhs.patch { return lhs.patch < rhs.patch ? -1 : 1 }
+            return 0
+        }
+        return compare(lhs.full, rhs.full)
+    }
+
+    private static func compare(_ lhs: Details, _ rhs: Details) -> Int {
         if lhs.major != rhs.major { return lhs.major < rhs.major ? -1 : 1 }
         if lhs.minor != rhs.minor { return lhs.minor < rhs.minor ? -1 : 1 }
         if lhs.patch != rhs.patch { return lhs.patch < rhs.patch ? -1 : 1 }
@@ -164,8 +207,12 @@ struct SemanticVersion: Sendable {
         case .lessOrEqual: return compare(lhs, rhs) <= 0
         case .greater: return compare(lhs, rhs) > 0
         case .greaterOrEqual: return compare(lhs, rhs) >= 0
-        case .sameMajor: return lhs.major == rhs.major
-        case .sameMinor: return lhs.major == rhs.major && lhs.minor == rhs.minor
+        case .sameMajor:
+            if lhs.details == nil, rhs.details == nil { return lhs.major == rhs.major }
+            return lhs.full.major == rhs.full.major
+        case .sameMinor:
+            if lhs.details == nil, rhs.details == nil { return lhs.major == rhs.major && lhs.minor == rhs.minor }
+            return lhs.full.major == rhs.full.major && lhs.full.minor == rhs.full.minor
         }
     }
 }

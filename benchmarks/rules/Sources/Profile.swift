@@ -16,21 +16,43 @@ enum Profile {
 
     static func run(_ loop: String, contexts count: Int) throws {
         let contexts = Workload.contexts(count: count)
+        let kind = getenv("KIND").flatMap { Int(String(cString: $0)) }
+        // The rule of flag `index`: its own, or one of kind `kind`.
+        let ruleIndex = { (index: Int) in kind.map { index / 8 * 8 + $0 } ?? index }
         switch loop {
         case "evaluate":
-            let kind = getenv("KIND").flatMap { Int(String(cString: $0)) }
-            let rules = try (0..<flags).map { index in
-                try JSONLogicRule(Workload.rule(kind.map { index / 8 * 8 + $0 } ?? index))
-            }
+            let rules = try (0..<flags).map { try JSONLogicRule(Workload.rule(ruleIndex($0))) }
             let properties = (0..<flags).map { FlagdProperties(flagKey: Workload.flagKey($0), timestamp: Workload.timestamp) }
-            print("on: \(evaluateLoop(rules, properties, contexts))")
+            let start = ContinuousClock.now
+            let on = evaluateLoop(rules, properties, contexts)
+            report(start, rules: flags * contexts.count, "on: \(on)")
         case "resolve":
-            let flagSet = try FlagSet(document: Workload.document(flags: flags))
-            print("matches: \(resolveLoop(flagSet, contexts))")
+            var document = Workload.document(flags: flags)
+            if kind != nil {
+                var flagObjects = JSONObject()
+                for index in 0..<flags {
+                    var flag = document["flags"]?[Workload.flagKey(index)]?.objectValue ?? JSONObject()
+                    flag["targeting"] = Workload.rule(ruleIndex(index))
+                    flagObjects[Workload.flagKey(index)] = .object(flag)
+                }
+                document = ["flags": .object(flagObjects)]
+            }
+            let flagSet = try FlagSet(document: document)
+            let start = ContinuousClock.now
+            let matches = resolveLoop(flagSet, contexts)
+            report(start, rules: flags * contexts.count, "results: \(matches)")
         default:
             print("profile evaluate|resolve N")
             exit(2)
         }
+    }
+
+    /// The loop's time per rule, for a quick look (the benchmark proper
+    /// alternates rounds with datalogic-py).
+    static func report(_ start: ContinuousClock.Instant, rules: Int, _ check: String) {
+        let (seconds, attoseconds) = (ContinuousClock.now - start).components
+        let nanoseconds = (Double(seconds) * 1e9 + Double(attoseconds) / 1e9) / Double(rules)
+        print("\(check); \(Int(nanoseconds * 10) / 10).\(Int(nanoseconds * 10) % 10) ns per rule")
     }
 
     @inline(never)

@@ -1,0 +1,112 @@
+import BuntingJSON
+
+/// How a flag resolves, prepared when it is compiled: what does not depend
+/// on the context is decided once, so that resolving it for a context does
+/// only the rest.
+///
+/// A class, like `Node`, so that resolution calls it through the flag's
+/// `let` property without reference counting. Subclasses are final and
+/// immutable.
+class ResolutionPlan: @unchecked Sendable {
+    /// The flag's outcome for the context `interpreter` holds, readied for
+    /// this flag (steps restarted, `$flagd` naming it).
+    func outcome(_ flag: CompiledFlag, _ interpreter: inout Interpreter) -> FlagOutcome {
+        preconditionFailure("ResolutionPlan is abstract")
+    }
+
+    /// Builds the plan for `root`, with `outcome` telling what each result means.
+    static func targeting(_ root: Node, outcome: (JSON) -> FlagOutcome) -> ResolutionPlan {
+        Choice(root, outcome: outcome) ?? Rule(root)
+    }
+
+    /// The same outcome for every context: the flag is unusable, disabled,
+    /// or has no targeting.
+    final class Fixed: ResolutionPlan, @unchecked Sendable {
+        let fixed: FlagOutcome
+
+        init(_ outcome: FlagOutcome) { fixed = outcome }
+
+        override func outcome(_ flag: CompiledFlag, _ interpreter: inout Interpreter) -> FlagOutcome { fixed }
+    }
+
+    /// Evaluate the targeting rule, then read its result as a variant name.
+    final class Rule: ResolutionPlan, @unchecked Sendable {
+        let root: Node
+
+        init(_ root: Node) { self.root = root }
+
+        override func outcome(_ flag: CompiledFlag, _ interpreter: inout Interpreter) -> FlagOutcome {
+            do {
+                return flag.outcome(ofTargetingResult: try root.evaluate(&interpreter))
+            } catch {
+                return .failure(.general, "targeting failed: \(error)")
+            }
+        }
+    }
+
+    /// The targeting is an `if` whose every result is a literal, the usual
+    /// shape (`{"if": [cond, "on", "off"]}`): only the conditions are
+    /// evaluated, and each result's outcome was found in advance. The same
+    /// steps and errors as evaluating the `if` (one step for it; literals
+    /// take none).
+    final class Choice: ResolutionPlan, @unchecked Sendable {
+        /// The first condition, kept apart from `conditions`: a call through
+        /// a stored property costs no reference count, one through an array
+        /// element does.
+        let firstCondition: Node?
+        let firstOutcome: FlagOutcome
+        /// All the conditions (the first included) and each one's outcome,
+        /// then the outcome when none holds.
+        let conditions: [Node]
+        let outcomes: [FlagOutcome]
+
+        /// Nil unless `root` is an `if` whose results are all literals.
+        init?(_ root: Node, outcome: (JSON) -> FlagOutcome) {
+            let nodes: [Node]
+            if let node = root as? Node.IfThenElse {
+                nodes = [node.test, node.consequent, node.alternative]
+            } else if let node = root as? Node.Condition {
+                nodes = node.nodes
+            } else {
+                return nil
+            }
+            // As `Node.Condition` reads them: condition and result in pairs,
+            // then an optional last result (null when absent).
+            var conditions: [Node] = []
+            var outcomes: [FlagOutcome] = []
+            var index = 0
+            while index + 1 < nodes.count {
+                guard let result = nodes[index + 1].literalValue else { return nil }
+                conditions.append(nodes[index])
+                outcomes.append(outcome(result))
+                index += 2
+            }
+            if index < nodes.count {
+                guard let result = nodes[index].literalValue else { return nil }
+                outcomes.append(outcome(result))
+            } else {
+                outcomes.append(outcome(.null))
+            }
+            self.conditions = conditions
+            self.outcomes = outcomes
+            firstCondition = conditions.first
+            firstOutcome = outcomes[0]
+        }
+
+        override func outcome(_ flag: CompiledFlag, _ interpreter: inout Interpreter) -> FlagOutcome {
+            do {
+                try interpreter.step()
+                switch try firstCondition?.isTruthy(&interpreter) {
+                case nil, true?: return firstOutcome  // no condition, or the first holds
+                case false?: break
+                }
+                for index in conditions.indices.dropFirst() where try conditions[index].isTruthy(&interpreter) {
+                    return outcomes[index]
+                }
+                return outcomes[conditions.count]
+            } catch {
+                return .failure(.general, "targeting failed: \(error)")
+            }
+        }
+    }
+}
