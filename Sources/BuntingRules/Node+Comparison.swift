@@ -41,11 +41,11 @@ extension Node {
     final class ComparisonChain: Node, @unchecked Sendable {
         let comparison: Comparison
         /// At least two.
-        let nodes: [Node]
+        let operands: Operands
 
         init(_ comparison: Comparison, _ nodes: [Node]) {
             self.comparison = comparison
-            self.nodes = nodes
+            operands = Operands(nodes)
         }
 
         override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
@@ -54,9 +54,9 @@ extension Node {
 
         override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
             try interpreter.step()
-            var previous = try nodes[0].evaluate(&interpreter)
-            for index in 1..<nodes.count {
-                let next = try nodes[index].evaluate(&interpreter)
+            var previous = try operands.evaluate(0, &interpreter)
+            for index in 1..<operands.count {
+                let next = try operands.evaluate(index, &interpreter)
                 guard comparison.holds(previous, next) else { return false }
                 previous = next
             }

@@ -4,18 +4,18 @@ import BuntingJSON
 extension Node {
     /// `if`: pairs of condition and consequent, then an optional else.
     final class Condition: Node, @unchecked Sendable {
-        let nodes: [Node]
+        let operands: Operands
 
-        init(_ nodes: [Node]) { self.nodes = nodes }
+        init(_ nodes: [Node]) { operands = Operands(nodes) }
 
         override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
             try interpreter.step()
             var index = 0
-            while index + 1 < nodes.count {
-                if try nodes[index].isTruthy(&interpreter) { return try nodes[index + 1].evaluate(&interpreter) }
+            while index + 1 < operands.count {
+                if try operands.isTruthy(index, &interpreter) { return try operands.evaluate(index + 1, &interpreter) }
                 index += 2
             }
-            return index < nodes.count ? try nodes[index].evaluate(&interpreter) : .null
+            return index < operands.count ? try operands.evaluate(index, &interpreter) : .null
         }
     }
 
@@ -46,15 +46,15 @@ extension Node {
 
     /// `and`: the first falsy operand, or the last; false when there is none.
     final class And: Node, @unchecked Sendable {
-        let nodes: [Node]
+        let operands: Operands
 
-        init(_ nodes: [Node]) { self.nodes = nodes }
+        init(_ nodes: [Node]) { operands = Operands(nodes) }
 
         override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
             try interpreter.step()
             var current = JSON.bool(false)
-            for operand in nodes {
-                current = try operand.evaluate(&interpreter)
+            for index in 0..<operands.count {
+                current = try operands.evaluate(index, &interpreter)
                 if !current.isTruthy { return current }
             }
             return current
@@ -63,22 +63,22 @@ extension Node {
         /// Truthy when every operand is (and there is one).
         override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
             try interpreter.step()
-            for operand in nodes where !(try operand.isTruthy(&interpreter)) { return false }
-            return !nodes.isEmpty
+            for index in 0..<operands.count where !(try operands.isTruthy(index, &interpreter)) { return false }
+            return !operands.isEmpty
         }
     }
 
     /// `or`: the first truthy operand, or the last; false when there is none.
     final class Or: Node, @unchecked Sendable {
-        let nodes: [Node]
+        let operands: Operands
 
-        init(_ nodes: [Node]) { self.nodes = nodes }
+        init(_ nodes: [Node]) { operands = Operands(nodes) }
 
         override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
             try interpreter.step()
             var current = JSON.bool(false)
-            for operand in nodes {
-                current = try operand.evaluate(&interpreter)
+            for index in 0..<operands.count {
+                current = try operands.evaluate(index, &interpreter)
                 if current.isTruthy { return current }
             }
             return current
@@ -87,21 +87,21 @@ extension Node {
         /// Truthy when some operand is.
         override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
             try interpreter.step()
-            for operand in nodes where try operand.isTruthy(&interpreter) { return true }
+            for index in 0..<operands.count where try operands.isTruthy(index, &interpreter) { return true }
             return false
         }
     }
 
     /// `??`: the first operand that is not null.
     final class Coalesce: Node, @unchecked Sendable {
-        let nodes: [Node]
+        let operands: Operands
 
-        init(_ nodes: [Node]) { self.nodes = nodes }
+        init(_ nodes: [Node]) { operands = Operands(nodes) }
 
         override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
             try interpreter.step()
-            for operand in nodes {
-                let value = try operand.evaluate(&interpreter)
+            for index in 0..<operands.count {
+                let value = try operands.evaluate(index, &interpreter)
                 if !value.isNull { return value }
             }
             return .null

@@ -6,14 +6,14 @@ import Glibc
 /// `cat`, `substr` and flagd's `starts_with`/`ends_with`.
 extension Node {
     final class Concatenate: Node, @unchecked Sendable {
-        let nodes: [Node]
+        let operands: Operands
 
-        init(_ nodes: [Node]) { self.nodes = nodes }
+        init(_ nodes: [Node]) { operands = Operands(nodes) }
 
         override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
             try interpreter.step()
             var result = ""
-            try interpreter.concatenate(nodes, into: &result)
+            try interpreter.concatenate(operands, into: &result)
             return .string(result)
         }
 
@@ -22,7 +22,7 @@ extension Node {
         func hashed(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> (hash: UInt32, byteCount: Int) {
             try interpreter.step()
             var sink = HashingSink()
-            try interpreter.concatenate(nodes, into: &sink)
+            try interpreter.concatenate(operands, into: &sink)
             return (sink.hasher.finalize(), sink.byteCount)
         }
     }
@@ -91,9 +91,9 @@ extension Node {
 
 extension Interpreter {
     /// JavaScript's `join("")`: null becomes empty, everything else its string form.
-    mutating func concatenate(_ nodes: [Node], into sink: inout some ConcatenationSink) throws(RuleEvaluationError) {
-        for node in nodes {
-            let value = try evaluate(node)
+    mutating func concatenate(_ operands: Operands, into sink: inout some ConcatenationSink) throws(RuleEvaluationError) {
+        for index in 0..<operands.count {
+            let value = try operands.evaluate(index, &self)
             switch value {
             case .null: continue
             case .string(let text): sink.append(text)

@@ -50,14 +50,8 @@ class ResolutionPlan: @unchecked Sendable {
     /// steps and errors as evaluating the `if` (one step for it; literals
     /// take none).
     final class Choice: ResolutionPlan, @unchecked Sendable {
-        /// The first condition, kept apart from `conditions`: a call through
-        /// a stored property costs no reference count, one through an array
-        /// element does.
-        let firstCondition: Node?
-        let firstOutcome: FlagOutcome
-        /// All the conditions (the first included) and each one's outcome,
-        /// then the outcome when none holds.
-        let conditions: [Node]
+        let conditions: Operands
+        /// One per condition, then the outcome when none holds.
         let outcomes: [FlagOutcome]
 
         /// Nil unless `root` is an `if` whose results are all literals.
@@ -66,7 +60,7 @@ class ResolutionPlan: @unchecked Sendable {
             if let node = root as? Node.IfThenElse {
                 nodes = [node.test, node.consequent, node.alternative]
             } else if let node = root as? Node.Condition {
-                nodes = node.nodes
+                nodes = node.operands.nodes
             } else {
                 return nil
             }
@@ -87,20 +81,14 @@ class ResolutionPlan: @unchecked Sendable {
             } else {
                 outcomes.append(outcome(.null))
             }
-            self.conditions = conditions
+            self.conditions = Operands(conditions)
             self.outcomes = outcomes
-            firstCondition = conditions.first
-            firstOutcome = outcomes[0]
         }
 
         override func outcome(_ flag: CompiledFlag, _ interpreter: inout Interpreter) -> FlagOutcome {
             do {
                 try interpreter.step()
-                switch try firstCondition?.isTruthy(&interpreter) {
-                case nil, true?: return firstOutcome  // no condition, or the first holds
-                case false?: break
-                }
-                for index in conditions.indices.dropFirst() where try conditions[index].isTruthy(&interpreter) {
+                for index in 0..<conditions.count where try conditions.isTruthy(index, &interpreter) {
                     return outcomes[index]
                 }
                 return outcomes[conditions.count]
