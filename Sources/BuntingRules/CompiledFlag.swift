@@ -39,6 +39,14 @@ final class CompiledFlag: Sendable {
         }
     }
 
+    /// The outcome for the context `interpreter` holds, readied for this
+    /// flag. Called on the flag, so that its plan is reached through `self`
+    /// (which costs no reference counting, where reaching it through a local
+    /// variable retained and released it).
+    func outcome(_ interpreter: inout Interpreter) -> FlagOutcome {
+        plan.outcome(self, &interpreter)
+    }
+
     /// What a targeting result means (see `Answers`).
     func outcome(ofTargetingResult result: JSON) -> FlagOutcome {
         Answers(variants: variants, defaultVariant: defaultVariant, defaultPosition: defaultPosition)

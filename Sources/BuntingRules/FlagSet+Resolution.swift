@@ -20,7 +20,7 @@ extension FlagSet {
         var interpreter = Interpreter(
             data: Self.contextObject(context), flagd: FlagdValues(FlagdProperties(flagKey: flag.key, timestamp: timestamp)),
             hashing: fractionalHashing, limits: limits, attributes: nil)
-        let outcome = flag.plan.outcome(flag, &interpreter)
+        let outcome = flag.outcome(&interpreter)
         return Self.resolution(flag, outcome, expecting: expecting)
     }
 
@@ -38,7 +38,7 @@ extension FlagSet {
         for position in flags.indices {
             let flag = flags[position]
             interpreter.restart(flagAt: position)
-            let outcome = flag.plan.outcome(flag, &interpreter)
+            let outcome = flag.outcome(&interpreter)
             // The result takes over the reference the loop holds.
             results.append(Self.resolution(consume flag, outcome, expecting: nil))
         }

@@ -24,6 +24,23 @@ extension Interpreter {
         return lookupElsewhere(path)
     }
 
+    /// Calls `body` with the value at `path` as `var` reads it (null when
+    /// undefined). An attribute read up front is passed in place, without
+    /// a copy (and so without reference counting).
+    @inline(__always)
+    mutating func withValue<Result>(
+        at path: DataPath, _ body: (JSON) throws(RuleEvaluationError) -> Result
+    ) throws(RuleEvaluationError) -> Result {
+        if atRoot, path.slot >= 0, path.components.count == 1, let table = path.table,
+           ObjectIdentifier(table) == attributes {
+            switch attributeValues[path.slot] {
+            case .some(let value): return try body(value)
+            case .none: return try body(.null)
+            }
+        }
+        return try body(lookup(path) ?? .null)
+    }
+
     /// `lookup` of `$flagd`, of the whole data, or in an iterator's scope.
     private func lookupElsewhere(_ path: DataPath) -> JSON? {
         var current: JSON

@@ -101,12 +101,17 @@ extension JavaScript {
     /// encoding), after a length check.
     static func sameCodeUnits(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
-        let compared = a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y in
-                x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0
-            }
+        return withBytes(of: a) { x in
+            withBytes(of: b) { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
         }
-        return compared.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `text`, read in place: through
+    /// a span of the string, which (unlike `utf8.withContiguousStorage…`)
+    /// does not retain and release it around the call.
+    @inline(__always)
+    static func withBytes<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        text.utf8Span.span.withUnsafeBufferPointer(body)
     }
 
     /// UTF-8 order is code point order, which differs from UTF-16 order only

@@ -47,13 +47,17 @@ extension Node {
     /// `starts_with` (isPrefix) or `ends_with`: null unless both operands are strings.
     final class Affix: Node, @unchecked Sendable {
         let isPrefix: Bool
-        let subject: Node
+        let subject: InspectedOperand
         let part: Node
+        /// The affix when it is literal (the usual case), so that the subject
+        /// can be looked at in place.
+        private let literalPart: JSON?
 
         init(isPrefix: Bool, _ subject: Node, _ part: Node) {
             self.isPrefix = isPrefix
-            self.subject = subject
+            self.subject = InspectedOperand(subject)
             self.part = part
+            literalPart = part.literalValue
         }
 
         override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
@@ -67,7 +71,13 @@ extension Node {
         }
 
         private func test(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool? {
-            let subject = try subject.evaluate(&interpreter)
+            if let literalPart {
+                return try subject.inspect(&interpreter) { subject in
+                    guard case .string(let text) = subject, case .string(let affix) = literalPart else { return nil }
+                    return Self.hasAffix(text, affix, atStart: isPrefix)
+                }
+            }
+            let subject = try subject.node.evaluate(&interpreter)
             let part = try part.evaluate(&interpreter)
             guard case .string(let text) = subject, case .string(let affix) = part else { return nil }
             return Self.hasAffix(text, affix, atStart: isPrefix)
@@ -78,13 +88,11 @@ extension Node {
         static func hasAffix(_ text: String, _ affix: String, atStart: Bool) -> Bool {
             let count = affix.utf8.count
             guard count <= text.utf8.count else { return false }
-            let compared = text.utf8.withContiguousStorageIfAvailable { whole in
-                affix.utf8.withContiguousStorageIfAvailable { part in
+            return JavaScript.withBytes(of: text) { whole in
+                JavaScript.withBytes(of: affix) { part in
                     count == 0 || memcmp(whole.baseAddress! + (atStart ? 0 : whole.count - count), part.baseAddress!, count) == 0
                 }
             }
-            if let compared = compared ?? nil { return compared }
-            return atStart ? text.utf8.starts(with: affix.utf8) : text.utf8.reversed().starts(with: affix.utf8.reversed())
         }
     }
 }
