@@ -251,7 +251,7 @@ struct Compiler {
 
     private static func versionOperand(_ node: Node) -> VersionOperand {
         if let value = node.literalValue { return .literal(SemanticVersion(value)) }
-        return .computed(node)
+        return .computed(InspectedOperand(node))
     }
 
     /// Literal fractions are checked and tabulated now; a bucketing

@@ -17,10 +17,10 @@ extension FlagSet {
         guard let position = index[flagKey] else { return FlagResolution(missing: flagKey) }
         let flag = flags[position]
         // One flag reads few attributes: looked up when asked for.
-        var interpreter = Interpreter(
-            data: Self.contextObject(context), flagd: FlagdValues(FlagdProperties(flagKey: flag.key, timestamp: timestamp)),
-            hashing: fractionalHashing, limits: limits, attributes: nil)
-        let outcome = flag.outcome(&interpreter)
+        let outcome = Interpreter.with(
+            data: Self.contextObject(context), flagd: FlagdProperties(flagKey: flag.key, timestamp: timestamp),
+            hashing: fractionalHashing, limits: limits
+        ) { flag.outcome(&$0) }
         return Self.resolution(flag, outcome, expecting: expecting)
     }
 
@@ -30,19 +30,21 @@ extension FlagSet {
     public func resolveAll(
         context: JSON, timestamp: Int64, limits: EvaluationLimits = .default
     ) -> [FlagResolution] {
-        var interpreter = Interpreter(
-            data: Self.contextObject(context), flagd: FlagdValues(keys: flagKeys, timestamp: timestamp),
-            hashing: fractionalHashing, limits: limits, attributes: attributes)
-        var results: [FlagResolution] = []
-        results.reserveCapacity(flags.count)
-        for position in flags.indices {
-            let flag = flags[position]
-            interpreter.restart(flagAt: position)
-            let outcome = flag.outcome(&interpreter)
-            // The result takes over the reference the loop holds.
-            results.append(Self.resolution(consume flag, outcome, expecting: nil))
+        Interpreter.with(
+            data: Self.contextObject(context), flagKeys: flagKeys, timestamp: timestamp, hashing: fractionalHashing,
+            limits: limits, attributes: attributes
+        ) { interpreter in
+            var results: [FlagResolution] = []
+            results.reserveCapacity(flags.count)
+            for position in flags.indices {
+                let flag = flags[position]
+                interpreter.restart(flagAt: position)
+                let outcome = flag.outcome(&interpreter)
+                // The result takes over the reference the loop holds.
+                results.append(Self.resolution(consume flag, outcome, expecting: nil))
+            }
+            return results
         }
-        return results
     }
 
     private static func contextObject(_ context: JSON) -> JSON {

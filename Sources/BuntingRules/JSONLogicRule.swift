@@ -76,9 +76,9 @@ public struct JSONLogicRule: Sendable {
     public func evaluate(
         _ data: JSON, flagd: FlagdProperties? = nil, limits: EvaluationLimits = .default
     ) throws(RuleEvaluationError) -> JSON {
-        var interpreter = Interpreter(
-            data: data, flagd: flagd.map(FlagdValues.init), hashing: fractionalHashing, limits: limits, attributes: nil)
-        let result = try root.evaluate(&interpreter)
+        let result = try Interpreter.with(data: data, flagd: flagd, hashing: fractionalHashing, limits: limits) {
+            (interpreter) throws(RuleEvaluationError) in try root.evaluate(&interpreter)
+        }
         switch result {
         case .real, .array, .object: return Self.replacingNonFinite(result)
         default: return result
@@ -90,9 +90,9 @@ public struct JSONLogicRule: Sendable {
     public func isSatisfied(
         by data: JSON, flagd: FlagdProperties? = nil, limits: EvaluationLimits = .default
     ) throws(RuleEvaluationError) -> Bool {
-        var interpreter = Interpreter(
-            data: data, flagd: flagd.map(FlagdValues.init), hashing: fractionalHashing, limits: limits, attributes: nil)
-        return try root.isTruthy(&interpreter)
+        try Interpreter.with(data: data, flagd: flagd, hashing: fractionalHashing, limits: limits) {
+            (interpreter) throws(RuleEvaluationError) in try root.isTruthy(&interpreter)
+        }
     }
 
     /// Non-finite numbers only come from arithmetic, so they sit no deeper

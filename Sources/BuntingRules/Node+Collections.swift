@@ -55,11 +55,15 @@ extension Node {
     /// `in`: see `Interpreter.contains(_:in:)`.
     final class Membership: Node, @unchecked Sendable {
         let needle: Node
-        let haystack: Node
+        let haystack: InspectedOperand
+        /// The needle when it is literal (`{"in": ["beta", {"var": "email"}]}`),
+        /// so that the haystack can be looked at in place.
+        private let literalNeedle: JSON?
 
         init(needle: Node, haystack: Node) {
             self.needle = needle
-            self.haystack = haystack
+            self.haystack = InspectedOperand(haystack)
+            literalNeedle = needle.literalValue
         }
 
         override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
@@ -68,19 +72,22 @@ extension Node {
 
         override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
             try interpreter.step()
+            if let literalNeedle {
+                return try haystack.inspect(&interpreter) { Interpreter.contains(literalNeedle, in: $0) }
+            }
             let needle = try needle.evaluate(&interpreter)
-            let haystack = try haystack.evaluate(&interpreter)
+            let haystack = try haystack.node.evaluate(&interpreter)
             return Interpreter.contains(needle, in: haystack)
         }
     }
 
     /// `in` with a literal array of strings: a hash lookup instead of a scan.
     final class MembershipInStrings: Node, @unchecked Sendable {
-        let needle: Node
+        let needle: InspectedOperand
         let strings: Set<String>
 
         init(needle: Node, strings: Set<String>) {
-            self.needle = needle
+            self.needle = InspectedOperand(needle)
             self.strings = strings
         }
 
@@ -90,10 +97,10 @@ extension Node {
 
         override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
             try interpreter.step()
-            guard case .string(let needle) = try needle.evaluate(&interpreter),
-                  let found = strings.firstIndex(of: needle)
-            else { return false }
-            return JavaScript.sameCodeUnits(strings[found], needle)
+            return try needle.inspect(&interpreter) { needle in
+                guard case .string(let needle) = needle, let found = strings.firstIndex(of: needle) else { return false }
+                return JavaScript.sameCodeUnits(strings[found], needle)
+            }
         }
     }
 }
@@ -185,10 +192,8 @@ extension Interpreter {
     /// Byte search: a UTF-8 substring match is a code point substring match,
     /// without Swift's grapheme-aware comparison.
     static func containsSubstring(_ haystack: String, _ needle: String) -> Bool {
-        var haystack = haystack
-        var needle = needle
-        return haystack.withUTF8 { text in
-            needle.withUTF8 { part in
+        JavaScript.withBytes(of: haystack) { text in
+            JavaScript.withBytes(of: needle) { part in
                 guard part.count <= text.count else { return false }
                 guard let first = part.first else { return true }
                 var start = 0

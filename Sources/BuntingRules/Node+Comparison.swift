@@ -67,13 +67,13 @@ extension Node {
     /// Two operands, one of them literal: the common `{"==": [{"var": "x"}, 3]}`.
     final class ComparisonWithLiteral: Node, @unchecked Sendable {
         let comparison: Comparison
-        let operand: Node
+        let operand: InspectedOperand
         let literal: JSON
         let literalFirst: Bool
 
         init(_ comparison: Comparison, _ operand: Node, _ literal: JSON, literalFirst: Bool) {
             self.comparison = comparison
-            self.operand = operand
+            self.operand = InspectedOperand(operand)
             self.literal = literal
             self.literalFirst = literalFirst
         }
@@ -84,8 +84,9 @@ extension Node {
 
         override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
             try interpreter.step()
-            let value = try operand.evaluate(&interpreter)
-            return literalFirst ? comparison.holds(literal, value) : comparison.holds(value, literal)
+            return try operand.inspect(&interpreter) { value in
+                literalFirst ? comparison.holds(literal, value) : comparison.holds(value, literal)
+            }
         }
     }
 }

@@ -56,7 +56,7 @@ extension Node {
         ) throws(RuleEvaluationError) -> SemanticVersion? {
             switch operand {
             case .literal(let version): return version
-            case .computed(let node): return SemanticVersion(try node.evaluate(&interpreter))
+            case .computed(let operand): return try operand.inspect(&interpreter) { SemanticVersion($0) }
             }
         }
     }
@@ -66,7 +66,7 @@ extension Node {
 /// it is not a version, which makes every comparison null).
 enum VersionOperand: Sendable {
     case literal(SemanticVersion?)
-    case computed(Node)
+    case computed(InspectedOperand)
 }
 
 /// The comparison named by sem_ver's middle argument.
@@ -174,8 +174,8 @@ extension Interpreter {
             // flagd-core 1.x concatenates with Python's +, which fails on non-strings.
             guard case .string(let user) = targetingKey else { throw Self.nonStringKeys }
             var hasher = MurmurHash3()
-            if atRoot, let flagd {
-                hasher.combine(flagd.flagKey)
+            if atRoot, flagd != nil {
+                flagd!.hashFlagKey(into: &hasher)
             } else {
                 guard case .string(let seed) = lookup(Self.flagKeyPath) ?? "" else { throw Self.nonStringKeys }
                 hasher.combine(seed)
