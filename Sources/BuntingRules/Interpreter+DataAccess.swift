@@ -15,7 +15,7 @@ extension Interpreter {
                 guard let found = attributeValues[path.slot] else { return nil }
                 return path.components.count == 1 ? found : Self.walk(found, path, from: 1)
             }
-            if case .object(let object) = root.pointee, !path.components.isEmpty,
+            if case .object(let object) = root, !path.components.isEmpty,
                flagd == nil || !path.startsAtFlagdProperties {
                 guard let found = object[path.firstKey] else { return nil }
                 return path.components.count == 1 ? found : Self.walk(found, path, from: 1)
@@ -57,7 +57,7 @@ extension Interpreter {
                 start = 2
             } else {
                 if path.components.isEmpty { return materialize(nil) }
-                current = root.pointee
+                current = root
             }
         case .item(let data)?:
             current = data
@@ -128,7 +128,7 @@ extension Interpreter {
                 current = flagd.json
                 segments = segments.dropFirst()
             } else {
-                current = root.pointee
+                current = root
             }
         } else {
             current = scopeData(levels: path.scopeJump)

@@ -29,10 +29,11 @@ struct Interpreter: ~Copyable {
     /// The scopes opened, innermost last; empty while at the root data.
     private var frames: [Frame] = []
 
-    /// The root data, lent for the evaluation (see `with(data:…)`), with
-    /// flagd's properties beside it (so that the context is never copied to
-    /// add them). Read it in place, `root.pointee`.
-    let root: UnsafePointer<JSON>
+    /// The root data, with flagd's properties beside it (so that the context
+    /// is never copied to add them). A stored copy: a lookup reads it in
+    /// place, where a value behind a pointer would be copied for every call
+    /// that reads it.
+    let root: JSON
     /// `$flagd`; nil outside flag evaluation.
     private(set) var flagd: FlagdValues?
     /// The root object's values of the attributes of the table `attributes`
@@ -44,11 +45,11 @@ struct Interpreter: ~Copyable {
     var atRoot: Bool { frames.isEmpty }
 
     private init(
-        root: UnsafePointer<JSON>, flagd: FlagdValues?, hashing: FractionalHashing, limits: EvaluationLimits,
+        root: JSON, flagd: FlagdValues?, hashing: FractionalHashing, limits: EvaluationLimits,
         attributes: AttributeTable?
     ) {
         self.root = root
-        if let attributes, case .object(let object) = root.pointee {
+        if let attributes, case .object(let object) = root {
             self.attributes = ObjectIdentifier(attributes)
             attributeValues = attributes.values(in: object)
         } else {
@@ -60,14 +61,13 @@ struct Interpreter: ~Copyable {
         self.limits = limits
     }
 
-    // MARK: - Lending the data
+    // MARK: - Lending the flag keys
     //
-    // An evaluation reads the context and the flag keys where the caller
-    // keeps them, through pointers valid for exactly the call of `with`:
-    // holding copies retained and released them on every evaluation, which
-    // took about a tenth of the time of a simple rule. The pointers cannot
-    // outlive their scope: an interpreter is made only inside `with`, cannot
-    // be copied, and is handed to the rule `inout`.
+    // An evaluation reads the flag keys where the caller keeps them, through
+    // pointers valid for exactly the call of `with`: a copy of the key was
+    // retained and released on every evaluation, though few rules read it.
+    // The pointers cannot outlive their scope: an interpreter is made only
+    // inside `with`, cannot be copied, and is handed to the rule `inout`.
 
     /// Runs `body` with an interpreter over `data`, `$flagd` naming the flag
     /// of `flagd` (absent when nil).
@@ -76,16 +76,14 @@ struct Interpreter: ~Copyable {
         data: JSON, flagd: FlagdProperties?, hashing: FractionalHashing, limits: EvaluationLimits,
         _ body: (inout Interpreter) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try withUnsafePointer(to: data) { (root) throws(Failure) -> Result in
-            guard flagd != nil else {
-                var interpreter = Interpreter(root: root, flagd: nil, hashing: hashing, limits: limits, attributes: nil)
-                return try body(&interpreter)
-            }
-            return try withUnsafePointer(to: flagd!.flagKey) { (key) throws(Failure) -> Result in
-                let values = FlagdValues(keys: UnsafeBufferPointer(start: key, count: 1), timestamp: flagd!.timestamp)
-                var interpreter = Interpreter(root: root, flagd: values, hashing: hashing, limits: limits, attributes: nil)
-                return try body(&interpreter)
-            }
+        guard flagd != nil else {
+            var interpreter = Interpreter(root: data, flagd: nil, hashing: hashing, limits: limits, attributes: nil)
+            return try body(&interpreter)
+        }
+        return try withUnsafePointer(to: flagd!.flagKey) { (key) throws(Failure) -> Result in
+            let values = FlagdValues(keys: UnsafeBufferPointer(start: key, count: 1), timestamp: flagd!.timestamp)
+            var interpreter = Interpreter(root: data, flagd: values, hashing: hashing, limits: limits, attributes: nil)
+            return try body(&interpreter)
         }
     }
 
@@ -97,13 +95,11 @@ struct Interpreter: ~Copyable {
         data: JSON, flagKeys: [String], timestamp: Int64, hashing: FractionalHashing, limits: EvaluationLimits,
         attributes: AttributeTable, _ body: (inout Interpreter) -> Result
     ) -> Result {
-        withUnsafePointer(to: data) { root in
-            flagKeys.withUnsafeBufferPointer { keys in
-                var interpreter = Interpreter(
-                    root: root, flagd: FlagdValues(keys: keys, timestamp: timestamp), hashing: hashing, limits: limits,
-                    attributes: attributes)
-                return body(&interpreter)
-            }
+        flagKeys.withUnsafeBufferPointer { keys in
+            var interpreter = Interpreter(
+                root: data, flagd: FlagdValues(keys: keys, timestamp: timestamp), hashing: hashing, limits: limits,
+                attributes: attributes)
+            return body(&interpreter)
         }
     }
 
@@ -180,8 +176,8 @@ struct Interpreter: ~Copyable {
         case .reduction(let current, let accumulator)?:
             return ["current": current, "accumulator": accumulator]
         case nil:
-            guard let flagd else { return root.pointee }
-            guard case .object(var object) = root.pointee else { return .object([FlagdProperties.key: flagd.json]) }
+            guard let flagd else { return root }
+            guard case .object(var object) = root else { return .object([FlagdProperties.key: flagd.json]) }
             object[FlagdProperties.key] = flagd.json
             return .object(object)
         }
