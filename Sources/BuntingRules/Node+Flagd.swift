@@ -85,12 +85,14 @@ extension Interpreter {
     /// key or a total weight out of range give null, as flagd does.
     mutating func fractional(_ rule: FractionalRule) throws(RuleEvaluationError) -> JSON {
         guard !rule.arguments.isEmpty else { return .null }
+        // The rule's own tables and nodes are passed on as `rule.x!`, not
+        // bound to locals: a local holds a reference, retained and released.
         if rule.isLiteralShorthand {
-            guard let hash = try shorthandHash(rule), let table = rule.wholeTable else { return .null }
-            return pick(table, hash: hash)
+            guard let hash = try shorthandHash(rule), rule.wholeTable != nil else { return .null }
+            return pick(rule.wholeTable!, hash: hash)
         }
-        if hashing == .murmur3String, let concatenation = rule.bucketingConcatenation {
-            return try fractional(rule, bucketingBy: concatenation)
+        if hashing == .murmur3String, rule.bucketingConcatenation != nil {
+            return try fractional(rule, bucketingBy: rule.bucketingConcatenation!)
         }
         // flagd evaluates every argument before looking at any.
         let first = try evaluate(rule.arguments[0])
@@ -139,17 +141,15 @@ extension Interpreter {
         _ rule: FractionalRule, bucketingBy concatenation: Node.Concatenate
     ) throws(RuleEvaluationError) -> JSON {
         let bucketing = try concatenation.hashed(&self)
-        let table: FractionTable?
         if rule.literalTail != nil {
-            table = rule.tailTable
-        } else {
-            var rest: [JSON] = []
-            rest.reserveCapacity(rule.arguments.count - 1)
-            for node in rule.arguments.dropFirst() { rest.append(try evaluate(node)) }
-            table = FractionTable(rest[...])
+            // An empty string buckets nothing, as in the general path.
+            guard bucketing.byteCount > 0, rule.tailTable != nil else { return .null }
+            return pick(rule.tailTable!, hash: bucketing.hash)
         }
-        // An empty string buckets nothing, as in the general path.
-        guard bucketing.byteCount > 0, let table else { return .null }
+        var rest: [JSON] = []
+        rest.reserveCapacity(rule.arguments.count - 1)
+        for node in rule.arguments.dropFirst() { rest.append(try evaluate(node)) }
+        guard bucketing.byteCount > 0, let table = FractionTable(rest[...]) else { return .null }
         return pick(table, hash: bucketing.hash)
     }
 
