@@ -73,13 +73,35 @@ final class FractionTable: Sendable {
         rangeEnds = ends
     }
 
-    /// The variant whose range holds `hash × total >> 32`; null when the
-    /// ranges are empty.
-    func pick(_ hash: UInt32) -> JSON {
+    /// The position of the variant whose range holds `hash × total >> 32`;
+    /// nil when the ranges are empty.
+    func pick(_ hash: UInt32) -> Int? {
         let bucket = (UInt64(hash) * totalWeight) >> 32
         for (index, end) in rangeEnds.enumerated() where bucket < end {
-            return variants[index]
+            return index
         }
-        return .null
+        return nil
+    }
+}
+
+/// Where `fractional` landed.
+enum FractionalResult {
+    case null
+    /// The variant at this position of the rule's `wholeTable`, or of its
+    /// `tailTable`: known at compile time, so that flag resolution can have
+    /// looked the variant up in advance.
+    case whole(Int)
+    case tail(Int)
+    /// A variant of fractions computed during the evaluation.
+    case value(JSON)
+
+    /// The variant's value.
+    func value(in rule: FractionalRule) -> JSON {
+        switch self {
+        case .null: return .null
+        case .whole(let index): return rule.wholeTable!.variants[index]
+        case .tail(let index): return rule.tailTable!.variants[index]
+        case .value(let value): return value
+        }
     }
 }

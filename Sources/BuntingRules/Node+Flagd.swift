@@ -9,7 +9,7 @@ extension Node {
 
         override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
             try interpreter.step()
-            return try interpreter.fractional(rule)
+            return try interpreter.fractional(rule).value(in: rule)
         }
     }
 
@@ -83,13 +83,13 @@ extension Interpreter {
     /// (in the string generation: when it is a string); otherwise flagd buckets
     /// by flag key and targeting key. Invalid fractions, a missing targeting
     /// key or a total weight out of range give null, as flagd does.
-    mutating func fractional(_ rule: FractionalRule) throws(RuleEvaluationError) -> JSON {
+    mutating func fractional(_ rule: FractionalRule) throws(RuleEvaluationError) -> FractionalResult {
         guard !rule.arguments.isEmpty else { return .null }
         // The rule's own tables and nodes are passed on as `rule.x!`, not
         // bound to locals: a local holds a reference, retained and released.
         if rule.isLiteralShorthand {
             guard let hash = try shorthandHash(rule), rule.wholeTable != nil else { return .null }
-            return pick(rule.wholeTable!, hash: hash)
+            return pick(rule.wholeTable!, hash: hash).map(FractionalResult.whole) ?? .null
         }
         if hashing == .murmur3String, rule.bucketingConcatenation != nil {
             return try fractional(rule, bucketingBy: rule.bucketingConcatenation!)
@@ -115,7 +115,7 @@ extension Interpreter {
             guard let hash = try shorthandHash(rule), let table = FractionTable(([first] + rest)[...]) else {
                 return .null
             }
-            return pick(table, hash: hash)
+            return pick(table, hash: hash).map { .value(table.variants[$0]) } ?? .null
         }
 
         let hash: UInt32?
@@ -128,9 +128,12 @@ extension Interpreter {
         default:
             hash = CanonicalCBOR.encode(first).map(MurmurHash3.x86_32)
         }
-        let table = rule.literalTail != nil ? rule.tailTable : FractionTable(rest[...])
-        guard let table else { return .null }
-        return pick(table, hash: hash)
+        if rule.literalTail != nil {
+            guard rule.tailTable != nil else { return .null }
+            return pick(rule.tailTable!, hash: hash).map(FractionalResult.tail) ?? .null
+        }
+        guard let table = FractionTable(rest[...]) else { return .null }
+        return pick(table, hash: hash).map { .value(table.variants[$0]) } ?? .null
     }
 
     /// The string generation with a `cat` bucketing value (such as
@@ -139,27 +142,28 @@ extension Interpreter {
     /// The same steps, limits and answers as evaluating it.
     private mutating func fractional(
         _ rule: FractionalRule, bucketingBy concatenation: Node.Concatenate
-    ) throws(RuleEvaluationError) -> JSON {
+    ) throws(RuleEvaluationError) -> FractionalResult {
         let bucketing = try concatenation.hashed(&self)
         if rule.literalTail != nil {
             // An empty string buckets nothing, as in the general path.
             guard bucketing.byteCount > 0, rule.tailTable != nil else { return .null }
-            return pick(rule.tailTable!, hash: bucketing.hash)
+            return pick(rule.tailTable!, hash: bucketing.hash).map(FractionalResult.tail) ?? .null
         }
         var rest: [JSON] = []
         rest.reserveCapacity(rule.arguments.count - 1)
         for node in rule.arguments.dropFirst() { rest.append(try evaluate(node)) }
         guard bucketing.byteCount > 0, let table = FractionTable(rest[...]) else { return .null }
-        return pick(table, hash: bucketing.hash)
+        return pick(table, hash: bucketing.hash).map { .value(table.variants[$0]) } ?? .null
     }
 
-    /// The variant whose range holds the bucket of `hash`; null without a
-    /// hash (a value CBOR cannot encode) or with a total weight out of range.
-    private func pick(_ table: FractionTable, hash: UInt32?) -> JSON {
-        guard let hash else { return .null }
+    /// The position of the variant whose range holds the bucket of `hash`;
+    /// nil without a hash (a value CBOR cannot encode), with a total weight
+    /// out of range, or when no range holds it.
+    private func pick(_ table: FractionTable, hash: UInt32?) -> Int? {
+        guard let hash else { return nil }
         let total = table.totalWeight
-        guard total <= Self.maxTotalWeight else { return .null }
-        if hashing == .murmur3CBOR && total == 0 { return .null }
+        guard total <= Self.maxTotalWeight else { return nil }
+        if hashing == .murmur3CBOR && total == 0 { return nil }
         return table.pick(hash)
     }
 

@@ -16,7 +16,8 @@ class ResolutionPlan: @unchecked Sendable {
 
     /// Builds the plan for `root`, with `outcome` telling what each result means.
     static func targeting(_ root: Node, outcome: (JSON) -> FlagOutcome) -> ResolutionPlan {
-        Choice(root, outcome: outcome) ?? Rule(root)
+        if let fractional = root as? Node.Fractional { return Fractional(fractional, outcome: outcome) }
+        return Choice(root, outcome: outcome) ?? Rule(root)
     }
 
     /// The same outcome for every context: the flag is unusable, disabled,
@@ -92,6 +93,39 @@ class ResolutionPlan: @unchecked Sendable {
                     return outcomes[index]
                 }
                 return outcomes[conditions.count]
+            } catch {
+                return .failure(.general, "targeting failed: \(error)")
+            }
+        }
+    }
+
+    /// The targeting is a `fractional`: the variant it picks from a literal
+    /// table was looked up in advance, as for `Choice`. The same steps and
+    /// errors as evaluating it.
+    final class Fractional: ResolutionPlan, @unchecked Sendable {
+        let node: Node.Fractional
+        /// The outcome of each variant of the rule's `wholeTable`, and of its
+        /// `tailTable` (empty when it has none), and of null.
+        let whole: [FlagOutcome]
+        let tail: [FlagOutcome]
+        let null: FlagOutcome
+
+        init(_ node: Node.Fractional, outcome: (JSON) -> FlagOutcome) {
+            self.node = node
+            whole = node.rule.wholeTable?.variants.map(outcome) ?? []
+            tail = node.rule.tailTable?.variants.map(outcome) ?? []
+            null = outcome(.null)
+        }
+
+        override func outcome(_ flag: CompiledFlag, _ interpreter: inout Interpreter) -> FlagOutcome {
+            do {
+                try interpreter.step()  // the `fractional`'s own
+                switch try interpreter.fractional(node.rule) {
+                case .null: return null
+                case .whole(let index): return whole[index]
+                case .tail(let index): return tail[index]
+                case .value(let value): return flag.outcome(ofTargetingResult: value)
+                }
             } catch {
                 return .failure(.general, "targeting failed: \(error)")
             }
