@@ -392,18 +392,15 @@ struct Compiler {
         return Node.Literal(.array(values))
     }
 
-    /// A set for `in` over literal strings, when it answers exactly as a scan
-    /// would: Swift's string equality also matches canonically equivalent
-    /// spellings, so a list holding two such spellings keeps the scan.
-    private static func stringSet(_ elements: [JSON]) -> Set<String>? {
+    /// A set for `in` over four or more literal strings (fewer are scanned).
+    private static func stringSet(_ elements: [JSON]) -> LiteralStringSet? {
         guard elements.count >= 4 else { return nil }
-        var strings = Set<String>()
-        var spellings = Set<[UInt8]>()
+        var strings: [String] = []
+        strings.reserveCapacity(elements.count)
         for element in elements {
             guard case .string(let text) = element else { return nil }
-            strings.insert(text)
-            spellings.insert(Array(text.utf8))
+            strings.append(text)
         }
-        return strings.count == spellings.count ? strings : nil
+        return LiteralStringSet(strings)
     }
 }

@@ -84,9 +84,9 @@ extension Node {
     /// `in` with a literal array of strings: a hash lookup instead of a scan.
     final class MembershipInStrings: Node, @unchecked Sendable {
         let needle: InspectedOperand
-        let strings: Set<String>
+        let strings: LiteralStringSet
 
-        init(needle: Node, strings: Set<String>) {
+        init(needle: Node, strings: LiteralStringSet) {
             self.needle = InspectedOperand(needle)
             self.strings = strings
         }
@@ -98,8 +98,8 @@ extension Node {
         override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
             try interpreter.step()
             return try needle.inspect(&interpreter) { needle in
-                guard case .string(let needle) = needle, let found = strings.firstIndex(of: needle) else { return false }
-                return JavaScript.sameCodeUnits(strings[found], needle)
+                guard case .string(let needle) = needle else { return false }
+                return strings.contains(needle)
             }
         }
     }
