@@ -61,10 +61,47 @@ struct SemanticVersion: Sendable {
     }
 
     init?(_ text: String) {
-        let parsed = text.utf8.withContiguousStorageIfAvailable { SemanticVersion.parse($0) }
-            ?? Array(text.utf8).withUnsafeBufferPointer { SemanticVersion.parse($0) }
-        guard let parsed else { return nil }
+        // Most versions are plain numbers: read them straight, and parse in
+        // full (prerelease, build, errors) only what that does not cover.
+        let numbers = JavaScript.withBytes(of: text) { Self.plainNumbers($0) }
+        if let (major, minor, patch) = numbers {
+            self.major = major
+            self.minor = minor
+            self.patch = patch
+            details = nil
+            return
+        }
+        guard let parsed = JavaScript.withBytes(of: text, { Self.parse($0) }) else { return nil }
         self = parsed
+    }
+
+    /// The numbers of `[v]major[.minor[.patch]]` when each is 0 or has no
+    /// leading zero and fits in 64 bits; nil for anything else, which may
+    /// still be a version (`parse` decides).
+    private static func plainNumbers(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64)? {
+        var index = 0
+        if let first = bytes.first, first | 0x20 == UInt8(ascii: "v") { index = 1 }
+        var numbers: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        for part in 0..<3 {
+            let start = index
+            var value: UInt64 = 0
+            while index < bytes.count, isDigit(bytes[index]) {
+                // 19 digits always fit; longer numbers go to the full parse.
+                guard index - start < 19 else { return nil }
+                value = value * 10 + UInt64(bytes[index] - UInt8(ascii: "0"))
+                index += 1
+            }
+            guard index > start, bytes[start] != UInt8(ascii: "0") || index - start == 1 else { return nil }
+            switch part {
+            case 0: numbers.0 = value
+            case 1: numbers.1 = value
+            default: numbers.2 = value
+            }
+            if index == bytes.count { return numbers }
+            guard part < 2, bytes[index] == UInt8(ascii: ".") else { return nil }
+            index += 1
+        }
+        return nil
     }
 
     private init(major: Number, minor: Number, patch: Number, prerelease: [Identifier]) {
