@@ -12,7 +12,7 @@ extension Interpreter {
         if atRoot {
             if path.slot >= 0, let table = path.table, ObjectIdentifier(table) == attributes {
                 // Read up front (see `AttributeTable`).
-                guard let found = attributeValues[path.slot] else { return nil }
+                guard let found = attributeValues![path.slot] else { return nil }
                 return path.components.count == 1 ? found : Self.walk(found, path, from: 1)
             }
             if case .object(let object) = root, !path.components.isEmpty,
@@ -33,7 +33,7 @@ extension Interpreter {
     ) throws(RuleEvaluationError) -> Result {
         if atRoot, path.slot >= 0, path.components.count == 1, let table = path.table,
            ObjectIdentifier(table) == attributes {
-            switch attributeValues[path.slot] {
+            switch attributeValues![path.slot] {
             case .some(let value): return try body(value)
             case .none: return try body(.null)
             }

@@ -26,8 +26,9 @@ struct Interpreter: ~Copyable {
     let limits: EvaluationLimits
     let hashing: FractionalHashing
     private(set) var steps = 0
-    /// The scopes opened, innermost last; empty while at the root data.
-    private var frames: [Frame] = []
+    /// The scopes opened, innermost last; nil (no array to release) until
+    /// an iterator opens one, empty while back at the root data.
+    private var frames: [Frame]?
 
     /// The root data, with flagd's properties beside it (so that the context
     /// is never copied to add them). A stored copy: a lookup reads it in
@@ -40,9 +41,10 @@ struct Interpreter: ~Copyable {
     /// names, by slot. An identifier, not a reference: the table outlives the
     /// evaluation, and a copy of the interpreter costs one retain less.
     let attributes: ObjectIdentifier?
-    let attributeValues: [JSON?]
+    /// Nil (no array to release) without a table.
+    let attributeValues: [JSON?]?
 
-    var atRoot: Bool { frames.isEmpty }
+    var atRoot: Bool { frames?.isEmpty ?? true }
 
     private init(
         root: JSON, flagd: FlagdValues?, hashing: FractionalHashing, limits: EvaluationLimits,
@@ -54,7 +56,7 @@ struct Interpreter: ~Copyable {
             attributeValues = attributes.values(in: object)
         } else {
             self.attributes = nil
-            attributeValues = []
+            attributeValues = nil
         }
         self.flagd = flagd
         self.hashing = hashing
@@ -135,21 +137,22 @@ struct Interpreter: ~Copyable {
     // MARK: - Scopes
 
     /// The innermost scope; nil at the root.
-    var scope: Scope? { frames.last?.scope }
+    var scope: Scope? { frames?.last?.scope }
 
     /// Runs `body` with `scope` as the current data, the enclosing scope
     /// kept for `val`'s jumps.
     mutating func withScope<Result>(
         _ scope: Scope, index: Int?, _ body: (inout Interpreter) throws(RuleEvaluationError) -> Result
     ) throws(RuleEvaluationError) -> Result {
-        frames.append(Frame(scope: scope, index: index))
-        defer { frames.removeLast() }
+        if frames == nil { frames = [] }
+        frames!.append(Frame(scope: scope, index: index))
+        defer { frames!.removeLast() }
         return try body(&self)
     }
 
     /// Moves an iterator's scope to its next element.
     mutating func enterIteration(_ scope: Scope, index: Int) {
-        frames[frames.count - 1] = Frame(scope: scope, index: index)
+        frames![frames!.count - 1] = Frame(scope: scope, index: index)
     }
 
     /// The data `levels` scopes out: 0 is the current data, odd levels the
@@ -157,6 +160,7 @@ struct Interpreter: ~Copyable {
     /// the outermost scope land on the root.
     func scopeData(levels: Int) -> JSON {
         if levels == 0 { return materialize(scope) }
+        let frames = self.frames ?? []
         let frame = (levels + 1) / 2
         guard frame <= frames.count else { return materialize(nil) }
         if levels % 2 == 1 {
