@@ -1,10 +1,11 @@
 import BuntingJSON
 
 /// An operand whose value is only looked at (compared, searched, parsed),
-/// never kept. When it is a plain `var` (no default), its value is read in
-/// place where it can be (see `Interpreter.withValue(at:_:)`), so that a
-/// string from the context is not retained and released just to be looked
-/// at; otherwise the node is evaluated.
+/// never kept. When it is a plain `var` (no default), it is read directly
+/// (`Interpreter.withValue(at:_:)`) rather than through the `var` node: no
+/// virtual call and no optional to unwrap, and no copy of the value where
+/// the compiler sees its whole use (it still copies one that is passed on to
+/// a call it cannot see into).
 struct InspectedOperand: Sendable {
     let node: Node
     /// The path, when `node` is a `var` without a default.

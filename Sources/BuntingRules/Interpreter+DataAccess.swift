@@ -25,8 +25,8 @@ extension Interpreter {
     }
 
     /// Calls `body` with the value at `path` as `var` reads it (null when
-    /// undefined). An attribute read up front is passed in place, without
-    /// a copy (and so without reference counting).
+    /// undefined). An attribute read up front is passed as it is stored,
+    /// which spares the copy when `body` is inlined with it.
     @inline(__always)
     mutating func withValue<Result>(
         at path: DataPath, _ body: (JSON) throws(RuleEvaluationError) -> Result

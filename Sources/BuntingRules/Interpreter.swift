@@ -203,7 +203,7 @@ struct FlagdValues {
 
     var flagKey: String { keys[position] }
 
-    /// Feeds the flag key to `hasher`, read in place.
+    /// Feeds the flag key to `hasher`, without binding a copy of it.
     func hashFlagKey(into hasher: inout MurmurHash3) {
         hasher.combine(keys[position])
     }

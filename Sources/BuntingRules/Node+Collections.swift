@@ -57,7 +57,7 @@ extension Node {
         let needle: Node
         let haystack: InspectedOperand
         /// The needle when it is literal (`{"in": ["beta", {"var": "email"}]}`),
-        /// so that the haystack can be looked at in place.
+        /// so that the haystack can be read directly (see `InspectedOperand`).
         private let literalNeedle: JSON?
 
         init(needle: Node, haystack: Node) {

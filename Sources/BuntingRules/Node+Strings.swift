@@ -50,7 +50,7 @@ extension Node {
         let subject: InspectedOperand
         let part: Node
         /// The affix when it is literal (the usual case), so that the subject
-        /// can be looked at in place.
+        /// can be read directly (see `InspectedOperand`).
         private let literalPart: JSON?
 
         init(isPrefix: Bool, _ subject: Node, _ part: Node) {
