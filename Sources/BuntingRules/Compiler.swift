@@ -39,7 +39,7 @@ struct Compiler {
         case .object(let object):
             try enter()
             defer { depth -= 1 }
-            if object.isEmpty { return .literal(json) }
+            if object.isEmpty { return Node.Literal(json) }
             guard object.count == 1, let (name, value) = object.first(where: { _ in true }) else {
                 let keys = object.keys.prefix(4).map { "\"\($0)\"" }.joined(separator: ", ")
                 throw error("an operation must have exactly one key; this object has \(object.count) (\(keys)\(object.count > 4 ? ", …" : ""))")
@@ -48,7 +48,7 @@ struct Compiler {
             defer { path.removeLast() }
             return try compileOperation(name, value)
         default:
-            return .literal(json)
+            return Node.Literal(json)
         }
     }
 
@@ -74,97 +74,97 @@ struct Compiler {
 
         switch name {
         case "var": return try compileVar(arguments)
-        case "val": return .value(try compileValuePath(arguments))
-        case "exists": return .exists(try compileValuePath(arguments))
-        case "missing": return .missing(try compileAll(arguments))
+        case "val": return Node.Value(try compileValuePath(arguments), isExistence: false)
+        case "exists": return Node.Value(try compileValuePath(arguments), isExistence: true)
+        case "missing": return Node.Missing(try compileAll(arguments))
         case "missing_some":
             try requireCount(name, arguments, exactly: 2)
             let nodes = try compileAll(arguments)
-            return .missingSome(need: nodes[0], keys: nodes[1])
+            return Node.MissingSome(need: nodes[0], keys: nodes[1])
 
         case "if", "?:":
-            guard arguments.isList else { return .condition([try compileArgument(arguments, 0)]) }
+            guard arguments.isList else { return Node.Condition([try compileArgument(arguments, 0)]) }
             let nodes = try compileAll(arguments)
-            return nodes.count == 3 ? .ifThenElse(nodes[0], nodes[1], nodes[2]) : .condition(nodes)
-        case "and": return .and(try compileAll(arguments))
-        case "or": return .or(try compileAll(arguments))
-        case "??": return .coalesce(try compileAll(arguments))
+            return nodes.count == 3 ? Node.IfThenElse(nodes[0], nodes[1], nodes[2]) : Node.Condition(nodes)
+        case "and": return Node.And(try compileAll(arguments))
+        case "or": return Node.Or(try compileAll(arguments))
+        case "??": return Node.Coalesce(try compileAll(arguments))
         case "!", "!!":
             try requireCount(name, arguments, atMost: 1)
-            let operand = arguments.values.isEmpty ? Node.literal(.null) : try compileArgument(arguments, 0)
-            return name == "!" ? .not(operand) : .truthy(operand)
+            let operand = arguments.values.isEmpty ? Node.Literal(.null) : try compileArgument(arguments, 0)
+            return Node.Truthiness(operand, negated: name == "!")
         case "==", "===", "!=", "!==", "<", "<=", ">", ">=":
             try requireCount(name, arguments, atLeast: 2)
             let comparison = Comparison(rawValue: name)!
             let nodes = try compileAll(arguments)
             if nodes.count == 2 {
-                if case .literal(let value) = nodes[1] {
-                    return .comparisonWithLiteral(comparison, nodes[0], value, literalFirst: false)
+                if let value = nodes[1].literalValue {
+                    return Node.ComparisonWithLiteral(comparison, nodes[0], value, literalFirst: false)
                 }
-                if case .literal(let value) = nodes[0] {
-                    return .comparisonWithLiteral(comparison, nodes[1], value, literalFirst: true)
+                if let value = nodes[0].literalValue {
+                    return Node.ComparisonWithLiteral(comparison, nodes[1], value, literalFirst: true)
                 }
             }
-            return .comparison(comparison, nodes)
+            return Node.ComparisonChain(comparison, nodes)
 
         case "+", "*":
-            return .arithmetic(Arithmetic(rawValue: name)!, try compileArithmeticArguments(arguments))
+            return Node.Calculation(Arithmetic(rawValue: name)!, try compileArithmeticArguments(arguments))
         case "-", "/":
             try requireCount(name, arguments, atLeast: 1)
-            return .arithmetic(Arithmetic(rawValue: name)!, try compileArithmeticArguments(arguments))
+            return Node.Calculation(Arithmetic(rawValue: name)!, try compileArithmeticArguments(arguments))
         case "%":
             if arguments.isList || !Self.isOperation(arguments.values[0]) {
                 try requireCount(name, arguments, atLeast: 2)
             }
-            return .arithmetic(.remainder, try compileArithmeticArguments(arguments))
+            return Node.Calculation(.remainder, try compileArithmeticArguments(arguments))
         case "min", "max":
             try requireCount(name, arguments, atLeast: 1)
-            return .extremum(isMaximum: name == "max", try compileArithmeticArguments(arguments))
+            return Node.Extremum(isMaximum: name == "max", try compileArithmeticArguments(arguments))
 
         case "map", "filter", "all", "some", "none":
             try requireCount(name, arguments, exactly: 2)
             let nodes = try compileAll(arguments)
             try requireArraySource(name, nodes[0])
-            return .iteration(Iteration(rawValue: name)!, source: nodes[0], body: nodes[1])
+            return Node.Iterator(Iteration(rawValue: name)!, source: nodes[0], body: nodes[1])
         case "reduce":
             try requireCount(name, arguments, atLeast: 2, atMost: 3)
             let nodes = try compileAll(arguments)
             try requireArraySource(name, nodes[0])
-            return .reduce(source: nodes[0], body: nodes[1], initial: nodes.count == 3 ? nodes[2] : .literal(.null))
-        case "merge": return .merge(try compileAll(arguments))
+            return Node.Reduce(source: nodes[0], body: nodes[1], initial: nodes.count == 3 ? nodes[2] : Node.Literal(.null))
+        case "merge": return Node.Merge(try compileAll(arguments))
         case "in":
             try requireCount(name, arguments, exactly: 2)
             let nodes = try compileAll(arguments)
-            if case .literal(.array(let elements)) = nodes[1], let strings = Self.stringSet(elements) {
-                return .membershipInStrings(needle: nodes[0], strings: strings)
+            if case .array(let elements)? = nodes[1].literalValue, let strings = Self.stringSet(elements) {
+                return Node.MembershipInStrings(needle: nodes[0], strings: strings)
             }
-            return .membership(needle: nodes[0], haystack: nodes[1])
+            return Node.Membership(needle: nodes[0], haystack: nodes[1])
 
-        case "cat": return .concatenate(try compileAll(arguments))
+        case "cat": return Node.Concatenate(try compileAll(arguments))
         case "substr":
             try requireCount(name, arguments, atLeast: 2, atMost: 3)
             let nodes = try compileAll(arguments)
-            return .substring(source: nodes[0], start: nodes[1], length: nodes.count == 3 ? nodes[2] : nil)
+            return Node.Substring(source: nodes[0], start: nodes[1], length: nodes.count == 3 ? nodes[2] : nil)
 
         case "log":
             try requireCount(name, arguments, exactly: 1)
-            return .log(try compileArgument(arguments, 0))
+            return Node.Log(try compileArgument(arguments, 0))
         case "preserve":
             // The argument is data, taken as written.
-            return .literal(value)
+            return Node.Literal(value)
         case "throw":
             try requireCount(name, arguments, exactly: 1)
-            return .raise(try compileArgument(arguments, 0))
+            return Node.Raise(try compileArgument(arguments, 0))
         case "try":
             try requireCount(name, arguments, atLeast: 1)
-            return .attempt(try compileAll(arguments))
+            return Node.Attempt(try compileAll(arguments))
 
-        case "fractional": return .fractional(try compileFractional(arguments))
+        case "fractional": return Node.Fractional(try compileFractional(arguments))
         case "sem_ver": return try compileSemanticVersion(arguments)
         case "starts_with", "ends_with":
             try requireCount(name, arguments, exactly: 2)
             let nodes = try compileAll(arguments)
-            return .affix(isPrefix: name == "starts_with", nodes[0], nodes[1])
+            return Node.Affix(isPrefix: name == "starts_with", nodes[0], nodes[1])
 
         case "$ref": return try inlineReference(value)
         default:
@@ -179,16 +179,16 @@ struct Compiler {
     private mutating func compileVar(_ arguments: OperationArguments) throws(RuleCompileError) -> Node {
         try requireCount("var", arguments, atMost: 2)
         let fallback = arguments.values.count == 2 ? try compileArgument(arguments, 1) : nil
-        guard let key = arguments.values.first else { return .variable(.root, fallback: fallback) }
+        guard let key = arguments.values.first else { return Node.Variable(.root, fallback: fallback) }
         switch key {
         case .null:
-            return .variable(.root, fallback: fallback)
+            return Node.Variable(.root, fallback: fallback)
         case .string(let dotted):
-            return .variable(DataPath(dotted, table: attributes), fallback: fallback)
+            return Node.Variable(DataPath(dotted, table: attributes), fallback: fallback)
         case .integer, .real:
-            return .variable(DataPath(JavaScript.toString(key), table: attributes), fallback: fallback)
+            return Node.Variable(DataPath(JavaScript.toString(key), table: attributes), fallback: fallback)
         case .object(let object) where !object.isEmpty:
-            return .computedVariable(try compileArgument(arguments, 0), fallback: fallback)
+            return Node.ComputedVariable(try compileArgument(arguments, 0), fallback: fallback)
         default:
             descend(arguments, 0)
             defer { if arguments.isList { path.removeLast() } }
@@ -231,27 +231,27 @@ struct Compiler {
         let nodes = try compileAll(arguments)
         var operation: SemanticVersionOperation?
         var operationNode: Node?
-        switch nodes[1] {
-        case .literal(.string(let text)):
+        switch nodes[1].literalValue {
+        case .string(let text)?:
             guard let known = SemanticVersionOperation(rawValue: text) else {
                 path.append("1")
                 throw error("unknown sem_ver comparison \"\(text)\"; expected one of =, !=, <, <=, >, >=, ^, ~")
             }
             operation = known
-        case .literal(let other):
+        case let other?:
             path.append("1")
             throw error("sem_ver's comparison is a string such as \">=\"; got \(other.typeName)")
         default:
             operationNode = nodes[1]
         }
-        return .semanticVersion(
+        return Node.SemanticVersionComparison(
             lhs: Self.versionOperand(nodes[0]), operation: operation, operationNode: operationNode,
             rhs: Self.versionOperand(nodes[2]))
     }
 
     private static func versionOperand(_ node: Node) -> VersionOperand {
-        if case .literal(let value) = node { return .literal(SemanticVersion(value)) }
-        return .computed(node)
+        if let value = node.literalValue { return .literal(SemanticVersion(value)) }
+        return .computed(InspectedOperand(node))
     }
 
     /// Literal fractions are checked and tabulated now; a bucketing
@@ -260,7 +260,7 @@ struct Compiler {
         try requireCount("fractional", arguments, atLeast: 1)
         let nodes = try compileAll(arguments)
         for (index, node) in nodes.enumerated() {
-            guard case .literal(let value) = node else { continue }
+            guard let value = node.literalValue else { continue }
             // A literal bucketing value comes first and is not a fraction.
             if index == 0, value.arrayValue == nil { continue }
             descend(arguments, index)
@@ -343,7 +343,7 @@ struct Compiler {
     /// An iterator over a literal that is not an array would only ever see
     /// an empty list: an authoring mistake.
     private mutating func requireArraySource(_ name: String, _ source: Node) throws(RuleCompileError) {
-        guard case .literal(let value) = source, value.arrayValue == nil else { return }
+        guard let value = source.literalValue, value.arrayValue == nil else { return }
         path.append("0")
         throw error("\"\(name)\" iterates over an array or an operation giving one; got \(value.typeName)")
     }
@@ -386,24 +386,21 @@ struct Compiler {
         var values: [JSON] = []
         values.reserveCapacity(nodes.count)
         for node in nodes {
-            guard case .literal(let value) = node else { return .array(nodes) }
+            guard let value = node.literalValue else { return Node.ArrayOf(nodes) }
             values.append(value)
         }
-        return .literal(.array(values))
+        return Node.Literal(.array(values))
     }
 
-    /// A set for `in` over literal strings, when it answers exactly as a scan
-    /// would: Swift's string equality also matches canonically equivalent
-    /// spellings, so a list holding two such spellings keeps the scan.
-    private static func stringSet(_ elements: [JSON]) -> Set<String>? {
+    /// A set for `in` over four or more literal strings (fewer are scanned).
+    private static func stringSet(_ elements: [JSON]) -> LiteralStringSet? {
         guard elements.count >= 4 else { return nil }
-        var strings = Set<String>()
-        var spellings = Set<[UInt8]>()
+        var strings: [String] = []
+        strings.reserveCapacity(elements.count)
         for element in elements {
             guard case .string(let text) = element else { return nil }
-            strings.insert(text)
-            spellings.insert(Array(text.utf8))
+            strings.append(text)
         }
-        return strings.count == spellings.count ? strings : nil
+        return LiteralStringSet(strings)
     }
 }

@@ -4,38 +4,50 @@ import BuntingJSON
 ///
 /// Compact on purpose: resolving all flags builds one per flag, so it
 /// refers to the compiled flag and the chosen variant's position instead of
-/// copying the key, value, name and metadata.
+/// copying the key, value, name and metadata, and keeps the rare error
+/// details behind one reference, so that a result is copied with two
+/// reference counts at most.
 public struct FlagResolution: Sendable, Hashable, CustomStringConvertible {
     private let flag: CompiledFlag?
-    private let missingKey: String
     /// The chosen variant's position in the flag's variants; -1 for none.
     private let position: Int
-
     public let reason: FlagReason
     /// Set exactly when `reason` is `.error`.
-    public let errorCode: FlagErrorCode?
-    public let errorMessage: String?
+    private let failure: Failure?
+
+    private final class Failure: Sendable {
+        let code: FlagErrorCode
+        let message: String
+        /// The key asked for, when no flag has it.
+        let missingKey: String
+
+        init(code: FlagErrorCode, message: String, missingKey: String = "") {
+            self.code = code
+            self.message = message
+            self.missingKey = missingKey
+        }
+    }
 
     init(flag: CompiledFlag, position: Int?, reason: FlagReason, errorCode: FlagErrorCode? = nil, errorMessage: String? = nil) {
         self.flag = flag
-        missingKey = ""
         self.position = position ?? -1
         self.reason = reason
-        self.errorCode = errorCode
-        self.errorMessage = errorMessage
+        failure = errorCode.map { Failure(code: $0, message: errorMessage ?? "") }
     }
 
     /// FLAG_NOT_FOUND for `flagKey`.
     init(missing flagKey: String) {
         flag = nil
-        missingKey = flagKey
         position = -1
         reason = .error
-        errorCode = .flagNotFound
-        errorMessage = "flag \"\(flagKey)\" not found"
+        failure = Failure(code: .flagNotFound, message: "flag \"\(flagKey)\" not found", missingKey: flagKey)
     }
 
-    public var flagKey: String { flag?.key ?? missingKey }
+    /// Set exactly when `reason` is `.error`.
+    public var errorCode: FlagErrorCode? { failure?.code }
+    public var errorMessage: String? { failure?.message }
+
+    public var flagKey: String { flag?.key ?? failure?.missingKey ?? "" }
 
     /// The variant's value; null when no variant applies (the caller's own
     /// default is meant: disabled flag, no default variant, or an error).

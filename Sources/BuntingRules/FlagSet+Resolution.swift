@@ -17,10 +17,11 @@ extension FlagSet {
         guard let position = index[flagKey] else { return FlagResolution(missing: flagKey) }
         let flag = flags[position]
         // One flag reads few attributes: looked up when asked for.
-        var interpreter = Interpreter(
+        let outcome = Interpreter.with(
             data: Self.contextObject(context), flagd: FlagdProperties(flagKey: flag.key, timestamp: timestamp),
-            hashing: fractionalHashing, limits: limits, attributes: nil)
-        return Self.resolve(flag, timestamp: timestamp, expecting: expecting, with: &interpreter)
+            hashing: fractionalHashing, limits: limits
+        ) { flag.outcome(&$0) }
+        return Self.resolution(flag, outcome, expecting: expecting)
     }
 
     /// Resolves every flag, in document order, for one context: what a user
@@ -29,15 +30,21 @@ extension FlagSet {
     public func resolveAll(
         context: JSON, timestamp: Int64, limits: EvaluationLimits = .default
     ) -> [FlagResolution] {
-        var interpreter = Interpreter(
-            data: Self.contextObject(context), flagd: nil, hashing: fractionalHashing, limits: limits,
-            attributes: attributes)
-        var results: [FlagResolution] = []
-        results.reserveCapacity(flags.count)
-        for flag in flags {
-            results.append(Self.resolve(flag, timestamp: timestamp, expecting: nil, with: &interpreter))
+        Interpreter.with(
+            data: Self.contextObject(context), flagKeys: flagKeys, timestamp: timestamp, hashing: fractionalHashing,
+            limits: limits, attributes: attributes
+        ) { interpreter in
+            var results: [FlagResolution] = []
+            results.reserveCapacity(flags.count)
+            for position in flags.indices {
+                let flag = flags[position]
+                interpreter.restart(flagAt: position)
+                let outcome = flag.outcome(&interpreter)
+                // The result takes over the reference the loop holds.
+                results.append(Self.resolution(consume flag, outcome, expecting: nil))
+            }
+            return results
         }
-        return results
     }
 
     private static func contextObject(_ context: JSON) -> JSON {
@@ -45,11 +52,11 @@ extension FlagSet {
         return .object(JSONObject())
     }
 
-    /// Resolves `flag` with an interpreter already holding the context.
-    private static func resolve(
-        _ flag: CompiledFlag, timestamp: Int64, expecting: FlagValueType?, with interpreter: inout Interpreter
+    /// The result for `outcome`, checked against the type the caller expects.
+    private static func resolution(
+        _ flag: CompiledFlag, _ outcome: FlagOutcome, expecting: FlagValueType?
     ) -> FlagResolution {
-        switch decide(flag, timestamp: timestamp, with: &interpreter) {
+        switch outcome {
         case .variant(let position, let reason):
             if let expecting, !expecting.accepts(flag.variants.values[position]) {
                 let value = flag.variants.values[position]
@@ -61,55 +68,6 @@ extension FlagSet {
         case .failure(let code, let message):
             return failure(flag, code, message)
         }
-    }
-
-    /// What resolution found, before the result is built (once).
-    private enum Outcome {
-        /// The variant at this position of the flag's variants.
-        case variant(Int, FlagReason)
-        /// The caller's default applies: disabled, or no default variant.
-        case noVariant(FlagReason)
-        case failure(FlagErrorCode, String)
-    }
-
-    private static func decide(
-        _ flag: CompiledFlag, timestamp: Int64, with interpreter: inout Interpreter
-    ) -> Outcome {
-        if let problem = flag.unusable {
-            return .failure(.parseError, "flag definition is invalid: \(problem)")
-        }
-        guard flag.isEnabled else { return .noVariant(.disabled) }
-        guard let targeting = flag.targeting else { return defaultOutcome(flag, reason: .static) }
-
-        let result: JSON
-        do {
-            interpreter.restart(flagd: FlagdProperties(flagKey: flag.key, timestamp: timestamp))
-            result = try targeting.evaluate(with: &interpreter)
-        } catch {
-            return .failure(.general, "targeting failed: \(error)")
-        }
-
-        let name: String
-        switch result {
-        case .null: return defaultOutcome(flag, reason: .default)
-        case .string(let text): name = text
-        case .bool(let value): name = value ? "true" : "false"
-        case .integer, .real: name = JavaScript.toString(result)
-        case .array, .object: return .failure(.general, "targeting gave \(result.typeName), not a variant name")
-        }
-        guard !name.isEmpty, let position = flag.variants.position(of: name), !flag.variants.values[position].isNull else {
-            return .failure(.general, "targeting gave variant \"\(name)\", which is not defined")
-        }
-        return .variant(position, .targetingMatch)
-    }
-
-    /// The default variant, or no variant (reason DEFAULT) when none is named.
-    private static func defaultOutcome(_ flag: CompiledFlag, reason: FlagReason) -> Outcome {
-        guard let name = flag.defaultVariant else { return .noVariant(.default) }
-        guard let position = flag.defaultPosition else {
-            return .failure(.general, "default variant \"\(name)\" is not defined")
-        }
-        return .variant(position, reason)
     }
 
     private static func failure(_ flag: CompiledFlag, _ code: FlagErrorCode, _ message: String) -> FlagResolution {

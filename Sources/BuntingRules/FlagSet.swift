@@ -25,7 +25,7 @@ public struct FlagSet: Sendable {
     public let fractionalHashing: FractionalHashing
 
     /// The flag keys in document order.
-    public var flagKeys: [String] { flags.map(\.key) }
+    public let flagKeys: [String]
 
     /// Compiles a flag-definition document.
     ///
@@ -41,6 +41,7 @@ public struct FlagSet: Sendable {
         var parser = FlagSetParser(pointerPrefix: pointerPrefix, fractionalHashing: fractionalHashing)
         let parsed = try parser.parse(document)
         flags = parsed.flags
+        flagKeys = parsed.flags.map(\.key)
         var index: [String: Int] = [:]
         for (position, flag) in parsed.flags.enumerated() where index[flag.key] == nil {
             index[flag.key] = position

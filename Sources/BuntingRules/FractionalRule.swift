@@ -15,18 +15,22 @@ final class FractionalRule: Sendable {
     let wholeTable: FractionTable?
     /// `targetingKey`, in the rule's attribute table.
     let targetingKey: DataPath
+    /// The first argument when it is a `cat`, which the string generation
+    /// hashes without building (see `Interpreter.fractional`).
+    let bucketingConcatenation: Node.Concatenate?
 
     init(arguments: [Node], targetingKey: DataPath) {
         self.arguments = arguments
         self.targetingKey = targetingKey
+        bucketingConcatenation = arguments.first as? Node.Concatenate
         var literals: [JSON] = []
         for node in arguments.dropFirst() {
-            guard case .literal(let value) = node else { break }
+            guard let value = node.literalValue else { break }
             literals.append(value)
         }
         literalTail = literals.count == arguments.count - 1 ? literals : nil
         tailTable = literalTail.flatMap { FractionTable($0[...]) }
-        if let literalTail, case .literal(let first)? = arguments.first, case .array = first {
+        if let literalTail, let first = arguments.first?.literalValue, case .array = first {
             isLiteralShorthand = true
             wholeTable = FractionTable(([first] + literalTail)[...])
         } else {
@@ -37,7 +41,8 @@ final class FractionalRule: Sendable {
 }
 
 /// Variants and their cumulative weights, as flagd reads a fraction list.
-struct FractionTable: Sendable {
+/// A class, so that evaluation reads it in place.
+final class FractionTable: Sendable {
     let variants: [JSON]
     /// Running totals of the weights; the last is the total weight.
     let rangeEnds: [UInt64]
@@ -68,13 +73,35 @@ struct FractionTable: Sendable {
         rangeEnds = ends
     }
 
-    /// The variant whose range holds `hash × total >> 32`; null when the
-    /// ranges are empty.
-    func pick(_ hash: UInt32) -> JSON {
+    /// The position of the variant whose range holds `hash × total >> 32`;
+    /// nil when the ranges are empty.
+    func pick(_ hash: UInt32) -> Int? {
         let bucket = (UInt64(hash) * totalWeight) >> 32
         for (index, end) in rangeEnds.enumerated() where bucket < end {
-            return variants[index]
+            return index
         }
-        return .null
+        return nil
+    }
+}
+
+/// Where `fractional` landed.
+enum FractionalResult {
+    case null
+    /// The variant at this position of the rule's `wholeTable`, or of its
+    /// `tailTable`: known at compile time, so that flag resolution can have
+    /// looked the variant up in advance.
+    case whole(Int)
+    case tail(Int)
+    /// A variant of fractions computed during the evaluation.
+    case value(JSON)
+
+    /// The variant's value.
+    func value(in rule: FractionalRule) -> JSON {
+        switch self {
+        case .null: return .null
+        case .whole(let index): return rule.wholeTable!.variants[index]
+        case .tail(let index): return rule.tailTable!.variants[index]
+        case .value(let value): return value
+        }
     }
 }

@@ -5,21 +5,48 @@ extension Interpreter {
     /// JavaScript's walk for `var`: `data[key]` for each dotted component.
     /// Nil means "undefined" (the default applies); a null value found on the
     /// way ends the walk as undefined too, but a null at the end is returned.
+    ///
+    /// Inlined for the common case, an attribute of the root data.
+    @inline(__always)
     func lookup(_ path: DataPath) -> JSON? {
-        if atRoot, path.slot >= 0, let table = path.table, ObjectIdentifier(table) == attributes {
-            // The common case: an attribute of the context, read up front.
-            guard let found = attributeValues[path.slot] else { return nil }
-            return path.components.count == 1 ? found : Self.walk(found, path, from: 1)
+        if atRoot {
+            if path.slot >= 0, let table = path.table, ObjectIdentifier(table) == attributes {
+                // Read up front (see `AttributeTable`).
+                guard let found = attributeValues![path.slot] else { return nil }
+                return path.components.count == 1 ? found : Self.walk(found, path, from: 1)
+            }
+            if case .object(let object) = root, !path.components.isEmpty,
+               flagd == nil || !path.startsAtFlagdProperties {
+                guard let found = object[path.firstKey] else { return nil }
+                return path.components.count == 1 ? found : Self.walk(found, path, from: 1)
+            }
         }
-        if atRoot, rootObject != nil, let first = path.components.first,
-           flagd == nil || !path.startsAtFlagdProperties {
-            guard let found = rootObject![first.key] else { return nil }
-            return path.components.count == 1 ? found : Self.walk(found, path, from: 1)
+        return lookupElsewhere(path)
+    }
+
+    /// Calls `body` with the value at `path` as `var` reads it (null when
+    /// undefined). An attribute read up front is passed as it is stored,
+    /// which spares the copy when `body` is inlined with it.
+    @inline(__always)
+    mutating func withValue<Result>(
+        at path: DataPath, _ body: (JSON) throws(RuleEvaluationError) -> Result
+    ) throws(RuleEvaluationError) -> Result {
+        if atRoot, path.slot >= 0, path.components.count == 1, let table = path.table,
+           ObjectIdentifier(table) == attributes {
+            switch attributeValues![path.slot] {
+            case .some(let value): return try body(value)
+            case .none: return try body(.null)
+            }
         }
+        return try body(lookup(path) ?? .null)
+    }
+
+    /// `lookup` of `$flagd`, of the whole data, or in an iterator's scope.
+    private func lookupElsewhere(_ path: DataPath) -> JSON? {
         var current: JSON
         var start = 0
         switch scope {
-        case .root:
+        case nil:
             if let flagd, path.startsAtFlagdProperties {
                 guard path.components.count > 1 else { return flagd.json }
                 switch path.components[1].key {
@@ -29,12 +56,12 @@ extension Interpreter {
                 }
                 start = 2
             } else {
-                if path.components.isEmpty { return materialize(scope) }
-                current = rootObject.map { .object($0) } ?? root
+                if path.components.isEmpty { return materialize(nil) }
+                current = root
             }
-        case .item(let data):
+        case .item(let data)?:
             current = data
-        case .reduction(let currentItem, let accumulator):
+        case .reduction(let currentItem, let accumulator)?:
             guard let first = path.components.first else { return materialize(scope) }
             switch first.key {
             case "current": current = currentItem
@@ -101,7 +128,7 @@ extension Interpreter {
                 current = flagd.json
                 segments = segments.dropFirst()
             } else {
-                current = rootObject.map { .object($0) } ?? root
+                current = root
             }
         } else {
             current = scopeData(levels: path.scopeJump)
@@ -136,22 +163,6 @@ extension Interpreter {
         default:
             return nil
         }
-    }
-
-    /// `missing`: the keys (the first argument when it is an array, else all
-    /// of them) whose value is absent, null or "".
-    mutating func missing(_ nodes: [Node]) throws(RuleEvaluationError) -> JSON {
-        var keys: [JSON] = []
-        keys.reserveCapacity(nodes.count)
-        for (position, node) in nodes.enumerated() {
-            let key = try evaluate(node)
-            if position == 0, case .array(let list) = key {
-                keys = list
-                break
-            }
-            keys.append(key)
-        }
-        return .array(try missingKeys(keys))
     }
 
     mutating func missingKeys(_ keys: [JSON]) throws(RuleEvaluationError) -> [JSON] {

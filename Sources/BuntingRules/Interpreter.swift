@@ -1,217 +1,213 @@
 import BuntingJSON
 
-/// Walks a compiled rule over data. One interpreter serves one evaluation:
-/// it counts steps against the limits and keeps the scopes that iterators
-/// open.
+/// The state of one evaluation, which the compiled rule (`Node`) walks
+/// over: the data, the steps counted against the limits, and the scopes that
+/// iterators open.
+///
+/// Nodes receive it `inout`. Helpers that are not inlined into them and only
+/// read it are still `mutating`: borrowing a non-copyable value held `inout`
+/// copies its bytes to the stack first, where a mutating call passes its
+/// address.
 struct Interpreter: ~Copyable {
-    /// The data `var` reads: the root data (with flagd's properties beside
-    /// it, so that the context is never copied), an iterator's element, or
-    /// `reduce`'s `current` and `accumulator` (without building an object).
+    /// The data an iterator opened: its element, or `reduce`'s `current` and
+    /// `accumulator` (without building an object).
     enum Scope {
-        case root
         case item(JSON)
         case reduction(current: JSON, accumulator: JSON)
+    }
+
+    /// A scope with the iteration index of the iterator that opened it (nil
+    /// for `try`), for `val`'s scope jumps.
+    struct Frame {
+        var scope: Scope
+        var index: Int?
     }
 
     let limits: EvaluationLimits
     let hashing: FractionalHashing
     private(set) var steps = 0
-    var scope = Scope.root
-    /// Enclosing scopes, innermost last, and the iteration index in each
-    /// (nil for `try`), for `val`'s scope jumps.
-    private var outer: [(scope: Scope, index: Int?)] = []
+    /// The scopes opened, innermost last; nil (no array to release) until
+    /// an iterator opens one, empty while back at the root data.
+    private var frames: [Frame]?
 
-    /// The root data; as an object (the usual case) it is kept apart, so
-    /// that reading an attribute is one hash lookup with nothing copied.
+    /// The root data, with flagd's properties beside it (so that the context
+    /// is never copied to add them). A stored copy: a lookup reads it in
+    /// place, where a value behind a pointer would be copied for every call
+    /// that reads it.
     let root: JSON
-    let rootObject: JSONObject?
-    private(set) var flagd: FlagdProperties?
+    /// `$flagd`; nil outside flag evaluation.
+    private(set) var flagd: FlagdValues?
     /// The root object's values of the attributes of the table `attributes`
     /// names, by slot. An identifier, not a reference: the table outlives the
     /// evaluation, and a copy of the interpreter costs one retain less.
     let attributes: ObjectIdentifier?
-    let attributeValues: [JSON?]
+    /// Nil (no array to release) without a table.
+    let attributeValues: [JSON?]?
 
-    var atRoot: Bool {
-        if case .root = scope { return true }
-        return false
-    }
+    var atRoot: Bool { frames?.isEmpty ?? true }
 
-    /// - Parameter attributes: the table whose attributes to read up front;
-    ///   nil reads each when a rule asks for it.
-    @inline(__always)
-    init(
-        data: JSON, flagd: FlagdProperties?, hashing: FractionalHashing, limits: EvaluationLimits,
+    private init(
+        root: JSON, flagd: FlagdValues?, hashing: FractionalHashing, limits: EvaluationLimits,
         attributes: AttributeTable?
     ) {
-        let object = data.objectValue
-        root = object == nil ? data : .null
-        rootObject = object
-        self.attributes = object == nil ? nil : attributes.map(ObjectIdentifier.init)
-        attributeValues = object.flatMap { attributes?.values(in: $0) } ?? []
+        self.root = root
+        if let attributes, case .object(let object) = root {
+            self.attributes = ObjectIdentifier(attributes)
+            attributeValues = attributes.values(in: object)
+        } else {
+            self.attributes = nil
+            attributeValues = nil
+        }
         self.flagd = flagd
         self.hashing = hashing
         self.limits = limits
     }
 
-    /// Evaluates `node` over `data` with a fresh interpreter.
-    static func evaluate(
-        _ node: Node, data: JSON, flagd: FlagdProperties?, hashing: FractionalHashing, limits: EvaluationLimits
-    ) throws(RuleEvaluationError) -> JSON {
-        var interpreter = Interpreter(data: data, flagd: flagd, hashing: hashing, limits: limits, attributes: nil)
-        return try interpreter.evaluate(node)
+    // MARK: - Lending the flag keys
+    //
+    // An evaluation reads the flag keys where the caller keeps them, through
+    // pointers valid for exactly the call of `with`: a copy of the key was
+    // retained and released on every evaluation, though few rules read it.
+    // The pointers cannot outlive their scope: an interpreter is made only
+    // inside `with`, cannot be copied, and is handed to the rule `inout`.
+
+    /// Runs `body` with an interpreter over `data`, `$flagd` naming the flag
+    /// of `flagd` (absent when nil).
+    @inline(__always)
+    static func with<Result, Failure: Error>(
+        data: JSON, flagd: FlagdProperties?, hashing: FractionalHashing, limits: EvaluationLimits,
+        _ body: (inout Interpreter) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        guard flagd != nil else {
+            var interpreter = Interpreter(root: data, flagd: nil, hashing: hashing, limits: limits, attributes: nil)
+            return try body(&interpreter)
+        }
+        return try withUnsafePointer(to: flagd!.flagKey) { (key) throws(Failure) -> Result in
+            let values = FlagdValues(keys: UnsafeBufferPointer(start: key, count: 1), timestamp: flagd!.timestamp)
+            var interpreter = Interpreter(root: data, flagd: values, hashing: hashing, limits: limits, attributes: nil)
+            return try body(&interpreter)
+        }
     }
 
-    /// Readies the interpreter for the next flag of the same context: the
-    /// step count starts again and `$flagd` names the new flag.
-    mutating func restart(flagd: FlagdProperties) {
+    /// Runs `body` with an interpreter over `data` for the flags of a set,
+    /// whose keys are `flagKeys` (`restart(flagAt:)` selects one), reading
+    /// the attributes of `attributes` up front.
+    @inline(__always)
+    static func with<Result>(
+        data: JSON, flagKeys: [String], timestamp: Int64, hashing: FractionalHashing, limits: EvaluationLimits,
+        attributes: AttributeTable, _ body: (inout Interpreter) -> Result
+    ) -> Result {
+        flagKeys.withUnsafeBufferPointer { keys in
+            var interpreter = Interpreter(
+                root: data, flagd: FlagdValues(keys: keys, timestamp: timestamp), hashing: hashing, limits: limits,
+                attributes: attributes)
+            return body(&interpreter)
+        }
+    }
+
+    /// Readies the interpreter for the flag at `position` of the set's keys:
+    /// the step count starts again and `$flagd` names the flag.
+    mutating func restart(flagAt position: Int) {
         precondition(atRoot, "restart inside a scope")
-        self.flagd = flagd
+        flagd?.position = position
         steps = 0
     }
 
+    @inline(__always)
     mutating func step(_ count: Int = 1) throws(RuleEvaluationError) {
         steps &+= count
         if steps > limits.maxSteps { throw .tooManySteps(limit: limits.maxSteps) }
     }
 
-    /// Dispatches on the node. Case bodies live in helpers, so that this
-    /// frame stays small: rules nest up to the compile-time depth limit, and
-    /// each level of nesting is a frame of this function.
+    /// The value of `node`; a shorthand for operations written as
+    /// interpreter methods.
+    @inline(__always)
     mutating func evaluate(_ node: Node) throws(RuleEvaluationError) -> JSON {
-        if case .literal(let value) = node { return value }
-        try step()
-        switch node {
-        case .literal(let value): return value
-        case .array(let nodes): return try array(nodes)
+        try node.evaluate(&self)
+    }
 
-        case .variable(let path, let fallback): return try variable(path, fallback)
-        case .computedVariable(let keyNode, let fallback): return try computedVariable(keyNode, fallback)
-        case .value(let path): return try lookup(path) ?? .null
-        case .exists(let path): return .bool(try lookup(path) != nil)
-        case .missing(let nodes): return try missing(nodes)
-        case .missingSome(let need, let keys): return try missingSome(need: need, keys: keys)
-
-        case .condition(let nodes): return try condition(nodes)
-        case .ifThenElse(let test, let consequent, let alternative):
-            return try evaluate(test).isTruthy ? try evaluate(consequent) : try evaluate(alternative)
-        case .and(let nodes): return try and(nodes)
-        case .or(let nodes): return try or(nodes)
-        case .coalesce(let nodes): return try coalesce(nodes)
-        case .not(let operand): return .bool(!(try evaluate(operand).isTruthy))
-        case .truthy(let operand): return .bool(try evaluate(operand).isTruthy)
-        case .comparison(let comparison, let nodes): return .bool(try compareChain(comparison, nodes))
-        case .comparisonWithLiteral(let comparison, let operand, let literal, let literalFirst):
-            return .bool(try compare(comparison, operand, literal, literalFirst: literalFirst))
-
-        case .arithmetic(let operation, let arguments): return .number(try arithmetic(operation, arguments))
-        case .extremum(let isMaximum, let arguments): return .number(try extremum(isMaximum: isMaximum, arguments))
-
-        case .iteration(let kind, let source, let body): return try iterate(kind, source: source, body: body)
-        case .reduce(let source, let body, let initial): return try reduce(source: source, body: body, initial: initial)
-        case .merge(let nodes): return try merge(nodes)
-        case .membership(let needle, let haystack): return try membership(needle, haystack)
-        case .membershipInStrings(let needle, let strings): return try membership(needle, strings)
-
-        case .concatenate(let nodes): return .string(try concatenate(nodes))
-        case .substring(let source, let start, let length):
-            return .string(try substring(source: source, start: start, length: length))
-
-        // No output: stdout carries the protocol, and rules must not log user data.
-        case .log(let operand): return try evaluate(operand)
-        case .raise(let operand): throw .thrown(Self.errorPayload(try evaluate(operand)))
-        case .attempt(let nodes): return try attempt(nodes)
-
-        case .fractional(let rule): return try fractional(rule)
-        case .semanticVersion(let lhs, let operation, let operationNode, let rhs):
-            return try semanticVersion(lhs: lhs, operation: operation, operationNode: operationNode, rhs: rhs)
-        case .affix(let isPrefix, let subject, let part): return try affix(isPrefix: isPrefix, subject, part)
-        }
+    /// The values of `nodes`, in order.
+    mutating func evaluateAll(_ nodes: [Node]) throws(RuleEvaluationError) -> [JSON] {
+        var values: [JSON] = []
+        values.reserveCapacity(nodes.count)
+        for node in nodes { values.append(try node.evaluate(&self)) }
+        return values
     }
 
     // MARK: - Scopes
 
+    /// The innermost scope; nil at the root.
+    var scope: Scope? { frames?.last?.scope }
+
     /// Runs `body` with `scope` as the current data, the enclosing scope
-    /// saved for `val`'s jumps.
+    /// kept for `val`'s jumps.
     mutating func withScope<Result>(
-        _ inner: Scope, index: Int?, _ body: (inout Interpreter) throws(RuleEvaluationError) -> Result
+        _ scope: Scope, index: Int?, _ body: (inout Interpreter) throws(RuleEvaluationError) -> Result
     ) throws(RuleEvaluationError) -> Result {
-        outer.append((scope, index))
-        scope = inner
-        defer { scope = outer.removeLast().scope }
+        if frames == nil { frames = [] }
+        frames!.append(Frame(scope: scope, index: index))
+        defer { frames!.removeLast() }
         return try body(&self)
     }
 
     /// Moves an iterator's scope to its next element.
-    mutating func enterIteration(_ item: JSON, index: Int) {
-        scope = .item(item)
-        setIndex(index)
-    }
-
-    mutating func setIndex(_ index: Int) {
-        outer[outer.count - 1].index = index
+    mutating func enterIteration(_ scope: Scope, index: Int) {
+        frames![frames!.count - 1] = Frame(scope: scope, index: index)
     }
 
     /// The data `levels` scopes out: 0 is the current data, odd levels the
     /// iteration (`{"index": i}`), even levels the enclosing data. Jumps past
-    /// the outermost scope land on it.
+    /// the outermost scope land on the root.
     func scopeData(levels: Int) -> JSON {
         if levels == 0 { return materialize(scope) }
+        let frames = self.frames ?? []
         let frame = (levels + 1) / 2
-        guard frame <= outer.count else { return materialize(outer.first?.scope ?? scope) }
+        guard frame <= frames.count else { return materialize(nil) }
         if levels % 2 == 1 {
-            guard let index = outer[outer.count - frame].index else { return .object(JSONObject()) }
+            guard let index = frames[frames.count - frame].index else { return .object(JSONObject()) }
             return ["index": .int(index)]
         }
-        return materialize(outer[outer.count - frame].scope)
+        let enclosing = frames.count - frame - 1
+        return materialize(enclosing >= 0 ? frames[enclosing].scope : nil)
     }
 
-    /// The scope's data as one JSON value (built only when a rule asks for
-    /// the whole of it).
-    func materialize(_ scope: Scope) -> JSON {
+    /// A scope's data (nil: the root's) as one JSON value, built only when a
+    /// rule asks for the whole of it.
+    func materialize(_ scope: Scope?) -> JSON {
         switch scope {
-        case .item(let data):
+        case .item(let data)?:
             return data
-        case .reduction(let current, let accumulator):
+        case .reduction(let current, let accumulator)?:
             return ["current": current, "accumulator": accumulator]
-        case .root:
-            guard let rootObject else { return flagd == nil ? root : .object([FlagdProperties.key: flagd!.json]) }
-            guard let flagd else { return .object(rootObject) }
-            var object = rootObject
+        case nil:
+            guard let flagd else { return root }
+            guard case .object(var object) = root else { return .object([FlagdProperties.key: flagd.json]) }
             object[FlagdProperties.key] = flagd.json
             return .object(object)
         }
     }
-
-    // MARK: - Errors
-
-    mutating func attempt(_ nodes: [Node]) throws(RuleEvaluationError) -> JSON {
-        var failure: RuleEvaluationError?
-        for node in nodes {
-            do {
-                if let caught = failure {
-                    return try withScope(.item(caught.payload), index: nil) { interpreter throws(RuleEvaluationError) in
-                        try interpreter.evaluate(node)
-                    }
-                }
-                return try evaluate(node)
-            } catch {
-                guard error.isCatchable else { throw error }
-                failure = error
-            }
-        }
-        throw failure ?? .thrown(["type": "try"])
-    }
-
-    /// `throw "x"` raises `{"type": "x"}`; an object is raised as it is.
-    static func errorPayload(_ value: JSON) -> JSON {
-        if case .object = value { return value }
-        if case .string = value { return ["type": value] }
-        return ["type": .string(JavaScript.toString(value))]
-    }
 }
 
-extension FlagdProperties {
+/// flagd's `$flagd` properties as an evaluation holds them: the flag key is
+/// one of keys lent for the evaluation (one, or a whole flag set's), chosen
+/// by position, so that moving to the next flag copies no string.
+struct FlagdValues {
+    let timestamp: Int64
+    private let keys: UnsafeBufferPointer<String>
+    var position = 0
+
+    init(keys: UnsafeBufferPointer<String>, timestamp: Int64) {
+        self.keys = keys
+        self.timestamp = timestamp
+    }
+
+    var flagKey: String { keys[position] }
+
+    /// Feeds the flag key to `hasher`, without binding a copy of it.
+    func hashFlagKey(into hasher: inout MurmurHash3) {
+        hasher.combine(keys[position])
+    }
+
     var json: JSON {
         ["flagKey": .string(flagKey), "timestamp": .integer(timestamp)]
     }

@@ -76,8 +76,13 @@ public struct JSONLogicRule: Sendable {
     public func evaluate(
         _ data: JSON, flagd: FlagdProperties? = nil, limits: EvaluationLimits = .default
     ) throws(RuleEvaluationError) -> JSON {
-        let result = try Interpreter.evaluate(root, data: data, flagd: flagd, hashing: fractionalHashing, limits: limits)
-        return Self.replacingNonFinite(result)
+        let result = try Interpreter.with(data: data, flagd: flagd, hashing: fractionalHashing, limits: limits) {
+            (interpreter) throws(RuleEvaluationError) in try root.evaluate(&interpreter)
+        }
+        switch result {
+        case .real, .array, .object: return Self.replacingNonFinite(result)
+        default: return result
+        }
     }
 
     /// Evaluates and applies JSONLogic truthiness: what banner and card
@@ -85,13 +90,9 @@ public struct JSONLogicRule: Sendable {
     public func isSatisfied(
         by data: JSON, flagd: FlagdProperties? = nil, limits: EvaluationLimits = .default
     ) throws(RuleEvaluationError) -> Bool {
-        try Interpreter.evaluate(root, data: data, flagd: flagd, hashing: fractionalHashing, limits: limits).isTruthy
-    }
-
-    /// The raw result, NaN included, with an interpreter the caller set up
-    /// (flag resolution reuses one for all flags of a context).
-    func evaluate(with interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
-        try interpreter.evaluate(root)
+        try Interpreter.with(data: data, flagd: flagd, hashing: fractionalHashing, limits: limits) {
+            (interpreter) throws(RuleEvaluationError) in try root.isTruthy(&interpreter)
+        }
     }
 
     /// Non-finite numbers only come from arithmetic, so they sit no deeper

@@ -1,4 +1,7 @@
 import BuntingJSON
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension JavaScript {
     /// `===`: same type and same value. Numbers compare by value (so `1` and
@@ -9,6 +12,7 @@ extension JavaScript {
             if case .string(let b) = rhs { return sameCodeUnits(a, b) }
             return false
         }
+        if let a = lhs.numberValue, let b = rhs.numberValue { return a == b }
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
@@ -25,6 +29,7 @@ extension JavaScript {
     /// object compared with a primitive turns into its string form first.
     static func looseEquals(_ lhs: JSON, _ rhs: JSON) -> Bool {
         if case .string(let a) = lhs, case .string(let b) = rhs { return sameCodeUnits(a, b) }
+        if let a = lhs.numberValue, let b = rhs.numberValue { return a == b }
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.null, _), (_, .null): return false
@@ -47,23 +52,34 @@ extension JavaScript {
     /// strings compare by UTF-16 code units; anything else compares as numbers,
     /// and NaN makes every comparison false.
     static func compare(_ lhs: JSON, _ rhs: JSON, _ relation: Relation) -> Bool {
+        // Two primitives that are not both strings, the common case, compare
+        // as numbers without building anything.
+        if lhs.isPrimitive, rhs.isPrimitive {
+            if case .string(let a) = lhs, case .string(let b) = rhs { return compare(a, b, relation) }
+            return compare(toNumber(lhs), toNumber(rhs), relation)
+        }
         let left = primitive(lhs)
         let right = primitive(rhs)
-        if case .string(let a) = left, case .string(let b) = right {
-            switch relation {
-            case .less: return precedesInCodeUnits(a, b)
-            case .lessOrEqual: return !precedesInCodeUnits(b, a)
-            case .greater: return precedesInCodeUnits(b, a)
-            case .greaterOrEqual: return !precedesInCodeUnits(a, b)
-            }
-        }
-        let a = toNumber(left)
-        let b = toNumber(right)
+        if case .string(let a) = left, case .string(let b) = right { return compare(a, b, relation) }
+        return compare(toNumber(left), toNumber(right), relation)
+    }
+
+    @inline(__always)
+    static func compare(_ a: Double, _ b: Double, _ relation: Relation) -> Bool {
         switch relation {
         case .less: return a < b
         case .lessOrEqual: return a <= b
         case .greater: return a > b
         case .greaterOrEqual: return a >= b
+        }
+    }
+
+    private static func compare(_ a: String, _ b: String, _ relation: Relation) -> Bool {
+        switch relation {
+        case .less: return precedesInCodeUnits(a, b)
+        case .lessOrEqual: return !precedesInCodeUnits(b, a)
+        case .greater: return precedesInCodeUnits(b, a)
+        case .greaterOrEqual: return !precedesInCodeUnits(a, b)
         }
     }
 
@@ -80,13 +96,22 @@ extension JavaScript {
     }
 
     /// Strings are equal in JavaScript when their code units are; Swift's `==`
-    /// would also equate canonically equivalent forms (é and e + ◌́).
+    /// would also equate canonically equivalent forms (é and e + ◌́). One
+    /// memory comparison of the UTF-8 bytes (the same code units in another
+    /// encoding), after a length check.
     static func sameCodeUnits(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
-        let compared = a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y in x.elementsEqual(y) }
+        return withBytes(of: a) { x in
+            withBytes(of: b) { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
         }
-        return compared.flatMap { $0 } ?? a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `text`, read in place: through
+    /// a span of the string, which (unlike `utf8.withContiguousStorage…`)
+    /// does not retain and release it around the call.
+    @inline(__always)
+    static func withBytes<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        text.utf8Span.span.withUnsafeBufferPointer(body)
     }
 
     /// UTF-8 order is code point order, which differs from UTF-16 order only

@@ -27,3 +27,22 @@ extension JSON {
         }
     }
 }
+
+extension JSON {
+    /// Not an array or object: what JavaScript's `ToPrimitive` leaves alone.
+    var isPrimitive: Bool {
+        switch self {
+        case .array, .object: return false
+        default: return true
+        }
+    }
+
+    /// The value of a number, as JavaScript holds every number: a Double.
+    var numberValue: Double? {
+        switch self {
+        case .integer(let value): return Double(value)
+        case .real(let value): return value
+        default: return nil
+        }
+    }
+}

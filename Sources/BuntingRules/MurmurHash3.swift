@@ -14,17 +14,42 @@ struct MurmurHash3 {
     init(seed: UInt32 = 0) { hash = seed }
 
     mutating func combine(_ bytes: UnsafeBufferPointer<UInt8>) {
-        for byte in bytes {
-            block |= UInt32(byte) << (8 * filled)
-            filled += 1
-            if filled == 4 {
-                hash ^= Self.mix(block)
-                hash = (hash << 13 | hash >> 19) &* 5 &+ 0xe654_6b64
-                block = 0
-                filled = 0
-            }
+        var offset = 0
+        // Complete a block left partly filled by the previous piece.
+        while filled != 0, offset < bytes.count {
+            feed(bytes[offset])
+            offset += 1
+        }
+        // Whole blocks, four bytes at a time (little-endian, as the reference reads them).
+        while bytes.count - offset >= 4 {
+            let word = UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8
+                | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
+            mixIn(word)
+            offset += 4
+        }
+        while offset < bytes.count {
+            feed(bytes[offset])
+            offset += 1
         }
         length &+= UInt32(truncatingIfNeeded: bytes.count)
+    }
+
+    /// Adds one byte to the pending block, mixing it in when full.
+    @inline(__always)
+    private mutating func feed(_ byte: UInt8) {
+        block |= UInt32(byte) << (8 * filled)
+        filled += 1
+        if filled == 4 {
+            mixIn(block)
+            block = 0
+            filled = 0
+        }
+    }
+
+    @inline(__always)
+    private mutating func mixIn(_ word: UInt32) {
+        hash ^= Self.mix(word)
+        hash = (hash << 13 | hash >> 19) &* 5 &+ 0xe654_6b64
     }
 
     mutating func combine(_ text: String) {

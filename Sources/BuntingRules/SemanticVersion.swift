@@ -3,6 +3,10 @@ import BuntingJSON
 /// A version as flagd's `sem_ver` reads it: an optional `v`/`V`, then
 /// SemVer 2.0.0 (`major.minor.patch[-prerelease][+build]`), where a missing
 /// minor or patch counts as 0 (`"1.2"` is `1.2.0`).
+///
+/// Most versions are three numbers that fit in 64 bits, without prerelease:
+/// those are held as the numbers alone, compared directly, and copied
+/// without reference counting. The others keep their parts in `Details`.
 struct SemanticVersion: Sendable {
     /// A numeric identifier of any length: small ones as integers, the rest
     /// as their digits (never with leading zeros, so longer is larger).
@@ -25,11 +29,27 @@ struct SemanticVersion: Sendable {
         case alphanumeric([UInt8])
     }
 
-    let major: Number
-    let minor: Number
-    let patch: Number
-    /// Empty for a release version.
-    let prerelease: [Identifier]
+    /// The parts of a version that is not three small numbers.
+    final class Details: Sendable {
+        let major: Number
+        let minor: Number
+        let patch: Number
+        /// Empty for a release version.
+        let prerelease: [Identifier]
+
+        init(major: Number, minor: Number, patch: Number, prerelease: [Identifier]) {
+            self.major = major
+            self.minor = minor
+            self.patch = patch
+            self.prerelease = prerelease
+        }
+    }
+
+    /// The numbers when `details` is nil.
+    private let major: UInt64
+    private let minor: UInt64
+    private let patch: UInt64
+    private let details: Details?
 
     /// Numbers are read as their string form; other values are not versions.
     init?(_ value: JSON) {
@@ -41,17 +61,67 @@ struct SemanticVersion: Sendable {
     }
 
     init?(_ text: String) {
-        let parsed = text.utf8.withContiguousStorageIfAvailable { SemanticVersion.parse($0) }
-            ?? Array(text.utf8).withUnsafeBufferPointer { SemanticVersion.parse($0) }
-        guard let parsed else { return nil }
+        // Most versions are plain numbers: read them straight, and parse in
+        // full (prerelease, build, errors) only what that does not cover.
+        let numbers = JavaScript.withBytes(of: text) { Self.plainNumbers($0) }
+        if let (major, minor, patch) = numbers {
+            self.major = major
+            self.minor = minor
+            self.patch = patch
+            details = nil
+            return
+        }
+        guard let parsed = JavaScript.withBytes(of: text, { Self.parse($0) }) else { return nil }
         self = parsed
     }
 
+    /// The numbers of `[v]major[.minor[.patch]]` when each is 0 or has no
+    /// leading zero and fits in 64 bits; nil for anything else, which may
+    /// still be a version (`parse` decides).
+    private static func plainNumbers(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64)? {
+        var index = 0
+        if let first = bytes.first, first | 0x20 == UInt8(ascii: "v") { index = 1 }
+        var numbers: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        for part in 0..<3 {
+            let start = index
+            var value: UInt64 = 0
+            while index < bytes.count, isDigit(bytes[index]) {
+                // 19 digits always fit; longer numbers go to the full parse.
+                guard index - start < 19 else { return nil }
+                value = value * 10 + UInt64(bytes[index] - UInt8(ascii: "0"))
+                index += 1
+            }
+            guard index > start, bytes[start] != UInt8(ascii: "0") || index - start == 1 else { return nil }
+            switch part {
+            case 0: numbers.0 = value
+            case 1: numbers.1 = value
+            default: numbers.2 = value
+            }
+            if index == bytes.count { return numbers }
+            guard part < 2, bytes[index] == UInt8(ascii: ".") else { return nil }
+            index += 1
+        }
+        return nil
+    }
+
     private init(major: Number, minor: Number, patch: Number, prerelease: [Identifier]) {
-        self.major = major
-        self.minor = minor
-        self.patch = patch
-        self.prerelease = prerelease
+        if case .small(let major) = major, case .small(let minor) = minor, case .small(let patch) = patch,
+           prerelease.isEmpty {
+            self.major = major
+            self.minor = minor
+            self.patch = patch
+            details = nil
+        } else {
+            self.major = 0
+            self.minor = 0
+            self.patch = 0
+            details = Details(major: major, minor: minor, patch: patch, prerelease: prerelease)
+        }
+    }
+
+    /// The parts, whichever way they are held.
+    private var full: Details {
+        details ?? Details(major: .small(major), minor: .small(minor), patch: .small(patch), prerelease: [])
     }
 
     // MARK: - Parsing
@@ -134,6 +204,16 @@ struct SemanticVersion: Sendable {
     /// (numeric ones numerically and before alphanumeric ones, which compare
     /// in ASCII order), then the longer list. Build metadata is ignored.
     static func compare(_ lhs: SemanticVersion, _ rhs: SemanticVersion) -> Int {
+        if lhs.details == nil, rhs.details == nil {
+            if lhs.major != rhs.major { return lhs.major < rhs.major ? -1 : 1 }
+            if lhs.minor != rhs.minor { return lhs.minor < rhs.minor ? -1 : 1 }
+            if lhs.patch != rhs.patch { return lhs.patch < rhs.patch ? -1 : 1 }
+            return 0
+        }
+        return compare(lhs.full, rhs.full)
+    }
+
+    private static func compare(_ lhs: Details, _ rhs: Details) -> Int {
         if lhs.major != rhs.major { return lhs.major < rhs.major ? -1 : 1 }
         if lhs.minor != rhs.minor { return lhs.minor < rhs.minor ? -1 : 1 }
         if lhs.patch != rhs.patch { return lhs.patch < rhs.patch ? -1 : 1 }
@@ -164,8 +244,12 @@ struct SemanticVersion: Sendable {
         case .lessOrEqual: return compare(lhs, rhs) <= 0
         case .greater: return compare(lhs, rhs) > 0
         case .greaterOrEqual: return compare(lhs, rhs) >= 0
-        case .sameMajor: return lhs.major == rhs.major
-        case .sameMinor: return lhs.major == rhs.major && lhs.minor == rhs.minor
+        case .sameMajor:
+            if lhs.details == nil, rhs.details == nil { return lhs.major == rhs.major }
+            return lhs.full.major == rhs.full.major
+        case .sameMinor:
+            if lhs.details == nil, rhs.details == nil { return lhs.major == rhs.major && lhs.minor == rhs.minor }
+            return lhs.full.major == rhs.full.major && lhs.full.minor == rhs.full.minor
         }
     }
 }

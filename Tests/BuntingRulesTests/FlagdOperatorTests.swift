@@ -16,6 +16,21 @@ struct FlagdOperatorTests {
         #expect(StableBucketing.hash(text) == hash)
     }
 
+    /// Bytes fed in pieces, split anywhere (blocks are read four at a time),
+    /// hash as the whole does.
+    @Test func murmurHashOfPiecesIsTheHashOfTheWhole() {
+        let text = Array("flag-key-1234ユーザー🙂user-56789".utf8)
+        for first in 0...text.count {
+            for second in first...min(text.count, first + 9) {
+                var hasher = MurmurHash3()
+                for piece in [text[..<first], text[first..<second], text[second...]] {
+                    Array(piece).withUnsafeBufferPointer { hasher.combine($0) }
+                }
+                #expect(hasher.finalize() == MurmurHash3.x86_32(text), "split at \(first), \(second)")
+            }
+        }
+    }
+
     @Test(arguments: [
         ("0", "00"), ("23", "17"), ("24", "1818"), ("255", "18ff"), ("256", "190100"), ("65535", "19ffff"),
         ("65536", "1a00010000"), ("4294967296", "1b0000000100000000"), ("-1", "20"), ("-25", "3818"),

@@ -73,6 +73,15 @@ struct OperatorTests {
         Self.check(#"{"in": ["x", ["a", "b", "c", "d", "x"]]}"#, true)     // the hashed form of a literal list
         Self.check(#"{"in": ["e\u0301", ["a", "b", "c", "d", "é"]]}"#, false)
         Self.check(#"{"in": ["a", 5]}"#, false)
+        // The hashed form: many strings (probing), "", duplicates, a needle from the data.
+        let many = (0..<100).map { "\"s\($0)\"" }.joined(separator: ", ")
+        Self.check(#"{"in": ["s57", [\#(many)]]}"#, true)
+        Self.check(#"{"in": ["s100", [\#(many)]]}"#, false)
+        Self.check(#"{"in": ["", ["a", "", "b", "c"]]}"#, true)
+        Self.check(#"{"in": ["", ["a", "b", "c", "d"]]}"#, false)
+        Self.check(#"{"in": ["é", ["a", "a", "b", "c", "é"]]}"#, true)
+        Self.check(#"{"in": [{"var": "x"}, ["a", "b", "c", "d"]]}"#, ["x": "c"], true)
+        Self.check(#"{"in": [{"var": "x"}, ["a", "b", "c", "1"]]}"#, ["x": 1], false)
     }
 
     @Test func iteratorsAndScopes() {

@@ -6,6 +6,9 @@ import BuntingRules
 //
 //   bunting-rules-bench workload DIR   writes rules-100.json, rules-1000.json, contexts.ndjson
 //   bunting-rules-bench measure DIR    measures, prints, writes swift.json
+//   bunting-rules-bench profile evaluate|resolve N
+//                                      a fixed workload over N contexts, for
+//                                      callgrind or perf (see README.md)
 //   bunting-rules-bench report DIR N   prints Swift and datalogic-py side by side, best of
 //                                      rounds 1...N (swift-K.json and datalogic-K.json, the
 //                                      latter written by datalogic_bench.py)
@@ -127,6 +130,7 @@ guard arguments.count >= 3 else {
 do {
     let number = arguments.count > 3 ? Int(arguments[3]) ?? 1 : 1
     switch arguments[1] {
+    case "profile": try Profile.run(arguments[2], contexts: number)
     case "workload": try workload(arguments[2])
     case "measure": try measure(arguments[2], round: number)
     case "report": try report(arguments[2], rounds: number)

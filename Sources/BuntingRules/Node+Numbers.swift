@@ -1,33 +1,53 @@
 import BuntingJSON
 
-/// Comparisons and arithmetic, with JavaScript's coercions.
+/// `+ - * / %` and `min`/`max`, with JavaScript's coercions.
+enum Arithmetic: String, Sendable {
+    case add = "+", subtract = "-", multiply = "*", divide = "/", remainder = "%"
+}
+
+/// Operands of arithmetic and min/max. `spread` is set when the operator was
+/// given one operation instead of an argument list (`{"+": {"var": "xs"}}`):
+/// an array result then supplies the operands.
+struct Arguments: Sendable {
+    var nodes: [Node]
+    var spread: Bool
+}
+
+extension Node {
+    /// `+ - * / %` (see `Interpreter.arithmetic`).
+    final class Calculation: Node, @unchecked Sendable {
+        let operation: Arithmetic
+        let arguments: Arguments
+
+        init(_ operation: Arithmetic, _ arguments: Arguments) {
+            self.operation = operation
+            self.arguments = arguments
+        }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            return .number(try interpreter.arithmetic(operation, arguments))
+        }
+    }
+
+    /// `max` (isMaximum) or `min`.
+    final class Extremum: Node, @unchecked Sendable {
+        let isMaximum: Bool
+        let arguments: Arguments
+
+        init(isMaximum: Bool, _ arguments: Arguments) {
+            self.isMaximum = isMaximum
+            self.arguments = arguments
+        }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            return .number(try interpreter.extremum(isMaximum: isMaximum, arguments))
+        }
+    }
+}
+
 extension Interpreter {
-    /// All comparison operators chain: `{"<": [a, b, c]}` is a < b < c, and
-    /// evaluation stops at the first pair that fails (json-logic-js chains only
-    /// `<` and `<=` and ignores a third operand of the others).
-    mutating func compareChain(_ comparison: Comparison, _ nodes: [Node]) throws(RuleEvaluationError) -> Bool {
-        var previous = try evaluate(nodes[0])
-        for index in 1..<nodes.count {
-            let next = try evaluate(nodes[index])
-            guard Self.holds(comparison, previous, next) else { return false }
-            previous = next
-        }
-        return true
-    }
-
-    static func holds(_ comparison: Comparison, _ lhs: JSON, _ rhs: JSON) -> Bool {
-        switch comparison {
-        case .looseEqual: return JavaScript.looseEquals(lhs, rhs)
-        case .looseNotEqual: return !JavaScript.looseEquals(lhs, rhs)
-        case .strictEqual: return JavaScript.strictEquals(lhs, rhs)
-        case .strictNotEqual: return !JavaScript.strictEquals(lhs, rhs)
-        case .less: return JavaScript.compare(lhs, rhs, .less)
-        case .lessOrEqual: return JavaScript.compare(lhs, rhs, .lessOrEqual)
-        case .greater: return JavaScript.compare(lhs, rhs, .greater)
-        case .greaterOrEqual: return JavaScript.compare(lhs, rhs, .greaterOrEqual)
-        }
-    }
-
     /// `+ - * / %` over `ToNumber` of each operand. Differences from
     /// json-logic-js, where it gives NaN or throws: `*` of nothing is 1, `/` of
     /// one operand is its reciprocal, and `- / %` chain over extra operands.

@@ -1,6 +1,110 @@
 import BuntingJSON
 
 /// Iterators and array operators.
+enum Iteration: String, Sendable {
+    case map, filter, all, some, none
+}
+
+extension Node {
+    /// map, filter, all, some, none.
+    final class Iterator: Node, @unchecked Sendable {
+        let kind: Iteration
+        let source: Node
+        let body: Node
+
+        init(_ kind: Iteration, source: Node, body: Node) {
+            self.kind = kind
+            self.source = source
+            self.body = body
+        }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            return try interpreter.iterate(kind, source: source, body: body)
+        }
+    }
+
+    final class Reduce: Node, @unchecked Sendable {
+        let source: Node
+        let body: Node
+        let initial: Node
+
+        init(source: Node, body: Node, initial: Node) {
+            self.source = source
+            self.body = body
+            self.initial = initial
+        }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            return try interpreter.reduce(source: source, body: body, initial: initial)
+        }
+    }
+
+    final class Merge: Node, @unchecked Sendable {
+        let nodes: [Node]
+
+        init(_ nodes: [Node]) { self.nodes = nodes }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            return try interpreter.merge(nodes)
+        }
+    }
+
+    /// `in`: see `Interpreter.contains(_:in:)`.
+    final class Membership: Node, @unchecked Sendable {
+        let needle: Node
+        let haystack: InspectedOperand
+        /// The needle when it is literal (`{"in": ["beta", {"var": "email"}]}`),
+        /// so that the haystack can be read directly (see `InspectedOperand`).
+        private let literalNeedle: JSON?
+
+        init(needle: Node, haystack: Node) {
+            self.needle = needle
+            self.haystack = InspectedOperand(haystack)
+            literalNeedle = needle.literalValue
+        }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            .bool(try isTruthy(&interpreter))
+        }
+
+        override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
+            try interpreter.step()
+            if let literalNeedle {
+                return try haystack.inspect(&interpreter) { Interpreter.contains(literalNeedle, in: $0) }
+            }
+            let needle = try needle.evaluate(&interpreter)
+            let haystack = try haystack.node.evaluate(&interpreter)
+            return Interpreter.contains(needle, in: haystack)
+        }
+    }
+
+    /// `in` with a literal array of strings: a hash lookup instead of a scan.
+    final class MembershipInStrings: Node, @unchecked Sendable {
+        let needle: InspectedOperand
+        let strings: LiteralStringSet
+
+        init(needle: Node, strings: LiteralStringSet) {
+            self.needle = InspectedOperand(needle)
+            self.strings = strings
+        }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            .bool(try isTruthy(&interpreter))
+        }
+
+        override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
+            try interpreter.step()
+            return try needle.inspect(&interpreter) { needle in
+                guard case .string(let needle) = needle else { return false }
+                return strings.contains(needle)
+            }
+        }
+    }
+}
+
 extension Interpreter {
     /// map, filter, all, some, none. A source that is not an array is treated
     /// as empty; `all` of nothing is false (JSONLogic's rule).
@@ -20,7 +124,7 @@ extension Interpreter {
             if kind == .map || kind == .filter { results.reserveCapacity(elements.count) }
             for (index, element) in elements.enumerated() {
                 try interpreter.step()
-                interpreter.enterIteration(element, index: index)
+                interpreter.enterIteration(.item(element), index: index)
                 let result = try interpreter.evaluate(body)
                 switch kind {
                 case .map: results.append(result)
@@ -46,8 +150,7 @@ extension Interpreter {
         return try withScope(.item(.null), index: 0) { interpreter throws(RuleEvaluationError) -> JSON in
             for (index, element) in elements.enumerated() {
                 try interpreter.step()
-                interpreter.scope = .reduction(current: element, accumulator: accumulator)
-                interpreter.setIndex(index)
+                interpreter.enterIteration(.reduction(current: element, accumulator: accumulator), index: index)
                 accumulator = try interpreter.evaluate(body)
             }
             return accumulator
@@ -89,10 +192,8 @@ extension Interpreter {
     /// Byte search: a UTF-8 substring match is a code point substring match,
     /// without Swift's grapheme-aware comparison.
     static func containsSubstring(_ haystack: String, _ needle: String) -> Bool {
-        var haystack = haystack
-        var needle = needle
-        return haystack.withUTF8 { text in
-            needle.withUTF8 { part in
+        JavaScript.withBytes(of: haystack) { text in
+            JavaScript.withBytes(of: needle) { part in
                 guard part.count <= text.count else { return false }
                 guard let first = part.first else { return true }
                 var start = 0

@@ -1,0 +1,58 @@
+/// A `var` path known at compile time: `"a.b.0"` split at the dots. A
+/// class, so that evaluation reads it without copying its parts.
+final class DataPath: Sendable {
+    struct Component: Sendable {
+        let key: String
+        /// The array index this key names, when it is a canonical index ("0", "12", not "01").
+        let index: Int?
+    }
+
+    /// Empty: the whole current data.
+    let components: [Component]
+    /// The first component's key ("" for the empty path), kept apart so that
+    /// the common one-key lookup reads it without going through the array.
+    let firstKey: String
+    /// Whether the path starts at `$flagd`, which flag evaluation supplies
+    /// without copying the context.
+    let startsAtFlagdProperties: Bool
+    /// Where the first component's value waits when the evaluation was set up
+    /// with `table` (see `AttributeTable`).
+    let table: AttributeTable?
+    let slot: Int
+
+    init(_ dotted: String, table: AttributeTable? = nil) {
+        components = dotted.isEmpty ? [] : dotted.split(separator: ".", omittingEmptySubsequences: false).map {
+            Component(key: String($0), index: DataPath.canonicalIndex(String($0)))
+        }
+        firstKey = components.first?.key ?? ""
+        startsAtFlagdProperties = components.first?.key == FlagdProperties.key
+        if let table, let first = components.first, !startsAtFlagdProperties {
+            self.table = table
+            slot = table.slot(for: first.key)
+        } else {
+            self.table = nil
+            slot = -1
+        }
+    }
+
+    static let root = DataPath("")
+
+    /// JavaScript reads `array["1"]` as an element, `array["01"]` or `array["-1"]` as nothing.
+    static func canonicalIndex(_ key: String) -> Int? {
+        guard let index = Int(key), index >= 0, String(index) == key else { return nil }
+        return index
+    }
+}
+
+/// A `val`/`exists` path: literal or computed segments, after an optional
+/// jump up the scopes of enclosing iterators (`[[2], "x"]`).
+struct ValuePath: Sendable {
+    enum Segment: Sendable {
+        case key(String)
+        case index(Int)
+        case computed(Node)
+    }
+
+    var scopeJump: Int
+    var segments: [Segment]
+}

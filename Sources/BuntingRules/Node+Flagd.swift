@@ -1,0 +1,200 @@
+import BuntingJSON
+
+/// flagd's `fractional` and `sem_ver`.
+extension Node {
+    final class Fractional: Node, @unchecked Sendable {
+        let rule: FractionalRule
+
+        init(_ rule: FractionalRule) { self.rule = rule }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            return try interpreter.fractional(rule).value(in: rule)
+        }
+    }
+
+    /// `sem_ver`: true or false, or null when either side is not a version
+    /// or the comparison is unknown.
+    final class SemanticVersionComparison: Node, @unchecked Sendable {
+        let lhs: VersionOperand
+        /// The comparison when it is literal; else `operationNode` computes it.
+        let operation: SemanticVersionOperation?
+        let operationNode: Node?
+        let rhs: VersionOperand
+
+        init(lhs: VersionOperand, operation: SemanticVersionOperation?, operationNode: Node?, rhs: VersionOperand) {
+            self.lhs = lhs
+            self.operation = operation
+            self.operationNode = operationNode
+            self.rhs = rhs
+        }
+
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            return try test(&interpreter).map(JSON.bool) ?? .null
+        }
+
+        override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
+            try interpreter.step()
+            return try test(&interpreter) ?? false
+        }
+
+        private func test(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool? {
+            let left = try version(lhs, &interpreter)
+            var comparison = operation
+            if let operationNode {
+                guard case .string(let text) = try operationNode.evaluate(&interpreter) else { return nil }
+                comparison = SemanticVersionOperation(rawValue: text)
+            }
+            let right = try version(rhs, &interpreter)
+            guard let comparison, let left, let right else { return nil }
+            return SemanticVersion.holds(comparison, left, right)
+        }
+
+        private func version(
+            _ operand: VersionOperand, _ interpreter: inout Interpreter
+        ) throws(RuleEvaluationError) -> SemanticVersion? {
+            switch operand {
+            case .literal(let version): return version
+            case .computed(let operand): return try operand.inspect(&interpreter) { SemanticVersion($0) }
+            }
+        }
+    }
+}
+
+/// A side of `sem_ver`: a literal is parsed once, at compile time (nil when
+/// it is not a version, which makes every comparison null).
+enum VersionOperand: Sendable {
+    case literal(SemanticVersion?)
+    case computed(InspectedOperand)
+}
+
+/// The comparison named by sem_ver's middle argument.
+enum SemanticVersionOperation: String, Sendable, CaseIterable {
+    case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    case sameMajor = "^", sameMinor = "~"
+}
+
+extension Interpreter {
+    /// flagd's weights sum to at most Int32.max.
+    static let maxTotalWeight: UInt64 = 2_147_483_647
+
+    /// The first argument is the bucketing value when it is not a fraction
+    /// (in the string generation: when it is a string); otherwise flagd buckets
+    /// by flag key and targeting key. Invalid fractions, a missing targeting
+    /// key or a total weight out of range give null, as flagd does.
+    mutating func fractional(_ rule: FractionalRule) throws(RuleEvaluationError) -> FractionalResult {
+        guard !rule.arguments.isEmpty else { return .null }
+        // The rule's own tables and nodes are passed on as `rule.x!`, not
+        // bound to locals: a local holds a reference, retained and released.
+        if rule.isLiteralShorthand {
+            guard let hash = try shorthandHash(rule), rule.wholeTable != nil else { return .null }
+            return pick(rule.wholeTable!, hash: hash).map(FractionalResult.whole) ?? .null
+        }
+        if hashing == .murmur3String, rule.bucketingConcatenation != nil {
+            return try fractional(rule, bucketingBy: rule.bucketingConcatenation!)
+        }
+        // flagd evaluates every argument before looking at any.
+        let first = try evaluate(rule.arguments[0])
+        var rest: [JSON]
+        if let literalTail = rule.literalTail {
+            rest = literalTail
+        } else {
+            rest = []
+            rest.reserveCapacity(rule.arguments.count - 1)
+            for node in rule.arguments.dropFirst() { rest.append(try evaluate(node)) }
+        }
+
+        let firstIsBucketingValue: Bool
+        switch (hashing, first) {
+        case (.murmur3String, .string): firstIsBucketingValue = true
+        case (.murmur3String, _), (.murmur3CBOR, .array): firstIsBucketingValue = false
+        case (.murmur3CBOR, _): firstIsBucketingValue = true
+        }
+        guard firstIsBucketingValue else {
+            guard let hash = try shorthandHash(rule), let table = FractionTable(([first] + rest)[...]) else {
+                return .null
+            }
+            return pick(table, hash: hash).map { .value(table.variants[$0]) } ?? .null
+        }
+
+        let hash: UInt32?
+        switch first {
+        case .null:
+            return .null
+        case .string(let text) where hashing == .murmur3String:
+            guard !text.isEmpty else { return .null }
+            hash = MurmurHash3.x86_32(text)
+        default:
+            hash = CanonicalCBOR.encode(first).map(MurmurHash3.x86_32)
+        }
+        if rule.literalTail != nil {
+            guard rule.tailTable != nil else { return .null }
+            return pick(rule.tailTable!, hash: hash).map(FractionalResult.tail) ?? .null
+        }
+        guard let table = FractionTable(rest[...]) else { return .null }
+        return pick(table, hash: hash).map { .value(table.variants[$0]) } ?? .null
+    }
+
+    /// The string generation with a `cat` bucketing value (such as
+    /// `{"cat": [{"var": "$flagd.flagKey"}, {"var": "userId"}]}`): its pieces
+    /// are hashed as they are evaluated, so that the string is never built.
+    /// The same steps, limits and answers as evaluating it.
+    private mutating func fractional(
+        _ rule: FractionalRule, bucketingBy concatenation: Node.Concatenate
+    ) throws(RuleEvaluationError) -> FractionalResult {
+        let bucketing = try concatenation.hashed(&self)
+        if rule.literalTail != nil {
+            // An empty string buckets nothing, as in the general path.
+            guard bucketing.byteCount > 0, rule.tailTable != nil else { return .null }
+            return pick(rule.tailTable!, hash: bucketing.hash).map(FractionalResult.tail) ?? .null
+        }
+        var rest: [JSON] = []
+        rest.reserveCapacity(rule.arguments.count - 1)
+        for node in rule.arguments.dropFirst() { rest.append(try evaluate(node)) }
+        guard bucketing.byteCount > 0, let table = FractionTable(rest[...]) else { return .null }
+        return pick(table, hash: bucketing.hash).map { .value(table.variants[$0]) } ?? .null
+    }
+
+    /// The position of the variant whose range holds the bucket of `hash`;
+    /// nil without a hash (a value CBOR cannot encode), with a total weight
+    /// out of range, or when no range holds it.
+    private func pick(_ table: FractionTable, hash: UInt32?) -> Int? {
+        guard let hash else { return nil }
+        let total = table.totalWeight
+        guard total <= Self.maxTotalWeight else { return nil }
+        if hashing == .murmur3CBOR && total == 0 { return nil }
+        return table.pick(hash)
+    }
+
+    /// The hash of flagKey + targetingKey (string generation) or of
+    /// [flagKey, targetingKey] (CBOR generation); nil when there is no usable
+    /// targeting key. Neither string is built.
+    private func shorthandHash(_ rule: FractionalRule) throws(RuleEvaluationError) -> UInt32? {
+        let targetingKey = lookup(rule.targetingKey) ?? .null
+        switch hashing {
+        case .murmur3String:
+            guard targetingKey.isTruthy else { return nil }
+            // flagd-core 1.x concatenates with Python's +, which fails on non-strings.
+            guard case .string(let user) = targetingKey else { throw Self.nonStringKeys }
+            var hasher = MurmurHash3()
+            if atRoot, flagd != nil {
+                flagd!.hashFlagKey(into: &hasher)
+            } else {
+                guard case .string(let seed) = lookup(Self.flagKeyPath) ?? "" else { throw Self.nonStringKeys }
+                hasher.combine(seed)
+            }
+            hasher.combine(user)
+            return hasher.finalize()
+        case .murmur3CBOR:
+            guard case .string(let user) = targetingKey, !user.isEmpty else { return nil }
+            let flagKey: JSON = atRoot && flagd != nil ? .string(flagd!.flagKey) : lookup(Self.flagKeyPath) ?? ""
+            return CanonicalCBOR.encode([flagKey, .string(user)]).map(MurmurHash3.x86_32)
+        }
+    }
+
+    private static let nonStringKeys = RuleEvaluationError.invalidOperand(
+        operator: "fractional", message: "flag key and targeting key must be strings")
+
+    private static let flagKeyPath = DataPath("$flagd.flagKey")
+}
