@@ -169,7 +169,7 @@ extension Engine {
         }
         finishFlushRequests()
         if willRetry {
-            let delay = until.map { max(0, $0 - now) } ?? configuration.retry.delay(beforeRetry: flushFailedTries, random: &random)
+            let delay = retryDelay(for: failure, afterFailedTries: flushFailedTries)
             flushRetryTimer = loop.schedule(after: delay) { [self] in
                 flushRetryTimer = nil
                 guard profile.sdkEnabled, !isShutDown else { return }
@@ -247,14 +247,14 @@ extension Engine {
     }
 
     func card(_ id: String, field: String) throws(EngineError) -> ContentCard {
-        guard isEnabled(.contentCards), let card = visibleCards().first(where: { $0.id == id }) else {
+        guard isEnabled(.contentCards), let card = visibleCard(id) else {
             throw EngineError(.notFound, field: field, "no content card \(id.debugDescription) for the current user")
         }
         return card
     }
 
     func banner(_ placementId: String, field: String) throws(EngineError) -> Banner {
-        guard isEnabled(.banners), let banner = visibleBanners()[placementId] else {
+        guard isEnabled(.banners), let banner = visibleBanner(placementId) else {
             throw EngineError(.notFound, field: field, "no banner in placement \(placementId.debugDescription) for the current user")
         }
         return banner

@@ -153,13 +153,20 @@ extension Engine {
             return
         }
         waitingRefreshes = requests + waitingRefreshes
-        let delay = until.map { max(0, $0 - now) } ?? configuration.retry.delay(beforeRetry: fetchFailedTries, random: &random)
+        let delay = retryDelay(for: failure, afterFailedTries: fetchFailedTries)
         fetchRetryTimer = loop.schedule(after: delay) { [self] in
             fetchRetryTimer = nil
             guard !isShutDown, profile.sdkEnabled else { return }
             if fetchInFlight { return }  // a fetch started meanwhile carries the requests
             startFetch(fromPoll: false)
         }
+    }
+
+    /// How long to wait before the next try: until the server's Retry-After
+    /// when it gave one, else the retry policy's backoff. One rule for the
+    /// source and the sink.
+    func retryDelay(for failure: RemoteFailure, afterFailedTries tries: Int) -> Double {
+        failure.retryAfter.map { max(0, $0 - now) } ?? configuration.retry.delay(beforeRetry: tries, random: &random)
     }
 
     /// Makes `compiled` the definitions in use. Channels it turns off lose

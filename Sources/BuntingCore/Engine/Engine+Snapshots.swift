@@ -8,31 +8,55 @@ extension Engine {
     func visibleCards() -> [ContentCard] {
         let now = self.now
         let states = itemStates[.contentCards] ?? [:]
-        var cards: [ContentCard] = []
-        for var card in cache(.contentCards).cards where !card.isExpired(at: now) {
-            let state = states[card.id] ?? ItemState()
-            guard !state.dismissed else { continue }
-            card.viewed = state.viewed
-            card.clicked = state.clicked
-            cards.append(card)
-        }
-        return cards.sorted(by: ContentCard.listedBefore)
+        return cache(.contentCards).cards.compactMap { visible($0, at: now, states: states) }
+            .sorted(by: ContentCard.listedBefore)
+    }
+
+    /// One listed card by id, found without listing (and sorting) them all.
+    func visibleCard(_ id: String) -> ContentCard? {
+        guard let card = cache(.contentCards).cards.first(where: { $0.id == id }) else { return nil }
+        return visible(card, at: now, states: itemStates[.contentCards] ?? [:])
+    }
+
+    /// The card as listed now: nil when expired or dismissed, else with the
+    /// user's viewed and clicked state.
+    private func visible(_ card: ContentCard, at now: Double, states: [String: ItemState]) -> ContentCard? {
+        let state = states[card.id] ?? ItemState()
+        guard !card.isExpired(at: now), !state.dismissed else { return nil }
+        var card = card
+        card.viewed = state.viewed
+        card.clicked = state.clicked
+        return card
     }
 
     /// Placement id → the banner that fills it now (expired and dismissed banners left out).
     func visibleBanners() -> [String: Banner] {
         let now = self.now
-        let dismissed = itemStates[.banners] ?? [:]
-        return cache(.banners).banners.filter { _, banner in
-            !banner.isExpired(at: now) && dismissed[banner.id]?.dismissed != true
-        }
+        let states = itemStates[.banners] ?? [:]
+        return cache(.banners).banners.filter { isShown($0.value, at: now, states: states) }
+    }
+
+    /// The banner that fills one placement now, if any.
+    func visibleBanner(_ placementId: String) -> Banner? {
+        guard let banner = cache(.banners).banners[placementId],
+              isShown(banner, at: now, states: itemStates[.banners] ?? [:])
+        else { return nil }
+        return banner
+    }
+
+    private func isShown(_ banner: Banner, at now: Double, states: [String: ItemState]) -> Bool {
+        !banner.isExpired(at: now) && states[banner.id]?.dismissed != true
     }
 
     func itemCount(_ channel: Channel) -> Int {
         switch channel {
         case .featureFlags: cache(.featureFlags).flags.count
         case .banners: visibleBanners().count
-        case .contentCards: visibleCards().count
+        case .contentCards:
+            // Counted, not listed: no need to sort.
+            cache(.contentCards).cards.lazy.compactMap { [now, states = itemStates[.contentCards] ?? [:]] in
+                self.visible($0, at: now, states: states)
+            }.count
         }
     }
 
@@ -75,7 +99,7 @@ extension Engine {
 
     public func banner(placementId: String) -> JSON? {
         guard isEnabled(.banners) else { return nil }
-        return visibleBanners()[placementId]?.json
+        return visibleBanner(placementId)?.json
     }
 
     /// A flag of the current definitions resolved for `context`, as flagd
