@@ -23,10 +23,12 @@ extension Engine {
         case .featureFlags:
             var flags: [FeatureFlag] = []
             for (index, id) in ids.enumerated() { flags.append(try flag(id, field: name(index))) }
+            let before = sessionFlagImpressions.count
+            // One save for the request, even if a later event cannot be stored.
+            defer { if sessionFlagImpressions.count != before { saveProfile() } }
             for flag in flags where !sessionFlagImpressions.contains(flag.impressionKey) {
                 try enqueue(.impression, channel, itemId: flag.id, item: flag.json, trackingString: flag.trackingString)
                 sessionFlagImpressions.insert(flag.impressionKey)
-                saveProfile()
             }
         case .contentCards:
             var cards: [ContentCard] = []
