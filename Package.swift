@@ -23,6 +23,14 @@ let package = Package(
         // headers from libcurl4-openssl-dev.
         .target(name: "CCurl"),
 
+        // What the runtime needs of glibc beyond Swift's Glibc module
+        // (malloc_trim, eventfd, signalfd); only BuntingRuntime imports it.
+        .target(name: "CRuntime"),
+
+        // The runtime, a leaf: clocks, the event loop, locks, the worker pool,
+        // logging and file descriptor I/O. Imports no Bunting module.
+        .target(name: "BuntingRuntime", dependencies: ["CRuntime"]),
+
         // JSON values over jansson; the only module that imports CJansson.
         .target(name: "BuntingJSON", dependencies: ["CJansson"]),
 
@@ -33,34 +41,34 @@ let package = Package(
         .target(name: "BuntingSchema", dependencies: ["BuntingJSON"]),
 
         // The engine: one serial owner of all state, its clock and timers.
-        .target(name: "BuntingCore", dependencies: ["BuntingJSON"]),
+        .target(name: "BuntingCore", dependencies: ["BuntingJSON", "BuntingRuntime"]),
 
         // The definitions document: checked against its schema, compiled, and
         // evaluated per user into the engine's items.
         .target(
-            name: "BuntingDefinitions", dependencies: ["BuntingJSON", "BuntingRules", "BuntingSchema", "BuntingCore"],
+            name: "BuntingDefinitions", dependencies: ["BuntingJSON", "BuntingRuntime", "BuntingRules", "BuntingSchema", "BuntingCore"],
             resources: [.embedInCode("Resources/definitions.schema.json")]),
 
         // Files behind the engine's seams: the file source and the NDJSON sink.
-        .target(name: "BuntingIO", dependencies: ["BuntingJSON", "BuntingCore"]),
+        .target(name: "BuntingIO", dependencies: ["BuntingJSON", "BuntingRuntime", "BuntingCore"]),
 
         // The HTTP client (libcurl), the HTTP definitions source and the HTTP
         // analytics sink; the only module that imports CCurl.
-        .target(name: "BuntingHTTP", dependencies: ["CCurl", "BuntingCore", "BuntingJSON"]),
+        .target(name: "BuntingHTTP", dependencies: ["CCurl", "BuntingRuntime", "BuntingCore", "BuntingJSON"]),
 
         // The engine's store on SQLite; the only module that imports CSQLite.
-        .target(name: "BuntingStorage", dependencies: ["CSQLite", "BuntingJSON", "BuntingCore"]),
+        .target(name: "BuntingStorage", dependencies: ["CSQLite", "BuntingJSON", "BuntingRuntime", "BuntingCore"]),
 
         // JSON-RPC 2.0 over stdio: framing, dispatch, and the protocol's methods.
         .target(
-            name: "BuntingRPC", dependencies: ["BuntingJSON", "BuntingCore", "BuntingRules"],
+            name: "BuntingRPC", dependencies: ["BuntingJSON", "BuntingRuntime", "BuntingCore", "BuntingRules"],
             resources: [.embedInCode("Resources/openrpc.json")]),
 
         // The command line: serve, eval, validate, version.
         .target(
             name: "BuntingCLI",
             dependencies: [
-                "BuntingJSON", "BuntingCore", "BuntingRPC", "BuntingDefinitions", "BuntingIO", "BuntingHTTP",
+                "BuntingJSON", "BuntingRuntime", "BuntingCore", "BuntingRPC", "BuntingDefinitions", "BuntingIO", "BuntingHTTP",
                 "BuntingStorage",
             ],
             resources: [.embedInCode("Resources/bunting.json")]),
@@ -75,7 +83,8 @@ let package = Package(
         .testTarget(
             name: "BuntingSchemaTests", dependencies: ["BuntingSchema", "BuntingJSON"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "BuntingCoreTests", dependencies: ["BuntingCore"]),
+        .testTarget(name: "BuntingRuntimeTests", dependencies: ["BuntingRuntime"]),
+        .testTarget(name: "BuntingCoreTests", dependencies: ["BuntingCore", "BuntingRuntime"]),
         .testTarget(name: "BuntingDefinitionsTests", dependencies: ["BuntingDefinitions", "BuntingCore", "BuntingJSON"]),
         // URLs, headers and the HTTP failure mapping; the client against a real server is end-to-end.
         .testTarget(name: "BuntingHTTPTests", dependencies: ["BuntingHTTP", "BuntingCore", "BuntingJSON"]),

@@ -1,6 +1,7 @@
 import BuntingCore
 import BuntingJSON
 import BuntingRules
+import BuntingRuntime
 
 /// The `targeting` of a banner or card: a compiled rule (absent means
 /// everyone), and the control share that sends a stable fraction of users to

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import BuntingCore
+import BuntingRuntime
 import CCurl
 import Synchronization
 

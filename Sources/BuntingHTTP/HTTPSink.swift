@@ -1,5 +1,6 @@
 import BuntingCore
 import BuntingJSON
+import BuntingRuntime
 
 /// Analytics POSTed to a collector as `{"events": [...]}`, one batch per
 /// request. A batch counts as accepted only on a 2xx; every event carries

@@ -1,4 +1,5 @@
 import BuntingCore
+import BuntingRuntime
 
 /// Definitions from an HTTP server (nginx, a CDN, object storage), fetched
 /// with a conditional GET: the engine hands back the ETag and Last-Modified

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import BuntingCore
+import BuntingRuntime
 
 /// Definitions read from a file. Changes are found by polling: the file's
 /// identity, size and modification time make its version, so an unchanged
@@ -26,39 +27,11 @@ public final class FileSource: DefinitionsSource {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             return .failed(.serverError("\(location) is not a regular file"))
         }
-        switch readWholeFile(location, limit: Self.maxBytes) {
+        switch FileDescriptorIO.readRegularFile(location, limit: Self.maxBytes) {
         case .success(let bytes):
             return .fetched(bytes, SourceVersion(fingerprint: fingerprint))
         case .failure(let error):
             return .failed(.serverError(error.message))
-        }
-    }
-}
-
-/// Why a file could not be read.
-public struct FileReadError: Error, Sendable {
-    public let message: String
-}
-
-/// Reads a whole file, refusing one larger than `limit` bytes.
-public func readWholeFile(_ path: String, limit: Int) -> Result<[UInt8], FileReadError> {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-        return .failure(FileReadError(message: "cannot open \(path): \(String(cString: strerror(errno)))"))
-    }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if count < 0 {
-            if errno == EINTR { continue }
-            return .failure(FileReadError(message: "cannot read \(path): \(String(cString: strerror(errno)))"))
-        }
-        if count == 0 { return .success(bytes) }
-        bytes.append(contentsOf: chunk[..<count])
-        if bytes.count > limit {
-            return .failure(FileReadError(message: "\(path) is larger than \(limit) bytes"))
         }
     }
 }

@@ -1,5 +1,6 @@
 import BuntingCore
 import BuntingJSON
+import BuntingRuntime
 
 /// The engine's store in a SQLite database (write-ahead log), opened by
 /// `StorageDirectory.openStore()`.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import BuntingCore
+import BuntingRuntime
 
 /// The directory a server keeps its state in, held by that server alone.
 ///

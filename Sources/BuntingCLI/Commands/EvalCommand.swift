@@ -6,6 +6,7 @@ import BuntingDefinitions
 import BuntingIO
 import BuntingJSON
 import BuntingRPC
+import BuntingRuntime
 
 /// `bunting eval`: what the definitions give each evaluation context, or
 /// what one JSONLogic rule gives one piece of data.
@@ -79,7 +80,7 @@ enum EvalCommand {
 
     static func evaluateContexts(definitionsPath: String, contexts: String, at now: Double) -> ExitCode {
         let definitions: Definitions
-        switch readWholeFile(definitionsPath, limit: FileSource.maxBytes).mapError({ EvalFailure($0.message) }).flatMap({ bytes in
+        switch FileDescriptorIO.readRegularFile(definitionsPath, limit: FileSource.maxBytes).mapError({ EvalFailure($0.message) }).flatMap({ bytes in
             Definitions.load(bytes).mapError { failure in
                 EvalFailure(failure.problems.map { "\(definitionsPath): \($0)" }.joined(separator: "\n"))
             }

@@ -7,6 +7,7 @@ import BuntingHTTP
 import BuntingIO
 import BuntingJSON
 import BuntingRPC
+import BuntingRuntime
 
 /// `bunting serve`: JSON-RPC on stdin/stdout until end of input or `shutdown`.
 enum ServeCommand {
@@ -52,7 +53,7 @@ enum ServeCommand {
         let status = server.run { context in
             let (store, storageProblem, closeStore) = storage.open()
             let engine = Engine(
-                configuration: engineConfiguration, loop: context.loop, worker: ThreadWorker(), source: source,
+                configuration: engineConfiguration, loop: context.loop, worker: WorkerPool(), source: source,
                 compile: Definitions.compiler, sink: sink, store: store
             ) { method, params in
                 context.notify(method: method, params: params)

@@ -4,6 +4,7 @@ import Glibc
 import BuntingCore
 import BuntingHTTP
 import BuntingRPC
+import BuntingRuntime
 
 /// Everything `bunting serve` was asked for, checked and with defaults filled in.
 public struct ServeConfiguration: Equatable, Sendable {

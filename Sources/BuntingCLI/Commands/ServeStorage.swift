@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import BuntingCore
+import BuntingRuntime
 import BuntingStorage
 
 /// Where `bunting serve` keeps its state: a locked storage directory, or

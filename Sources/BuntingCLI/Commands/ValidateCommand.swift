@@ -1,6 +1,7 @@
 import BuntingCore
 import BuntingDefinitions
 import BuntingIO
+import BuntingRuntime
 
 /// `bunting validate PATH`: checks a definitions document and names each
 /// problem by line:column and JSON pointer.
@@ -25,7 +26,7 @@ enum ValidateCommand {
             throw UsageError("validate takes one PATH", command: "validate")
         }
         let bytes: [UInt8]
-        switch readWholeFile(path, limit: FileSource.maxBytes) {
+        switch FileDescriptorIO.readRegularFile(path, limit: FileSource.maxBytes) {
         case .success(let read): bytes = read
         case .failure(let error):
             printToStderr("bunting: \(error.message)\n")

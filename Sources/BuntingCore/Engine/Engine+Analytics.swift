@@ -1,4 +1,5 @@
 import BuntingJSON
+import BuntingRuntime
 
 /// A `flush` waiting for the sink: how many of its events went out so far.
 struct FlushRequest {

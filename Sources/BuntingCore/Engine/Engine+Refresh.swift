@@ -1,4 +1,5 @@
 import BuntingJSON
+import BuntingRuntime
 
 /// Refreshes: reading the definitions source (off the loop), the failure and
 /// retry model, polling for a changed document, and evaluating the
@@ -265,18 +266,6 @@ extension Engine {
         return seen
     }
 }
-
-/// Loading a large document parses it twice over (jansson's tree, then
-/// Swift's) before compiling it; the allocator keeps that freed memory unless
-/// told to give it back, which would leave the process at its peak size.
-func releaseFreedMemory() {
-    _ = mallocTrim(0)
-}
-
-/// glibc's `malloc_trim`, which the Glibc module does not export (it lives in
-/// `<malloc.h>`); declared here by its C name.
-@_silgen_name("malloc_trim")
-private func mallocTrim(_ pad: Int) -> Int32
 
 /// FNV-1a, 64 bits: tells whether two documents are byte for byte the same.
 func fnv1a64(_ bytes: [UInt8]) -> UInt64 {

@@ -1,4 +1,5 @@
 import BuntingJSON
+import BuntingRuntime
 
 /// Users, sessions, wiping and turning the SDK off and on.
 extension Engine {

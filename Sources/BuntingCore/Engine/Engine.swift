@@ -1,4 +1,5 @@
 import BuntingJSON
+import BuntingRuntime
 
 /// The heart of Bunting: the user and session, the three channels' caches,
 /// subscriptions, rate limiters, refreshes and the analytics queue, under one

@@ -1,5 +1,6 @@
 import BuntingCore
 import BuntingJSON
+import BuntingRuntime
 
 /// Answers one request exactly once.
 ///

@@ -1,5 +1,6 @@
 import BuntingCore
 import BuntingJSON
+import BuntingRuntime
 
 /// The methods that concern the server itself: `rpc.discover`, `status`, `shutdown`.
 public enum ServerMethods {

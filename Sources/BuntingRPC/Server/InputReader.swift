@@ -3,6 +3,7 @@ import Glibc
 #endif
 import BuntingCore
 import BuntingJSON
+import BuntingRuntime
 import Synchronization
 
 /// Reads the protocol descriptor on a thread of its own, cuts the bytes into

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import BuntingCore
 import BuntingJSON
+import BuntingRuntime
 
 /// Writes framed messages to the protocol descriptor on a thread of its own,
 /// in the order they were handed over.

@@ -1,5 +1,6 @@
 import BuntingCore
 import BuntingJSON
+import BuntingRuntime
 
 /// JSON-RPC 2.0 over one connection: turns inbound items into calls of the
 /// method table and writes exactly one reply per request, none per

@@ -1,5 +1,6 @@
 import BuntingCore
 import BuntingJSON
+import BuntingRuntime
 
 /// What the methods and the engine may ask of the running server. Owned by
 /// the event loop: use it only on the loop's thread.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import BuntingCore
 import BuntingJSON
+import BuntingRuntime
 import Synchronization
 
 /// Serves JSON-RPC on stdin/stdout until end of input, `shutdown` or SIGTERM.
@@ -55,7 +56,7 @@ public final class StdioServer {
         let owned = LoopOwned<ServerContext>()
 
         writer.start()
-        loop.setAfterBatch { writer.flushStaged() }
+        loop.addTurnEndHook { writer.flushStaged() }
         loop.post {
             let context = ServerContext(loop: loop, stopInput: { reader.stop() }) { status in
                 writer.flushStaged()  // runs on the loop, which owns the staged bytes

@@ -1,5 +1,6 @@
 import BuntingCore
 import BuntingJSON
+import BuntingRuntime
 
 /// An engine on a loop run by hand, with a manual clock, a scripted source,
 /// a recording sink and an in-memory store; it records every notification.

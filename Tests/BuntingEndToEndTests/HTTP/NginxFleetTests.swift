@@ -1,4 +1,5 @@
 import BuntingJSON
+import BuntingRuntime
 import Foundation
 import Testing
 

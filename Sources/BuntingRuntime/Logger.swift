@@ -59,15 +59,7 @@ public final class Logger: Sendable {
         guard isEnabled(level) else { return }
         var line = "bunting[\(level.name)] " + message()
         line.append("\n")
-        line.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        FileDescriptorIO.writeAll(2, line)
     }
 }
 

@@ -1,4 +1,4 @@
-import BuntingCore
+import BuntingRuntime
 import Synchronization
 import Testing
 

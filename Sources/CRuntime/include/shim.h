@@ -1,0 +1,16 @@
+// The C the runtime needs that Swift's Glibc module does not export: glibc's
+// malloc_trim (in <malloc.h>), eventfd and signalfd. Only BuntingRuntime
+// imports this module.
+#ifndef BUNTING_CRUNTIME_SHIM_H
+#define BUNTING_CRUNTIME_SHIM_H
+
+#include <stddef.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <signal.h>
+
+/// Gives memory the allocator holds but no longer uses back to the system;
+/// returns whether any was released (glibc's malloc_trim).
+int bunting_malloc_trim(size_t pad);
+
+#endif
