@@ -55,7 +55,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
             "sub-2 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,beta,tracked,tracked-too] sync=+0",
             "sub-1 DATA_UPDATED contentCards AUTO_SERVER_REFRESH \(allCards) sync=+0",
         ])
-        #expect(harness.engine.snapshot(.banners)["lastSyncAt"] == 0)
+        #expect(harness.engine.snapshot(.banners).json["lastSyncAt"] == 0)
         #expect(harness.engine.status()["sessionId"] != .null)
     }
 
@@ -99,8 +99,8 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         _ = harness.take()
         try harness.engine.openSession()
         #expect(harness.take() == ["sub-1 DATA_UPDATED banners AUTO_SERVER_REFRESH [home:spring] sync=+0"])
-        #expect(harness.engine.snapshot(.featureFlags)["lastSyncAt"] == 0)
-        #expect(harness.engine.snapshot(.contentCards)["lastSyncAt"] == 0)
+        #expect(harness.engine.snapshot(.featureFlags).json["lastSyncAt"] == 0)
+        #expect(harness.engine.snapshot(.contentCards).json["lastSyncAt"] == 0)
     }
 
     @Test func removedSubscriptionsHearNothing() throws {
@@ -143,18 +143,18 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         let harness = EngineHarness(testDocument)
         try harness.engine.refresh(.contentCards, placementIds: nil)
         harness.settle()
-        #expect(EngineHarness.items(harness.engine.snapshot(.contentCards)["contentCards"]!) == allCards)
+        #expect(EngineHarness.items(harness.engine.snapshot(.contentCards).json["contentCards"]!) == allCards)
         harness.advance(60)
-        #expect(EngineHarness.items(harness.engine.snapshot(.contentCards)["contentCards"]!) == "[c2,c1,ctl,fixed]")
+        #expect(EngineHarness.items(harness.engine.snapshot(.contentCards).json["contentCards"]!) == "[c2,c1,ctl,fixed]")
     }
 
     @Test func unviewedCountLeavesControlCardsOut() throws {
         let harness = EngineHarness(testDocument)
         try harness.engine.refresh(.contentCards, placementIds: nil)
         harness.settle()
-        #expect(harness.engine.snapshot(.contentCards)["contentCards"]?["unviewedCount"] == 4)
+        #expect(harness.engine.snapshot(.contentCards).json["contentCards"]?["unviewedCount"] == 4)
         try harness.engine.logImpression(.contentCards, ids: ["c1", "ctl"])
-        #expect(harness.engine.snapshot(.contentCards)["contentCards"]?["unviewedCount"] == 3)
+        #expect(harness.engine.snapshot(.contentCards).json["contentCards"]?["unviewedCount"] == 3)
     }
 }
 
@@ -254,7 +254,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         harness.advance(1000)
         #expect(harness.take().isEmpty)
         #expect(harness.source.fetchCount == 6)
-        #expect(harness.engine.snapshot(.featureFlags)["lastSyncAt"]?.doubleValue == EngineHarness.startTime)
+        #expect(harness.engine.snapshot(.featureFlags).json["lastSyncAt"]?.doubleValue == EngineHarness.startTime)
     }
 
     @Test func aRetryThatSucceedsFinishesTheRefresh() throws {
@@ -329,7 +329,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
             "sub-1 ERROR banners FEATURE_DISABLED DO_NOT_RETRY",
             "sub-2 CACHE_REPLAY featureFlags [] sync=0",
         ])
-        #expect(harness.engine.snapshot(.banners)["lastSyncAt"] == .null)
+        #expect(harness.engine.snapshot(.banners).json["lastSyncAt"] == .null)
         try harness.engine.refresh(.banners, placementIds: nil)
         #expect(harness.take() == ["sub-1 ERROR banners FEATURE_DISABLED DO_NOT_RETRY"])
         harness.source.setDocument(testDocument)

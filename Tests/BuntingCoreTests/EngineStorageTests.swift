@@ -12,8 +12,11 @@ import Testing
         #expect(harness.take() == ["sub-1 ERROR featureFlags CLIENT_ERROR DO_NOT_RETRY"])
         _ = harness.engine.subscribe(.contentCards, kind: .events)
         let events = harness.takeRaw()
-        #expect(events.map { $0["type"]?.stringValue } == ["CACHE_REPLAY", "ERROR"])
-        #expect(events.last?["message"] == "local storage was damaged")
+        #expect(events.map(EngineHarness.summary) == [
+            "sub-3 CACHE_REPLAY contentCards [] sync=0", "sub-3 ERROR contentCards CLIENT_ERROR DO_NOT_RETRY",
+        ])
+        guard case .error(_, let error)? = events.last else { return }
+        #expect(error.message == "local storage was damaged")
     }
 
     @Test func aStorageProblemFollowsTheFeatureDisabledErrorOfADisabledChannel() {
@@ -26,12 +29,12 @@ import Testing
     @Test func enqueuedAndFlushedCarryTheIdTheSinkReceives() throws {
         let harness = try refreshedHarness()
         try harness.engine.logImpression(.contentCards, ids: ["c1"])
-        let enqueued = try #require(harness.takeRaw().first)
+        guard case .analytics(_, let enqueued)? = harness.takeRaw().first else { Issue.record("no ENQUEUED"); return }
         harness.engine.flush { _, _ in }
-        let flushed = try #require(harness.takeRaw().first)
+        guard case .analytics(_, let flushed)? = harness.takeRaw().first else { Issue.record("no FLUSHED"); return }
         let sent = try #require(harness.sink.accepted.first)
-        #expect(enqueued["action"] == "ENQUEUED" && flushed["action"] == "FLUSHED")
-        #expect(enqueued["eventId"] == .string(sent.eventId))
-        #expect(flushed["eventId"] == .string(sent.eventId))
+        #expect(enqueued.action == .enqueued && flushed.action == .flushed)
+        #expect(enqueued.eventId == sent.eventId)
+        #expect(flushed.eventId == sent.eventId)
     }
 }

@@ -55,8 +55,9 @@ enum ServeCommand {
             let engine = Engine(
                 configuration: engineConfiguration, loop: context.loop, worker: WorkerPool(), source: source,
                 compile: Definitions.compiler, sink: sink, store: store
-            ) { method, params in
-                context.notify(method: method, params: params)
+            ) { event in
+                let notification = EventNotifications.notification(for: event)
+                context.notify(method: notification.method, params: notification.params)
             }
             engine.start()
             if let storageProblem { engine.reportStorageProblem(storageProblem) }

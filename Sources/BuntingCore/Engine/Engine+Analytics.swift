@@ -192,9 +192,8 @@ extension Engine {
         let flushed = flushedAwaitingReply
         flushedAwaitingReply.removeAll()
         for event in flushed {
-            var fields: JSONObject = ["action": "FLUSHED", "eventId": .string(event.eventId), event.channel.itemKey: event.item]
-            if let buttonId = event.buttonId { fields["buttonId"] = .string(buttonId) }
-            sendEvent(event.channel, type: event.kind.notificationType, fields)
+            sendAnalytics(event.channel, AnalyticsNotice(
+                kind: event.kind, action: .flushed, eventId: event.eventId, item: event.item, buttonId: event.buttonId))
         }
     }
 
@@ -217,9 +216,7 @@ extension Engine {
             throw .storage(error)
         }
         // The id lets a client match ENQUEUED to FLUSHED, and find the event at the sink.
-        var fields: JSONObject = ["action": "ENQUEUED", "eventId": .string(event.eventId), channel.itemKey: item]
-        if let buttonId { fields["buttonId"] = .string(buttonId) }
-        sendEvent(channel, type: kind.notificationType, fields)
+        sendAnalytics(channel, AnalyticsNotice(kind: kind, action: .enqueued, eventId: event.eventId, item: item, buttonId: buttonId))
     }
 
     /// Keeps the queue within its limit by dropping the oldest events, never

@@ -84,12 +84,10 @@ extension Engine {
         }
     }
 
-    /// `{"<channel>": data, "lastSyncAt": N}`; lastSyncAt is null while the channel is disabled.
-    public func snapshot(_ channel: Channel) -> JSON {
-        .object([
-            channel.dataKey: snapshotData(channel),
-            "lastSyncAt": isEnabled(channel) ? .number(cache(channel).lastSyncAt) : .null,
-        ])
+    /// The channel's data and lastSyncAt (nil while the channel is disabled).
+    public func snapshot(_ channel: Channel) -> ChannelSnapshot {
+        ChannelSnapshot(
+            channel: channel, data: snapshotData(channel), lastSyncAt: isEnabled(channel) ? cache(channel).lastSyncAt : nil)
     }
 
     public func featureFlag(id: String) -> JSON? {
@@ -109,60 +107,5 @@ extension Engine {
             return ["value": .null, "variant": .null, "reason": "ERROR", "errorCode": "FLAG_NOT_FOUND"]
         }
         return definitions.evaluateFlag(flagKey, context: context, at: now)
-    }
-
-    // MARK: - Events
-
-    /// Sends an `event` notification of `type` to every event subscription of `channel`.
-    func sendEvent(_ channel: Channel, type: String, _ fields: JSONObject = [:]) {
-        for subscription in subscriptions where subscription.channel == channel && subscription.kind == .events {
-            sendEvent(to: subscription, type: type, fields)
-        }
-    }
-
-    func sendEvent(to subscription: Subscription, type: String, _ fields: JSONObject = [:]) {
-        var params: JSONObject = [
-            "subscriptionId": .string(subscription.id), "channel": .string(subscription.channel.rawValue),
-            "type": .string(type),
-        ]
-        params.merge(fields)
-        emit("event", .object(params))
-    }
-
-    /// Tells subscribers that the cache changed: CACHE_LOAD, or DATA_UPDATED with
-    /// its reason, to event subscriptions; `updates` to update subscriptions.
-    func sendCacheChange(_ channel: Channel, reason: DataUpdatedReason?) {
-        let relevant = subscriptions.filter { $0.channel == channel }
-        guard !relevant.isEmpty else { return }
-        let snapshot = self.snapshot(channel)
-        for subscription in relevant {
-            switch subscription.kind {
-            case .events:
-                var fields: JSONObject = ["cacheSnapshot": snapshot]
-                if let reason { fields["reason"] = .string(reason.rawValue) }
-                sendEvent(to: subscription, type: reason == nil ? "CACHE_LOAD" : "DATA_UPDATED", fields)
-            case .updates:
-                emit("updates", .object([
-                    "subscriptionId": .string(subscription.id), "channel": .string(channel.rawValue),
-                    channel.dataKey: snapshot[channel.dataKey] ?? .null,
-                ]))
-            }
-        }
-    }
-
-    func sendError(_ channel: Channel, _ reason: ErrorReason, _ retryState: RetryState, until: Double? = nil, message: String? = nil) {
-        var fields: JSONObject = ["reason": .string(reason.rawValue), "retryState": .string(retryState.rawValue)]
-        if let until { fields["rateLimitedUntil"] = .number(until) }
-        if let message { fields["message"] = .string(message) }
-        sendEvent(channel, type: "ERROR", fields)
-    }
-
-    func hasSubscription(_ channel: Channel) -> Bool {
-        subscriptions.contains { $0.channel == channel }
-    }
-
-    /// Channels with at least one subscription, in protocol order.
-    var subscribedChannels: [Channel] {
-        Channel.allCases.filter(hasSubscription)
     }
 }

@@ -17,10 +17,6 @@ extension Engine {
 
     func sendStorageProblem(to subscription: Subscription) {
         guard let storageProblem else { return }
-        sendEvent(to: subscription, type: "ERROR", [
-            "reason": .string(ErrorReason.clientError.rawValue),
-            "retryState": .string(RetryState.doNotRetry.rawValue),
-            "message": .string(storageProblem),
-        ])
+        emit(.error(subscription.target, ChannelError(.clientError, .doNotRetry, message: storageProblem)))
     }
 }

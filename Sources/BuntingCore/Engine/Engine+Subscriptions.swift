@@ -12,13 +12,9 @@ extension Engine {
         subscriptions.append(subscription)
         if kind == .events {
             if isEnabled(channel) {
-                sendEvent(to: subscription, type: "CACHE_REPLAY", ["cacheSnapshot": snapshot(channel)])
+                emit(.cacheReplay(subscription.target, snapshot(channel)))
             } else {
-                sendEvent(to: subscription, type: "ERROR", [
-                    "reason": .string(ErrorReason.featureDisabled.rawValue),
-                    "retryState": .string(RetryState.doNotRetry.rawValue),
-                    "message": .string("the \(channel.rawValue) channel is disabled"),
-                ])
+                emit(.error(subscription.target, ChannelError(.featureDisabled, .doNotRetry, message: "the \(channel.rawValue) channel is disabled")))
             }
             sendStorageProblem(to: subscription)
         }

@@ -7,8 +7,8 @@ import BuntingRuntime
 ///
 /// Every method runs on the loop's thread. Blocking work (reading the source,
 /// writing the sink) goes to the `Worker` and comes back as a loop job. Time
-/// comes from the loop's clock. Events go out through `emit`, as
-/// `(method, params)` of a JSON-RPC notification.
+/// comes from the loop's clock. Events go out through `emit` as
+/// `EngineEvent` values, in the order `EngineEvent` describes.
 ///
 /// `@unchecked Sendable`: confined to its event loop; it is captured by jobs
 /// that run on that loop only.
@@ -35,7 +35,7 @@ public final class Engine: @unchecked Sendable {
     let compile: DefinitionsCompiler
     let sink: (any AnalyticsSink)?
     let store: any Store
-    let emit: (String, JSON) -> Void
+    let emit: (EngineEvent) -> Void
     var random: SplitMix64
 
     // MARK: State (all owned by the loop)
@@ -81,7 +81,7 @@ public final class Engine: @unchecked Sendable {
     public init(
         configuration: Configuration, loop: EventLoop, worker: any Worker, source: any DefinitionsSource,
         compile: @escaping DefinitionsCompiler, sink: (any AnalyticsSink)?, store: any Store,
-        random: SplitMix64 = SplitMix64(), emit: @escaping (String, JSON) -> Void
+        random: SplitMix64 = SplitMix64(), emit: @escaping (EngineEvent) -> Void
     ) {
         self.configuration = configuration
         self.loop = loop

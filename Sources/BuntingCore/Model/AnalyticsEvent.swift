@@ -4,11 +4,9 @@ import BuntingJSON
 /// accepts it. The id is made once and kept on every re-send, so a sink can
 /// recognise a repeat after a crash.
 public struct AnalyticsEvent: Equatable, Sendable {
+    /// Its `kind` at the sink.
     public enum Kind: String, Sendable {
         case impression, click, dismiss
-
-        /// The type of the event notification: IMPRESSION, CLICK, DISMISS.
-        public var notificationType: String { rawValue.uppercased() }
     }
 
     public var eventId: String

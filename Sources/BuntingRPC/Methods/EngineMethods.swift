@@ -47,7 +47,7 @@ public enum EngineMethods {
             return .object([:])
         }
         table.register("getSnapshot", fields: ["channel"]) { params throws(RPCError) in
-            engine.snapshot(try channel(params))
+            engine.snapshot(try channel(params)).json
         }
         table.register("getFeatureFlag", fields: ["id"]) { params throws(RPCError) in
             engine.featureFlag(id: try params.string("id")) ?? .null

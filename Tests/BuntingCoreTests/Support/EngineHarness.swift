@@ -33,7 +33,7 @@ final class EngineHarness {
         engine = Engine(
             configuration: configuration, loop: loop, worker: InlineWorker(), source: source,
             compile: StaticDefinitions.compile, sink: withSink ? sink : nil, store: store,
-            random: SplitMix64(seed: 7)) { method, params in recorder.record(method, params) }
+            random: SplitMix64(seed: 7)) { event in recorder.record(event) }
         engine.start()
         if settleAtStart { loop.runPending() }
     }
@@ -55,38 +55,64 @@ final class EngineHarness {
         return recorder.take().map(Self.summary)
     }
 
-    /// The raw notifications sent since the last call.
-    func takeRaw() -> [JSON] {
+    /// The events sent since the last call.
+    func takeRaw() -> [EngineEvent] {
         settle()
-        return recorder.take().map(\.params)
+        return recorder.take()
     }
 
-    static func summary(_ notification: (method: String, params: JSON)) -> String {
-        let params = notification.params
-        let id = params["subscriptionId"]?.stringValue ?? "?"
-        let channel = params["channel"]?.stringValue ?? "?"
-        if notification.method == "updates" {
-            return "\(id) updates \(channel) \(items(params[channel] ?? .null))"
+    static func summary(_ event: EngineEvent) -> String {
+        let target = event.target
+        var parts = [target.subscriptionId]
+        func snapshot(_ type: String, _ snapshot: ChannelSnapshot, _ reason: String?) {
+            parts += [type, target.channel.rawValue]
+            if let reason { parts.append(reason) }
+            parts.append(items(snapshot.data))
+            parts.append("sync=\(syncText(snapshot.lastSyncAt))")
         }
-        let type = params["type"]?.stringValue ?? "?"
-        var parts = [id, type, channel]
-        switch type {
-        case "CACHE_REPLAY", "CACHE_LOAD", "DATA_UPDATED":
-            if let reason = params["reason"]?.stringValue { parts.append(reason) }
-            let snapshot = params["cacheSnapshot"] ?? .null
-            parts.append(items(snapshot[channel] ?? .null))
-            parts.append("sync=\(syncText(snapshot["lastSyncAt"]))")
-        case "ERROR":
-            parts.append(params["reason"]?.stringValue ?? "?")
-            parts.append(params["retryState"]?.stringValue ?? "?")
-            if let until = params["rateLimitedUntil"]?.doubleValue { parts.append("until=+\(Int(until - startTime))") }
-        default:
-            parts.append(params["action"]?.stringValue ?? "?")
-            let item = params["card"] ?? params["banner"] ?? params["flag"] ?? .null
-            parts.append(item["id"]?.stringValue ?? "?")
-            if let button = params["buttonId"]?.stringValue { parts.append("button=\(button)") }
+        switch event {
+        case .updates(_, let data):
+            return "\(target.subscriptionId) updates \(target.channel.rawValue) \(items(data.data))"
+        case .cacheReplay(_, let data): snapshot("CACHE_REPLAY", data, nil)
+        case .cacheLoad(_, let data): snapshot("CACHE_LOAD", data, nil)
+        case .dataUpdated(_, let data, let reason): snapshot("DATA_UPDATED", data, name(reason))
+        case .error(_, let error):
+            parts += ["ERROR", target.channel.rawValue, name(error.reason), name(error.retryState)]
+            if let until = error.rateLimitedUntil { parts.append("until=+\(Int(until - startTime))") }
+        case .analytics(_, let notice):
+            parts += [notice.kind.rawValue.uppercased(), target.channel.rawValue]
+            parts.append(notice.action == .enqueued ? "ENQUEUED" : "FLUSHED")
+            parts.append(notice.item["id"]?.stringValue ?? "?")
+            if let button = notice.buttonId { parts.append("button=\(button)") }
         }
         return parts.joined(separator: " ")
+    }
+
+    static func name(_ reason: DataUpdatedReason) -> String {
+        switch reason {
+        case .autoServerRefresh: "AUTO_SERVER_REFRESH"
+        case .manualServerRefresh: "MANUAL_SERVER_REFRESH"
+        case .clientAction: "CLIENT_ACTION"
+        }
+    }
+
+    static func name(_ reason: ErrorReason) -> String {
+        switch reason {
+        case .serverError: "SERVER_ERROR"
+        case .clientError: "CLIENT_ERROR"
+        case .rateLimited: "RATE_LIMITED"
+        case .sdkDisabled: "SDK_DISABLED"
+        case .invalidServerData: "INVALID_SERVER_DATA"
+        case .featureDisabled: "FEATURE_DISABLED"
+        }
+    }
+
+    static func name(_ state: RetryState) -> String {
+        switch state {
+        case .sdkWillRetry: "SDK_WILL_RETRY"
+        case .integratorMayRetry: "INTEGRATOR_MAY_RETRY"
+        case .doNotRetry: "DO_NOT_RETRY"
+        }
     }
 
     /// `[a,b]`: the ids in a channel's data (cards, flags, or placement:banner).
@@ -99,20 +125,20 @@ final class EngineHarness {
         return "[?]"
     }
 
-    static func syncText(_ value: JSON?) -> String {
-        guard let seconds = value?.doubleValue else { return "null" }
+    static func syncText(_ value: Double?) -> String {
+        guard let seconds = value else { return "null" }
         return seconds == 0 ? "0" : "+\(Int(seconds - startTime))"
     }
 }
 
-/// Notifications in the order they were sent.
+/// Events in the order they were sent.
 final class NotificationRecorder: @unchecked Sendable {
-    private var notifications: [(method: String, params: JSON)] = []
+    private var events: [EngineEvent] = []
 
-    func record(_ method: String, _ params: JSON) { notifications.append((method, params)) }
+    func record(_ event: EngineEvent) { events.append(event) }
 
-    func take() -> [(method: String, params: JSON)] {
-        defer { notifications.removeAll() }
-        return notifications
+    func take() -> [EngineEvent] {
+        defer { events.removeAll() }
+        return events
     }
 }

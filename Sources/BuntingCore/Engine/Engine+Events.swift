@@ -1,0 +1,47 @@
+/// Sending events: each helper addresses one kind of `EngineEvent` to the
+/// subscriptions that should hear it. The order rules are `EngineEvent`'s.
+extension Engine {
+    /// Tells subscribers that the cache changed: `cacheLoad`, or `dataUpdated`
+    /// with its reason, to event subscriptions; `updates` to update subscriptions.
+    func sendCacheChange(_ channel: Channel, reason: DataUpdatedReason?) {
+        let relevant = subscriptions.filter { $0.channel == channel }
+        guard !relevant.isEmpty else { return }
+        let snapshot = self.snapshot(channel)
+        for subscription in relevant {
+            switch (subscription.kind, reason) {
+            case (.events, nil): emit(.cacheLoad(subscription.target, snapshot))
+            case (.events, let reason?): emit(.dataUpdated(subscription.target, snapshot, reason))
+            case (.updates, _): emit(.updates(subscription.target, snapshot))
+            }
+        }
+    }
+
+    /// An ERROR to every event subscription of `channel`.
+    func sendError(_ channel: Channel, _ error: ChannelError) {
+        for subscription in subscriptions where subscription.channel == channel && subscription.kind == .events {
+            emit(.error(subscription.target, error))
+        }
+    }
+
+    func sendError(
+        _ channel: Channel, _ reason: ErrorReason, _ retryState: RetryState, until: Double? = nil, message: String? = nil
+    ) {
+        sendError(channel, ChannelError(reason, retryState, rateLimitedUntil: until, message: message))
+    }
+
+    /// ENQUEUED or FLUSHED of one analytics event, to the event subscriptions of its channel.
+    func sendAnalytics(_ channel: Channel, _ notice: AnalyticsNotice) {
+        for subscription in subscriptions where subscription.channel == channel && subscription.kind == .events {
+            emit(.analytics(subscription.target, notice))
+        }
+    }
+
+    func hasSubscription(_ channel: Channel) -> Bool {
+        subscriptions.contains { $0.channel == channel }
+    }
+
+    /// Channels with at least one subscription, in protocol order.
+    var subscribedChannels: [Channel] {
+        Channel.allCases.filter(hasSubscription)
+    }
+}

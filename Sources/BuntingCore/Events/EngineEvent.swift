@@ -1,0 +1,144 @@
+import BuntingJSON
+
+/// Everything the engine tells its client, as values; the server turns each
+/// into a notification (the one place that knows the wire names).
+///
+/// Every event is addressed to one subscription. The engine emits them in the
+/// order things happen, and these rules fix that order:
+///
+/// 1. **A reply comes before the events its request caused.** The engine
+///    emits while a request is being handled; the connection holds those
+///    notifications and writes them right after the reply (after a batch's
+///    whole array). A request answered later (`flush`) gets its reply when
+///    it is ready; events in between go out as they happen.
+/// 2. **`cacheReplay` (or `error(featureDisabled)`) is the first event of an
+///    event subscription**, right after the `subscribe` reply; a storage
+///    problem found at start-up follows it at once, so that a client can
+///    tell an empty cache from a lost one.
+/// 3. **`enqueued` follows the commit of its analytics event** to the store,
+///    and `flushed` (same event id) follows the sink's acceptance — and, for
+///    a `flush` request, that request's reply.
+/// 4. **A dismissal** is `analytics(.dismiss, .enqueued)` then
+///    `dataUpdated(.clientAction)` without the item.
+/// 5. **A refresh** ends in exactly one `dataUpdated` or `error` per waiting
+///    channel; a failed try that will be retried says so (`sdkWillRetry`),
+///    and the last one says who may retry.
+/// 6. **Update subscriptions** (the deprecated pattern) get `updates` for
+///    every `cacheLoad` and `dataUpdated` of their channel, and nothing else.
+public enum EngineEvent: Sendable {
+    /// The cache as it is, right after the subscription was made.
+    case cacheReplay(EventTarget, ChannelSnapshot)
+    /// The cache changed without a refresh: user change, wipe, channel turned off.
+    case cacheLoad(EventTarget, ChannelSnapshot)
+    /// A refresh finished (even with no change), or a local change such as a dismissal.
+    case dataUpdated(EventTarget, ChannelSnapshot, DataUpdatedReason)
+    case error(EventTarget, ChannelError)
+    /// An impression, click or dismissal was stored (`enqueued`) or accepted by the sink (`flushed`).
+    case analytics(EventTarget, AnalyticsNotice)
+    /// The deprecated pattern: the channel's data after any cache change.
+    case updates(EventTarget, ChannelSnapshot)
+
+    /// The subscription the event is for.
+    public var target: EventTarget {
+        switch self {
+        case .cacheReplay(let target, _), .cacheLoad(let target, _), .dataUpdated(let target, _, _),
+             .error(let target, _), .analytics(let target, _), .updates(let target, _):
+            target
+        }
+    }
+}
+
+/// Who an event is for: one subscription, and its channel.
+public struct EventTarget: Equatable, Sendable {
+    public let subscriptionId: String
+    public let channel: Channel
+
+    public init(subscriptionId: String, channel: Channel) {
+        self.subscriptionId = subscriptionId
+        self.channel = channel
+    }
+}
+
+/// A channel's cache as the client sees it: its data (what `getSnapshot`
+/// answers under the channel's key) and when it was last synced.
+public struct ChannelSnapshot: Sendable {
+    public let channel: Channel
+    public let data: JSON
+    /// Unix seconds; 0 before the first sync for this user; nil while the channel is disabled.
+    public let lastSyncAt: Double?
+
+    public init(channel: Channel, data: JSON, lastSyncAt: Double?) {
+        self.channel = channel
+        self.data = data
+        self.lastSyncAt = lastSyncAt
+    }
+
+    /// `{"<channel>": data, "lastSyncAt": N|null}`.
+    public var json: JSON {
+        .object([channel.dataKey: data, "lastSyncAt": lastSyncAt.map(JSON.number) ?? .null])
+    }
+}
+
+/// An ERROR event: what failed, and who (if anyone) tries again.
+public struct ChannelError: Equatable, Sendable {
+    public let reason: ErrorReason
+    public let retryState: RetryState
+    /// When a rate limit ends (Unix seconds).
+    public let rateLimitedUntil: Double?
+    public let message: String?
+
+    public init(_ reason: ErrorReason, _ retryState: RetryState, rateLimitedUntil: Double? = nil, message: String? = nil) {
+        self.reason = reason
+        self.retryState = retryState
+        self.rateLimitedUntil = rateLimitedUntil
+        self.message = message
+    }
+}
+
+/// An analytics event as its notification tells it.
+public struct AnalyticsNotice: Sendable {
+    public let kind: AnalyticsEvent.Kind
+    public let action: AnalyticsAction
+    public let eventId: String
+    /// The item as the client saw it (card, banner or flag).
+    public let item: JSON
+    public let buttonId: String?
+
+    public init(kind: AnalyticsEvent.Kind, action: AnalyticsAction, eventId: String, item: JSON, buttonId: String?) {
+        self.kind = kind
+        self.action = action
+        self.eventId = eventId
+        self.item = item
+        self.buttonId = buttonId
+    }
+}
+
+/// Where an analytics event is: saved locally, or accepted by the sink.
+public enum AnalyticsAction: Sendable {
+    case enqueued
+    case flushed
+}
+
+/// Why a cache changed, as DATA_UPDATED reports it.
+public enum DataUpdatedReason: Sendable {
+    case autoServerRefresh
+    case manualServerRefresh
+    case clientAction
+}
+
+/// The `reason` of an ERROR event.
+public enum ErrorReason: Sendable {
+    case serverError
+    case clientError
+    case rateLimited
+    case sdkDisabled
+    case invalidServerData
+    case featureDisabled
+}
+
+/// The `retryState` of an ERROR event: who, if anyone, tries again.
+public enum RetryState: Sendable {
+    case sdkWillRetry
+    case integratorMayRetry
+    case doNotRetry
+}
