@@ -59,16 +59,24 @@ let package = Package(
         // The engine's store on SQLite; the only module that imports CSQLite.
         .target(name: "BuntingStorage", dependencies: ["CSQLite", "BuntingJSON", "BuntingRuntime", "BuntingCore"]),
 
-        // JSON-RPC 2.0 over stdio: framing, dispatch, and the protocol's methods.
+        // A generic JSON-RPC 2.0 transport: framing, messages, ids, errors, the
+        // method table and its param checks, and the stdio server. Knows
+        // nothing of Bunting: it imports only JSON and the runtime.
+        .target(name: "BuntingJSONRPC", dependencies: ["BuntingJSON", "BuntingRuntime"]),
+
+        // Bunting's methods over the engine and the rules, declared once, and
+        // the one encoder of engine events into notifications.
         .target(
-            name: "BuntingRPC", dependencies: ["BuntingJSON", "BuntingRuntime", "BuntingCore", "BuntingRules"],
+            name: "BuntingServer",
+            dependencies: ["BuntingJSON", "BuntingRuntime", "BuntingJSONRPC", "BuntingCore", "BuntingRules"],
             resources: [.embedInCode("Resources/openrpc.json")]),
 
         // The command line: serve, eval, validate, version.
         .target(
             name: "BuntingCLI",
             dependencies: [
-                "BuntingJSON", "BuntingRuntime", "BuntingCore", "BuntingRPC", "BuntingDefinitions", "BuntingIO", "BuntingHTTP",
+                "BuntingJSON", "BuntingRuntime", "BuntingCore", "BuntingJSONRPC", "BuntingServer", "BuntingDefinitions", "BuntingIO",
+                "BuntingHTTP",
                 "BuntingStorage",
             ],
             resources: [.embedInCode("Resources/bunting.json")]),
@@ -89,7 +97,10 @@ let package = Package(
         // URLs, headers and the HTTP failure mapping; the client against a real server is end-to-end.
         .testTarget(name: "BuntingHTTPTests", dependencies: ["BuntingHTTP", "BuntingCore", "BuntingJSON"]),
         .testTarget(name: "BuntingStorageTests", dependencies: ["BuntingStorage", "BuntingCore", "BuntingJSON"]),
-        .testTarget(name: "BuntingRPCTests", dependencies: ["BuntingRPC", "BuntingJSON", "BuntingCore"]),
+        .testTarget(name: "BuntingJSONRPCTests", dependencies: ["BuntingJSONRPC", "BuntingJSON", "BuntingRuntime"]),
+        .testTarget(
+            name: "BuntingServerTests",
+            dependencies: ["BuntingServer", "BuntingJSONRPC", "BuntingCore", "BuntingDefinitions", "BuntingJSON", "BuntingRuntime"]),
         // Drives the built `bunting` binary through real pipes.
         // Also the HTTP client against a fault-injecting loopback server, and nginx.
         .testTarget(name: "BuntingEndToEndTests", dependencies: ["BuntingJSON", "BuntingHTTP", "BuntingCore", "bunting"]),

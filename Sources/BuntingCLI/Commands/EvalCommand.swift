@@ -5,7 +5,8 @@ import BuntingCore
 import BuntingDefinitions
 import BuntingIO
 import BuntingJSON
-import BuntingRPC
+import BuntingJSONRPC
+import BuntingServer
 import BuntingRuntime
 
 /// `bunting eval`: what the definitions give each evaluation context, or

@@ -6,7 +6,8 @@ import BuntingDefinitions
 import BuntingHTTP
 import BuntingIO
 import BuntingJSON
-import BuntingRPC
+import BuntingJSONRPC
+import BuntingServer
 import BuntingRuntime
 
 /// `bunting serve`: JSON-RPC on stdin/stdout until end of input or `shutdown`.
@@ -66,11 +67,7 @@ enum ServeCommand {
                 closeStore()
                 done()
             }
-            var table = ProtocolMethods.placeholderTable()
-            ServerMethods.register(in: &table, context: context, status: engine.status)
-            EngineMethods.register(in: &table, engine: engine)
-            RuleMethods.register(in: &table, engine: engine)
-            return table
+            return BuntingMethods.table(engine: engine, context: context)
         }
         // The directory's lock is held until here; the store was closed at shutdown.
         withExtendedLifetime(storage) {}

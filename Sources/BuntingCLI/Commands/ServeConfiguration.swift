@@ -3,7 +3,8 @@ import Glibc
 #endif
 import BuntingCore
 import BuntingHTTP
-import BuntingRPC
+import BuntingJSONRPC
+import BuntingServer
 import BuntingRuntime
 
 /// Everything `bunting serve` was asked for, checked and with defaults filled in.

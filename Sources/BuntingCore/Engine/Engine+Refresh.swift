@@ -17,15 +17,14 @@ extension Engine {
 
     /// A manual refresh: costs a token of the channel's bucket (a refused one
     /// is ERROR RATE_LIMITED), re-reads the source, and ends in DATA_UPDATED
-    /// MANUAL_SERVER_REFRESH or an ERROR. Banners may name up to 10
-    /// placements: those are merged into the cache, the others stay.
+    /// MANUAL_SERVER_REFRESH or an ERROR. Banners may name up to
+    /// `maxPlacementsPerRefresh` distinct placements (that they are distinct
+    /// and at least one, the RPC layer checks): those are merged into the
+    /// cache, the others stay.
     public func refresh(_ channel: Channel, placementIds: [String]?) throws(EngineError) {
         if let placementIds {
             guard channel == .banners else {
                 throw EngineError(.invalidParams, field: "placementIds", "only banners have placements")
-            }
-            guard !placementIds.isEmpty else {
-                throw EngineError(.invalidParams, field: "placementIds", "must name at least one placement, or be left out for all")
             }
             guard placementIds.count <= configuration.maxPlacementsPerRefresh else {
                 throw EngineError(
@@ -41,7 +40,7 @@ extension Engine {
             sendError(channel, .rateLimited, .integratorMayRetry, until: until, message: "too many manual refreshes of \(channel.rawValue)")
             return
         }
-        requestRefresh(channel, reason: .manualServerRefresh, placementIds: placementIds.map { Array(Set($0)).sorted() })
+        requestRefresh(channel, reason: .manualServerRefresh, placementIds: placementIds?.sorted())
     }
 
     /// Queues a refresh of `channel` and starts a fetch unless one is running

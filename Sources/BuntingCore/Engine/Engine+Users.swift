@@ -7,10 +7,10 @@ extension Engine {
     /// refresh still pending for the old user is dropped; subscribers get
     /// CACHE_LOAD with the new user's cached data (empty for a new user); then
     /// a new session starts, refreshing each subscribed channel. Changing to
-    /// the current user only merges `attributes`.
+    /// the current user only merges `attributes`. `userId` is not empty (the
+    /// RPC layer checks the shape of params).
     public func changeUser(_ userId: String, attributes: JSONObject?) throws(EngineError) {
         guard profile.sdkEnabled else { throw .sdkDisabled }
-        guard !userId.isEmpty else { throw EngineError(.invalidParams, field: "userId", "must not be empty") }
         if userId == profile.userId {
             if let attributes { mergeAttributes(attributes) }
             saveProfile()

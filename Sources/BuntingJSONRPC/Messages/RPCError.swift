@@ -1,7 +1,8 @@
 import BuntingJSON
 
-/// A JSON-RPC error code: the standard ones and Bunting's application codes
-/// (-32000…-32099). Open, so that a new code is a new constant, not a new case.
+/// A JSON-RPC error code: the standard ones, and the two this transport
+/// answers by itself. Open, so that a server adds its application codes
+/// (-32000…-32099) as constants of its own.
 public struct RPCErrorCode: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int64
     public init(rawValue: Int64) { self.rawValue = rawValue }
@@ -14,23 +15,13 @@ public struct RPCErrorCode: RawRepresentable, Hashable, Sendable {
 
     /// A method of the protocol that this build does not implement yet.
     public static let notImplemented = RPCErrorCode(rawValue: -32001)
-    /// An id (subscription, card, flag, placement) that names nothing.
-    public static let notFound = RPCErrorCode(rawValue: -32002)
-    /// The request is well formed but not allowed for this item or channel.
-    public static let notAllowed = RPCErrorCode(rawValue: -32003)
-    /// The SDK is disabled (`disableSDK`).
-    public static let sdkDisabled = RPCErrorCode(rawValue: -32004)
-    /// A JSONLogic rule that does not compile or fails to evaluate.
-    public static let invalidRule = RPCErrorCode(rawValue: -32005)
     /// The server is shutting down and takes no more work.
     public static let shuttingDown = RPCErrorCode(rawValue: -32006)
-    /// Local storage failed.
-    public static let storageError = RPCErrorCode(rawValue: -32007)
 }
 
 /// The `error` member of a response: `{code, message, data?}`.
 ///
-/// Application errors always carry `data.reason`, a word a client can switch on.
+/// Every error this transport and Bunting send carries `data.reason`, a word a client can switch on.
 public struct RPCError: Error, Equatable, Sendable {
     public var code: RPCErrorCode
     public var message: String

@@ -1,4 +1,4 @@
-import BuntingRPC
+import BuntingJSONRPC
 import Testing
 
 /// Feeds `input` to a framer in chunks of `chunkSize` bytes (0: all at once)

@@ -1,4 +1,3 @@
-import BuntingCore
 import BuntingJSON
 import BuntingRuntime
 
@@ -110,7 +109,7 @@ public final class RPCConnection {
             return
         }
         do throws(RPCError) {
-            let params = try Params(rawParams, allowedFields: method.fields)
+            let params = try Params(rawParams, declared: method.params)
             switch method.handler {
             case .immediate(let handler):
                 responder.succeed(try handler(params))

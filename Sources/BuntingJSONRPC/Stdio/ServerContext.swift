@@ -1,4 +1,3 @@
-import BuntingCore
 import BuntingJSON
 import BuntingRuntime
 
@@ -17,7 +16,7 @@ public final class ServerContext {
     private let stopInput: () -> Void
     public private(set) var isShuttingDown = false
 
-    init(loop: EventLoop, stopInput: @escaping () -> Void, exit: @escaping @Sendable (Int32) -> Void) {
+    public init(loop: EventLoop, stopInput: @escaping () -> Void, exit: @escaping @Sendable (Int32) -> Void) {
         self.loop = loop
         self.stopInput = stopInput
         self.exit = exit

@@ -1,6 +1,5 @@
-import BuntingCore
 import BuntingJSON
-import BuntingRPC
+import BuntingJSONRPC
 import Testing
 
 /// A connection with a small method table, recording what it sends.
@@ -10,28 +9,29 @@ final class ConnectionHarness {
     var connection: RPCConnection!
 
     init() {
-        var table = MethodTable()
-        table.register("echo", fields: ["value", "optional"]) { params throws(RPCError) in
-            try params.requiredValue("value")
-        }
-        table.register("typed", fields: ["name", "tags"]) { params throws(RPCError) in
-            let name = try params.string("name")
-            let tags = try params.optionalStringArray("tags") ?? []
-            return .object(["name": .string(name), "tags": .array(tags.map(JSON.string))])
-        }
-        table.register("noisy") { [unowned self] _ in
-            connection.notify(method: "event", params: ["n": 1])
-            connection.notify(method: "event", params: ["n": 2])
-            return "done"
-        }
-        table.registerDeferred("later") { [unowned self] _, responder in
-            pending.append(responder)
-        }
-        table.registerDeferred("forgetful") { _, _ in }
-        table.register("failing") { _ throws(RPCError) in
-            throw RPCError(code: .notFound, reason: "NOT_FOUND", message: "no such thing")
-        }
-        table.registerNotImplemented("someday", fields: ["x"])
+        let table = MethodTable([
+            .immediate("echo", params: [.any("value", required: true), .any("optional")]) { params throws(RPCError) in
+                try params.requiredValue("value")
+            },
+            .immediate("typed", params: [.string("name", required: true), .stringArray("tags")]) { params throws(RPCError) in
+                let name = try params.string("name")
+                let tags = params.optionalStringArray("tags") ?? []
+                return .object(["name": .string(name), "tags": .array(tags.map(JSON.string))])
+            },
+            .immediate("noisy") { [unowned self] _ in
+                connection.notify(method: "event", params: ["n": 1])
+                connection.notify(method: "event", params: ["n": 2])
+                return "done"
+            },
+            .deferred("later") { [unowned self] _, responder in
+                pending.append(responder)
+            },
+            .deferred("forgetful") { _, _ in },
+            .immediate("failing") { _ throws(RPCError) in
+                throw RPCError(code: RPCErrorCode(rawValue: -32002), reason: "NOT_FOUND", message: "no such thing")
+            },
+            Method("someday", params: [.any("x")], .notImplemented),
+        ])
         connection = RPCConnection(methods: table) { [unowned self] in sent.append($0) }
     }
 

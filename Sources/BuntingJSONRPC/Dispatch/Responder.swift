@@ -1,4 +1,3 @@
-import BuntingCore
 import BuntingJSON
 import BuntingRuntime
 
