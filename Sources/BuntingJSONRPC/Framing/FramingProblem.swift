@@ -7,8 +7,21 @@ public enum FramingProblem: Equatable, Sendable {
     case invalidHeader(String)
     /// An LSP header block without `Content-Length`.
     case missingContentLength
+    /// An LSP header block without `Content-Length`, but with a header whose
+    /// name looks like a slip of it (`Content-Lenght`, `xContent-Length`).
+    case misspeltContentLength(String)
     /// A `Content-Length` that is not a decimal number of bytes.
     case invalidContentLength(String)
+    /// Two `Content-Length` headers with different values in one block.
+    case conflictingContentLength(Int, Int)
+    /// The JSON value of an LSP body ends before the body does: the
+    /// `Content-Length` is larger than the message. The bytes after the value
+    /// are read as the start of the next header.
+    case bodyShorterThanContentLength(declared: Int, valueEnds: Int)
+    /// An LSP body's JSON was unfinished and junk followed it instead of a
+    /// header: the `Content-Length` was smaller than the message (counted in
+    /// characters rather than bytes?). The rest is skipped up to the next header.
+    case bodyLongerThanContentLength(declared: Int)
     /// Input ended inside an LSP message body.
     case truncated(expected: Int, received: Int)
 
@@ -17,8 +30,9 @@ public enum FramingProblem: Equatable, Sendable {
         switch self {
         case .messageTooLarge: "MESSAGE_TOO_LARGE"
         case .invalidHeader: "INVALID_HEADER"
-        case .missingContentLength: "MISSING_CONTENT_LENGTH"
-        case .invalidContentLength: "INVALID_CONTENT_LENGTH"
+        case .missingContentLength, .misspeltContentLength: "MISSING_CONTENT_LENGTH"
+        case .invalidContentLength, .conflictingContentLength: "INVALID_CONTENT_LENGTH"
+        case .bodyShorterThanContentLength, .bodyLongerThanContentLength: "CONTENT_LENGTH_MISMATCH"
         case .truncated: "TRUNCATED_MESSAGE"
         }
     }
@@ -31,8 +45,18 @@ public enum FramingProblem: Equatable, Sendable {
             "invalid header line \(line.debugDescription); expected 'Name: value'"
         case .missingContentLength:
             "header block without Content-Length"
+        case .misspeltContentLength(let name):
+            "header block without Content-Length (\(name.debugDescription) is not Content-Length)"
         case .invalidContentLength(let value):
             "Content-Length \(value.debugDescription) is not a byte count"
+        case .conflictingContentLength(let first, let second):
+            "two Content-Length headers, \(first) and \(second); the message was skipped"
+        case .bodyShorterThanContentLength(let declared, let valueEnds):
+            "body shorter than its Content-Length? The JSON ends after \(valueEnds) of the \(declared) bytes declared; "
+                + "the message was skipped and the bytes after the JSON read as the next header"
+        case .bodyLongerThanContentLength(let declared):
+            "body longer than its Content-Length? The JSON went on past the \(declared) bytes declared "
+                + "(Content-Length counts bytes of UTF-8, not characters); the rest was skipped up to the next header"
         case .truncated(let expected, let received):
             expected == 0
                 ? "input ended inside a message's headers"

@@ -8,6 +8,12 @@ import Glibc
 ///
 /// Memory stays bounded by the message size limit: an oversized message is
 /// reported once and its bytes are skipped as they stream by.
+///
+/// A framing slip never wedges the stream: after a broken header block, or a
+/// body whose JSON does not end where its `Content-Length` says, the framer
+/// reports the problem once and finds the next header — also when it is glued
+/// to the end of the broken message — so that every later, well-framed
+/// message is read.
 public struct MessageFramer {
     /// What `feed` and `finish` produce, collected (the bytes copied).
     public enum Output: Equatable, Sendable {
@@ -26,8 +32,9 @@ public struct MessageFramer {
     public typealias Emit = (Event) -> Void
 
     private enum State {
-        /// Auto mode, before the first byte that is not white space.
-        case detecting
+        /// Auto mode, before the framing is known; `buffering` once the first
+        /// bytes did not tell and the first line is awaited.
+        case detecting(buffering: Bool)
         /// NDJSON: collecting a line; `discarding` once it grew past the limit.
         case line(discarding: Bool)
         /// LSP: collecting a header line; `discarding` once it grew past its limit.
@@ -49,17 +56,24 @@ public struct MessageFramer {
     private var contentLength: Int?
     private var headerProblem: FramingProblem?
     private var headerLinesSeen = 0
+    /// LSP: a header name of this block that looks like a slip of Content-Length.
+    private var nearMiss: String?
     private var bodyExpected = 0
     /// LSP: after a broken header line, further junk is skipped quietly until
     /// a well-formed block appears, so that one bad message gives one error.
     private var resyncing = false
+    /// LSP: the last body's JSON was unfinished: it is handed over as it is
+    /// (the parser says what is wrong), but if junk follows instead of a
+    /// header, the body was cut short by its Content-Length, and the junk is
+    /// the rest of it. Holds that Content-Length.
+    private var shortBodySuspect: Int?
 
     public init(choice: FramingChoice, maxMessageBytes: Int) {
         self.maxMessageBytes = maxMessageBytes
         switch choice {
         case .auto:
             framing = nil
-            state = .detecting
+            state = .detecting(buffering: false)
         case .ndjson:
             framing = .ndjson
             state = .line(discarding: false)
@@ -91,17 +105,8 @@ public struct MessageFramer {
         var index = 0
         while index < bytes.count {
             switch state {
-            case .detecting:
-                let byte = bytes[index]
-                if isWhitespace(byte) {
-                    index += 1
-                } else if byte == UInt8(ascii: "C") || byte == UInt8(ascii: "c") {
-                    framing = .lsp
-                    state = .header(discarding: false)
-                } else {
-                    framing = .ndjson
-                    state = .line(discarding: false)
-                }
+            case .detecting(let buffering):
+                index = detect(bytes, from: index, buffering: buffering, emit)
             case .line(let discarding):
                 index = consumeLine(bytes, from: index, discarding: discarding, emit)
             case .header(let discarding):
@@ -110,9 +115,9 @@ public struct MessageFramer {
                 let take = min(remaining, bytes.count - index)
                 if !discarding && buffer.isEmpty && take == remaining {
                     // The whole body is in this chunk: hand it over in place.
-                    emit(.message(UnsafeRawBufferPointer(rebasing: bytes[index..<(index + take)])))
-                    index += take
                     state = .header(discarding: false)
+                    bodyEnded(UnsafeRawBufferPointer(rebasing: bytes[index..<(index + take)]), emit)
+                    index += take
                     continue
                 }
                 if !discarding {
@@ -120,9 +125,12 @@ public struct MessageFramer {
                 }
                 index += take
                 if take == remaining {
-                    if !discarding { buffer.withUnsafeBytes { emit(.message($0)) } }
-                    buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 16)
                     state = .header(discarding: false)
+                    if !discarding {
+                        let body = buffer
+                        buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 16)
+                        body.withUnsafeBytes { bodyEnded($0, emit) }
+                    }
                 } else {
                     state = .body(remaining: remaining - take, discarding: discarding)
                 }
@@ -134,6 +142,10 @@ public struct MessageFramer {
     /// a message; an LSP body cut short is reported.
     public mutating func finish(_ emit: Emit) {
         switch state {
+        case .detecting(buffering: true):
+            // One line without a newline: NDJSON.
+            framing = .ndjson
+            emitBufferedLine(emit)
         case .line(discarding: false):
             emitBufferedLine(emit)
         case .body(let remaining, let discarding):
@@ -146,7 +158,45 @@ public struct MessageFramer {
             break
         }
         buffer.removeAll()
-        state = .detecting
+        state = .detecting(buffering: false)
+    }
+
+    // MARK: - Detection
+
+    /// `{` or `[` means NDJSON and `C` a header; anything else waits for the
+    /// end of the first line, which is LSP if it holds a `Content-Length`
+    /// header (a stray byte before the first header) and NDJSON otherwise.
+    private mutating func detect(_ bytes: UnsafeRawBufferPointer, from start: Int, buffering: Bool, _ emit: Emit) -> Int {
+        var index = start
+        if !buffering {
+            while index < bytes.count && isWhitespace(bytes[index]) { index += 1 }
+            guard index < bytes.count else { return index }
+            switch bytes[index] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                decide(.ndjson)
+                return index
+            case UInt8(ascii: "C"), UInt8(ascii: "c"):
+                decide(.lsp)
+                return index
+            default:
+                state = .detecting(buffering: true)
+            }
+        }
+        let newline = firstNewline(in: bytes, from: index)
+        let end = newline ?? bytes.count
+        buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
+        guard newline != nil || buffer.count >= Self.maxHeaderLineBytes else { return bytes.count }
+        let firstLine = buffer
+        buffer.removeAll()
+        decide(Self.contentLengthStart(in: firstLine) != nil ? .lsp : .ndjson)
+        firstLine.withUnsafeBytes { feed($0, emit) }
+        // The newline itself is fed on, so that the line ends in its new state.
+        return end
+    }
+
+    private mutating func decide(_ chosen: Framing) {
+        framing = chosen
+        state = chosen == .lsp ? .header(discarding: false) : .line(discarding: false)
     }
 
     // MARK: - NDJSON
@@ -206,55 +256,111 @@ public struct MessageFramer {
             }
         }
         guard let newline else { return bytes.count }
-        if case .header(discarding: false) = state { headerLineEnded(emit) }
-        buffer.removeAll(keepingCapacity: true)
+        if case .header(discarding: false) = state {
+            let line = buffer
+            buffer.removeAll(keepingCapacity: true)
+            headerLineEnded(line[...], emit)
+        } else {
+            buffer.removeAll(keepingCapacity: true)
+        }
         if case .header = state { state = .header(discarding: false) }
         return newline + 1
     }
 
-    private mutating func headerLineEnded(_ emit: Emit) {
-        if buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
-        if buffer.isEmpty {
+    private mutating func headerLineEnded(_ line: ArraySlice<UInt8>, _ emit: Emit) {
+        var line = line
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        if line.isEmpty {
             headerBlockEnded(emit)
             return
         }
-        guard let colon = buffer.firstIndex(of: UInt8(ascii: ":")), colon > 0,
-              buffer[..<colon].allSatisfy(isHeaderNameByte)
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
+              line[..<colon].allSatisfy(isHeaderNameByte)
         else {
-            reportBrokenHeader(.invalidHeader(String(decoding: buffer.prefix(80), as: UTF8.self)), emit)
+            // Junk; but a header glued to the end of a broken message (a body
+            // longer than declared, a Content-Length of -1) starts inside it.
+            let problem = shortBodySuspect.map { FramingProblem.bodyLongerThanContentLength(declared: $0) }
+            shortBodySuspect = nil
+            reportBrokenHeader(problem ?? .invalidHeader(String(decoding: line.prefix(80), as: UTF8.self)), emit)
+            if let start = Self.contentLengthStart(in: line), start > line.startIndex {
+                headerLineEnded(line[start...], emit)
+            }
             return
         }
         headerLinesSeen += 1
+        shortBodySuspect = nil
+        let name = line[..<colon]
         // Content-Type and other headers are ignored.
-        guard colon == Self.contentLength.count,
-              zip(buffer[..<colon], Self.contentLength).allSatisfy({ $0 | 0x20 == $1 })
-        else { return }
+        guard name.count == Self.contentLength.count, zip(name, Self.contentLength).allSatisfy({ $0 | 0x20 == $1 }) else {
+            if nearMiss == nil, Self.looksLikeContentLength(name) { nearMiss = String(decoding: name, as: UTF8.self) }
+            return
+        }
         var start = colon + 1
-        var end = buffer.count
-        while start < end && (buffer[start] == 0x20 || buffer[start] == 0x09) { start += 1 }
-        while end > start && (buffer[end - 1] == 0x20 || buffer[end - 1] == 0x09) { end -= 1 }
+        var end = line.endIndex
+        while start < end && (line[start] == 0x20 || line[start] == 0x09) { start += 1 }
+        while end > start && (line[end - 1] == 0x20 || line[end - 1] == 0x09) { end -= 1 }
         var length = 0
-        let digits = buffer[start..<end]
+        let digits = line[start..<end]
         let valid = !digits.isEmpty && digits.count <= 18 && digits.allSatisfy { byte in
             guard byte >= 48 && byte <= 57 else { return false }
             length = length * 10 + Int(byte - 48)
             return true
         }
-        if valid {
-            contentLength = length
+        if !valid {
+            headerProblem = headerProblem ?? .invalidContentLength(String(decoding: digits.prefix(40), as: UTF8.self))
+        } else if let earlier = contentLength, earlier != length {
+            headerProblem = headerProblem ?? .conflictingContentLength(earlier, length)
         } else {
-            headerProblem = .invalidContentLength(String(decoding: digits.prefix(40), as: UTF8.self))
+            contentLength = length
         }
     }
 
     /// The header name that matters, lowercased; names compare without case.
     private static let contentLength = Array("content-length".utf8)
 
+    /// Where `Content-Length` (any case) followed by a colon starts in `bytes`.
+    private static func contentLengthStart<Bytes: Collection>(in bytes: Bytes) -> Bytes.Index? where Bytes.Element == UInt8 {
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            if bytes[index] | 0x20 == contentLength[0], matchesContentLength(bytes[index...]) { return index }
+            index = bytes.index(after: index)
+        }
+        return nil
+    }
+
+    private static func matchesContentLength<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+        var index = bytes.startIndex
+        for expected in contentLength {
+            guard index != bytes.endIndex, bytes[index] | 0x20 == expected else { return false }
+            index = bytes.index(after: index)
+        }
+        while index != bytes.endIndex, bytes[index] == 0x20 || bytes[index] == 0x09 { index = bytes.index(after: index) }
+        return index != bytes.endIndex && bytes[index] == UInt8(ascii: ":")
+    }
+
+    /// A header name that holds `content-length`, or is within two edits of it.
+    private static func looksLikeContentLength(_ name: ArraySlice<UInt8>) -> Bool {
+        let lowered = name.map { $0 | 0x20 }
+        if lowered.count > contentLength.count, contentLengthStart(in: lowered + [UInt8(ascii: ":")]) != nil { return true }
+        guard abs(lowered.count - contentLength.count) <= 2 else { return false }
+        // Levenshtein distance, one row at a time.
+        var previous = Array(0...contentLength.count)
+        for (i, byte) in lowered.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: contentLength.count)
+            for (j, expected) in contentLength.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (byte == expected ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[contentLength.count] <= 2
+    }
+
     private mutating func headerBlockEnded(_ emit: Emit) {
         defer {
             contentLength = nil
             headerProblem = nil
             headerLinesSeen = 0
+            nearMiss = nil
         }
         guard headerLinesSeen > 0 else { return }  // blank lines between messages
         if let headerProblem {
@@ -262,7 +368,7 @@ public struct MessageFramer {
             return
         }
         guard let contentLength else {
-            reportBrokenHeader(.missingContentLength, emit)
+            reportBrokenHeader(nearMiss.map(FramingProblem.misspeltContentLength) ?? .missingContentLength, emit)
             return
         }
         resyncing = false
@@ -283,6 +389,27 @@ public struct MessageFramer {
         contentLength = nil
         headerProblem = nil
         headerLinesSeen = 0
+        nearMiss = nil
+    }
+
+    // MARK: - LSP bodies
+
+    /// A complete body: emitted, unless its JSON does not end where the body
+    /// does — then the slip is reported and the stream resynchronised.
+    private mutating func bodyEnded(_ body: UnsafeRawBufferPointer, _ emit: Emit) {
+        switch BodyShape(body) {
+        case .fits:
+            emit(.message(body))
+        case .valueEndsEarly(let end):
+            // The bytes after the value are the start of the next header.
+            emit(.problem(.bodyShorterThanContentLength(declared: body.count, valueEnds: end)))
+            let rest = Array(UnsafeRawBufferPointer(rebasing: body[end...]))
+            rest.withUnsafeBytes { feed($0, emit) }
+        case .valueUnfinished:
+            // Broken JSON, or a Content-Length too small: the next line tells.
+            emit(.message(body))
+            shortBodySuspect = body.count
+        }
     }
 
     // MARK: - Bytes
@@ -306,5 +433,75 @@ public struct MessageFramer {
         default:
             return false
         }
+    }
+}
+
+/// Whether an LSP body's JSON ends where the body does. Bodies that start
+/// an object or array and end with its closing bracket (every well-framed
+/// request) are passed by looking at their two ends only; the others are
+/// scanned for where their value really ends.
+enum BodyShape: Equatable {
+    case fits
+    /// The value ends at this offset and more than white space follows.
+    case valueEndsEarly(Int)
+    /// The body ends inside the value.
+    case valueUnfinished
+
+    init(_ body: UnsafeRawBufferPointer) {
+        var first = 0
+        while first < body.count && Self.isWhitespace(body[first]) { first += 1 }
+        var last = body.count - 1
+        while last > first && Self.isWhitespace(body[last]) { last -= 1 }
+        guard first < body.count else {
+            self = .fits
+            return
+        }
+        let close: UInt8
+        switch body[first] {
+        case UInt8(ascii: "{"): close = UInt8(ascii: "}")
+        case UInt8(ascii: "["): close = UInt8(ascii: "]")
+        default:
+            // A scalar or junk: the parser says what is wrong with it.
+            self = .fits
+            return
+        }
+        if last > first && body[last] == close {
+            self = .fits
+            return
+        }
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for index in first..<body.count {
+            let byte = body[index]
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 {
+                    var next = index + 1
+                    while next < body.count && Self.isWhitespace(body[next]) { next += 1 }
+                    self = next == body.count ? .fits : .valueEndsEarly(index + 1)
+                    return
+                }
+            default: break
+            }
+        }
+        self = .valueUnfinished
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 }
