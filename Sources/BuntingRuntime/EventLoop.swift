@@ -14,8 +14,7 @@ import Synchronization
 /// handed to the kernel in one go).
 ///
 /// The loop runs on the thread that calls `run()` (the server's main thread),
-/// on a thread of its own (`start()`), or by hand (`runPending()`, for tests
-/// that drive it with a `ManualClock`). The thread that runs it is its
+/// or by hand (`runPending()`, for tests that drive it with a `ManualClock`). The thread that runs it is its
 /// *owner*: everything but `post`, `stop` and `wake` must be called there,
 /// which `assertOnLoop()` checks in debug builds. Before it runs, the owner is
 /// the thread that made it.
@@ -58,15 +57,13 @@ public final class EventLoop: @unchecked Sendable {
 
     public let clock: any Clock
     private let waitsOnRealTime: Bool
-    /// How many posted jobs `postWaitingForRoom(_:)` lets pile up before the poster waits.
-    private let capacity: Int
 
     // MARK: Cross-thread state (guarded by `lock`)
 
     private let lock = ConditionLock()
     private var posted: [Job] = []
     private var stopped = false
-    /// The owner sleeps in `poll` (or on the condition, when it watches nothing).
+    /// The owner sleeps in `poll`.
     private var sleeping = false
     /// A wake-up byte was written and not yet read: no need to write another.
     private var wakePending = false
@@ -84,10 +81,9 @@ public final class EventLoop: @unchecked Sendable {
     /// Written to wake the owner from `poll`.
     private let wakeFD: Int32
 
-    public init(clock: any Clock = SystemClock(), capacity: Int = 16) {
+    public init(clock: any Clock = SystemClock()) {
         self.clock = clock
         self.waitsOnRealTime = clock is SystemClock
-        self.capacity = capacity
         wakeFD = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
     }
 
@@ -121,16 +117,12 @@ public final class EventLoop: @unchecked Sendable {
         if wake { writeWakeByte() }
     }
 
-    /// Queues `job`, first waiting while more than the capacity are queued,
-    /// so that a thread producing work faster than the loop takes it is
-    /// slowed down instead of growing the queue without bound.
-    public func postWaitingForRoom(_ job: @escaping Job) {
-        let wake = lock.withLock { () -> Bool in
-            while posted.count >= capacity && !stopped { lock.wait() }
-            posted.append(job)
-            return needsWake()
-        }
-        if wake { writeWakeByte() }
+    /// Queues `job` from the loop's own thread, to run after the work queued
+    /// before it; unlike `post`, it may capture state the loop owns.
+    public func enqueue(_ job: @escaping () -> Void) {
+        assertOnLoop()
+        let owned = LoopOwnedJob(job)
+        post { owned.job() }
     }
 
     /// Wakes the owner so that it looks at its timers again, as after a
@@ -150,10 +142,9 @@ public final class EventLoop: @unchecked Sendable {
         if wake { writeWakeByte() }
     }
 
-    /// Call with the lock held: signals a sleeper on the condition, and says
-    /// whether a wake-up byte must be written (after the lock is released).
+    /// Call with the lock held: whether a wake-up byte must be written (after
+    /// the lock is released) for the owner to see what was just queued.
     private func needsWake() -> Bool {
-        lock.broadcast()
         guard sleeping, !wakePending, wakeFD >= 0 else { return false }
         wakePending = true
         return true
@@ -256,11 +247,6 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Runs the loop on a thread of its own until `stop()`.
-    public func start(name: String = "bunting-loop") {
-        startThread(name: name) { [self] in run() }
-    }
-
     private var isStopped: Bool { lock.withLock { stopped } }
 
     /// Runs the jobs posted so far or, when there are none, the timers due
@@ -270,7 +256,6 @@ public final class EventLoop: @unchecked Sendable {
             guard !posted.isEmpty else { return [] }
             let batch = posted
             posted.removeAll(keepingCapacity: true)
-            lock.broadcast()  // posters waiting for room
             return batch
         }
         if !jobs.isEmpty {
@@ -329,4 +314,13 @@ public final class EventLoop: @unchecked Sendable {
             index += 1
         }
     }
+}
+
+/// A job made on the loop thread and run there.
+///
+/// `@unchecked Sendable`: it crosses no thread; it only sits in the loop's
+/// queue between being queued and run by the same owner.
+private final class LoopOwnedJob: @unchecked Sendable {
+    let job: () -> Void
+    init(_ job: @escaping () -> Void) { self.job = job }
 }

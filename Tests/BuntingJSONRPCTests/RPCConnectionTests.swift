@@ -5,6 +5,8 @@ import Testing
 /// A connection with a small method table, recording what it sends.
 final class ConnectionHarness {
     var sent: [JSON] = []
+    /// The same messages as the text written.
+    var sentText: [String] = []
     var pending: [Responder] = []
     var connection: RPCConnection!
 
@@ -32,18 +34,18 @@ final class ConnectionHarness {
             },
             Method("someday", params: [.any("x")], .notImplemented),
         ])
-        connection = RPCConnection(methods: table) { [unowned self] in sent.append($0) }
+        connection = RPCConnection(methods: table) { [unowned self] message in
+            sentText.append(String(decoding: message.encoded, as: UTF8.self))
+            sent.append(try! JSON.parse(message.encoded))
+        }
     }
 
     /// Sends one raw message text and returns what was written in reply.
     @discardableResult
     func exchange(_ text: String) -> [JSON] {
         let before = sent.count
-        do {
-            connection.receive(.message(try JSON.parse(text)))
-        } catch {
-            connection.receive(.unparsable(error))
-        }
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { connection.receive(.parse($0, maxDepth: 512, maxBatchLength: connection.limits.maxBatchLength)) }
         return Array(sent[before...])
     }
 }
@@ -72,6 +74,19 @@ func reason(_ reply: JSON?) -> String? { reply?["error"]?["data"]?["reason"]?.st
         let replies = ConnectionHarness().exchange(#"{"jsonrpc":"2.0","id":"# + id + #","method":"echo","params":{"value":0}}"#)
         #expect(replies.count == 1)
         #expect(replies.first?.encodedString() == #"{"jsonrpc":"2.0","id":"# + id + #","result":0}"#)
+    }
+
+    /// Numbers are echoed as written, though the parser reads `1e2` as 100.0.
+    @Test(arguments: [#"1e2"#, #"1.50"#, #"1e-400"#, #"-0"#, #"0"#, #"-0.0"#, #"1E+2"#])
+    func numericIdsAreEchoedAsWritten(id: String) {
+        let harness = ConnectionHarness()
+        harness.exchange(#"{"jsonrpc":"2.0","id":"# + id + #","method":"echo","params":{"value":0}}"#)
+        let spaced = #"{"method":"echo","id" : "# + id + #"  ,"jsonrpc":"2.0","params":{"value":2}}"#
+        harness.exchange(#"[{"jsonrpc":"2.0","id":"# + id + #","method":"echo","params":{"value":1}},"# + spaced + "]")
+        #expect(harness.sentText == [
+            #"{"jsonrpc":"2.0","id":"# + id + #","result":0}"#,
+            #"[{"jsonrpc":"2.0","id":"# + id + #","result":1},{"jsonrpc":"2.0","id":"# + id + #","result":2}]"#,
+        ])
     }
 
     @Test(arguments: [#"true"#, #"[1]"#, #"{"a":1}"#])

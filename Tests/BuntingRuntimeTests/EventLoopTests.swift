@@ -66,7 +66,7 @@ final class Trace: Sendable {
         let loop = EventLoop()
         let done = ConditionLock()
         let finished = Mutex(false)
-        loop.start()
+        startThread(name: "test-loop") { loop.run() }
         loop.post {
             done.withLock {
                 finished.withLock { $0 = true }

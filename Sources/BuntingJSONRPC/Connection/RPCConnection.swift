@@ -10,18 +10,32 @@ import BuntingRuntime
 /// Order: notifications sent while a message is being answered are held and
 /// written right after its reply (a batch's: after the whole batch array),
 /// so a reply always comes before the events its request caused.
+///
+/// Bounds: a batch of more than `maxBatchLength` messages is refused whole,
+/// before it runs; once a batch's replies pass `maxBatchReplyBytes`, the
+/// requests of it not yet run are answered `REPLY_TOO_LARGE` instead of run,
+/// so that one batch cannot make the server's memory grow without bound.
 public final class RPCConnection {
-    /// Where framed-to-be messages go, in order (the writer).
-    private let send: (JSON) -> Void
+    public struct Limits: Sendable {
+        public var maxBatchLength = 1000
+        public var maxBatchReplyBytes = 16 << 20
+
+        public init() {}
+    }
+
+    /// Where messages go, in order (the output channel).
+    private let send: (OutgoingMessage) -> Void
     private let methods: MethodTable
+    public let limits: Limits
     /// How many replies (single or batch) are being put together now.
     private var holds = 0
-    private var heldNotifications: [JSON] = []
+    private var heldNotifications: [OutgoingMessage] = []
     /// Set once `shutdown` was answered: later requests are refused.
     public private(set) var isShuttingDown = false
 
-    public init(methods: MethodTable, send: @escaping (JSON) -> Void) {
+    public init(methods: MethodTable, limits: Limits = Limits(), send: @escaping (OutgoingMessage) -> Void) {
         self.methods = methods
+        self.limits = limits
         self.send = send
     }
 
@@ -44,42 +58,58 @@ public final class RPCConnection {
         switch item {
         case .brokenFrame(let problem):
             log.info("framing: \(problem.message)")
-            send(OutgoingMessage.failure(id: nil, error: .framing(problem)))
+            send(.failure(id: nil, error: .framing(problem)))
         case .unparsable(let error):
             log.info("unparsable message: \(error.description)")
-            send(OutgoingMessage.failure(id: nil, error: .parseError(error)))
-        case .message(.array(let elements)):
-            receiveBatch(elements)
-        case .message(let value):
+            send(.failure(id: nil, error: .parseError(error)))
+        case .batchTooLarge(let count, let limit):
+            send(.failure(id: nil, error: .invalidRequest(
+                "a batch of \(count > limit ? "more than \(limit)" : "\(count)") messages; at most \(limit) are allowed, and none of this one ran",
+                reason: "BATCH_TOO_LARGE")))
+        case .message(.array(let elements), let texts):
+            receiveBatch(elements, texts)
+        case .message(let value, let texts):
             hold()
-            handle(IncomingMessage(value)) { [self] reply in
+            handle(IncomingMessage(value, idText: texts[0])) { [self] reply in
                 if let reply { send(reply) }
             }
             release()
         }
     }
 
-    private func receiveBatch(_ elements: [JSON]) {
+    private func receiveBatch(_ elements: [JSON], _ texts: IDTexts) {
         guard !elements.isEmpty else {
-            send(OutgoingMessage.failure(id: nil, error: .invalidRequest("an empty batch is not a request", reason: "EMPTY_BATCH")))
+            send(.failure(id: nil, error: .invalidRequest("an empty batch is not a request", reason: "EMPTY_BATCH")))
+            return
+        }
+        guard elements.count <= limits.maxBatchLength else {
+            receive(.batchTooLarge(count: elements.count, limit: limits.maxBatchLength))
             return
         }
         hold()
         let batch = BatchReplies(count: elements.count) { [self] replies in
-            if !replies.isEmpty { send(.array(replies)) }
+            if !replies.isEmpty { send(.batch(replies)) }
             release()
         }
         for (index, element) in elements.enumerated() {
-            handle(IncomingMessage(element)) { reply in batch.fill(index, with: reply) }
+            let message = IncomingMessage(element, idText: texts[index])
+            if batch.replyBytes > limits.maxBatchReplyBytes, case .request(let id, _, _) = message {
+                let error = RPCError.invalidRequest(
+                    "the replies of this batch passed \(limits.maxBatchReplyBytes) bytes; this request did not run (send it in a smaller batch)",
+                    reason: "REPLY_TOO_LARGE")
+                batch.fill(index, with: .failure(id: id, error: error))
+                continue
+            }
+            handle(message) { reply in batch.fill(index, with: reply) }
         }
     }
 
     /// Handles one message; `reply` is called exactly once, with nil for a
     /// notification.
-    private func handle(_ message: IncomingMessage, reply: @escaping (JSON?) -> Void) {
+    private func handle(_ message: IncomingMessage, reply: @escaping (OutgoingMessage?) -> Void) {
         switch message {
         case .invalid(let id, let error):
-            reply(OutgoingMessage.failure(id: id, error: error))
+            reply(.failure(id: id, error: error))
         case .notification(let method, let params):
             let responder = Responder(method: method, id: nil) { outcome in
                 if case .failure(let error) = outcome {
@@ -91,8 +121,8 @@ public final class RPCConnection {
         case .request(let id, let method, let params):
             let responder = Responder(method: method, id: id) { outcome in
                 switch outcome {
-                case .success(let result): reply(OutgoingMessage.success(id: id, result: result))
-                case .failure(let error): reply(OutgoingMessage.failure(id: id, error: error))
+                case .success(let result): reply(.success(id: id, result: result))
+                case .failure(let error): reply(.failure(id: id, error: error))
                 }
             }
             dispatch(method, params, responder)
@@ -105,7 +135,7 @@ public final class RPCConnection {
             return
         }
         guard let method = methods[name] else {
-            responder.fail(.methodNotFound(name))
+            responder.fail(.methodNotFound(name, suggestion: methods.closestName(to: name)))
             return
         }
         do throws(RPCError) {
@@ -140,21 +170,28 @@ public final class RPCConnection {
     }
 }
 
-/// Collects the replies of one batch in request order and hands them over
-/// when the last one is in (notifications leave their slot empty).
+/// Collects the replies of one batch in request order, each encoded as it
+/// comes in, and hands them over when the last one is in (notifications
+/// leave their slot empty).
 private final class BatchReplies {
-    private var slots: [JSON?]
+    private var slots: [[UInt8]?]
     private var missing: Int
-    private let complete: ([JSON]) -> Void
+    /// The bytes of the replies so far.
+    private(set) var replyBytes = 0
+    private let complete: ([[UInt8]]) -> Void
 
-    init(count: Int, complete: @escaping ([JSON]) -> Void) {
+    init(count: Int, complete: @escaping ([[UInt8]]) -> Void) {
         slots = Array(repeating: nil, count: count)
         missing = count
         self.complete = complete
     }
 
-    func fill(_ index: Int, with reply: JSON?) {
-        slots[index] = reply
+    func fill(_ index: Int, with reply: OutgoingMessage?) {
+        if let reply {
+            let bytes = reply.encoded
+            replyBytes += bytes.count
+            slots[index] = bytes
+        }
         missing -= 1
         if missing == 0 { complete(slots.compactMap { $0 }) }
     }

@@ -121,4 +121,9 @@ public struct MethodTable {
     }
 
     public var names: [String] { methods.map(\.name) }
+
+    /// The method a misspelt name most likely meant.
+    public func closestName(to name: String) -> String? {
+        EditDistance.closest(to: name, among: names)
+    }
 }

@@ -49,6 +49,9 @@ public struct MessageFramer {
     public let maxMessageBytes: Int
     /// The framing in use: fixed by the choice, or detected from the first bytes.
     public private(set) var framing: Framing?
+    /// Called when auto detection decides, before the first message is emitted
+    /// (so that its reply can be framed the same way).
+    public var framingDecided: ((Framing) -> Void)?
 
     private var state: State
     private var buffer: [UInt8] = []
@@ -145,6 +148,7 @@ public struct MessageFramer {
         case .detecting(buffering: true):
             // One line without a newline: NDJSON.
             framing = .ndjson
+            framingDecided?(.ndjson)
             emitBufferedLine(emit)
         case .line(discarding: false):
             emitBufferedLine(emit)
@@ -196,6 +200,7 @@ public struct MessageFramer {
 
     private mutating func decide(_ chosen: Framing) {
         framing = chosen
+        framingDecided?(chosen)
         state = chosen == .lsp ? .header(discarding: false) : .line(discarding: false)
     }
 
@@ -342,17 +347,7 @@ public struct MessageFramer {
     private static func looksLikeContentLength(_ name: ArraySlice<UInt8>) -> Bool {
         let lowered = name.map { $0 | 0x20 }
         if lowered.count > contentLength.count, contentLengthStart(in: lowered + [UInt8(ascii: ":")]) != nil { return true }
-        guard abs(lowered.count - contentLength.count) <= 2 else { return false }
-        // Levenshtein distance, one row at a time.
-        var previous = Array(0...contentLength.count)
-        for (i, byte) in lowered.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: contentLength.count)
-            for (j, expected) in contentLength.enumerated() {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (byte == expected ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[contentLength.count] <= 2
+        return EditDistance.between(lowered, contentLength) <= 2
     }
 
     private mutating func headerBlockEnded(_ emit: Emit) {

@@ -9,15 +9,16 @@ public enum IncomingMessage: Equatable, Sendable {
     /// `id` is nil when none could be read; the reply then has `"id": null`.
     case invalid(id: RequestID?, error: RPCError)
 
-    /// Checks the envelope of one (non-batch) message.
-    public init(_ value: JSON) {
+    /// Checks the envelope of one (non-batch) message; `idText` is its
+    /// numeric id as written, when known.
+    public init(_ value: JSON, idText: String? = nil) {
         guard case .object(let members) = value else {
             self = .invalid(id: nil, error: .invalidRequest("a request must be an object, not \(value.typeName)"))
             return
         }
         var id: RequestID?
         if let rawID = members["id"] {
-            guard let valid = RequestID(rawID) else {
+            guard let valid = RequestID(rawID, text: idText) else {
                 self = .invalid(id: nil, error: .invalidRequest("id must be a string, a number or null, not \(rawID.typeName)"))
                 return
             }

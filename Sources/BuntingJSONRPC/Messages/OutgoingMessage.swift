@@ -1,17 +1,56 @@
 import BuntingJSON
 
-/// Builds the messages the server writes, members in a fixed order
-/// (`jsonrpc`, then `id`, then `result`/`error`) so replies read the same every time.
-public enum OutgoingMessage {
-    public static func success(id: RequestID, result: JSON) -> JSON {
-        .object(["jsonrpc": "2.0", "id": id.json, "result": result])
+/// A message the server writes, encoded when it is framed, members in a fixed
+/// order (`jsonrpc`, then `id`, then `result`/`error`) so that replies read
+/// the same every time.
+public enum OutgoingMessage: Sendable {
+    case success(id: RequestID, result: JSON)
+    case failure(id: RequestID?, error: RPCError)
+    case notification(method: String, params: JSON)
+    /// A batch's replies, each already encoded (so that the batch's size is
+    /// known while it is put together).
+    case batch([[UInt8]])
+
+    /// Appends the message's JSON text (without framing).
+    public func encode(appendingTo output: inout [UInt8]) {
+        switch self {
+        case .success(let id, let result):
+            output.append(contentsOf: Self.replyStart)
+            id.encode(appendingTo: &output)
+            output.append(contentsOf: Self.resultKey)
+            result.encode(appendingTo: &output)
+            output.append(UInt8(ascii: "}"))
+        case .failure(let id, let error):
+            output.append(contentsOf: Self.replyStart)
+            (id ?? .null).encode(appendingTo: &output)
+            output.append(contentsOf: Self.errorKey)
+            error.json.encode(appendingTo: &output)
+            output.append(UInt8(ascii: "}"))
+        case .notification(let method, let params):
+            output.append(contentsOf: Self.notificationStart)
+            JSON.string(method).encode(appendingTo: &output)
+            output.append(contentsOf: Self.paramsKey)
+            params.encode(appendingTo: &output)
+            output.append(UInt8(ascii: "}"))
+        case .batch(let replies):
+            output.append(UInt8(ascii: "["))
+            for (index, reply) in replies.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                output.append(contentsOf: reply)
+            }
+            output.append(UInt8(ascii: "]"))
+        }
     }
 
-    public static func failure(id: RequestID?, error: RPCError) -> JSON {
-        .object(["jsonrpc": "2.0", "id": id?.json ?? .null, "error": error.json])
+    public var encoded: [UInt8] {
+        var bytes: [UInt8] = []
+        encode(appendingTo: &bytes)
+        return bytes
     }
 
-    public static func notification(method: String, params: JSON) -> JSON {
-        .object(["jsonrpc": "2.0", "method": .string(method), "params": params])
-    }
+    private static let replyStart = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
+    private static let resultKey = Array(#","result":"#.utf8)
+    private static let errorKey = Array(#","error":"#.utf8)
+    private static let notificationStart = Array(#"{"jsonrpc":"2.0","method":"#.utf8)
+    private static let paramsKey = Array(#","params":"#.utf8)
 }

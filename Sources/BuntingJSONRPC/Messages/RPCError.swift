@@ -79,10 +79,15 @@ public struct RPCError: Error, Equatable, Sendable {
         RPCError(code: .invalidRequest, reason: reason, message: "Invalid request: \(why)")
     }
 
-    public static func methodNotFound(_ method: String) -> RPCError {
-        RPCError(
-            code: .methodNotFound, reason: "METHOD_NOT_FOUND", message: "Method not found: \(method)",
-            details: ["method": .string(method)])
+    /// Method not found, with the closest known name when one is close.
+    public static func methodNotFound(_ method: String, suggestion: String? = nil) -> RPCError {
+        var details: JSONObject = ["method": .string(method)]
+        var message = "Method not found: \(method)"
+        if let suggestion {
+            details["suggestion"] = .string(suggestion)
+            message += " (did you mean \(suggestion)?)"
+        }
+        return RPCError(code: .methodNotFound, reason: "METHOD_NOT_FOUND", message: message, details: details)
     }
 
     /// Invalid params, naming the field (its name, `name[index]` for an element

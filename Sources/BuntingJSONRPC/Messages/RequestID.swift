@@ -1,33 +1,37 @@
 import BuntingJSON
 
-/// A request id exactly as the client wrote it: an integer, a real, a string,
-/// or null. It is echoed back unchanged, so `1` stays `1` and `1.0` stays `1.0`.
+/// A request id exactly as the client wrote it: a number (its text kept, so
+/// that `1e2` stays `1e2` and `1.50` stays `1.50`), a string, or null.
 public enum RequestID: Hashable, Sendable, CustomStringConvertible {
-    case integer(Int64)
-    case real(Double)
+    /// A JSON number, as written.
+    case number(String)
     case string(String)
     case null
 
     /// The id of a JSON value, or nil when the value cannot be an id (a
-    /// boolean, array or object).
-    public init?(_ value: JSON) {
+    /// boolean, array or object). `text` is the number as the message wrote
+    /// it, when known; without it the parsed value's shortest form is used.
+    public init?(_ value: JSON, text: String? = nil) {
         switch value {
-        case .integer(let number): self = .integer(number)
-        case .real(let number): self = .real(number)
-        case .string(let text): self = .string(text)
+        case .integer, .real: self = .number(text ?? value.encodedString())
+        case .string(let string): self = .string(string)
         case .null: self = .null
         default: return nil
         }
     }
 
-    public var json: JSON {
+    /// Appends the id as JSON.
+    public func encode(appendingTo output: inout [UInt8]) {
         switch self {
-        case .integer(let number): .integer(number)
-        case .real(let number): .real(number)
-        case .string(let text): .string(text)
-        case .null: .null
+        case .number(let text): output.append(contentsOf: text.utf8)
+        case .string(let text): JSON.string(text).encode(appendingTo: &output)
+        case .null: output.append(contentsOf: "null".utf8)
         }
     }
 
-    public var description: String { json.encodedString() }
+    public var description: String {
+        var bytes: [UInt8] = []
+        encode(appendingTo: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }

@@ -9,14 +9,15 @@ public final class ServerContext {
     public internal(set) var framing: Framing?
     /// Set by `StdioServer` once the connection exists.
     var connection: RPCConnection?
-    /// Work to finish before the process exits (flush analytics, close
-    /// storage), run one after the other; each calls its continuation when done.
+    /// Work to finish before the process exits (finish refreshes, flush
+    /// analytics, close storage), run one after the other; each calls its
+    /// continuation when done.
     private var shutdownSteps: [(@escaping () -> Void) -> Void] = []
-    private let exit: @Sendable (Int32) -> Void
+    private let exit: (Int32) -> Void
     private let stopInput: () -> Void
     public private(set) var isShuttingDown = false
 
-    public init(loop: EventLoop, stopInput: @escaping () -> Void, exit: @escaping @Sendable (Int32) -> Void) {
+    public init(loop: EventLoop, stopInput: @escaping () -> Void, exit: @escaping (Int32) -> Void) {
         self.loop = loop
         self.stopInput = stopInput
         self.exit = exit
@@ -44,9 +45,9 @@ public final class ServerContext {
 
     private func runShutdownSteps(_ steps: ArraySlice<(@escaping () -> Void) -> Void>, status: Int32) {
         guard let step = steps.first else {
-            // As a job of its own, so that messages already handed to the loop
-            // are answered (with SHUTTING_DOWN) before the process ends.
-            loop.post { [exit] in exit(status) }
+            // As a job of its own, so that messages already read are answered
+            // (with SHUTTING_DOWN) before the process ends.
+            loop.enqueue { [exit] in exit(status) }
             return
         }
         step { [self] in runShutdownSteps(steps.dropFirst(), status: status) }
