@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BuntingJSONRPC
+import BuntingRuntime
 
 /// The `bunting` command: picks a subcommand and turns its outcome into an exit status.
 public enum BuntingCommand {
@@ -53,12 +55,20 @@ public enum BuntingCommand {
                 printToStdout(help)
                 return .success
             }
-            guard let text = helpFor(topic) else { throw UsageError("no command '\(topic)'") }
+            guard let text = helpFor(topic) else { throw unknownCommand(topic) }
             printToStdout(text)
             return .success
         default:
-            throw UsageError("no command '\(command)'")
+            throw unknownCommand(command)
         }
+    }
+
+    static let commands = ["serve", "eval", "validate", "version", "help"]
+
+    /// "no command 'srve'", with the command it most likely meant.
+    private static func unknownCommand(_ name: String) -> UsageError {
+        let suggestion = EditDistance.closest(to: name, among: commands).map { " (did you mean '\($0)'?)" } ?? ""
+        return UsageError("no command '\(name)'\(suggestion)")
     }
 
     private static func helpFor(_ command: String) -> String? {
@@ -75,25 +85,9 @@ public enum BuntingCommand {
 /// Writes text to stdout for the commands that print (help, version); `serve`
 /// never prints, its stdout is the protocol.
 func printToStdout(_ text: String) {
-    writeAll(1, text)
+    FileDescriptorIO.writeAll(1, text)
 }
 
 func printToStderr(_ text: String) {
-    writeAll(2, text)
-}
-
-func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-    bytes.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return }
-            offset += written
-        }
-    }
-}
-
-private func writeAll(_ fd: Int32, _ text: String) {
-    writeAll(fd, Array(text.utf8))
+    FileDescriptorIO.writeAll(2, text)
 }

@@ -30,6 +30,10 @@ public final class FileSource: DefinitionsSource {
         switch FileDescriptorIO.readRegularFile(location, limit: Self.maxBytes) {
         case .success(let bytes):
             return .fetched(bytes, SourceVersion(fingerprint: fingerprint))
+        case .failure(let error) where error.errno == EFBIG:
+            // Too large to be a document: refused like one that does not
+            // parse, and not read again until it changes.
+            return .failed(.invalidData(error.message))
         case .failure(let error):
             return .failed(.serverError(error.message))
         }

@@ -4,6 +4,7 @@ import Glibc
 import BuntingCore
 import BuntingDefinitions
 import BuntingIO
+import BuntingJSONRPC
 import BuntingJSON
 import BuntingJSONRPC
 import BuntingServer
@@ -98,49 +99,44 @@ enum EvalCommand {
         }
         var failed = false
         var output: [UInt8] = []
-        forEachLine(of: input) { line in
-            guard line.contains(where: { !JSONWhitespace.contains($0) }) else { return }
-            let result: JSON
-            switch Result(catching: { () throws(JSONParseError) -> JSON in try JSON.parse(line) }) {
-            case .success(.object(let context)):
-                result = .object(definitions.evaluation(for: context, at: now))
-            case .success(let other):
-                failed = true
-                result = .object(["error": .string("a context must be a JSON object, not \(other.typeName)")])
-            case .failure(let error):
-                failed = true
-                result = .object(["error": .string(error.description)])
-            }
+        /// One answer a line, written as it is made, so that a caller
+        /// streaming contexts gets answers as it goes.
+        func answer(_ result: JSON) {
             result.encode(appendingTo: &output)
             output.append(UInt8(ascii: "\n"))
-            // Written per line so that a caller streaming contexts gets answers as it goes.
-            writeAll(1, output)
+            FileDescriptorIO.writeAll(1, output)
             output.removeAll(keepingCapacity: true)
         }
-        if input != 0 { close(input) }
-        return failed ? .failure : .success
-    }
-
-    static let JSONWhitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
-
-    /// Calls `body` with each line of `fd` (without its newline), the last one even without a newline.
-    static func forEachLine(of fd: Int32, _ body: ([UInt8]) -> Void) {
-        var pending: [UInt8] = []
+        // Contexts are NDJSON, cut by the server's own framer.
+        var framer = MessageFramer(choice: .ndjson, maxMessageBytes: StdioServer.Options().maxMessageBytes)
+        let handle: MessageFramer.Emit = { event in
+            switch event {
+            case .problem(let problem):
+                failed = true
+                answer(.object(["error": .string(problem.message)]))
+            case .message(let line):
+                switch Result(catching: { () throws(JSONParseError) -> JSON in try JSON.parse(line) }) {
+                case .success(.object(let context)):
+                    answer(.object(definitions.evaluation(for: context, at: now)))
+                case .success(let other):
+                    failed = true
+                    answer(.object(["error": .string("a context must be a JSON object, not \(other.typeName)")]))
+                case .failure(let error):
+                    failed = true
+                    answer(.object(["error": .string(error.description)]))
+                }
+            }
+        }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
-            var start = 0
-            for index in 0..<count where chunk[index] == UInt8(ascii: "\n") {
-                pending.append(contentsOf: chunk[start..<index])
-                body(pending)
-                pending.removeAll(keepingCapacity: true)
-                start = index + 1
-            }
-            pending.append(contentsOf: chunk[start..<count])
+            chunk[..<count].withUnsafeBytes { framer.feed($0, handle) }
         }
-        if !pending.isEmpty { body(pending) }
+        framer.finish(handle)
+        if input != 0 { close(input) }
+        return failed ? .failure : .success
     }
 }
 

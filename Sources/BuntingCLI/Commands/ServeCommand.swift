@@ -44,12 +44,25 @@ enum ServeCommand {
         // Over a file size limit (ulimit -f) a write then fails with EFBIG, which
         // storage reports like a full disk, instead of the signal killing the server.
         signal(SIGXFSZ, SIG_IGN)
-        let engineConfiguration = engineConfiguration(configuration, localSource: source.isLocal)
 
-        var serverOptions = StdioServer.Options()
-        serverOptions.framing = configuration.framing
-        serverOptions.maxMessageBytes = configuration.maxMessageBytes
-        let server = StdioServer(options: serverOptions)
+        // A local file is read before serving: one that cannot be used is
+        // refused now, with the reason, rather than found out by subscribers.
+        var initialLoad: Engine.FetchOutcome?
+        if source.isLocal {
+            let load = Engine.fetchAndCompile(source: source, since: nil, compile: Definitions.compiler)
+            if let problem = load.problem, !configuration.startWithoutDefinitions {
+                printToStderr("bunting: cannot use the definitions at \(source.location): \(problem)\n"
+                    + "(serve anyway, polling the file, with --start-without-definitions)\n")
+                return .failure
+            }
+            initialLoad = load
+        }
+        if isatty(0) == 1 {
+            printToStderr("bunting: reading JSON-RPC requests on stdin, one JSON object a line (Ctrl-D ends)\n")
+        }
+
+        let engineConfiguration = configuration.engineConfiguration(localSource: source.isLocal)
+        let server = StdioServer(options: configuration.server)
         log.info("bunting \(BuntingVersion.current) serving \(source.location) on stdin/stdout")
         let status = server.run { context in
             let (store, storageProblem, closeStore) = storage.open()
@@ -60,7 +73,7 @@ enum ServeCommand {
                 let notification = EventNotifications.notification(for: event)
                 context.notify(method: notification.method, params: notification.params)
             }
-            engine.start()
+            engine.start(initialLoad: initialLoad)
             if let storageProblem { engine.reportStorageProblem(storageProblem) }
             context.onShutdown { done in engine.shutDown(done) }
             context.onShutdown { done in
@@ -107,23 +120,5 @@ enum ServeCommand {
         } catch {
             throw UsageError("--\(option): '\(text)' \(error.why)", command: "serve")
         }
-    }
-
-    static func engineConfiguration(_ options: ServeConfiguration, localSource: Bool) -> Engine.Configuration {
-        var configuration = Engine.Configuration()
-        configuration.retry = RetryPolicy(
-            initialDelay: options.retryInitialDelay, maxDelay: options.retryMaxDelay, maxRetries: options.retryMaxAttempts)
-        configuration.flushInterval = options.flushInterval
-        configuration.maxQueuedEvents = options.maxQueuedEvents
-        // A file costs one stat a poll, so files are watched closely; servers are asked less often.
-        configuration.pollInterval = options.pollInterval ?? (localSource ? 1 : 30)
-        if let limit = options.refreshRateLimit {
-            for channel in Channel.allCases {
-                let perSession = TokenBucket.defaultRules[channel]?.refillsPerSession ?? false
-                configuration.refreshRules[channel] = TokenBucket.Rule(
-                    capacity: limit.tokens, refillInterval: limit.seconds, refillsPerSession: perSession)
-            }
-        }
-        return configuration
     }
 }

@@ -4,66 +4,60 @@ import Glibc
 import BuntingCore
 import BuntingHTTP
 import BuntingJSONRPC
-import BuntingServer
 import BuntingRuntime
 
-/// Everything `bunting serve` was asked for, checked and with defaults filled in.
-public struct ServeConfiguration: Equatable, Sendable {
+/// Everything `bunting serve` was asked for, checked. Defaults are not kept
+/// here: each setting starts from the default of the layer it configures
+/// (the engine's, the HTTP client's, the server's), and the help text prints
+/// those same values.
+struct ServeConfiguration {
     /// A file path or an http(s) URL; nil means the example bundled in the binary.
-    public var definitions: String?
+    var definitions: String?
     /// A directory, or `:memory:` to keep nothing on disk; nil means the default state directory.
-    public var storage: String?
+    var storage: String?
     /// An NDJSON file path or an http(s) URL; nil means no sink (events stay queued).
-    public var sink: String?
-    public var framing: FramingChoice = .auto
-    /// Nil: one second for a file, 30 for a server.
-    public var pollInterval: Double?
-    public var flushInterval = 10.0
-    /// Past this many queued analytics events the oldest are dropped (with an ERROR).
-    public var maxQueuedEvents = Engine.Configuration().maxQueuedEvents
-    public var retryInitialDelay = 1.0
-    public var retryMaxDelay = 30.0
-    public var retryMaxAttempts = 5
-    /// Overrides every channel's manual-refresh bucket: N tokens, one back every S seconds.
-    public var refreshRateLimit: (tokens: Int, seconds: Double)?
-    public var logLevel: LogLevel = .warning
-    public var maxMessageBytes = 16 << 20
+    var sink: String?
+    /// Nil: the engine's default for the kind of source (a file is watched closely, a URL polled less often).
+    var pollInterval: Double?
+    var logLevel: LogLevel = .warning
+    /// Serve even when a local definitions file cannot be read or parsed at start-up.
+    var startWithoutDefinitions = false
+    var engine = Engine.Configuration()
+    var server = StdioServer.Options()
     /// Timeouts, CA file and headers of the HTTP definitions source and sink.
-    public var http = HTTPSettings()
+    var http = HTTPSettings()
 
-    public init() {}
-
-    public static func == (lhs: ServeConfiguration, rhs: ServeConfiguration) -> Bool {
-        lhs.definitions == rhs.definitions && lhs.storage == rhs.storage && lhs.sink == rhs.sink
-            && lhs.framing == rhs.framing && lhs.pollInterval == rhs.pollInterval
-            && lhs.flushInterval == rhs.flushInterval && lhs.maxQueuedEvents == rhs.maxQueuedEvents
-            && lhs.retryInitialDelay == rhs.retryInitialDelay
-            && lhs.retryMaxDelay == rhs.retryMaxDelay && lhs.retryMaxAttempts == rhs.retryMaxAttempts
-            && lhs.refreshRateLimit?.tokens == rhs.refreshRateLimit?.tokens
-            && lhs.refreshRateLimit?.seconds == rhs.refreshRateLimit?.seconds
-            && lhs.logLevel == rhs.logLevel && lhs.maxMessageBytes == rhs.maxMessageBytes && lhs.http == rhs.http
-    }
+    private static let engineDefaults = Engine.Configuration()
+    private static let serverDefaults = StdioServer.Options()
+    private static let httpDefaults = HTTPSettings()
 
     static let specs: [OptionSpec] = [
         OptionSpec(name: "definitions", valueName: "PATH|URL", help: "the definitions document: a file (watched for changes)\nor an http(s):// URL (polled); default: the bundled example"),
+        OptionSpec(name: "start-without-definitions", valueName: nil, help: "serve even if the --definitions file cannot be read or\nparsed at start-up (subscribers are told why; it is polled)"),
         OptionSpec(name: "storage", valueName: "DIR", help: "where the SQLite store lives (made 0700; one server at a\ntime); ':memory:' keeps nothing on disk (default:\n$XDG_STATE_HOME/bunting, else ~/.local/state/bunting)"),
         OptionSpec(name: "sink", valueName: "PATH|URL", help: "where analytics go: an NDJSON file (appended) or an\nhttp(s):// URL receiving POSTed batches"),
         OptionSpec(name: "framing", valueName: "auto|ndjson|lsp", help: "input and output framing (default: auto, from the first bytes)"),
-        OptionSpec(name: "poll-interval", valueName: "S", help: "seconds between checks of the definitions for changes\n(default: 1 for a file, 30 for a URL)"),
-        OptionSpec(name: "flush-interval", valueName: "S", help: "seconds between sends of queued analytics (default: 10)"),
-        OptionSpec(name: "max-queued-events", valueName: "N", help: "analytics events kept for the sink; past N the oldest\nare dropped, with an ERROR event (default: 10000)"),
-        OptionSpec(name: "retry-initial-delay", valueName: "S", help: "first delay before retrying a failed fetch (default: 1)"),
-        OptionSpec(name: "retry-max-delay", valueName: "S", help: "cap of the doubling retry delay (default: 30)"),
-        OptionSpec(name: "retry-max-attempts", valueName: "N", help: "retries of a failed fetch before giving up (default: 5)"),
+        OptionSpec(name: "poll-interval", valueName: "S", help: "seconds between checks of the definitions for changes\n(default: \(seconds(Engine.Configuration.defaultPollInterval(localSource: true))) for a file, \(seconds(Engine.Configuration.defaultPollInterval(localSource: false))) for a URL)"),
+        OptionSpec(name: "flush-interval", valueName: "S", help: "seconds between sends of queued analytics (default: \(seconds(engineDefaults.flushInterval)))"),
+        OptionSpec(name: "max-queued-events", valueName: "N", help: "analytics events kept for the sink; past N the oldest\nare dropped, with an ERROR event (default: \(engineDefaults.maxQueuedEvents))"),
+        OptionSpec(name: "retry-initial-delay", valueName: "S", help: "first delay before retrying a failed fetch (default: \(seconds(engineDefaults.retry.initialDelay)))"),
+        OptionSpec(name: "retry-max-delay", valueName: "S", help: "cap of the doubling retry delay (default: \(seconds(engineDefaults.retry.maxDelay)))"),
+        OptionSpec(name: "retry-max-attempts", valueName: "N", help: "retries of a failed fetch before giving up (default: \(engineDefaults.retry.maxRetries))"),
         OptionSpec(name: "refresh-rate-limit", valueName: "N/S", help: "manual refreshes per channel: N tokens, one back every S seconds\n(default: the Braze SDKs' per-channel buckets)"),
+        OptionSpec(name: "shutdown-timeout", valueName: "S", help: "longest wait at end of input or shutdown for a fetch under\nway and the last flush of analytics (default: \(seconds(engineDefaults.shutdownTimeout)))"),
         OptionSpec(name: "header", valueName: "'NAME: VALUE'", help: "a header sent with every request to the --definitions and\n--sink URLs (API keys, tokens); repeatable; never logged", repeatable: true),
         OptionSpec(name: "ca-file", valueName: "PATH", help: "PEM certificates to trust for https:// URLs instead of the\nsystem's (TLS certificates are always verified)"),
-        OptionSpec(name: "connect-timeout", valueName: "S", help: "seconds to wait for an HTTP connection (default: 10)"),
-        OptionSpec(name: "timeout", valueName: "S", help: "seconds one HTTP request may take in all (default: 30)"),
+        OptionSpec(name: "connect-timeout", valueName: "S", help: "seconds to wait for an HTTP connection (default: \(seconds(httpDefaults.connectTimeout)))"),
+        OptionSpec(name: "timeout", valueName: "S", help: "seconds one HTTP request may take in all (default: \(seconds(httpDefaults.timeout)))"),
         OptionSpec(name: "log-level", valueName: "LEVEL", help: "stderr logging: off, error, warn, info or debug (default: warn)"),
-        OptionSpec(name: "max-message-size", valueName: "BYTES", help: "largest message accepted (default: 16777216)"),
+        OptionSpec(name: "max-message-size", valueName: "BYTES", help: "largest message accepted (default: \(serverDefaults.maxMessageBytes))"),
         OptionSpec(name: "help", valueName: nil, help: "show this help"),
     ]
+
+    /// `1` rather than `1.0` in help texts.
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
 
     init(_ options: ParsedOptions) throws(UsageError) {
         if let positional = options.positionals.first {
@@ -72,29 +66,31 @@ public struct ServeConfiguration: Equatable, Sendable {
         definitions = options.value("definitions")
         storage = options.value("storage")
         sink = options.value("sink")
+        startWithoutDefinitions = options.has("start-without-definitions")
         if let value = options.value("framing") {
             guard let choice = FramingChoice(rawValue: value) else {
                 throw UsageError("--framing must be auto, ndjson or lsp, not '\(value)'", command: "serve")
             }
-            framing = choice
+            server.framing = choice
         }
         if options.has("poll-interval") {
             pollInterval = try Self.seconds(options, "poll-interval", default: 0, allowZero: false)
         }
-        flushInterval = try Self.seconds(options, "flush-interval", default: flushInterval, allowZero: false)
-        retryInitialDelay = try Self.seconds(options, "retry-initial-delay", default: retryInitialDelay, allowZero: true)
-        retryMaxDelay = try Self.seconds(options, "retry-max-delay", default: retryMaxDelay, allowZero: true)
+        engine.flushInterval = try Self.seconds(options, "flush-interval", default: engine.flushInterval, allowZero: false)
+        engine.retry.initialDelay = try Self.seconds(options, "retry-initial-delay", default: engine.retry.initialDelay, allowZero: true)
+        engine.retry.maxDelay = try Self.seconds(options, "retry-max-delay", default: engine.retry.maxDelay, allowZero: true)
+        engine.shutdownTimeout = try Self.seconds(options, "shutdown-timeout", default: engine.shutdownTimeout, allowZero: true)
         if let value = options.value("max-queued-events") {
             guard let count = Int(value), count >= 1 else {
                 throw UsageError("--max-queued-events must be a whole number ≥ 1, not '\(value)'", command: "serve")
             }
-            maxQueuedEvents = count
+            engine.maxQueuedEvents = count
         }
         if let value = options.value("retry-max-attempts") {
             guard let attempts = Int(value), attempts >= 0 else {
                 throw UsageError("--retry-max-attempts must be a whole number ≥ 0, not '\(value)'", command: "serve")
             }
-            retryMaxAttempts = attempts
+            engine.retry.maxRetries = attempts
         }
         if let value = options.value("refresh-rate-limit") {
             let parts = value.split(separator: "/", omittingEmptySubsequences: false)
@@ -103,7 +99,10 @@ public struct ServeConfiguration: Equatable, Sendable {
             else {
                 throw UsageError("--refresh-rate-limit must be N/S (tokens ≥ 1 / seconds > 0), not '\(value)'", command: "serve")
             }
-            refreshRateLimit = (tokens, seconds)
+            for channel in Channel.allCases {
+                let perSession = TokenBucket.defaultRules[channel]?.refillsPerSession ?? false
+                engine.refreshRules[channel] = TokenBucket.Rule(capacity: tokens, refillInterval: seconds, refillsPerSession: perSession)
+            }
         }
         for text in options.all("header") {
             do {
@@ -130,8 +129,17 @@ public struct ServeConfiguration: Equatable, Sendable {
             guard let bytes = Int(value), bytes >= 1024 else {
                 throw UsageError("--max-message-size must be a byte count ≥ 1024, not '\(value)'", command: "serve")
             }
-            maxMessageBytes = bytes
+            server.maxMessageBytes = bytes
         }
+        // The last output gets as long as the rest of the shutdown.
+        server.outputDrainTimeout = max(1, engine.shutdownTimeout)
+    }
+
+    /// The engine's configuration for a source of this kind.
+    func engineConfiguration(localSource: Bool) -> Engine.Configuration {
+        var configuration = engine
+        configuration.pollInterval = pollInterval ?? Engine.Configuration.defaultPollInterval(localSource: localSource)
+        return configuration
     }
 
     private static func seconds(_ options: ParsedOptions, _ name: String, default value: Double, allowZero: Bool) throws(UsageError) -> Double {

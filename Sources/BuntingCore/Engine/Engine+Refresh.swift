@@ -6,13 +6,23 @@ import BuntingRuntime
 /// definitions into the current user's caches.
 extension Engine {
     /// What one fetch came back with, after compiling on the worker.
-    enum FetchOutcome: Sendable {
+    public enum FetchOutcome: Sendable {
         case loaded(any CompiledDefinitions, SourceVersion, digest: UInt64)
         /// New bytes, but the same document as the one in use.
         case sameContent(SourceVersion)
         case unchanged
-        case invalid(DefinitionsError)
+        /// A document that was refused, and its version at the source.
+        case invalid(DefinitionsError, SourceVersion?)
         case failed(SourceFailure)
+
+        /// What makes the document unusable, when it is.
+        public var problem: String? {
+            switch self {
+            case .loaded, .sameContent, .unchanged: nil
+            case .invalid(let error, _): error.description
+            case .failed(let failure): failure.message
+            }
+        }
     }
 
     /// A manual refresh: costs a token of the channel's bucket (a refused one
@@ -43,6 +53,24 @@ extension Engine {
         requestRefresh(channel, reason: .manualServerRefresh, placementIds: placementIds?.sorted())
     }
 
+    /// Refreshes `channel` as a session start does (AUTO_SERVER_REFRESH).
+    /// With the definitions in memory this is an evaluation, not I/O: it is
+    /// done at once, so that its DATA_UPDATED comes before the next request
+    /// is handled and that request sees the new data. Before any definitions
+    /// arrived, the refresh waits for the first fetch. The source's freshness
+    /// is kept apart: polling and manual refreshes.
+    func refreshFromDefinitions(_ channel: Channel) {
+        guard profile.sdkEnabled else {
+            sendError(channel, .sdkDisabled, .doNotRetry, message: "the SDK is disabled")
+            return
+        }
+        if definitions != nil {
+            complete([autoRefresh(channel)])
+        } else {
+            requestRefresh(channel, reason: .autoServerRefresh, placementIds: nil)
+        }
+    }
+
     /// Queues a refresh of `channel` and starts a fetch unless one is running
     /// or a retry is already scheduled (the refresh then rides on it).
     func requestRefresh(_ channel: Channel, reason: DataUpdatedReason, placementIds: [String]?) {
@@ -58,7 +86,9 @@ extension Engine {
         fetchInFlight = true
         let source = self.source
         let compile = self.compile
-        let since = definitions == nil ? nil : definitionsVersion
+        // A poll skips a refused document that did not change; a manual
+        // refresh reads the source again whatever it holds.
+        let since = fromPoll ? (refusedVersion ?? definitionsVersion) : (definitions == nil ? nil : definitionsVersion)
         let digest = definitionsDigest
         worker.run({
             Self.fetchAndCompile(source: source, since: since, currentDigest: digest, compile: compile)
@@ -68,7 +98,7 @@ extension Engine {
     }
 
     /// Runs on the worker: fetch, then compile unless the bytes are the ones in use.
-    static func fetchAndCompile(
+    public static func fetchAndCompile(
         source: any DefinitionsSource, since: SourceVersion?, currentDigest: UInt64? = nil, compile: DefinitionsCompiler
     ) -> FetchOutcome {
         switch source.fetch(ifChangedSince: since) {
@@ -76,7 +106,7 @@ extension Engine {
             return .unchanged
         case .failed(.invalidData(let message)):
             // Like a document that does not compile: a poll reports it once.
-            return .invalid(DefinitionsError(problems: [message]))
+            return .invalid(DefinitionsError(problems: [message]), nil)
         case .failed(let failure):
             return .failed(failure)
         case .fetched(let bytes, let version):
@@ -84,20 +114,27 @@ extension Engine {
             if digest == currentDigest { return .sameContent(version) }
             switch compile(bytes) {
             case .success(let compiled): return .loaded(compiled, version, digest: digest)
-            case .failure(let error): return .invalid(error)
+            case .failure(let error): return .invalid(error, version)
             }
         }
     }
 
     func finishFetch(_ outcome: FetchOutcome, fromPoll: Bool) {
         fetchInFlight = false
+        // Shutting down waits for this fetch (its refreshes end in their events).
+        defer {
+            let settled = fetchSettled
+            fetchSettled.removeAll()
+            for continuation in settled { continuation() }
+        }
         let waiting = waitingRefreshes.filter { $0.userGeneration == userGeneration }
         waitingRefreshes.removeAll()
-        guard !isShutDown, profile.sdkEnabled else { return }
+        guard profile.sdkEnabled else { return }
         switch outcome {
         case .loaded(let compiled, let version, let digest):
             fetchFailedTries = 0
             lastPollProblem = nil
+            refusedVersion = nil
             let changed = adopt(compiled, version: version, digest: digest)
             complete(waiting)
             if changed {
@@ -105,32 +142,39 @@ extension Engine {
                 complete(subscribedChannels.filter { !done.contains($0) }.map(autoRefresh))
             }
         case .sameContent(let version):
+            // The document in use, written again (after a broken one, say).
             definitionsVersion = version
+            refusedVersion = nil
+            lastPollProblem = nil
             fallthrough
         case .unchanged:
             fetchFailedTries = 0
-            lastPollProblem = nil
+            // A poll that found a refused document unchanged found no news.
+            if !(fromPoll && refusedVersion != nil) { lastPollProblem = nil }
             complete(waiting)
-        case .invalid(let error):
+        case .invalid(let error, let version):
             fetchFailedTries = 0
-            log.warning("definitions at \(source.location) are invalid: \(error.description)")
+            refusedVersion = version
+            if definitions == nil { definitionsProblem = ChannelError(.invalidServerData, .doNotRetry, message: error.description) }
             if fromPoll {
                 guard lastPollProblem != error.description || !waiting.isEmpty else { return }
                 lastPollProblem = error.description
             }
+            log.warning("definitions at \(source.location) are invalid: \(error.description)")
             let affected = fromPoll ? channelsOf(waiting, plus: subscribedChannels) : channelsOf(waiting)
             for channel in affected {
                 sendError(channel, .invalidServerData, .doNotRetry, message: error.description)
             }
         case .failed(let failure):
-            log.warning("cannot fetch definitions from \(source.location): \(failure.message)")
             var requests = waiting
+            if definitions == nil { definitionsProblem = failureError(failure, willRetry: true) }
             if fromPoll {
                 guard lastPollProblem != failure.message || !waiting.isEmpty else { return }
                 lastPollProblem = failure.message
                 let asked = Set(waiting.map(\.channel))
                 requests += subscribedChannels.filter { !asked.contains($0) }.map(autoRefresh)
             }
+            log.warning("cannot fetch definitions from \(source.location): \(failure.message)")
             handleFailure(failure, requests: requests)
         }
     }
@@ -139,10 +183,9 @@ extension Engine {
     /// either schedule a retry (the requests wait for it) or give up.
     func handleFailure(_ failure: SourceFailure, requests: [RefreshRequest]) {
         fetchFailedTries += 1
-        let willRetry = failure.isRetried && configuration.retry.retries(afterFailedTries: fetchFailedTries)
-        let until = failure.retryAfter
+        let willRetry = !isShutDown && failure.isRetried && configuration.retry.retries(afterFailedTries: fetchFailedTries)
         for channel in channelsOf(requests) {
-            sendError(channel, failure.errorReason, willRetry ? .sdkWillRetry : failure.givenUpState, until: until, message: failure.message)
+            sendError(channel, failureError(failure, willRetry: willRetry))
         }
         // Until a remote source delivered its first document every channel is
         // off, so that fetch is retried even when no refresh waits for it,
@@ -162,6 +205,14 @@ extension Engine {
         }
     }
 
+    /// The ERROR a failure is reported as: who retries depends on whether
+    /// the engine will try again.
+    func failureError(_ failure: RemoteFailure, willRetry: Bool) -> ChannelError {
+        ChannelError(
+            failure.errorReason, willRetry ? .sdkWillRetry : failure.givenUpState, rateLimitedUntil: failure.retryAfter,
+            message: failure.message)
+    }
+
     /// How long to wait before the next try: until the server's Retry-After
     /// when it gave one, else the retry policy's backoff. One rule for the
     /// source and the sink.
@@ -177,6 +228,7 @@ extension Engine {
         defer { releaseFreedMemory() }
         let changed = digest != definitionsDigest
         definitions = compiled
+        definitionsProblem = nil
         definitionsVersion = version
         definitionsDigest = digest
         let before = profile.channelsEnabled

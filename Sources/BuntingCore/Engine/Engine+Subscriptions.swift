@@ -13,8 +13,12 @@ extension Engine {
         if kind == .events {
             if isEnabled(channel) {
                 emit(.cacheReplay(subscription.target, snapshot(channel)))
+            } else if definitions == nil, let definitionsProblem {
+                // Off because there are no definitions: say why.
+                emit(.error(subscription.target, definitionsProblem))
             } else {
-                emit(.error(subscription.target, ChannelError(.featureDisabled, .doNotRetry, message: "the \(channel.rawValue) channel is disabled")))
+                let why = definitions == nil ? "no definitions have been loaded yet" : "the definitions turn it off"
+                emit(.error(subscription.target, ChannelError(.featureDisabled, .doNotRetry, message: "the \(channel.rawValue) channel is disabled: \(why)")))
             }
             sendStorageProblem(to: subscription)
         }

@@ -98,9 +98,7 @@ extension Engine {
         guard !profile.sdkEnabled else { return }
         profile.sdkEnabled = true
         saveProfile()
-        for channel in subscribedChannels {
-            requestRefresh(channel, reason: .autoServerRefresh, placementIds: nil)
-        }
+        for channel in subscribedChannels { refreshFromDefinitions(channel) }
     }
 
     // MARK: - Helpers
@@ -114,9 +112,7 @@ extension Engine {
             buckets[channel]?.fill(now: now)
         }
         guard refreshing else { return }
-        for channel in subscribedChannels {
-            requestRefresh(channel, reason: .autoServerRefresh, placementIds: nil)
-        }
+        for channel in subscribedChannels { refreshFromDefinitions(channel) }
     }
 
     func mergeAttributes(_ attributes: JSONObject) {

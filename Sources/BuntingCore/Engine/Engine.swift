@@ -18,14 +18,21 @@ public final class Engine: @unchecked Sendable {
         public var refreshRules = TokenBucket.defaultRules
         public var flushInterval = 10.0
         /// How often the source is checked for a new document; nil: never.
-        public var pollInterval: Double? = 30
+        public var pollInterval: Double? = Self.defaultPollInterval(localSource: false)
         public var maxBatchSize = 100
         public var maxQueuedEvents = 10_000
         public var maxPlacementsPerRefresh = 10
-        /// Longest wait for the sink at shutdown; what is not sent stays queued.
-        public var shutdownFlushTimeout = 5.0
+        /// Longest wait at shutdown for a fetch under way and then the sink;
+        /// what is not sent stays queued.
+        public var shutdownTimeout = 5.0
 
         public init() {}
+
+        /// A file costs one `stat` a poll, so files are watched closely;
+        /// servers are asked less often.
+        public static func defaultPollInterval(localSource: Bool) -> Double {
+            localSource ? 1 : 30
+        }
     }
 
     let configuration: Configuration
@@ -64,6 +71,12 @@ public final class Engine: @unchecked Sendable {
     var pollTimer: EventLoop.TimerToken?
     /// The last problem a poll reported, so that a lasting problem is reported once.
     var lastPollProblem: String?
+    /// The source's version of the last document refused as invalid: polls
+    /// skip it until it changes, instead of reading and parsing it again.
+    var refusedVersion: SourceVersion?
+    /// Why there are no definitions, while there are none: what a subscriber
+    /// is told instead of FEATURE_DISABLED.
+    var definitionsProblem: ChannelError?
 
     // Analytics
     var flushInFlight = false
@@ -75,6 +88,8 @@ public final class Engine: @unchecked Sendable {
     var flushedAwaitingReply: [AnalyticsEvent] = []
 
     var isShutDown = false
+    /// Run when the fetch under way ends (shutting down waits for it).
+    var fetchSettled: [() -> Void] = []
     /// Told to every event subscription after its replay (see Engine+Storage).
     var storageProblem: String?
 
@@ -116,19 +131,22 @@ public final class Engine: @unchecked Sendable {
 
     // MARK: - Start and stop
 
-    /// Reads the definitions (a local source synchronously: reading them is
-    /// not a sync, so no cache changes) and starts the poll and flush timers.
-    /// No session is opened: `openSession` or `changeUser` does that.
-    public func start() {
+    /// Reads the definitions — a local source at once, or with `initialLoad`,
+    /// what the caller already read of it (the command line reads a local
+    /// file first, to refuse to start on one that is missing or broken) —
+    /// and starts the poll and flush timers. Reading the definitions is not a
+    /// sync: no cache changes. No session is opened: `openSession` or
+    /// `changeUser` does that.
+    public func start(initialLoad: FetchOutcome? = nil) {
+        loop.assertOnLoop()
         if source.isLocal {
-            let outcome = Self.fetchAndCompile(source: source, since: nil, compile: compile)
-            switch outcome {
+            switch initialLoad ?? Self.fetchAndCompile(source: source, since: nil, compile: compile) {
             case .loaded(let compiled, let version, let digest):
                 adopt(compiled, version: version, digest: digest)
-            case .invalid(let error):
-                log.warning("definitions at \(source.location) are invalid: \(error.description)")
+            case .invalid(let error, let version):
+                noteStartUpProblem(ChannelError(.invalidServerData, .doNotRetry, message: error.description), refused: version)
             case .failed(let failure):
-                log.warning("cannot read definitions at \(source.location): \(failure.message)")
+                noteStartUpProblem(failureError(failure, willRetry: true), refused: nil)
             case .unchanged, .sameContent:
                 break
             }
@@ -140,25 +158,53 @@ public final class Engine: @unchecked Sendable {
         saveProfile()
     }
 
-    /// Stops timers, then flushes what it can within the shutdown timeout and
-    /// calls `done`. Queued events that could not be sent stay in the store.
+    /// A local source that could not be used at start-up: logged once, told
+    /// to each subscriber in place of FEATURE_DISABLED, and not logged again
+    /// by polls that find it the same.
+    private func noteStartUpProblem(_ error: ChannelError, refused: SourceVersion?) {
+        let message = error.message ?? ""
+        log.warning("definitions at \(source.location) cannot be used: \(message)")
+        definitionsProblem = error
+        lastPollProblem = message
+        refusedVersion = refused
+    }
+
+    /// Finishes what was started, then calls `done`: timers stop, a fetch
+    /// under way completes (its refreshes end in their events), then queued
+    /// analytics are flushed — all within `shutdownTimeout`. Events that
+    /// could not be sent stay in the store.
     public func shutDown(_ done: @escaping () -> Void) {
+        loop.assertOnLoop()
         guard !isShutDown else { return done() }
         isShutDown = true
         for timer in [pollTimer, flushTimer, fetchRetryTimer, flushRetryTimer].compactMap({ $0 }) { loop.cancel(timer) }
-        guard sink != nil, profile.sdkEnabled, store.queuedEventCount > 0 else { return done() }
         var finished = false
-        let timeout = loop.schedule(after: configuration.shutdownFlushTimeout) {
+        var timeout: EventLoop.TimerToken?
+        let finish = { [self] in
             guard !finished else { return }
             finished = true
-            log.warning("shutdown: the sink did not answer in time; \(self.store.queuedEventCount) events stay queued")
+            if let timeout { loop.cancel(timeout) }
             done()
         }
-        flush(all: true) { [self] _, _ in
+        timeout = loop.schedule(after: configuration.shutdownTimeout) { [self] in
             guard !finished else { return }
-            finished = true
-            loop.cancel(timeout)
-            done()
+            let pending = store.queuedEventCount
+            log.warning("shutdown: gave up waiting after \(configuration.shutdownTimeout) s"
+                + (pending > 0 ? "; \(pending) events stay queued" : ""))
+            finish()
+        }
+        whenFetchSettles { [self] in
+            guard sink != nil, profile.sdkEnabled, store.queuedEventCount > 0 else { return finish() }
+            flush(all: true) { _, _ in finish() }
+        }
+    }
+
+    /// Runs `body` once no fetch is under way.
+    func whenFetchSettles(_ body: @escaping () -> Void) {
+        if fetchInFlight {
+            fetchSettled.append(body)
+        } else {
+            body()
         }
     }
 

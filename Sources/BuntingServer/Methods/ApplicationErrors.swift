@@ -15,6 +15,10 @@ extension RPCErrorCode {
     public static let invalidRule = RPCErrorCode(rawValue: -32005)
     /// Local storage failed.
     public static let storageError = RPCErrorCode(rawValue: -32007)
+    /// A read of a channel not yet refreshed for the current user.
+    public static let notSynced = RPCErrorCode(rawValue: -32008)
+    /// A read of a channel the definitions turn off.
+    public static let channelDisabled = RPCErrorCode(rawValue: -32009)
 }
 
 extension RPCError {

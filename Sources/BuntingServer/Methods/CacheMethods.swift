@@ -19,11 +19,30 @@ enum CacheMethods {
                 engine.snapshot(try CommonParams.channel(params)).json
             },
             .immediate("getFeatureFlag", params: [.string("id", required: true, minLength: 1)]) { params throws(RPCError) in
-                engine.featureFlag(id: try params.string("id")) ?? .null
+                try requireSynced(.featureFlags, engine)
+                return engine.featureFlag(id: try params.string("id")) ?? .null
             },
             .immediate("getBanner", params: [.string("placementId", required: true, minLength: 1)]) { params throws(RPCError) in
-                engine.banner(placementId: try params.string("placementId")) ?? .null
+                try requireSynced(.banners, engine)
+                return engine.banner(placementId: try params.string("placementId")) ?? .null
             },
         ]
+    }
+
+    /// A read's `null` means "no such item for this user" only once the
+    /// channel is synced; before that, the read is refused with the reason.
+    static func requireSynced(_ channel: Channel, _ engine: Engine) throws(RPCError) {
+        switch engine.readiness(channel) {
+        case .synced:
+            return
+        case .notSynced(let why):
+            throw RPCError(
+                code: .notSynced, reason: "NOT_SYNCED", message: "Not synced: \(why)",
+                details: ["channel": .string(channel.rawValue), "why": .string(why)])
+        case .disabled(let why):
+            throw RPCError(
+                code: .channelDisabled, reason: "CHANNEL_DISABLED", message: "Channel disabled: \(why)",
+                details: ["channel": .string(channel.rawValue), "why": .string(why)])
+        }
     }
 }

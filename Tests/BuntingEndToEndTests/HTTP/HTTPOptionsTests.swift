@@ -18,8 +18,10 @@ import Testing
         try bunting.call("refresh", ["channel": "featureFlags"])
         try bunting.call("logImpression", ["channel": "featureFlags", "id": "greeting"])
         #expect(try bunting.call("flush") == ["flushed": 1, "pending": 0])
+        // The first fetch, the manual refresh, and the batch (the user change
+        // evaluates the definitions in memory, without a request).
         let requests = try server.requests(path) + server.requests("/collect")
-        #expect(requests.count >= 4)
+        #expect(requests.count >= 3)
         for request in requests {
             #expect(request.header("X-Api-Key") == "key-123" && request.header("Authorization") == "Bearer token-456")
             #expect(request.header("User-Agent")?.hasPrefix("bunting/") == true)
