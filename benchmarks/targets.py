@@ -20,7 +20,7 @@ def main():
             rows.append({"benchmark": name, "metric": "(not run)", "verdict": None})
             continue
         for r in json.load(open(path))["table"]:
-            if r.get("target"):
+            if r.get("verdict"):
                 rows.append({"benchmark": name, "metric": r["metric"].strip(), "value": r.get(value_key),
                              "baseline": r.get(base_key), "ratio": r.get("ratio"), "target": r["target"],
                              "verdict": r["verdict"]})
