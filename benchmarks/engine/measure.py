@@ -1,146 +1,220 @@
-"""Drives a release `bunting serve` over stdio and reads its memory from /proc.
+"""Drives a release `bunting serve` over stdio, storage on disk, and reads its
+memory from /proc. See README.md here.
 
-Measures, for a generated document and for the bundled example (the
-baseline, same binary, same run):
-  - idle RSS after start-up,
-  - RSS after a user is evaluated with every channel subscribed,
-  - the time from sending `changeUser` to the last DATA_UPDATED (median of runs).
+For the bundled example (the baseline, same binary, same run) and generated
+documents of 1,000, 10,000, 20,000 (10,000 flags + 10,000 cards) and 100,000
+items, each round (cases in rotating order) starts one server on a fresh
+storage directory and measures:
+  - RSS once the definitions are loaded (after the reply to `status`), and the
+    peak so far (VmHWM: the peak while loading);
+  - the time from writing `changeUser` (a new user each time) to reading the
+    third DATA_UPDATED (featureFlags, banners, contentCards all subscribed);
+  - RSS and VmHWM once a user's caches are filled.
+
+    measure.py BUNTING [--rounds N] [--quick] [--out DIR]
 """
+import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-
-def document(flags, cards):
-    return {
-        "flags": {
-            f"flag-{i}": {
-                "state": "ENABLED",
-                "variants": {
-                    "on": {"enabled": True, "properties": {"n": {"type": "number", "value": i}}},
-                    "off": {"enabled": False},
-                },
-                "defaultVariant": "off",
-                "targeting": {"if": [{"in": [{"var": "country"}, ["NO", "SE", "DK"]]},
-                                     {"fractional": [["on", 50], ["off", 50]]}, "off"]},
-            }
-            for i in range(flags)
-        },
-        "banners": [
-            {"id": f"banner-{i}", "placementId": f"p-{i % 50}", "html": f"<p>{i}</p>", "priority": i,
-             "properties": {}, "targeting": {">=": [{"var": "age"}, i % 40]}}
-            for i in range(min(cards, 1000))
-        ],
-        "contentCards": [
-            {"id": f"card-{i}", "type": "classic", "title": f"Card {i}", "description": "A card to fill the cache.",
-             "extras": {"feed": "inbox"}, "created": 1700000000 + i,
-             "targeting": {"starts_with": [{"var": "country"}, "N"]}}
-            for i in range(cards)
-        ],
-    }
-
+from documents import BANNERS, document
 
 class Server:
-    def __init__(self, binary, definitions, storage):
-        args = [binary, "serve", "--storage", storage]
+    def __init__(self, binary, definitions, storage, stderr):
+        args = [binary, "serve", "--framing", "ndjson", "--storage", storage]
         if definitions:
             args += ["--definitions", definitions]
-        self.process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-        self.buffer = b""
+        self.process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
+                                        bufsize=0)
         self.next_id = 1
+        self.tail = b""
 
     def send(self, method, params=None):
         message = {"jsonrpc": "2.0", "id": self.next_id, "method": method}
         if params is not None:
             message["params"] = params
         self.next_id += 1
-        self.process.stdin.write((json.dumps(message) + "\n").encode())
-        return message["id"]
+        self.process.stdin.write((json.dumps(message, separators=(",", ":")) + "\n").encode())
 
-    def read(self):
-        while b"\n" not in self.buffer:
+    def wait_for(self, marker, count=1):
+        """Reads until `marker` went by `count` times; counts bytes, parses nothing,
+        so that the client's cost stays small next to multi-megabyte snapshots."""
+        seen = 0
+        while True:
             chunk = os.read(self.process.stdout.fileno(), 1 << 20)
             if not chunk:
-                raise RuntimeError("server closed stdout")
-            self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        return json.loads(line)
+                raise RuntimeError(f"the server closed stdout before {marker!r}")
+            window = self.tail + chunk
+            if b'"error"' in window:
+                raise RuntimeError(f"the server answered an error: {window[window.find(b'error') - 40:][:300]!r}")
+            seen += window.count(marker)
+            if seen >= count:
+                # What follows the last marker is not read again.
+                self.tail = b""
+                return
+            self.tail = window[-(len(marker) - 1):]
 
-    def wait_reply(self, request_id):
-        while True:
-            message = self.read()
-            if message.get("id") == request_id:
-                return message
-
-    def wait_events(self, kind, count):
-        seen = 0
-        while seen < count:
-            message = self.read()
-            if message.get("method") == "event" and message["params"]["type"] == kind:
-                seen += 1
-
-    def rss_kb(self):
+    def memory_kb(self):
         fields = {}
         with open(f"/proc/{self.process.pid}/status") as status:
             for line in status:
                 key, _, value = line.partition(":")
                 fields[key] = value.strip()
-        return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
+        return {k: int(fields[k].split()[0]) for k in ("VmRSS", "VmHWM", "RssAnon", "RssFile")}
 
     def close(self):
         self.process.stdin.close()
-        self.process.wait(timeout=30)
+        while os.read(self.process.stdout.fileno(), 1 << 20):
+            pass
+        self.process.wait(timeout=120)
 
 
-def measure(binary, definitions, runs):
-    # A fresh storage directory, as a deployment has; the store writes each
-    # user's caches to SQLite instead of keeping a copy in memory.
+def measure(binary, definitions, runs, stderr):
     storage = tempfile.mkdtemp(prefix="bunting-engine-bench-")
-    server = Server(binary, definitions, storage)
-    server.wait_reply(server.send("status"))
-    idle = server.rss_kb()
-    for channel in ("featureFlags", "banners", "contentCards"):
-        server.wait_reply(server.send("subscribe", {"channel": channel}))
-        server.wait_events("CACHE_REPLAY", 1)
-    times = []
-    for run in range(runs):
+    try:
         started = time.perf_counter()
-        server.send("changeUser", {"userId": f"user-{run}", "attributes": {"country": "NO", "age": 30}})
-        server.wait_events("DATA_UPDATED", 3)
-        times.append((time.perf_counter() - started) * 1000)
-    loaded = server.rss_kb()
-    server.close()
-    return idle, loaded, statistics.median(times)
+        server = Server(binary, definitions, storage, stderr)
+        server.send("status")
+        server.wait_for(b'"result"')
+        loaded_s = time.perf_counter() - started
+        idle = server.memory_kb()
+        for channel in ("featureFlags", "banners", "contentCards"):
+            server.send("subscribe", {"channel": channel})
+            server.wait_for(b'"CACHE_REPLAY"')
+        times = []
+        for run in range(runs):
+            user = f"user-{run}-{time.monotonic_ns()}"
+            begin = time.perf_counter()
+            server.send("changeUser", {"userId": user, "attributes": {"country": "NO", "age": 30}})
+            server.wait_for(b'"DATA_UPDATED"', 3)
+            times.append((time.perf_counter() - begin) * 1000)
+        user = server.memory_kb()
+        server.close()
+        return {"idle": idle, "user": user, "change_user_ms": times, "start_to_loaded_s": loaded_s}
+    finally:
+        shutil.rmtree(storage, ignore_errors=True)
 
 
 def main():
-    binary = sys.argv[1]
-    with tempfile.TemporaryDirectory() as directory:
-        big = os.path.join(directory, "big.json")
-        with open(big, "w") as file:
-            json.dump(document(10_000, 10_000), file)
-        thousand = os.path.join(directory, "thousand.json")
-        with open(thousand, "w") as file:
-            json.dump(document(1_000, 0), file)
-        base_idle, base_loaded, base_time = measure(binary, None, 20)
-        big_idle, big_loaded, big_time = measure(binary, big, 5)
-        _, _, thousand_time = measure(binary, thousand, 20)
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bunting")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="one round, few runs, no 100,000-item case")
+    parser.add_argument("--out", default=".build/bench")
+    options = parser.parse_args()
+    rounds = 1 if options.quick else options.rounds
 
-    def mb(kb):
-        return kb / 1024
+    # (name, items or None for the bundled example, changeUser runs per round)
+    cases = [("bundled example", None, 40), ("1,000 items", 1_000, 30), ("10,000 items", 10_000, 10),
+             ("10,000 flags + 10,000 cards", 20_000, 6), ("100,000 items", 100_000, 2)]
+    if options.quick:
+        cases = [(n, i, max(2, r // 5)) for n, i, r in cases if i != 100_000]
 
-    print(f"{'metric':<58}{'Bunting':>10}{'baseline':>10}{'ratio':>8}  target")
-    print(f"{'idle RSS, MB (baseline: the bundled example)':<58}{mb(big_idle[0]):>10.1f}{mb(base_idle[0]):>10.1f}{big_idle[0] / base_idle[0]:>8.2f}  <= 16 MB without definitions")
-    print(f"{'RSS with 10,000 flags + 10,000 cards loaded, MB':<58}{mb(big_loaded[0]):>10.1f}{mb(base_loaded[0]):>10.1f}{big_loaded[0] / base_loaded[0]:>8.2f}  <= 64 MB")
-    print(f"{'peak RSS (VmHWM) with them, MB':<58}{mb(big_loaded[1]):>10.1f}{mb(base_loaded[1]):>10.1f}{big_loaded[1] / base_loaded[1]:>8.2f}")
-    print(f"{'changeUser -> 3 x DATA_UPDATED, 1,000 flags, median ms':<58}{thousand_time:>10.2f}{base_time:>10.2f}{thousand_time / base_time:>8.2f}  evaluation <= 1 ms")
-    print(f"{'changeUser -> 3 x DATA_UPDATED, 10,000 + 10,000, median ms':<58}{big_time:>10.2f}{base_time:>10.2f}{big_time / base_time:>8.2f}")
-    print("The changeUser time is end to end over stdio: reading the definitions file on a worker,")
-    print("evaluating every channel, and writing three snapshots; the baseline is the bundled example.")
+    os.makedirs(options.out, exist_ok=True)
+    results = {name: [] for name, _, _ in cases}
+    with tempfile.TemporaryDirectory() as directory, open(os.path.join(options.out, "engine-stderr.log"), "w") as log:
+        paths = {}
+        for name, items, _ in cases:
+            if items:
+                paths[name] = os.path.join(directory, f"items-{items}.json")
+                with open(paths[name], "w") as file:
+                    json.dump(document(items), file)
+        for round_ in range(rounds):
+            # Rotating order: drift on a busy machine weighs on every case alike.
+            order = cases[round_ % len(cases):] + cases[:round_ % len(cases)]
+            for name, items, runs in order:
+                print(f"round {round_ + 1}/{rounds}: {name}, {runs} changeUser", file=sys.stderr)
+                results[name].append(measure(options.bunting, paths.get(name), runs, log))
+
+    def median_ms(name):
+        return statistics.median(t for r in results[name] for t in r["change_user_ms"]) if name in results else None
+
+    def median_kb(name, when, key):
+        return statistics.median(r[when][key] for r in results[name]) if name in results else None
+
+    base = median_ms("bundled example")
+    big = "10,000 flags + 10,000 cards"
+    rows = []  # (metric, value, baseline, ratio text, target text, ok or None)
+
+    def row(metric, value, baseline=None, target=None, ok=None, ratio=None):
+        if ratio is None and value is not None and baseline:
+            ratio = value / baseline
+        rows.append({"metric": metric, "bunting": value, "baseline": baseline, "ratio": ratio, "target": target,
+                     "verdict": None if ok is None else ("ok" if ok else "MISS")})
+
+    row("changeUser -> 3rd DATA_UPDATED, bundled example (ms)", base, None, "<= 0.5 ms", base <= 0.5)
+    for name, limit in (("1,000 items", 2.0), ("10,000 items", None), (big, 40.0), ("100,000 items", None)):
+        t = median_ms(name)
+        if t is None:
+            row(f"changeUser -> 3rd DATA_UPDATED, {name} (ms)", None, base, "not in --quick" if limit is None else None)
+            continue
+        row(f"changeUser -> 3rd DATA_UPDATED, {name} (ms)", t, base,
+            f"<= {limit:g} ms" if limit else None, (t <= limit) if limit else None)
+    # Linear: ten times the items may cost at most 12.5 times the time.
+    for small, large in (("1,000 items", "10,000 items"), ("10,000 items", "100,000 items")):
+        a, b = median_ms(small), median_ms(large)
+        if a and b:
+            row(f"  linearity: time at {large} / time at {small}", b / a, None, "<= 12.5 (10x items)", b / a <= 12.5,
+                ratio=b / a)
+    for name in ("1,000 items", "10,000 items", big, "100,000 items"):
+        t = median_ms(name)
+        if t is not None and base is not None:
+            items = next(i for n, i, _ in cases if n == name)
+            row(f"  per item above the bundled example, {name} (us)", (t - base) * 1000 / items)
+
+    mb = 1 / 1024
+    idle_base = median_kb("bundled example", "idle", "VmRSS") * mb
+    row("idle RSS, bundled example (MB)", idle_base, None, "<= 16 MB", idle_base <= 16)
+    user_base = median_kb("bundled example", "user", "VmRSS") * mb
+    row("RSS with a user's caches, bundled example (MB)", user_base)
+    for name in ("1,000 items", "10,000 items", big, "100,000 items"):
+        if name not in results:
+            continue
+        idle = median_kb(name, "idle", "VmRSS") * mb
+        loading_peak = median_kb(name, "idle", "VmHWM") * mb
+        user = median_kb(name, "user", "VmRSS") * mb
+        peak = median_kb(name, "user", "VmHWM") * mb
+        target = name == big
+        row(f"RSS with the definitions loaded, {name} (MB)", idle, idle_base)
+        row(f"RSS with a user's caches, {name} (MB)", user, user_base, "<= 40 MB" if target else None,
+            (user <= 40) if target else None)
+        row(f"peak RSS while loading (VmHWM before the user), {name} (MB)", loading_peak, None,
+            "<= 1.25 x RSS w/ caches" if target else None, (loading_peak <= 1.25 * user) if target else None,
+            ratio=loading_peak / user)
+        row(f"peak RSS over the whole run (VmHWM), {name} (MB)", peak, None, None, None, ratio=peak / user)
+
+    def fmt(x):
+        if x is None:
+            return "-"
+        return f"{x:,.0f}" if abs(x) >= 1000 else (f"{x:.1f}" if abs(x) >= 10 else f"{x:.2f}")
+
+    w = max(len(r["metric"]) for r in rows)
+    print()
+    print(f"{'metric':<{w}}  {'Bunting':>9}  {'example':>9}  {'ratio':>7}  target")
+    print("-" * (w + 54))
+    for r in rows:
+        print(f"{r['metric']:<{w}}  {fmt(r['bunting']):>9}  {fmt(r['baseline']):>9}  {fmt(r['ratio']):>7}  "
+              f"{r['target'] or '':<24} {r['verdict'] or ''}")
+    print()
+    print("example = the same binary serving the bundled example in the same run (the baseline); ratio = Bunting/example,")
+    print("or, for peaks, VmHWM / RSS with the user's caches. Storage on disk (a fresh directory per server).")
+    print(f"n items = n/2 flags + n/2 cards (+ {BANNERS} banners); changeUser is end to end over stdio: the reply,")
+    print("CACHE_LOAD, evaluating every channel, storing the snapshots and writing three DATA_UPDATED.")
+    print(f"Medians over {rounds} round(s) of all changeUser runs; memory medians over rounds.")
+    misses = [r["metric"] for r in rows if r["verdict"] == "MISS"]
+    print("Targets missed: " + "; ".join(misses) + "." if misses else "All targets met.")
+    summary = {"benchmark": "engine", "rounds": rounds, "quick": options.quick, "table": rows,
+               "targets_missed": misses, "raw": results}
+    path = os.path.join(options.out, "engine.json")
+    with open(path, "w") as file:
+        json.dump(summary, file, indent=1)
+    print(f"Written: {path}")
 
 
 main()

@@ -7,11 +7,16 @@
  * Framing: newline-delimited JSON by default, LSP (Content-Length headers)
  * with --lsp.
  *
- * Methods: every method is answered with the fixed result given with
- * --result JSON (the benchmark passes the result Bunting gave for the method
- * it measures, so both servers send replies of the same shape and size).
- * Without --result, status answers {"version","framing","uptime"} and other
- * methods -32601 method not found.
+ * Methods: evaluateFlag, given --flags FILE (a JSON object of flag key ->
+ * result, which the benchmark fills with the results Bunting gave for the
+ * same requests), looks the flag up by params.flagKey and answers with that
+ * result: the reply has the same bytes as Bunting's (the benchmark checks
+ * it), and the work is what any server does around an evaluation: parse,
+ * find the method and the flag, build and dump the reply. An unknown flag
+ * gets flagd's FLAG_NOT_FOUND result. Every other method is answered with
+ * the fixed result given with --result JSON. Without --result, status
+ * answers {"version","framing","uptime"} and other methods -32601 method not
+ * found.
  * A message that does not parse gets -32700 with "id":null; a notification
  * (no "id") gets no reply.
  *
@@ -41,6 +46,7 @@ static int lsp;
 static int flush_each;
 static double started;
 static json_t *fixed_result;
+static json_t *flag_results; /* flag key -> evaluateFlag result */
 
 static char *out;
 static size_t out_len, out_cap;
@@ -118,7 +124,13 @@ static void handle_message(const char *bytes, size_t n) {
         send_error(id, -32600, "Invalid Request");
     } else if (id) {
         json_t *result;
-        if (fixed_result) {
+        if (flag_results && strcmp(method, "evaluateFlag") == 0) {
+            const char *key = json_string_value(json_object_get(json_object_get(request, "params"), "flagKey"));
+            result = key ? json_object_get(flag_results, key) : NULL;
+            result = result ? json_incref(result)
+                            : json_pack("{s:n, s:n, s:s, s:s}", "value", "variant", "reason", "ERROR", "errorCode",
+                                        "FLAG_NOT_FOUND");
+        } else if (fixed_result) {
             result = json_incref(fixed_result);
         } else if (strcmp(method, "status") == 0) {
             result = json_pack("{s:s, s:s, s:f}", "version", "0.1.0", "framing", lsp ? "lsp" : "ndjson",
@@ -186,8 +198,15 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "baseline: --result: %s\n", error.text);
                 return 2;
             }
+        } else if (strcmp(argv[i], "--flags") == 0 && i + 1 < argc) {
+            json_error_t error;
+            flag_results = json_load_file(argv[++i], 0, &error);
+            if (!json_is_object(flag_results)) {
+                fprintf(stderr, "baseline: --flags: %s\n", flag_results ? "not an object" : error.text);
+                return 2;
+            }
         } else {
-            fprintf(stderr, "usage: baseline [--lsp] [--flush-each] [--result JSON]\n");
+            fprintf(stderr, "usage: baseline [--lsp] [--flush-each] [--result JSON] [--flags FILE]\n");
             return 2;
         }
     }

@@ -17,6 +17,10 @@
  *   loadgen coldstart [options] -- COMMAND [ARGS...]
  *       -n times: spawn COMMAND, write one request, read its reply, close
  *       stdin and reap the process. The time is spawn -> whole first reply.
+ *   loadgen startexit [options] -- COMMAND [ARGS...]
+ *       -n times: spawn COMMAND with stdin at end of input and reap it. The
+ *       time is spawn -> exit (the floor a cold start cannot go under, e.g.
+ *       `bunting version`).
  *
  * Options:
  *   --framing ndjson|lsp   how requests are framed (default ndjson)
@@ -27,10 +31,18 @@
  *   --idle-ms MS           throughput: idle time before the idle RSS (default 200)
  *   --stderr PATH          where the server's stderr goes (default /dev/null)
  *   --timeout S            give up (exit 3) after S seconds (default 120)
+ *   --expect TEXT          every reply must also contain TEXT (e.g. the exact
+ *                          result the server must give)
  *
  * Every reply is checked: it must start {"jsonrpc":"2.0","id":<the request's
  * id>,"result" — replies in request order, no errors. Mismatches are counted
  * ("bad") and make the exit status 1.
+ *
+ * Throughput and pingpong also report the server's context switches
+ * (voluntary + involuntary, summed over its threads, from
+ * /proc/PID/task/TID/status) per request; pingpong reports the server's CPU
+ * time per round trip over the measured round trips (from /proc/PID/stat, in
+ * clock ticks).
  *
  * Build: gcc -O2 -pthread -o loadgen loadgen.c
  */
@@ -60,6 +72,7 @@ static const char *method = "status";
 static const char *params = "{}";
 static char **command;
 static const char *stderr_path = "/dev/null";
+static const char *expect;
 
 static uint64_t now_ns(void) {
     struct timespec ts;
@@ -140,6 +153,7 @@ static void check_reply(struct replies *r, const char *body, size_t n) {
         while (p < n && body[p] >= '0' && body[p] <= '9') id = id * 10 + (body[p++] - '0'), digits++;
         ok = digits > 0 && id == r->next_id && n - p >= 9 && memcmp(body + p, ",\"result\"", 9) == 0;
     }
+    if (ok && expect) ok = memmem(body, n, expect, strlen(expect)) != NULL;
     if (!ok) {
         if (r->bad < 3) fprintf(stderr, "loadgen: unexpected reply (wanted id %ld): %.*s\n", r->next_id,
                                 (int)(n > 300 ? 300 : n), body);
@@ -327,6 +341,44 @@ static void cpus_allowed(pid_t pid, char *out, size_t room) {
     fclose(f);
 }
 
+/* Context switches (voluntary + involuntary) of all the process's threads. */
+static long context_switches(pid_t pid) {
+    char path[320], line[256];
+    long total = 0;
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *dir = opendir(path);
+    if (!dir) return -1;
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        if (e->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "/proc/%d/task/%s/status", (int)pid, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        while (fgets(line, sizeof line, f)) {
+            if (strncmp(line, "voluntary_ctxt_switches:", 24) == 0) total += strtol(line + 24, NULL, 10);
+            if (strncmp(line, "nonvoluntary_ctxt_switches:", 27) == 0) total += strtol(line + 27, NULL, 10);
+        }
+        fclose(f);
+    }
+    closedir(dir);
+    return total;
+}
+
+/* CPU seconds (user + system, all threads) the process has used so far. */
+static double cpu_seconds(pid_t pid) {
+    char path[64], stat[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = 0;
+    char *p = strrchr(stat, ')');
+    unsigned long utime = 0, stime = 0;
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2) return -1;
+    return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
 /* ---- modes ------------------------------------------------------------- */
 
 static void one_round_trip(struct server *s, struct replies *r, long id) {
@@ -366,6 +418,7 @@ static int throughput(long n, int idle_ms) {
     usleep((useconds_t)idle_ms * 1000);
     struct memory idle = read_memory(s.pid);
 
+    long switches0 = context_switches(s.pid);
     struct reader_args args = {&r, n, 0, 0};
     pthread_t reader;
     uint64_t start = now_ns();
@@ -374,6 +427,7 @@ static int throughput(long n, int idle_ms) {
     uint64_t written = now_ns();
     pthread_join(reader, NULL);
     struct memory after = read_memory(s.pid);
+    long switches1 = context_switches(s.pid);
     char threads[4096];
     thread_cpu(s.pid, threads, sizeof threads);
     struct rusage usage;
@@ -388,11 +442,12 @@ static int throughput(long n, int idle_ms) {
            "\"rss_idle_kb\":%ld,\"hwm_idle_kb\":%ld,\"rss_after_kb\":%ld,\"hwm_after_kb\":%ld,"
            "\"server_cpu_seconds\":%.4f,\"server_cpu_us_per_request\":%.3f,"
            "\"server_user_seconds\":%.4f,\"server_sys_seconds\":%.4f,\"server_thread_cpu_seconds\":%s,"
-           "\"exit_status\":%d}\n",
+           "\"server_switches_per_request\":%.3f,\"exit_status\":%d}\n",
            lsp ? "lsp" : "ndjson", n, r.count - 1, bad, seconds, (double)(written - start) / 1e9, n / seconds,
            idle.rss_kb, idle.hwm_kb, after.rss_kb, after.hwm_kb, cpu, cpu / n * 1e6,
            (double)usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6,
-           (double)usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6, threads, exit_code(status));
+           (double)usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6, threads,
+           (double)(switches1 - switches0) / (double)n, exit_code(status));
     free(all);
     return bad || exit_code(status) ? 1 : 0;
 }
@@ -419,7 +474,13 @@ static int pingpong(long n, long warmup) {
     struct replies r;
     replies_init(&r, s.out, 1);
     char req[4200];
+    long switches0 = 0;
+    double cpu0 = 0;
     for (long id = 1; id <= warmup + n; id++) {
+        if (id == warmup + 1) {
+            switches0 = context_switches(s.pid);
+            cpu0 = cpu_seconds(s.pid);
+        }
         size_t len = format_request(req, sizeof req, id);
         uint64_t t0 = now_ns();
         write_all(s.in, req, len);
@@ -430,6 +491,8 @@ static int pingpong(long n, long warmup) {
         uint64_t t1 = now_ns();
         if (id > warmup) lat[id - warmup - 1] = t1 - t0;
     }
+    long switches1 = context_switches(s.pid);
+    double cpu1 = cpu_seconds(s.pid);
     int status = finish_server(&s, NULL);
     double sum = 0;
     for (long i = 0; i < n; i++) sum += (double)lat[i];
@@ -437,10 +500,11 @@ static int pingpong(long n, long warmup) {
     printf("{\"mode\":\"pingpong\",\"framing\":\"%s\",\"round_trips\":%ld,\"warmup\":%ld,\"bad\":%ld,"
            "\"client_cpus\":\"%s\",\"server_cpus\":\"%s\","
            "\"mean_us\":%.2f,\"p50_us\":%.2f,\"p90_us\":%.2f,\"p99_us\":%.2f,\"p999_us\":%.2f,\"max_us\":%.2f,"
-           "\"exit_status\":%d}\n",
+           "\"server_cpu_us_per_round_trip\":%.3f,\"server_switches_per_round_trip\":%.3f,\"exit_status\":%d}\n",
            lsp ? "lsp" : "ndjson", n, warmup, r.bad, client_cpus, server_cpus, sum / n / 1e3,
            percentile(lat, n, 0.50) / 1e3, percentile(lat, n, 0.90) / 1e3, percentile(lat, n, 0.99) / 1e3,
-           percentile(lat, n, 0.999) / 1e3, (double)lat[n - 1] / 1e3, exit_code(status));
+           percentile(lat, n, 0.999) / 1e3, (double)lat[n - 1] / 1e3, (cpu1 - cpu0) / (double)n * 1e6,
+           (double)(switches1 - switches0) / (double)n, exit_code(status));
     free(lat);
     return r.bad || exit_code(status) ? 1 : 0;
 }
@@ -476,6 +540,25 @@ static int coldstart(long runs) {
     return bad || failed_exit ? 1 : 0;
 }
 
+static int startexit(long runs) {
+    uint64_t *t = malloc(sizeof *t * (size_t)runs);
+    int failed_exit = 0;
+    for (long i = 0; i < runs; i++) {
+        uint64_t t0 = now_ns();
+        struct server s = spawn_server();
+        int status = finish_server(&s, NULL);
+        t[i] = now_ns() - t0;
+        if (exit_code(status)) failed_exit = exit_code(status);
+    }
+    qsort(t, (size_t)runs, sizeof *t, compare_u64);
+    printf("{\"mode\":\"startexit\",\"framing\":\"%s\",\"runs\":%ld,\"bad\":0,"
+           "\"median_ms\":%.3f,\"p90_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f,\"exit_status\":%d}\n",
+           lsp ? "lsp" : "ndjson", runs, percentile(t, runs, 0.5) / 1e6, percentile(t, runs, 0.9) / 1e6,
+           (double)t[0] / 1e6, (double)t[runs - 1] / 1e6, failed_exit);
+    free(t);
+    return failed_exit ? 1 : 0;
+}
+
 static void on_alarm(int sig) {
     (void)sig;
     static const char msg[] = "loadgen: timed out\n";
@@ -484,9 +567,9 @@ static void on_alarm(int sig) {
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: loadgen throughput|pingpong|coldstart [--framing ndjson|lsp] [--method M] "
+    fprintf(stderr, "usage: loadgen throughput|pingpong|coldstart|startexit [--framing ndjson|lsp] [--method M] "
                     "[--params JSON] [-n N] [--warmup N] [--idle-ms MS] [--stderr PATH] [--timeout S] "
-                    "-- COMMAND [ARGS...]\n");
+                    "[--expect TEXT] -- COMMAND [ARGS...]\n");
     exit(2);
 }
 
@@ -515,6 +598,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--idle-ms") == 0) idle_ms = atoi(v);
         else if (strcmp(a, "--stderr") == 0) stderr_path = v;
         else if (strcmp(a, "--timeout") == 0) timeout = atoi(v);
+        else if (strcmp(a, "--expect") == 0) expect = v;
         else usage();
     }
     if (i >= argc) usage();
@@ -525,6 +609,7 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "throughput") == 0) return throughput(n > 0 ? n : 200000, idle_ms);
     if (strcmp(mode, "pingpong") == 0) return pingpong(n > 0 ? n : 20000, warmup);
     if (strcmp(mode, "coldstart") == 0) return coldstart(n > 0 ? n : 50);
+    if (strcmp(mode, "startexit") == 0) return startexit(n > 0 ? n : 50);
     usage();
     return 2;
 }
