@@ -37,6 +37,8 @@ final class ServerProcess: @unchecked Sendable {
     private let condition = NSCondition()
     /// Guarded by `condition`.
     private var messages: [JSON] = []
+    /// The same messages as the text the server wrote.
+    private var texts: [String] = []
     /// Guarded by `condition`: bytes of stdout not yet cut into a message.
     private var unframed: [UInt8] = []
     /// Guarded by `condition`.
@@ -99,6 +101,16 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     var stderr: String { String(decoding: stderrData.value, as: UTF8.self) }
+
+    /// Waits, up to the deadline, until stderr satisfies `condition`.
+    func waitForStderr(_ condition: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(Self.deadline)
+        while !condition(stderr) {
+            if Date() > deadline { return false }
+            usleep(10_000)
+        }
+        return true
+    }
 
     // MARK: - Sending
 
@@ -192,6 +204,13 @@ final class ServerProcess: @unchecked Sendable {
         return messages
     }
 
+    /// Every message so far, as the text the server wrote.
+    var receivedText: [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        return texts
+    }
+
     /// Waits for the process to end (after end of input or shutdown) and
     /// returns its exit status; stdout must be closed by then.
     func waitForExit() throws -> Int32 {
@@ -265,6 +284,7 @@ final class ServerProcess: @unchecked Sendable {
             return
         }
         messages.append(message)
+        texts.append(String(decoding: body, as: UTF8.self))
     }
 }
 

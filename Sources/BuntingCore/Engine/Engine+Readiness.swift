@@ -20,9 +20,10 @@ extension Engine {
             return .disabled("the definitions turn the \(name) channel off")
         }
         guard cache(channel).lastSyncAt > 0 else {
-            return .notSynced(
-                "\(name) has not been refreshed for the current user: subscribe to \(name) before changeUser "
-                    + "or openSession, or call refresh")
+            let remedy = hasSubscription(channel)
+                ? "changeUser or openSession refreshes it, or call refresh"
+                : "subscribe to \(name), then changeUser or openSession (or call refresh)"
+            return .notSynced("\(name) has not been refreshed for the current user yet: \(remedy)")
         }
         return .synced
     }

@@ -155,7 +155,7 @@ extension Engine {
         case .invalid(let error, let version):
             fetchFailedTries = 0
             refusedVersion = version
-            if definitions == nil { definitionsProblem = ChannelError(.invalidServerData, .doNotRetry, message: error.description) }
+            if definitions == nil { definitionsProblem = invalidDefinitionsError(error) }
             if fromPoll {
                 guard lastPollProblem != error.description || !waiting.isEmpty else { return }
                 lastPollProblem = error.description
@@ -203,6 +203,12 @@ extension Engine {
             if fetchInFlight { return }  // a fetch started meanwhile carries the requests
             startFetch(fromPoll: false)
         }
+    }
+
+    /// A refused document, as told to a subscriber while there are no
+    /// definitions: the message names where the document came from.
+    func invalidDefinitionsError(_ error: DefinitionsError) -> ChannelError {
+        ChannelError(.invalidServerData, .doNotRetry, message: "the definitions at \(source.location) are invalid: \(error.description)")
     }
 
     /// The ERROR a failure is reported as: who retries depends on whether
@@ -301,6 +307,7 @@ extension Engine {
     /// retry is under way, and while the SDK is disabled.
     func poll() {
         guard profile.sdkEnabled, !fetchInFlight, fetchRetryTimer == nil, !isShutDown else { return }
+        log.debug("checking \(source.location) for a new document")
         startFetch(fromPoll: true)
     }
 

@@ -144,9 +144,9 @@ public final class Engine: @unchecked Sendable {
             case .loaded(let compiled, let version, let digest):
                 adopt(compiled, version: version, digest: digest)
             case .invalid(let error, let version):
-                noteStartUpProblem(ChannelError(.invalidServerData, .doNotRetry, message: error.description), refused: version)
+                noteStartUpProblem(invalidDefinitionsError(error), problem: error.description, refused: version)
             case .failed(let failure):
-                noteStartUpProblem(failureError(failure, willRetry: true), refused: nil)
+                noteStartUpProblem(failureError(failure, willRetry: true), problem: failure.message, refused: nil)
             case .unchanged, .sameContent:
                 break
             }
@@ -161,11 +161,10 @@ public final class Engine: @unchecked Sendable {
     /// A local source that could not be used at start-up: logged once, told
     /// to each subscriber in place of FEATURE_DISABLED, and not logged again
     /// by polls that find it the same.
-    private func noteStartUpProblem(_ error: ChannelError, refused: SourceVersion?) {
-        let message = error.message ?? ""
-        log.warning("definitions at \(source.location) cannot be used: \(message)")
+    private func noteStartUpProblem(_ error: ChannelError, problem: String, refused: SourceVersion?) {
+        log.warning("cannot use the definitions at \(source.location): \(problem)")
         definitionsProblem = error
-        lastPollProblem = message
+        lastPollProblem = problem
         refusedVersion = refused
     }
 

@@ -55,6 +55,12 @@ final class EngineHarness {
         return recorder.take().map(Self.summary)
     }
 
+    /// The notifications sent since the last call, without running the loop:
+    /// what a request's own handling emitted.
+    func takeWithoutRunning() -> [String] {
+        recorder.take().map(Self.summary)
+    }
+
     /// The events sent since the last call.
     func takeRaw() -> [EngineEvent] {
         settle()

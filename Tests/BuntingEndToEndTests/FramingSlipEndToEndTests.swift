@@ -1,0 +1,42 @@
+import BuntingJSON
+import Foundation
+import Testing
+
+/// The framing slips an LSP client makes, each followed by 100 well-framed
+/// requests: every one of those is answered, once, and the slip gets an
+/// error that says what was wrong.
+@Suite struct FramingSlipEndToEndTests {
+    static let status = #"{"jsonrpc":"2.0","id":0,"method":"status"}"#
+    /// Two characters fewer than it has bytes.
+    static let accented = #"{"jsonrpc":"2.0","id":0,"method":"status","params":{"é":"é"}}"#
+
+    static let slips: [(name: String, bytes: String, reason: String)] = [
+        ("a Content-Length counted in characters", "Content-Length: \(accented.count)\r\n\r\n\(accented)", "CONTENT_LENGTH_MISMATCH"),
+        ("a Content-Length one byte too long", "Content-Length: \(status.utf8.count + 1)\r\n\r\n\(status)", "CONTENT_LENGTH_MISMATCH"),
+        ("a Content-Length of -1", "Content-Length: -1\r\n\r\n\(status)", "INVALID_CONTENT_LENGTH"),
+        ("two different Content-Length headers", "Content-Length: \(status.utf8.count)\r\nContent-Length: 7\r\n\r\n\(status)", "INVALID_CONTENT_LENGTH"),
+        ("a misspelt Content-Length", "Content-Lenght: \(status.utf8.count)\r\n\r\n\(status)", "MISSING_CONTENT_LENGTH"),
+        ("a stray byte before a header", "x" + "Content-Length: \(status.utf8.count)\r\n\r\n\(status)", "MISSING_CONTENT_LENGTH"),
+    ]
+
+    @Test(arguments: slips.indices)
+    func everyLaterRequestIsAnsweredOnce(index: Int) throws {
+        let slip = Self.slips[index]
+        for leading in [false, true] {
+            let server = try ServerProcess(framing: .lsp, arguments: leading ? [] : ["--framing", "lsp"])
+            var bytes = Array(slip.bytes.utf8)
+            for id in 1...100 {
+                bytes += ServerProcess.WireFraming.lsp.frame(Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"status"}"#.utf8))
+            }
+            try server.sendRaw(bytes)
+            try server.closeInput()
+            #expect(try server.waitForExit() == 0)
+            let received = server.received
+            let answered = received.compactMap { $0["id"]?.integerValue }
+            #expect(answered == Array(1...100), "\(slip.name): \(answered.count) answers")
+            let errors = received.filter { $0["id"] == .null }
+            #expect(errors.contains { $0["error"]?["data"]?["reason"]?.stringValue == slip.reason }, "\(slip.name): \(errors.map { $0.encodedString() })")
+            server.expectCleanProtocol()
+        }
+    }
+}
