@@ -11,30 +11,49 @@ public final class Definitions: CompiledDefinitions {
     let cards: [CardDefinition]
     let channels: [Channel: Bool]
     public let placementIds: [String]
+    /// What is wrong in the document though it loaded, in document order.
+    public let problems: [DefinitionsProblem]
+    /// What decides each flag's resolution besides the context, to tell which
+    /// flags a new document changes: each flag's definition, and what every
+    /// flag shares (evaluators, flag-set metadata, the fractional generation).
+    let fingerprints: FlagFingerprints
 
-    init(flagSet: FlagSet, banners: [BannerDefinition], cards: [CardDefinition], channels: [Channel: Bool]) {
+    init(
+        flagSet: FlagSet, banners: [BannerDefinition], cards: [CardDefinition], channels: [Channel: Bool],
+        problems: [DefinitionsProblem] = [], fingerprints: FlagFingerprints = FlagFingerprints()
+    ) {
         self.flagSet = flagSet
         self.banners = banners
         self.cards = cards
         self.channels = channels
+        self.problems = problems
+        self.fingerprints = fingerprints
         var placements: [String] = []
         for banner in banners where !placements.contains(banner.placementId) { placements.append(banner.placementId) }
         self.placementIds = placements
     }
 
-    /// Reads, checks and compiles a document, or lists every problem found.
-    public static func load(_ bytes: [UInt8]) -> Result<Definitions, DefinitionsProblems> {
-        var loader = DefinitionsLoader(bytes)
+    /// Reads, checks and compiles a document. As flagd does, a document
+    /// loads when it is JSON with a readable structure: a flag with a mistake
+    /// resolves as flagd resolves it, a banner or card with one is left out,
+    /// and each is listed in `problems`. `strict` refuses the document for
+    /// any problem at all. A refusal lists every problem found.
+    public static func load(_ bytes: [UInt8], strict: Bool = false) -> Result<Definitions, DefinitionsProblems> {
+        var loader = DefinitionsLoader(bytes, strict: strict)
         return loader.load()
     }
 
-    /// The engine's compiler: problems become an INVALID_SERVER_DATA message.
-    public static let compiler: DefinitionsCompiler = { bytes in
-        switch load(bytes) {
-        case .success(let definitions): .success(definitions)
-        case .failure(let failure): .failure(DefinitionsError(problems: failure.problems.map(\.description)))
+    /// The engine's compiler: a refusal becomes an INVALID_SERVER_DATA message.
+    public static func compiler(strict: Bool) -> DefinitionsCompiler {
+        { bytes in
+            switch load(bytes, strict: strict) {
+            case .success(let definitions): .success(definitions)
+            case .failure(let failure): .failure(DefinitionsError(problems: failure.problems.map(\.description)))
+            }
         }
     }
+
+    public static let compiler = compiler(strict: false)
 
     // MARK: - CompiledDefinitions
 
@@ -52,14 +71,15 @@ public final class Definitions: CompiledDefinitions {
     static func featureFlag(_ resolution: FlagResolution) -> FeatureFlag? {
         guard resolution.reason != .error, resolution.reason != .disabled else { return nil }
         let tracking = resolution.metadata["trackingString"]?.stringValue
+        let metadata = resolution.metadata
         switch resolution.value {
         case .bool(let enabled):
-            return FeatureFlag(id: resolution.flagKey, enabled: enabled, trackingString: tracking)
+            return FeatureFlag(id: resolution.flagKey, enabled: enabled, trackingString: tracking, metadata: metadata)
         case .object(let object):
             guard let enabled = object["enabled"]?.boolValue else { return nil }
             return FeatureFlag(
                 id: resolution.flagKey, enabled: enabled, properties: object["properties"]?.objectValue ?? [:],
-                trackingString: object["trackingString"]?.stringValue ?? tracking)
+                trackingString: object["trackingString"]?.stringValue ?? tracking, metadata: metadata)
         default:
             return nil
         }
@@ -85,17 +105,41 @@ public final class Definitions: CompiledDefinitions {
         return cards.filter { $0.targeting.matches($0.id, context: context, at: now) }.map { $0.card(for: subject) }
     }
 
-    public func evaluateFlag(_ flagKey: String, context: JSON, at now: Double) -> JSONObject {
-        Self.flagdResult(flagSet.resolve(flagKey: flagKey, context: context, timestamp: Int64(now.rounded(.down))))
+    public func evaluateFlag(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> JSONObject {
+        let expecting = type.flatMap { FlagValueType(rawValue: $0.rawValue) }
+        return Self.flagdResult(flagSet.resolve(flagKey: flagKey, context: context, timestamp: Int64(now.rounded(.down)), expecting: expecting))
     }
 
-    /// `{value, variant, reason, errorCode?}` as flagd reports a resolution.
+    public func evaluateFlags(context: JSON, flagKeys: [String]?, at now: Double) -> JSONObject {
+        let timestamp = Int64(now.rounded(.down))
+        var flags = JSONObject()
+        if let flagKeys {
+            for key in flagKeys { flags[key] = .object(Self.flagdResult(flagSet.resolve(flagKey: key, context: context, timestamp: timestamp))) }
+        } else {
+            for resolution in flagSet.resolveAll(context: context, timestamp: timestamp) {
+                flags[resolution.flagKey] = .object(Self.flagdResult(resolution))
+            }
+        }
+        var result: JSONObject = ["flags": .object(flags)]
+        if !flagSet.metadata.isEmpty { result["metadata"] = .object(flagSet.metadata) }
+        return result
+    }
+
+    /// `{value, variant, reason, errorCode?, errorMessage?, metadata?}` as
+    /// flagd reports a resolution; metadata is the flag's over the flag set's.
     static func flagdResult(_ resolution: FlagResolution) -> JSONObject {
         var result: JSONObject = [
             "value": resolution.value, "variant": resolution.variant.map(JSON.string) ?? .null,
             "reason": .string(resolution.reason.rawValue),
         ]
         if let code = resolution.errorCode { result["errorCode"] = .string(code.rawValue) }
+        if let message = resolution.errorMessage, !message.isEmpty { result["errorMessage"] = .string(message) }
+        let metadata = resolution.metadata
+        if !metadata.isEmpty { result["metadata"] = .object(metadata) }
         return result
+    }
+
+    public func flagsChanged(since previous: any CompiledDefinitions) -> [String] {
+        fingerprints.changedFlags(since: (previous as? Definitions)?.fingerprints)
     }
 }

@@ -3,17 +3,31 @@ import BuntingJSON
 import BuntingRules
 import BuntingSchema
 
-/// Turns the text of a definitions document into `Definitions`, in three
-/// gates: it must be JSON; it must satisfy the schema; then every rule must
-/// compile and every id be unique. Each gate reports all it finds, each
-/// problem with its JSON pointer and line:column in the text.
+/// Turns the text of a definitions document into `Definitions`.
+///
+/// As flagd loads flag files: a document loads when it is JSON with a
+/// readable structure (an object whose sections have the right types); what
+/// is wrong inside one flag, banner or card stays with it. A flag with a
+/// mistake resolves as flagd resolves it (an operator that cannot work
+/// answers null, so the default variant; an unusable definition is
+/// ERROR/PARSE_ERROR) and the others serve; a banner or card with a mistake
+/// is left out — never shown, failing closed — and the others are shown.
+/// Every problem is kept, with its JSON pointer and line:column, in
+/// `Definitions.problems`. In strict mode any problem refuses the document.
 struct DefinitionsLoader {
     let bytes: [UInt8]
+    let strict: Bool
     private var problems: [DefinitionsProblem] = []
     private var locator: JSONSourceLocator?
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: [UInt8], strict: Bool) {
         self.bytes = bytes
+        self.strict = strict
+    }
+
+    /// The top-level members whose mistakes stay inside one item.
+    private enum Section: String {
+        case flags, evaluators = "$evaluators", banners, contentCards
     }
 
     mutating func load() -> Result<Definitions, DefinitionsProblems> {
@@ -23,16 +37,35 @@ struct DefinitionsLoader {
         } catch {
             return .failure(DefinitionsProblems([DefinitionsProblem(pointer: "", line: error.line, column: error.column, message: error.message)]))
         }
+        let schema: JSONSchema
         switch DefinitionsSchema.compiled {
         case .failure(let error):
             let problem = DefinitionsProblem(pointer: "", line: 0, column: 0, message: "the definitions schema itself is broken: \(error)")
             return .failure(DefinitionsProblems([problem]))
-        case .success(let schema):
-            for violation in schema.validate(document) {
-                report(violation.instanceLocation, violation.message)
+        case .success(let compiled):
+            schema = compiled
+        }
+
+        // Which items the schema finds wrong; a mistake anywhere else (the
+        // document's own structure) refuses it.
+        var structural = false
+        var brokenBanners = Set<Int>()
+        var brokenCards = Set<Int>()
+        for violation in schema.validate(document) {
+            report(violation.instanceLocation, violation.message)
+            let tokens = violation.instanceLocation.tokens
+            switch tokens.first.flatMap(Section.init(rawValue:)) {
+            case .flags?, .evaluators? where tokens.count >= 2:
+                break  // the flag set decides what each flag's mistakes mean
+            case .banners? where tokens.count >= 2:
+                if let index = Int(tokens[1]) { brokenBanners.insert(index) }
+            case .contentCards? where tokens.count >= 2:
+                if let index = Int(tokens[1]) { brokenCards.insert(index) }
+            default:
+                structural = true
             }
         }
-        guard problems.isEmpty else { return .failure(DefinitionsProblems(sorted(problems))) }
+        guard !structural, !(strict && !problems.isEmpty) else { return .failure(DefinitionsProblems(sorted(problems))) }
 
         let hashing = FractionalHashing(rawValue: document["fractionalHashing"]?.stringValue ?? "") ?? .default
         // A document may hold only banners or cards; flagd's format wants `flags`.
@@ -45,23 +78,33 @@ struct DefinitionsLoader {
             report(error.pointer, error.message)
             return .failure(DefinitionsProblems(sorted(problems)))
         }
-        for problem in flagSet.problems { report(problem.pointer, problem.message) }
+        // The schema may have named a mistake already; the flag set's words
+        // for the same place add nothing.
+        let named = Set(problems.map(\.pointer))
+        for problem in flagSet.problems where !named.contains(problem.pointer) { report(problem.pointer, problem.message) }
         let evaluators = RuleEvaluators(document["$evaluators"]?.objectValue ?? [:])
-        let banners = compileBanners(document["banners"]?.arrayValue ?? [], evaluators: evaluators, hashing: hashing)
-        let cards = compileCards(document["contentCards"]?.arrayValue ?? [], evaluators: evaluators, hashing: hashing)
-        guard problems.isEmpty else { return .failure(DefinitionsProblems(sorted(problems))) }
-        return .success(Definitions(flagSet: flagSet, banners: banners, cards: cards, channels: channels(document["channels"])))
+        let banners = compileBanners(document["banners"]?.arrayValue ?? [], skipping: brokenBanners, evaluators: evaluators, hashing: hashing)
+        let cards = compileCards(document["contentCards"]?.arrayValue ?? [], skipping: brokenCards, evaluators: evaluators, hashing: hashing)
+        if strict && !problems.isEmpty { return .failure(DefinitionsProblems(sorted(problems))) }
+        return .success(Definitions(
+            flagSet: flagSet, banners: banners, cards: cards, channels: channels(document["channels"]),
+            problems: sorted(problems), fingerprints: FlagFingerprints(document: .object(flagDocument), hashing: hashing.rawValue)))
     }
 
     // MARK: - Sections
 
-    private mutating func compileBanners(_ entries: [JSON], evaluators: RuleEvaluators, hashing: FractionalHashing) -> [BannerDefinition] {
+    private mutating func compileBanners(
+        _ entries: [JSON], skipping broken: Set<Int>, evaluators: RuleEvaluators, hashing: FractionalHashing
+    ) -> [BannerDefinition] {
         var seen: Set<String> = []
         var banners: [BannerDefinition] = []
-        for (index, entry) in entries.enumerated() {
+        for (index, entry) in entries.enumerated() where !broken.contains(index) {
             let pointer = "/banners/\(index)"
             guard let id = entry["id"]?.stringValue, let placementId = entry["placementId"]?.stringValue else { continue }
-            if !seen.insert(id).inserted { report(pointer + "/id", "banner id \(id.debugDescription) is used twice") }
+            guard seen.insert(id).inserted else {
+                report(pointer + "/id", "banner id \(id.debugDescription) is used twice; this one is left out")
+                continue
+            }
             guard let targeting = compileTargeting(entry, at: pointer, evaluators: evaluators, hashing: hashing) else { continue }
             banners.append(BannerDefinition(
                 id: id, placementId: placementId, html: entry["html"]?.stringValue ?? "",
@@ -72,14 +115,19 @@ struct DefinitionsLoader {
         return banners
     }
 
-    private mutating func compileCards(_ entries: [JSON], evaluators: RuleEvaluators, hashing: FractionalHashing) -> [CardDefinition] {
+    private mutating func compileCards(
+        _ entries: [JSON], skipping broken: Set<Int>, evaluators: RuleEvaluators, hashing: FractionalHashing
+    ) -> [CardDefinition] {
         var seen: Set<String> = []
         var cards: [CardDefinition] = []
-        for (index, entry) in entries.enumerated() {
+        for (index, entry) in entries.enumerated() where !broken.contains(index) {
             let pointer = "/contentCards/\(index)"
             guard let card = ContentCard(json: entry) else { continue }
             let id = card.id
-            if !seen.insert(id).inserted { report(pointer + "/id", "content card id \(id.debugDescription) is used twice") }
+            guard seen.insert(id).inserted else {
+                report(pointer + "/id", "content card id \(id.debugDescription) is used twice; this one is left out")
+                continue
+            }
             guard let targeting = compileTargeting(entry, at: pointer, evaluators: evaluators, hashing: hashing) else { continue }
             cards.append(CardDefinition(card: card, targeting: targeting))
         }

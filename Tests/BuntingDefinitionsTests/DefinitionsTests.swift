@@ -8,9 +8,12 @@ func load(_ text: String) throws -> Definitions {
     try Definitions.load(Array(text.utf8)).get()
 }
 
+/// A document's problems: why it was refused, or what is wrong in it though it loaded.
 func problems(_ text: String) -> [DefinitionsProblem] {
-    if case .failure(let failure) = Definitions.load(Array(text.utf8)) { return failure.problems }
-    return []
+    switch Definitions.load(Array(text.utf8)) {
+    case .failure(let failure): failure.problems
+    case .success(let definitions): definitions.problems
+    }
 }
 
 func user(_ key: String, _ attributes: JSONObject = [:]) -> EvaluationSubject {
@@ -158,6 +161,8 @@ let now = 1_800_000_000.0
             """)
         #expect(definitions.evaluateFlag("f", context: ["targetingKey": "u", "tier": "gold"], at: now) == ["value": "B", "variant": "b", "reason": "TARGETING_MATCH"])
         #expect(definitions.evaluateFlag("f", context: ["targetingKey": "u"], at: now) == ["value": "A", "variant": "a", "reason": "DEFAULT"])
-        #expect(definitions.evaluateFlag("nope", context: [:], at: now) == ["value": .null, "variant": .null, "reason": "ERROR", "errorCode": "FLAG_NOT_FOUND"])
+        #expect(definitions.evaluateFlag("nope", context: [:], at: now) == [
+            "value": .null, "variant": .null, "reason": "ERROR", "errorCode": "FLAG_NOT_FOUND", "errorMessage": "flag \"nope\" not found",
+        ])
     }
 }

@@ -144,11 +144,13 @@ func isEvent(_ message: JSON, _ type: String, _ channel: String? = nil) -> Bool 
         #expect(edited.message["params"]?["reason"] == "AUTO_SERVER_REFRESH")
         #expect(edited.message["params"]?["cacheSnapshot"]?["contentCards"]?["cards"]?[0]?["title"] == "Hello again")
 
-        try workspace.writeDefinitions("{\"flags\": {\"broken\": {\"state\": \"ON\"}}}")
+        // A document whose structure is wrong is refused as a whole (a broken
+        // flag or card would not be: the others would serve).
+        try workspace.writeDefinitions("{\"contentCards\": \"not a list\"}")
         let invalid = try server.waitForMessage(from: edited.index + 1, "INVALID_SERVER_DATA") { isEvent($0, "ERROR") }
         #expect(invalid.message["params"]?["reason"] == "INVALID_SERVER_DATA")
         #expect(invalid.message["params"]?["retryState"] == "DO_NOT_RETRY")
-        #expect(invalid.message["params"]?["message"]?.stringValue?.contains("/flags/broken") == true)
+        #expect(invalid.message["params"]?["message"]?.stringValue?.contains("/contentCards") == true)
         let kept = try server.request("getSnapshot", params: ["channel": "contentCards"], id: 3)
         #expect(kept["result"]?["contentCards"]?["cards"]?[0]?["title"] == "Hello again")
 

@@ -48,8 +48,9 @@ enum ServeCommand {
         // A local file is read before serving: one that cannot be used is
         // refused now, with the reason, rather than found out by subscribers.
         var initialLoad: Engine.FetchOutcome?
+        let compiler = Definitions.compiler(strict: configuration.strict)
         if source.isLocal {
-            let load = Engine.fetchAndCompile(source: source, since: nil, compile: Definitions.compiler)
+            let load = Engine.fetchAndCompile(source: source, since: nil, compile: compiler)
             if let problem = load.problem, !configuration.startWithoutDefinitions {
                 printToStderr("bunting: cannot use the definitions at \(source.location): \(problem)\n"
                     + "(serve anyway, polling the file, with --start-without-definitions)\n")
@@ -68,7 +69,7 @@ enum ServeCommand {
             let (store, storageProblem, closeStore) = storage.open()
             let engine = Engine(
                 configuration: engineConfiguration, loop: context.loop, worker: WorkerPool(), source: source,
-                compile: Definitions.compiler, sink: sink, store: store
+                compile: compiler, sink: sink, store: store
             ) { event in
                 let notification = EventNotifications.notification(for: event)
                 context.notify(method: notification.method, params: notification.params)

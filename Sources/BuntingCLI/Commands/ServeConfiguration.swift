@@ -22,6 +22,8 @@ struct ServeConfiguration {
     var logLevel: LogLevel = .warning
     /// Serve even when a local definitions file cannot be read or parsed at start-up.
     var startWithoutDefinitions = false
+    /// Refuse a definitions document with any problem, instead of serving the rest.
+    var strict = false
     var engine = Engine.Configuration()
     var server = StdioServer.Options()
     /// Timeouts, CA file and headers of the HTTP definitions source and sink.
@@ -33,6 +35,7 @@ struct ServeConfiguration {
 
     static let specs: [OptionSpec] = [
         OptionSpec(name: "definitions", valueName: "PATH|URL", help: "the definitions document: a file (watched for changes)\nor an http(s):// URL (polled); default: the bundled example"),
+        OptionSpec(name: "strict", valueName: nil, help: "refuse a definitions document with any problem at all (by\ndefault, as flagd: a broken flag resolves as flagd does, a\nbroken banner or card is left out, and the rest serves)"),
         OptionSpec(name: "start-without-definitions", valueName: nil, help: "serve even if the --definitions file cannot be read or\nparsed at start-up (subscribers are told why; it is polled)"),
         OptionSpec(name: "storage", valueName: "DIR", help: "where the SQLite store lives (made 0700; one server at a\ntime); ':memory:' keeps nothing on disk (default:\n$XDG_STATE_HOME/bunting, else ~/.local/state/bunting)"),
         OptionSpec(name: "sink", valueName: "PATH|URL", help: "where analytics go: an NDJSON file (appended) or an\nhttp(s):// URL receiving POSTed batches"),
@@ -67,6 +70,7 @@ struct ServeConfiguration {
         storage = options.value("storage")
         sink = options.value("sink")
         startWithoutDefinitions = options.has("start-without-definitions")
+        strict = options.has("strict")
         if let value = options.value("framing") {
             guard let choice = FramingChoice(rawValue: value) else {
                 throw UsageError("--framing must be auto, ndjson or lsp, not '\(value)'", command: "serve")

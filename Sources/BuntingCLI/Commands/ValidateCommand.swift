@@ -6,15 +6,19 @@ import BuntingRuntime
 /// `bunting validate PATH`: checks a definitions document and names each
 /// problem by line:column and JSON pointer.
 enum ValidateCommand {
-    static let specs = [OptionSpec(name: "help", valueName: nil, help: "show this help")]
+    static let specs = [
+        OptionSpec(name: "strict", valueName: nil, help: "say what `bunting serve --strict` would do with the document"),
+        OptionSpec(name: "help", valueName: nil, help: "show this help"),
+    ]
 
     static let help = helpText(
-        usage: "bunting validate PATH",
+        usage: "bunting validate [--strict] PATH",
         summary: """
             Checks a definitions document: that it is JSON, that it satisfies the definitions
             schema, that every rule compiles and every id is unique. Prints each problem as
-            PATH:LINE:COLUMN: POINTER: MESSAGE and exits 1 when there is any; prints a summary
-            and exits 0 when there is none.
+            PATH:LINE:COLUMN: POINTER: MESSAGE, then what `bunting serve` would do with the
+            document (serve the rest, as flagd does, or refuse it), and exits 1 when there is
+            any problem; prints a summary and exits 0 when there is none.
             """,
         specs: specs)
 
@@ -32,20 +36,31 @@ enum ValidateCommand {
             printToStderr("bunting: \(error.message)\n")
             return .failure
         }
-        switch Definitions.load(bytes) {
+        let strict = options.has("strict")
+        let problems: [DefinitionsProblem]
+        let verdict: String
+        switch Definitions.load(bytes, strict: strict) {
         case .success(let definitions):
-            printToStdout("\(path): valid (\(definitions.flagSet.flagKeys.count) flags, \(definitions.bannerCount) banners, \(definitions.cardCount) content cards)\n")
-            return .success
-        case .failure(let failure):
-            let problems = failure.problems
-            var text = ""
-            for problem in problems {
-                let place = problem.line > 0 ? "\(path):\(problem.line):\(problem.column)" : path
-                text += "\(place): \(problem.pointer.isEmpty ? "(document)" : problem.pointer): \(problem.message)\n"
+            let summary = "\(definitions.flagSet.flagKeys.count) flags, \(definitions.bannerCount) banners, \(definitions.cardCount) content cards"
+            guard !definitions.problems.isEmpty else {
+                printToStdout("\(path): valid (\(summary))\n")
+                return .success
             }
-            text += "\(path): \(problems.count) problem\(problems.count == 1 ? "" : "s")\n"
-            printToStdout(text)
-            return .failure
+            problems = definitions.problems
+            verdict = "bunting serve would serve it (\(summary)): flags in error resolve as flagd resolves them, "
+                + "banners and cards in error are left out"
+        case .failure(let failure):
+            problems = failure.problems
+            verdict = "bunting serve\(strict ? " --strict" : "") would refuse it"
         }
+        var text = ""
+        for problem in problems {
+            let place = problem.line > 0 ? "\(path):\(problem.line):\(problem.column)" : path
+            text += "\(place): \(problem.pointer.isEmpty ? "(document)" : problem.pointer): \(problem.message)\n"
+        }
+        text += "\(path): \(verdict)\n"
+        text += "\(path): \(problems.count) problem\(problems.count == 1 ? "" : "s")\n"
+        printToStdout(text)
+        return .failure
     }
 }

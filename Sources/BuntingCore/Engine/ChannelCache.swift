@@ -37,7 +37,9 @@ struct ChannelCache: Equatable {
 extension FeatureFlag {
     init?(stored json: JSON) {
         guard let id = json["id"]?.stringValue, let enabled = json["enabled"]?.boolValue else { return nil }
-        self.init(id: id, enabled: enabled, properties: json["properties"]?.objectValue ?? [:], trackingString: json["trackingString"]?.stringValue)
+        self.init(
+            id: id, enabled: enabled, properties: json["properties"]?.objectValue ?? [:], trackingString: json["trackingString"]?.stringValue,
+            metadata: json["metadata"]?.objectValue ?? [:])
     }
 }
 

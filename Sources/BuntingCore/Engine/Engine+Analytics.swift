@@ -199,11 +199,13 @@ extension Engine {
 
     // MARK: - Helpers
 
-    /// Stores the event (so it survives a crash), then sends ENQUEUED.
+    /// Stores the event (so it survives a crash), then sends ENQUEUED;
+    /// returns the event's id.
+    @discardableResult
     func enqueue(
         _ kind: AnalyticsEvent.Kind, _ channel: Channel, itemId: String, item: JSON,
         buttonId: String? = nil, trackingString: String? = nil
-    ) throws(EngineError) {
+    ) throws(EngineError) -> String {
         let event = AnalyticsEvent(
             eventId: random.identifier(), kind: kind, channel: channel, itemId: itemId, userId: profile.userId,
             deviceId: profile.deviceId, sessionId: profile.sessionId, time: now, buttonId: buttonId,
@@ -217,6 +219,7 @@ extension Engine {
         }
         // The id lets a client match ENQUEUED to FLUSHED, and find the event at the sink.
         sendAnalytics(channel, AnalyticsNotice(kind: kind, action: .enqueued, eventId: event.eventId, item: item, buttonId: buttonId))
+        return event.eventId
     }
 
     /// Keeps the queue within its limit by dropping the oldest events, never

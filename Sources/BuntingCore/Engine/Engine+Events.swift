@@ -6,8 +6,9 @@ extension Engine {
     func sendCacheChange(_ channel: Channel, reason: DataUpdatedReason?) {
         let relevant = subscriptions.filter { $0.channel == channel }
         guard !relevant.isEmpty else { return }
-        let snapshot = self.snapshot(channel)
+        let unfiltered = self.snapshot(channel)
         for subscription in relevant {
+            let snapshot = subscription.extras.map { self.snapshot(channel, extras: $0) } ?? unfiltered
             switch (subscription.kind, reason) {
             case (.events, nil): emit(.cacheLoad(subscription.target, snapshot))
             case (.events, let reason?): emit(.dataUpdated(subscription.target, snapshot, reason))
@@ -34,6 +35,11 @@ extension Engine {
         for subscription in subscriptions where subscription.channel == channel && subscription.kind == .events {
             emit(.analytics(subscription.target, notice))
         }
+    }
+
+    /// A notice to every definitions subscription.
+    func sendDefinitionsNotice(_ notice: DefinitionsNotice) {
+        for id in definitionsSubscriptions { emit(.definitions(subscriptionId: id, notice)) }
     }
 
     func hasSubscription(_ channel: Channel) -> Bool {

@@ -149,6 +149,10 @@ extension Engine {
             fallthrough
         case .unchanged:
             fetchFailedTries = 0
+            if definitionsErrorTold, refusedVersion == nil, let definitionsLoadedAt, definitions != nil {
+                definitionsErrorTold = false
+                sendDefinitionsNotice(.ready(loadedAt: definitionsLoadedAt))
+            }
             // A poll that found a refused document unchanged found no news.
             if !(fromPoll && refusedVersion != nil) { lastPollProblem = nil }
             complete(waiting)
@@ -161,6 +165,7 @@ extension Engine {
                 lastPollProblem = error.description
             }
             log.warning("definitions at \(source.location) are invalid: \(error.description)")
+            tellDefinitionsError(invalidDefinitionsError(error))
             let affected = fromPoll ? channelsOf(waiting, plus: subscribedChannels) : channelsOf(waiting)
             for channel in affected {
                 sendError(channel, .invalidServerData, .doNotRetry, message: error.description)
@@ -184,14 +189,16 @@ extension Engine {
     func handleFailure(_ failure: SourceFailure, requests: [RefreshRequest]) {
         fetchFailedTries += 1
         let willRetry = !isShutDown && failure.isRetried && configuration.retry.retries(afterFailedTries: fetchFailedTries)
-        for channel in channelsOf(requests) {
-            sendError(channel, failureError(failure, willRetry: willRetry))
-        }
+        let error = failureError(failure, willRetry: willRetry)
+        for channel in channelsOf(requests) { sendError(channel, error) }
+        tellDefinitionsError(error)
         // Until a remote source delivered its first document every channel is
         // off, so that fetch is retried even when no refresh waits for it,
         // rather than only at the next poll.
         let awaitingFirstDocument = definitions == nil && !source.isLocal
-        guard willRetry, !requests.isEmpty || awaitingFirstDocument else {
+        // A definitions subscriber waits to hear that the source is back.
+        let awaited = !requests.isEmpty || awaitingFirstDocument || !definitionsSubscriptions.isEmpty
+        guard willRetry, awaited else {
             fetchFailedTries = 0
             return
         }
@@ -203,6 +210,14 @@ extension Engine {
             if fetchInFlight { return }  // a fetch started meanwhile carries the requests
             startFetch(fromPoll: false)
         }
+    }
+
+    /// An ERROR to the definitions subscriptions: stale when older
+    /// definitions are still served.
+    func tellDefinitionsError(_ error: ChannelError) {
+        guard !definitionsSubscriptions.isEmpty else { return }
+        definitionsErrorTold = true
+        sendDefinitionsNotice(.error(error, stale: definitions != nil))
     }
 
     /// A refused document, as told to a subscriber while there are no
@@ -233,8 +248,23 @@ extension Engine {
     func adopt(_ compiled: any CompiledDefinitions, version: SourceVersion, digest: UInt64) -> Bool {
         defer { releaseFreedMemory() }
         let changed = digest != definitionsDigest
+        let previous = definitions
         definitions = compiled
         definitionsProblem = nil
+        definitionsLoadedAt = now
+        if changed, !compiled.problems.isEmpty {
+            let count = compiled.problems.count
+            log.warning("definitions at \(source.location) loaded with \(count) problem\(count == 1 ? "" : "s") "
+                + "(the rest serves): " + compiled.problems.prefix(20).map(\.description).joined(separator: "; "))
+        }
+        if !definitionsSubscriptions.isEmpty {
+            if let previous, changed {
+                sendDefinitionsNotice(.changed(loadedAt: now, flagsChanged: compiled.flagsChanged(since: previous)))
+            } else if previous == nil || definitionsErrorTold {
+                sendDefinitionsNotice(.ready(loadedAt: now))
+            }
+        }
+        definitionsErrorTold = false
         definitionsVersion = version
         definitionsDigest = digest
         let before = profile.channelsEnabled

@@ -4,12 +4,15 @@ import BuntingJSON
 /// left out, card state applied), and the snapshots events carry.
 extension Engine {
     /// The current user's cards as listed: expired and dismissed ones out,
-    /// viewed and clicked applied, pinned first, then newest.
-    func visibleCards() -> [ContentCard] {
+    /// viewed and clicked applied, pinned first, then newest; with `extras`,
+    /// only the cards whose extras hold every one of those keys and values.
+    func visibleCards(matching extras: JSONObject? = nil) -> [ContentCard] {
         let now = self.now
         let states = itemStates[.contentCards] ?? [:]
-        return cache(.contentCards).cards.compactMap { visible($0, at: now, states: states) }
-            .sorted(by: ContentCard.listedBefore)
+        return cache(.contentCards).cards.compactMap { card in
+            if let extras, !extras.allSatisfy({ card.extras[$0.key] == $0.value }) { return nil }
+            return visible(card, at: now, states: states)
+        }.sorted(by: ContentCard.listedBefore)
     }
 
     /// One listed card by id, found without listing (and sorting) them all.
@@ -60,8 +63,9 @@ extension Engine {
         }
     }
 
-    /// The data of a channel under its key: what snapshots and `updates` carry.
-    public func snapshotData(_ channel: Channel) -> JSON {
+    /// The data of a channel under its key: what snapshots and `updates`
+    /// carry; `extras` chooses content cards (see `visibleCards`).
+    public func snapshotData(_ channel: Channel, extras: JSONObject? = nil) -> JSON {
         guard isEnabled(channel) else {
             switch channel {
             case .featureFlags: return .array([])
@@ -78,16 +82,23 @@ extension Engine {
             for placement in banners.keys.sorted() { object[placement] = banners[placement]!.json }
             return .object(object)
         case .contentCards:
-            let cards = visibleCards()
+            let cards = visibleCards(matching: extras)
             let unviewed = cards.filter { !$0.viewed && !$0.isControl }.count
             return .object(["cards": .array(cards.map(\.json)), "unviewedCount": .int(unviewed)])
         }
     }
 
     /// The channel's data and lastSyncAt (nil while the channel is disabled).
-    public func snapshot(_ channel: Channel) -> ChannelSnapshot {
+    public func snapshot(_ channel: Channel, extras: JSONObject? = nil) -> ChannelSnapshot {
         ChannelSnapshot(
-            channel: channel, data: snapshotData(channel), lastSyncAt: isEnabled(channel) ? cache(channel).lastSyncAt : nil)
+            channel: channel, data: snapshotData(channel, extras: extras),
+            lastSyncAt: isEnabled(channel) ? cache(channel).lastSyncAt : nil)
+    }
+
+    /// `getSnapshot`: the snapshot, content cards chosen by `extras` if given.
+    public func readSnapshot(_ channel: Channel, extras: JSONObject?) throws(EngineError) -> ChannelSnapshot {
+        try checkFilter(channel, extras)
+        return snapshot(channel, extras: extras)
     }
 
     public func featureFlag(id: String) -> JSON? {
@@ -102,10 +113,25 @@ extension Engine {
 
     /// A flag of the current definitions resolved for `context`, as flagd
     /// would; an unknown flag (or no definitions yet) is FLAG_NOT_FOUND.
-    public func evaluateFlag(_ flagKey: String, context: JSON) -> JSONObject {
+    public func evaluateFlag(_ flagKey: String, context: JSON, type: FlagType? = nil) -> JSONObject {
+        guard let definitions else { return Self.flagNotFound(flagKey) }
+        return definitions.evaluateFlag(flagKey, context: context, type: type, at: now)
+    }
+
+    /// Many flags of the current definitions for one context.
+    public func evaluateFlags(context: JSON, flagKeys: [String]?) -> JSONObject {
         guard let definitions else {
-            return ["value": .null, "variant": .null, "reason": "ERROR", "errorCode": "FLAG_NOT_FOUND"]
+            var flags = JSONObject()
+            for key in flagKeys ?? [] { flags[key] = .object(Self.flagNotFound(key)) }
+            return ["flags": .object(flags)]
         }
-        return definitions.evaluateFlag(flagKey, context: context, at: now)
+        return definitions.evaluateFlags(context: context, flagKeys: flagKeys, at: now)
+    }
+
+    static func flagNotFound(_ flagKey: String) -> JSONObject {
+        [
+            "value": .null, "variant": .null, "reason": "ERROR", "errorCode": "FLAG_NOT_FOUND",
+            "errorMessage": .string("flag \(flagKey.debugDescription) not found: no definitions are loaded"),
+        ]
     }
 }

@@ -57,6 +57,12 @@ public final class Engine: @unchecked Sendable {
     var caches: [Channel: ChannelCache] = [:]
     var itemStates: [Channel: [String: ItemState]] = [:]
     var subscriptions: [Subscription] = []
+    /// The ids of definitions subscriptions (`subscribeToDefinitions`).
+    var definitionsSubscriptions: [String] = []
+    /// An ERROR was told to definitions subscriptions; the next good fetch tells READY.
+    var definitionsErrorTold = false
+    /// When the definitions in use were adopted (Unix seconds).
+    var definitionsLoadedAt: Double?
     var nextSubscriptionNumber = 1
     var buckets: [Channel: TokenBucket] = [:]
     /// Bumped by `changeUser` and `wipeData`; refreshes made before are dropped.
@@ -225,8 +231,19 @@ public final class Engine: @unchecked Sendable {
             "sdkEnabled": .bool(profile.sdkEnabled),
             "channels": .object(channels),
             "pendingAnalytics": .int(store.queuedEventCount),
-            "definitions": .string(source.location),
+            "definitions": .object(definitionsStatus),
         ]
+    }
+
+    /// Where the definitions come from, whether they are loaded, and what is
+    /// wrong in them.
+    var definitionsStatus: JSONObject {
+        var status: JSONObject = ["location": .string(source.location), "loaded": .bool(definitions != nil)]
+        if let definitionsLoadedAt, definitions != nil { status["loadedAt"] = .number(definitionsLoadedAt) }
+        status["problems"] = .array((definitions?.problems ?? []).map(\.json))
+        // The source's problem now, as the last fetch found it.
+        if let lastPollProblem { status["lastError"] = .string(lastPollProblem) }
+        return status
     }
 
     // MARK: - Shared helpers

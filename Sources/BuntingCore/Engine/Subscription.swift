@@ -1,3 +1,5 @@
+import BuntingJSON
+
 /// The two subscription patterns: event subscriptions, and the deprecated
 /// update subscriptions that only hear about cache changes.
 public enum SubscriptionKind: Sendable {
@@ -10,6 +12,9 @@ struct Subscription {
     let id: String
     let channel: Channel
     let kind: SubscriptionKind
+    /// Content cards only: the `extras` a card must hold to be listed (all
+    /// of these keys with these values); nil lists every card.
+    var extras: JSONObject? = nil
 
     var target: EventTarget { EventTarget(subscriptionId: id, channel: channel) }
 }

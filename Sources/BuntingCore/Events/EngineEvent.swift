@@ -25,6 +25,10 @@ import BuntingJSON
 ///    and the last one says who may retry.
 /// 6. **Update subscriptions** (the deprecated pattern) get `updates` for
 ///    every `cacheLoad` and `dataUpdated` of their channel, and nothing else.
+/// 7. **Definitions subscriptions** get `definitions(.ready)` right after
+///    the subscribe reply when definitions are loaded; `changed` comes
+///    before the `dataUpdated` events that the new document causes; an
+///    `error` is told once per lasting problem, like the channels' ERROR.
 public enum EngineEvent: Sendable {
     /// The cache as it is, right after the subscription was made.
     case cacheReplay(EventTarget, ChannelSnapshot)
@@ -37,15 +41,32 @@ public enum EngineEvent: Sendable {
     case analytics(EventTarget, AnalyticsNotice)
     /// The deprecated pattern: the channel's data after any cache change.
     case updates(EventTarget, ChannelSnapshot)
+    /// What became of the definitions, for a definitions subscription.
+    case definitions(subscriptionId: String, DefinitionsNotice)
 
-    /// The subscription the event is for.
-    public var target: EventTarget {
+    /// The channel subscription the event is for; nil for definitions events.
+    public var target: EventTarget? {
         switch self {
         case .cacheReplay(let target, _), .cacheLoad(let target, _), .dataUpdated(let target, _, _),
              .error(let target, _), .analytics(let target, _), .updates(let target, _):
             target
+        case .definitions:
+            nil
         }
     }
+}
+
+/// What a definitions subscription hears: the provider events of OpenFeature.
+public enum DefinitionsNotice: Equatable, Sendable {
+    /// The definitions in use are loaded and current: right after the
+    /// subscription when they are, when the first document loads, and when
+    /// the source answers again after an error without a change.
+    case ready(loadedAt: Double)
+    /// A new document was adopted; the flags whose resolution could differ.
+    case changed(loadedAt: Double, flagsChanged: [String])
+    /// The source failed or sent an invalid document; `stale`: older
+    /// definitions are still served (false: none are loaded).
+    case error(ChannelError, stale: Bool)
 }
 
 /// Who an event is for: one subscription, and its channel.

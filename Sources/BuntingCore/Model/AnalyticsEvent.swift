@@ -7,6 +7,8 @@ public struct AnalyticsEvent: Equatable, Sendable {
     /// Its `kind` at the sink.
     public enum Kind: String, Sendable {
         case impression, click, dismiss
+        /// An event the client named (`track`): its name, value and details ride in `item`.
+        case custom
     }
 
     public var eventId: String
@@ -55,6 +57,9 @@ public struct AnalyticsEvent: Equatable, Sendable {
         if let trackingString { object["trackingString"] = .string(trackingString) }
         if channel == .banners, let bannerId = item["id"]?.stringValue { object["bannerId"] = .string(bannerId) }
         if item["isControl"] == .bool(true) { object["isControl"] = .bool(true) }
+        if kind == .custom {
+            for key in ["name", "value", "details"] { object[key] = item[key] }
+        }
         return .object(object)
     }
 }

@@ -16,8 +16,33 @@ public protocol CompiledDefinitions: AnyObject, Sendable {
     func contentCards(for subject: EvaluationSubject, at now: Double) -> [ContentCard]
 
     /// One flag resolved for a flagd context as flagd would: `{value, variant,
-    /// reason, errorCode?}`. Touches no user state.
-    func evaluateFlag(_ flagKey: String, context: JSON, at now: Double) -> JSONObject
+    /// reason, errorCode?, errorMessage?, metadata?}`; with `type`, a value of
+    /// another type is ERROR/TYPE_MISMATCH. Touches no user state.
+    func evaluateFlag(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> JSONObject
+
+    /// Many flags for one context: `{flags: {key: result}, metadata?}`,
+    /// every flag of the document, or the ones named.
+    func evaluateFlags(context: JSON, flagKeys: [String]?, at now: Double) -> JSONObject
+
+    /// The keys of the flags whose resolution could differ from `previous`:
+    /// added, removed, or with a changed definition, evaluators or metadata.
+    func flagsChanged(since previous: any CompiledDefinitions) -> [String]
+
+    /// What is wrong in the document though it loaded (a flag in error, an
+    /// entry left out), in document order.
+    var problems: [DefinitionsProblem] { get }
+}
+
+extension CompiledDefinitions {
+    /// A flag resolved whatever the type of its value.
+    public func evaluateFlag(_ flagKey: String, context: JSON, at now: Double) -> JSONObject {
+        evaluateFlag(flagKey, context: context, type: nil, at: now)
+    }
+}
+
+/// The value type a flag is asked for as (OpenFeature's typed resolution).
+public enum FlagType: String, Sendable, CaseIterable {
+    case boolean, string, integer, float, object
 }
 
 /// Who is being evaluated: the flagd context is `targetingKey` plus the attributes.

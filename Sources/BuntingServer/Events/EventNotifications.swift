@@ -7,41 +7,70 @@ import BuntingJSON
 /// Event subscriptions get `event` notifications:
 /// `{"subscriptionId", "channel", "type", …the fields of that type}`;
 /// update subscriptions (the deprecated pattern) get `updates`:
-/// `{"subscriptionId", "channel", "<channel>": data}`.
+/// `{"subscriptionId", "channel", "<channel>": data}`; definitions
+/// subscriptions get `definitions`: `{"subscriptionId", "type", …}`.
 public enum EventNotifications {
     public static func notification(for event: EngineEvent) -> (method: String, params: JSON) {
-        let target = event.target
-        var params: JSONObject = [
-            "subscriptionId": .string(target.subscriptionId), "channel": .string(target.channel.rawValue),
-        ]
         switch event {
-        case .updates(_, let snapshot):
+        case .definitions(let subscriptionId, let notice):
+            return ("definitions", .object(definitionsParams(subscriptionId, notice)))
+        case .updates(let target, let snapshot):
+            var params = addressed(target)
             params[target.channel.dataKey] = snapshot.data
             return ("updates", .object(params))
-        case .cacheReplay(_, let snapshot):
-            params["type"] = "CACHE_REPLAY"
-            params["cacheSnapshot"] = snapshot.json
-        case .cacheLoad(_, let snapshot):
-            params["type"] = "CACHE_LOAD"
-            params["cacheSnapshot"] = snapshot.json
-        case .dataUpdated(_, let snapshot, let reason):
-            params["type"] = "DATA_UPDATED"
-            params["cacheSnapshot"] = snapshot.json
-            params["reason"] = .string(name(of: reason))
-        case .error(_, let error):
-            params["type"] = "ERROR"
-            params["reason"] = .string(name(of: error.reason))
-            params["retryState"] = .string(name(of: error.retryState))
-            if let until = error.rateLimitedUntil { params["rateLimitedUntil"] = .number(until) }
-            if let message = error.message { params["message"] = .string(message) }
-        case .analytics(_, let notice):
-            params["type"] = .string(name(of: notice.kind))
-            params["action"] = notice.action == .enqueued ? "ENQUEUED" : "FLUSHED"
-            params["eventId"] = .string(notice.eventId)
-            params[target.channel.itemKey] = notice.item
-            if let buttonId = notice.buttonId { params["buttonId"] = .string(buttonId) }
+        case .cacheReplay(let target, let snapshot):
+            return eventNotification(target, "CACHE_REPLAY", ["cacheSnapshot": snapshot.json])
+        case .cacheLoad(let target, let snapshot):
+            return eventNotification(target, "CACHE_LOAD", ["cacheSnapshot": snapshot.json])
+        case .dataUpdated(let target, let snapshot, let reason):
+            return eventNotification(target, "DATA_UPDATED", ["cacheSnapshot": snapshot.json, "reason": .string(name(of: reason))])
+        case .error(let target, let error):
+            return eventNotification(target, "ERROR", errorFields(error))
+        case .analytics(let target, let notice):
+            var fields: JSONObject = [
+                "action": notice.action == .enqueued ? "ENQUEUED" : "FLUSHED", "eventId": .string(notice.eventId),
+            ]
+            fields[notice.kind == .custom ? "event" : target.channel.itemKey] = notice.item
+            if let buttonId = notice.buttonId { fields["buttonId"] = .string(buttonId) }
+            return eventNotification(target, name(of: notice.kind), fields)
         }
+    }
+
+    private static func addressed(_ target: EventTarget) -> JSONObject {
+        ["subscriptionId": .string(target.subscriptionId), "channel": .string(target.channel.rawValue)]
+    }
+
+    private static func eventNotification(_ target: EventTarget, _ type: String, _ fields: JSONObject) -> (method: String, params: JSON) {
+        var params = addressed(target)
+        params["type"] = .string(type)
+        params.merge(fields)
         return ("event", .object(params))
+    }
+
+    /// The fields of an ERROR: its reason, who retries, and the optional rest.
+    private static func errorFields(_ error: ChannelError) -> JSONObject {
+        var fields: JSONObject = ["reason": .string(name(of: error.reason)), "retryState": .string(name(of: error.retryState))]
+        if let until = error.rateLimitedUntil { fields["rateLimitedUntil"] = .number(until) }
+        if let message = error.message { fields["message"] = .string(message) }
+        return fields
+    }
+
+    private static func definitionsParams(_ subscriptionId: String, _ notice: DefinitionsNotice) -> JSONObject {
+        var params: JSONObject = ["subscriptionId": .string(subscriptionId)]
+        switch notice {
+        case .ready(let loadedAt):
+            params["type"] = "READY"
+            params["loadedAt"] = .number(loadedAt)
+        case .changed(let loadedAt, let flagsChanged):
+            params["type"] = "CHANGED"
+            params["loadedAt"] = .number(loadedAt)
+            params["flagsChanged"] = .array(flagsChanged.map(JSON.string))
+        case .error(let error, let stale):
+            params["type"] = "ERROR"
+            params.merge(errorFields(error))
+            params["stale"] = .bool(stale)
+        }
+        return params
     }
 
     static func name(of reason: DataUpdatedReason) -> String {
@@ -76,6 +105,7 @@ public enum EventNotifications {
         case .impression: "IMPRESSION"
         case .click: "CLICK"
         case .dismiss: "DISMISS"
+        case .custom: "CUSTOM"
         }
     }
 }

@@ -53,3 +53,19 @@ enum AnalyticsMethods {
         }
     }
 }
+
+/// Events the client names itself.
+enum TrackingMethods {
+    static func methods(_ engine: Engine) -> [Method] {
+        [
+            .immediate("track", params: [.string("name", required: true, minLength: 1), .number("value"), .object("details")]) {
+                params throws(RPCError) in
+                let name = try params.string("name")
+                let value = params.optionalNumber("value")
+                let details = params.optionalObject("details")
+                let eventId = try engineCall("track") { () throws(EngineError) in try engine.track(name: name, value: value, details: details) }
+                return .object(["eventId": .string(eventId)])
+            },
+        ]
+    }
+}

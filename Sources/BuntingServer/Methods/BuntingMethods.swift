@@ -14,6 +14,7 @@ public enum BuntingMethods {
                 + SubscriptionMethods.methods(engine)
                 + CacheMethods.methods(engine)
                 + AnalyticsMethods.methods(engine)
+                + TrackingMethods.methods(engine)
                 + UserMethods.sdkMethods(engine)
                 + RuleMethods.methods(engine)
                 + [ServerMethods.shutdown(context)])

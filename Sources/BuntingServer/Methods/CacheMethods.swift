@@ -15,8 +15,10 @@ enum CacheMethods {
                 try engineCall("refresh") { () throws(EngineError) in try engine.refresh(channel, placementIds: placementIds) }
                 return .object([:])
             },
-            .immediate("getSnapshot", params: [CommonParams.channel()]) { params throws(RPCError) in
-                engine.snapshot(try CommonParams.channel(params)).json
+            .immediate("getSnapshot", params: [CommonParams.channel(), .object("extras")]) { params throws(RPCError) in
+                let channel = try CommonParams.channel(params)
+                let extras = params.optionalObject("extras")
+                return try engineCall("getSnapshot") { () throws(EngineError) in try engine.readSnapshot(channel, extras: extras) }.json
             },
             .immediate("getFeatureFlag", params: [.string("id", required: true, minLength: 1)]) { params throws(RPCError) in
                 try requireSynced(.featureFlags, engine)

@@ -12,16 +12,30 @@ public enum RuleMethods {
             .immediate("evaluate", params: [.any("rule", required: true), .any("data")]) { params throws(RPCError) in
                 .object(["result": try evaluate(try params.requiredValue("rule"), data: params.value("data") ?? .null)])
             },
-            .immediate("evaluateFlag", params: [.string("flagKey", required: true, minLength: 1), .object("context", required: true)]) {
-                params throws(RPCError) in
+            .immediate("evaluateFlag", params: [
+                .string("flagKey", required: true, minLength: 1), .object("context", required: true),
+                .string("type", oneOf: FlagType.allCases.map(\.rawValue)),
+            ]) { params throws(RPCError) in
                 let flagKey = try params.string("flagKey")
-                let context = try params.object("context")
-                if let key = context["targetingKey"], key.stringValue == nil {
-                    throw .invalidParams(field: "context", "targetingKey must be a string, not \(key.typeName)")
-                }
-                return .object(engine.evaluateFlag(flagKey, context: .object(context)))
+                let context = try flagdContext(params)
+                let type = params.optionalString("type").flatMap(FlagType.init(rawValue:))
+                return .object(engine.evaluateFlag(flagKey, context: .object(context), type: type))
+            },
+            .immediate("evaluateFlags", params: [
+                .object("context", required: true), .stringArray("flagKeys", uniqueItems: true),
+            ]) { params throws(RPCError) in
+                .object(engine.evaluateFlags(context: .object(try flagdContext(params)), flagKeys: params.optionalStringArray("flagKeys")))
             },
         ]
+    }
+
+    /// A flagd evaluation context: attributes, and `targetingKey` a string if given.
+    static func flagdContext(_ params: Params) throws(RPCError) -> JSONObject {
+        let context = try params.object("context")
+        if let key = context["targetingKey"], key.stringValue == nil {
+            throw .invalidParams(field: "context", "targetingKey must be a string, not \(key.typeName)")
+        }
+        return context
     }
 
     /// Compiles and evaluates; any failure is INVALID_RULE naming `rule`.

@@ -6,11 +6,18 @@ import BuntingJSONRPC
 enum SubscriptionMethods {
     static func methods(_ engine: Engine) -> [Method] {
         [
-            .immediate("subscribe", params: [CommonParams.channel()]) { params throws(RPCError) in
-                subscription(engine.subscribe(try CommonParams.channel(params), kind: .events))
+            .immediate("subscribe", params: [CommonParams.channel(), .object("extras")]) { params throws(RPCError) in
+                let channel = try CommonParams.channel(params)
+                guard let extras = params.optionalObject("extras") else { return subscription(engine.subscribe(channel, kind: .events)) }
+                return subscription(try engineCall("subscribe") { () throws(EngineError) in
+                    try engine.subscribe(channel, kind: .events, extras: extras)
+                })
             },
             .immediate("subscribeToUpdates", params: [CommonParams.channel()]) { params throws(RPCError) in
                 subscription(engine.subscribe(try CommonParams.channel(params), kind: .updates))
+            },
+            .immediate("subscribeToDefinitions") { _ in
+                subscription(engine.subscribeToDefinitions())
             },
             .immediate("removeSubscription", params: [.string("subscriptionId", required: true, minLength: 1)]) { params throws(RPCError) in
                 .object(["removed": .bool(engine.removeSubscription(try params.string("subscriptionId")))])

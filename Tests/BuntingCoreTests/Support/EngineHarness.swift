@@ -68,7 +68,14 @@ final class EngineHarness {
     }
 
     static func summary(_ event: EngineEvent) -> String {
-        let target = event.target
+        guard let target = event.target else {
+            guard case .definitions(let id, let notice) = event else { return "?" }
+            switch notice {
+            case .ready: return "\(id) definitions READY"
+            case .changed(_, let flags): return "\(id) definitions CHANGED [\(flags.joined(separator: ","))]"
+            case .error(let error, let stale): return "\(id) definitions ERROR \(name(error.reason)) stale=\(stale)"
+            }
+        }
         var parts = [target.subscriptionId]
         func snapshot(_ type: String, _ snapshot: ChannelSnapshot, _ reason: String?) {
             parts += [type, target.channel.rawValue]
@@ -77,6 +84,8 @@ final class EngineHarness {
             parts.append("sync=\(syncText(snapshot.lastSyncAt))")
         }
         switch event {
+        case .definitions:
+            return "?"
         case .updates(_, let data):
             return "\(target.subscriptionId) updates \(target.channel.rawValue) \(items(data.data))"
         case .cacheReplay(_, let data): snapshot("CACHE_REPLAY", data, nil)

@@ -8,7 +8,7 @@ import BuntingJSON
 /// The test document: `{"channels": {"banners": false}, "flags": [{"id",
 /// "enabled", "onlyFor"?}], "banners": [{"id", "placementId", "html",
 /// "isControl"?, "onlyFor"?, "expiresAt"?}], "cards": [{"id", "type",
-/// "created", "pinned"?, "dismissible"?, "expiresAt"?, "onlyFor"?}],
+/// "created", "pinned"?, "dismissible"?, "expiresAt"?, "extras"?, "onlyFor"?}],
 /// "placements": [...]}`.
 final class StaticDefinitions: CompiledDefinitions {
     let document: JSON
@@ -65,15 +65,33 @@ final class StaticDefinitions: CompiledDefinitions {
         document["placements"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
-    func evaluateFlag(_ flagKey: String, context: JSON, at now: Double) -> JSONObject {
+    func evaluateFlag(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> JSONObject {
         ["value": .null, "variant": .null, "reason": "ERROR", "errorCode": "FLAG_NOT_FOUND"]
     }
+
+    func evaluateFlags(context: JSON, flagKeys: [String]?, at now: Double) -> JSONObject {
+        ["flags": .object([:])]
+    }
+
+    /// The ids of the flag entries that differ between the two documents.
+    func flagsChanged(since previous: any CompiledDefinitions) -> [String] {
+        func entries(_ definitions: StaticDefinitions?) -> [String: JSON] {
+            var byId: [String: JSON] = [:]
+            for entry in definitions?.document["flags"]?.arrayValue ?? [] { byId[entry["id"]?.stringValue ?? ""] = entry }
+            return byId
+        }
+        let before = entries(previous as? StaticDefinitions)
+        let after = entries(self)
+        return Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
+    }
+
+    var problems: [DefinitionsProblem] { [] }
 
     func contentCards(for subject: EvaluationSubject, at now: Double) -> [ContentCard] {
         entries("cards", for: subject).map { entry in
             ContentCard(
                 id: entry["id"]!.stringValue!, type: ContentCard.Kind(rawValue: entry["type"]?.stringValue ?? "classic")!,
-                title: entry["title"]?.stringValue, created: entry["created"]?.doubleValue ?? 0,
+                title: entry["title"]?.stringValue, extras: entry["extras"]?.objectValue ?? [:], created: entry["created"]?.doubleValue ?? 0,
                 expiresAt: entry["expiresAt"]?.doubleValue, pinned: entry["pinned"]?.boolValue ?? false,
                 dismissible: entry["dismissible"]?.boolValue ?? true)
         }

@@ -1,3 +1,5 @@
+import BuntingJSON
+
 /// One thing wrong with a definitions document: where (a JSON pointer, and
 /// the line and column in the text) and what.
 public struct DefinitionsProblem: Equatable, Sendable, CustomStringConvertible {
@@ -22,11 +24,9 @@ public struct DefinitionsProblem: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Every problem a document has; what loading it fails with.
-public struct DefinitionsProblems: Error, Equatable, Sendable {
-    public var problems: [DefinitionsProblem]
-
-    public init(_ problems: [DefinitionsProblem]) {
-        self.problems = problems
+extension DefinitionsProblem {
+    /// `{pointer, line, column, message}`, as `status` lists it.
+    public var json: JSON {
+        .object(["pointer": .string(pointer), "line": .int(line), "column": .int(column), "message": .string(message)])
     }
 }

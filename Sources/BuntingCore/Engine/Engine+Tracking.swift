@@ -1,0 +1,28 @@
+import BuntingJSON
+
+/// Events the client names itself (OpenFeature's `track`): they take the
+/// same durable path as impressions.
+extension Engine {
+    /// The longest event name, in bytes of UTF-8.
+    public static let maxTrackNameBytes = 255
+
+    /// Stores a custom event — committed before its ENQUEUED, FLUSHED once the
+    /// sink accepted it, `kind` `custom` at the sink — attributed to the
+    /// current user and session. Its notifications go to the event
+    /// subscriptions of the feature-flags channel, the experimentation side.
+    /// Returns the event's id.
+    public func track(name: String, value: Double?, details: JSONObject?) throws(EngineError) -> String {
+        loop.assertOnLoop()
+        guard profile.sdkEnabled else { throw .sdkDisabled }
+        guard name.utf8.count <= Self.maxTrackNameBytes else {
+            throw EngineError(.invalidParams, field: "name", "is \(name.utf8.count) bytes long; at most \(Self.maxTrackNameBytes) are allowed")
+        }
+        var event: JSONObject = ["name": .string(name)]
+        if let value {
+            guard value.isFinite else { throw EngineError(.invalidParams, field: "value", "must be a finite number") }
+            event["value"] = .number(value)
+        }
+        if let details { event["details"] = .object(details) }
+        return try enqueue(.custom, .featureFlags, itemId: name, item: .object(event))
+    }
+}

@@ -1,0 +1,92 @@
+import BuntingCore
+import BuntingDefinitions
+import BuntingJSON
+import Foundation
+import Testing
+
+/// A document loads as flagd loads flag files: what is wrong in one flag,
+/// banner or card stays with it, and the rest serves.
+@Suite struct LenientLoadingTests {
+    static let mixed = """
+        {
+          "flags": {
+            "good": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "on"},
+            "bad": {"state": "ON", "variants": {"on": true}, "defaultVariant": "on"},
+            "missing-ref": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off",
+                            "targeting": {"if": [{"$ref": "nowhere"}, "on", "off"]}}
+          },
+          "contentCards": [
+            {"id": "kept", "type": "classic", "title": "Kept", "extras": {}, "created": 2},
+            {"id": "no-created", "type": "classic", "title": "Broken", "extras": {}},
+            {"id": "kept", "type": "classic", "title": "Twice", "extras": {}, "created": 1}
+          ]
+        }
+        """
+
+    @Test func aBrokenFlagOrCardDoesNotStopTheOthers() throws {
+        let definitions = try load(Self.mixed)
+        #expect(definitions.evaluateFlag("good", context: [:], at: now)["variant"] == "on")
+        let bad = definitions.evaluateFlag("bad", context: [:], at: now)
+        #expect(bad["reason"] == "ERROR" && bad["errorCode"] == "PARSE_ERROR")
+        let missing = definitions.evaluateFlag("missing-ref", context: ["targetingKey": "u"], at: now)
+        #expect(missing["reason"] == "ERROR" && missing["errorCode"] == "PARSE_ERROR")
+        #expect(definitions.contentCards(for: user("u"), at: now).map(\.title) == ["Kept"])
+        let pointers = definitions.problems.map(\.pointer)
+        #expect(pointers.contains("/flags/bad/state"))
+        #expect(pointers.contains { $0.hasPrefix("/flags/missing-ref/targeting") })
+        #expect(pointers.contains("/contentCards/1"))
+        #expect(pointers.contains("/contentCards/2/id"))
+        #expect(definitions.problems.allSatisfy { $0.line > 0 && $0.column > 0 })
+    }
+
+    @Test func strictRefusesAnyProblem() {
+        guard case .failure(let failure) = Definitions.load(Array(Self.mixed.utf8), strict: true) else {
+            Issue.record("a document with problems loaded in strict mode")
+            return
+        }
+        #expect(failure.problems.map(\.pointer).contains("/flags/bad/state"))
+    }
+
+    @Test(arguments: [
+        #"{"flags": "none"}"#, #"{"contentCards": {"a": 1}}"#, #"{"banners": 7}"#, #"{"channels": {"featureFlags": "on"}}"#,
+        #"{"fractionalHashing": "md5"}"#, #"[]"#, #"{"flags": {}, "$evaluators": []}"#,
+    ])
+    func aDocumentWithoutAReadableStructureIsRefusedWhole(text: String) {
+        guard case .failure = Definitions.load(Array(text.utf8)) else {
+            Issue.record("\(text) loaded")
+            return
+        }
+    }
+
+    @Test func flagdsDocumentationExampleLoads() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let bytes = try Data(contentsOf: root.appendingPathComponent("Tests/BuntingRulesTests/Fixtures/flagd-schemas/examples/full.json"))
+        let definitions = try Definitions.load(Array(bytes)).get()
+        #expect(definitions.flagSet.flagKeys.count == 13)
+        #expect(definitions.evaluateFlag("myBoolFlag", context: [:], at: now)["value"] == true)
+    }
+
+    @Test func typedEvaluationAndMergedMetadata() throws {
+        let definitions = try load("""
+            {"metadata": {"owner": "team", "version": 1},
+             "flags": {"f": {"state": "ENABLED", "variants": {"a": "text"}, "defaultVariant": "a", "metadata": {"version": 2}}}}
+            """)
+        let typed = definitions.evaluateFlag("f", context: [:], type: .boolean, at: now)
+        #expect(typed["reason"] == "ERROR" && typed["errorCode"] == "TYPE_MISMATCH" && typed["value"] == .null)
+        let resolved = definitions.evaluateFlag("f", context: [:], type: .string, at: now)
+        #expect(resolved["value"] == "text" && resolved["metadata"] == ["owner": "team", "version": 2])
+        let bulk = definitions.evaluateFlags(context: [:], flagKeys: ["f", "nope"], at: now)
+        #expect(bulk["flags"]?["f"]?["variant"] == "a" && bulk["flags"]?["nope"]?["errorCode"] == "FLAG_NOT_FOUND")
+        #expect(bulk["metadata"] == ["owner": "team", "version": 1])
+        #expect(definitions.evaluateFlags(context: [:], flagKeys: nil, at: now)["flags"]?.objectValue?.keys.sorted() == ["f"])
+    }
+
+    @Test func aNewDocumentNamesTheFlagsItChanges() throws {
+        let before = try load(#"{"flags": {"a": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x"}, "b": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x"}}}"#)
+        let after = try load(#"{"flags": {"a": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x"}, "b": {"state": "DISABLED", "variants": {"x": 1}, "defaultVariant": "x"}, "c": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x"}}}"#)
+        #expect(after.flagsChanged(since: before) == ["b", "c"])
+        #expect(before.flagsChanged(since: after) == ["b", "c"])
+        let evaluators = try load(#"{"$evaluators": {"e": true}, "flags": {"a": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x"}}}"#)
+        #expect(evaluators.flagsChanged(since: before) == ["a", "b"])
+    }
+}
