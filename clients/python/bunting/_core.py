@@ -98,6 +98,9 @@ class Core:
         self._arrivals = 0
         self.pending: Dict[int, Pending] = {}
         self.subscriptions: Dict[Any, SubscriptionState] = {}
+        #: error replies with id null: about a message the server could not read, so
+        #: they cannot name a request (the newest 50)
+        self.unattributed: Deque[errors.RPCError] = deque(maxlen=50)
 
     # Requests ---------------------------------------------------------------
 
@@ -115,17 +118,37 @@ class Core:
         self.pending[pending.id] = pending
         return pending, frame
 
+    def batch(self, calls: Iterable[Tuple[str, Optional[Dict[str, Any]]]]) -> Tuple[List[Pending], bytes]:
+        """Registers several requests sent as one JSON-RPC batch; returns them with the frame."""
+        pendings: List[Pending] = []
+        messages: List[Dict[str, Any]] = []
+        for method, params in calls:
+            message = self._message(method, params, self._last_id + 1 + len(pendings))
+            messages.append(message)
+            pendings.append(Pending(message["id"], method, params, None, None))
+        if not pendings:
+            raise ValueError("a batch needs at least one call")
+        frame = self._encode(_dumps(messages).encode("utf-8"))
+        self._last_id += len(pendings)
+        for pending in pendings:
+            self.pending[pending.id] = pending
+        return pendings, frame
+
     def notification_frame(self, method: str, params: Optional[Dict[str, Any]] = None) -> bytes:
         return self._frame(method, params, None)
 
     def _frame(self, method: str, params: Optional[Dict[str, Any]], request_id: Optional[int]) -> bytes:
+        return self._encode(_dumps(self._message(method, params, request_id)).encode("utf-8"))
+
+    @staticmethod
+    def _message(method: str, params: Optional[Dict[str, Any]], request_id: Optional[int]) -> Dict[str, Any]:
         message: Dict[str, Any] = {"jsonrpc": "2.0"}
         if request_id is not None:
             message["id"] = request_id
         message["method"] = method
         if params:
             message["params"] = params
-        return self._encode(_dumps(message).encode("utf-8"))
+        return message
 
     def abandon(self, pending: Pending) -> None:
         """Forgets a request whose caller stopped waiting; a late reply is dropped."""
@@ -171,6 +194,7 @@ class Core:
         if request_id is None:
             # A parse error of something we wrote: it cannot name the request it was.
             log.warning("the server answered a message it could not read: %r", message.get("error"))
+            self.unattributed.append(errors.from_wire(message.get("error")))
             return
         pending = self.pending.pop(request_id, None)
         if pending is None:

@@ -193,6 +193,35 @@ class AsyncBunting(AsyncMethods):
         self._raise_if_lost()
         await self._write(self._core.notification_frame(method, params), None)
 
+    async def batch(self, calls: Sequence[Tuple[str, Optional[Dict[str, Any]]]], *,
+                    timeout: Optional[float] = None) -> List[Any]:
+        """Sends (method, wire params) calls as one JSON-RPC batch. Returns, in order,
+        each call's result or its RPCError (returned, not raised)."""
+        self._raise_if_lost()
+        pendings, frame = self._core.batch(calls)
+        for pending in pendings:
+            pending.waiter = self._loop.create_future()
+            if pending.method == "shutdown":
+                self._shutdown_sent = True
+        await self._write(frame, None)
+        seconds = _seconds(timeout, self.call_timeout)
+        done, waiting = await asyncio.wait([pending.waiter for pending in pendings], timeout=seconds)
+        if waiting:
+            for pending in pendings:
+                self._core.abandon(pending)
+            raise errors.RequestTimeout("a batch of %d" % len(pendings), seconds or 0.0)
+        results = []
+        for pending in pendings:
+            if pending.exception is not None:
+                raise pending.exception
+            results.append(errors.from_wire(pending.error, pending.method) if pending.error is not None
+                           else pending.result)
+        return results
+
+    def unattributed_errors(self) -> List[errors.RPCError]:
+        """Errors the server sent with id null (about messages it could not read), newest last."""
+        return list(self._core.unattributed)
+
     async def _request(self, method: str, params: Optional[Dict[str, Any]], timeout: Optional[float],
                        notification: Optional[str] = None, callback: Optional[Callback] = None,
                        closing: bool = False) -> Any:

@@ -33,6 +33,14 @@ def _seconds(timeout: Optional[float], default: Optional[float]) -> float:
     return max(0.0, float(value))
 
 
+def _outcome_or_error(pending: Pending) -> Any:
+    if pending.exception is not None:
+        raise pending.exception
+    if pending.error is not None:
+        return errors.from_wire(pending.error, pending.method)
+    return pending.result
+
+
 class Subscription:
     """A subscription and the queue of its events (dicts: the notification's params).
 
@@ -213,6 +221,35 @@ class Bunting(SyncMethods):
             self._raise_if_lost()
             frame = self._core.notification_frame(method, params)
         self._write(frame, None)
+
+    def batch(self, calls: Sequence[Tuple[str, Optional[Dict[str, Any]]]], *,
+              timeout: Optional[float] = None) -> List[Any]:
+        """Sends (method, wire params) calls as one JSON-RPC batch. Returns, in order,
+        each call's result or its RPCError (returned, not raised)."""
+        with self._lock:
+            self._raise_if_lost()
+            pendings, frame = self._core.batch(calls)
+            for pending in pendings:
+                pending.waiter = threading.Lock()
+                pending.waiter.acquire()
+                if pending.method == "shutdown":
+                    self._shutdown_sent = True
+        self._write(frame, None)
+        seconds = _seconds(timeout, self.call_timeout)
+        deadline = time.monotonic() + seconds
+        for pending in pendings:
+            if not pending.waiter.acquire(timeout=max(0.0, deadline - time.monotonic())):
+                with self._lock:
+                    if not pending.done:
+                        for other in pendings:
+                            self._core.abandon(other)
+                        raise errors.RequestTimeout("a batch of %d" % len(pendings), seconds)
+        return [_outcome_or_error(pending) for pending in pendings]
+
+    def unattributed_errors(self) -> List[errors.RPCError]:
+        """Errors the server sent with id null (about messages it could not read), newest last."""
+        with self._lock:
+            return list(self._core.unattributed)
 
     def _request(self, method: str, params: Optional[Dict[str, Any]], timeout: Optional[float],
                  notification: Optional[str] = None, callback: Optional[Callback] = None,
