@@ -4,7 +4,7 @@
     from bunting import Bunting
     from bunting.openfeature import BuntingProvider
 
-    api.set_provider(BuntingProvider(Bunting.spawn(definitions="flags.json")), wait_for_init=True)
+    api.set_provider_and_wait(BuntingProvider(Bunting.spawn(definitions="flags.json")))
     enabled = api.get_client().get_boolean_value("dark-mode", False)
 
 Flags resolve with Bunting's `evaluateFlag` (given the flag type, so that a flag
