@@ -21,6 +21,9 @@ class NdjsonDecoder:
         self._rest = b""
 
     def feed(self, data: bytes) -> List[bytes]:
+        if not self._rest and data.find(b"\n") == len(data) - 1:  # exactly one whole line, the usual case
+            line = data[:-2] if data.endswith(b"\r\n") else data[:-1]
+            return [line] if line.strip() else []
         if self._rest:
             data = self._rest + data
         if b"\n" not in data:

@@ -5,8 +5,9 @@
         await bunting.change_user("ada")
         print(await flags.wait_for(type="DATA_UPDATED"))
 
-One reader task decodes the server's output and routes it through the same
-protocol core as the thread client; a task drains stderr; callbacks (plain or
+The child's pipes feed the same protocol core as the thread client straight
+from the event loop's pipe callbacks (stdout routed, stderr kept), so a reply
+wakes its caller without a reader task in between; callbacks (plain or
 coroutine functions) run in order on a task of their own. Everything runs on
 the event loop that spawned the server.
 """
@@ -119,27 +120,67 @@ class _Spawning:
             await self._client.close()
 
 
-class AsyncBunting(AsyncMethods):
-    """A `bunting serve` child process driven from asyncio."""
+class _Pipes(asyncio.SubprocessProtocol):
+    """Hands the child's output straight to the client, without a reader task in between."""
 
-    def __init__(self, process: "asyncio.subprocess.Process", framing: str = "ndjson", *,
-                 call_timeout: Optional[float] = 30.0, close_timeout: float = 5.0,
-                 stderr: Optional[StderrTail] = None):
+    def __init__(self, client: "AsyncBunting"):
+        self._client = client
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        if fd == 1:
+            self._client._on_output(data)
+        elif fd == 2:
+            self._client.stderr.feed(data)
+
+    def pipe_connection_lost(self, fd: int, exc: Optional[Exception]) -> None:
+        if fd == 1:
+            self._client._on_output_closed()
+        elif fd == 2:
+            self._client.stderr.finish()
+            _settle(self._client._stderr_done)
+
+    def process_exited(self) -> None:
+        _settle(self._client._exited)
+
+    def pause_writing(self) -> None:
+        self._client._writable = self._client._loop.create_future()
+
+    def resume_writing(self) -> None:
+        _settle(self._client._writable)
+        self._client._writable = None
+
+
+def _settle(future: "Optional[asyncio.Future[None]]") -> None:
+    if future is not None and not future.done():
+        future.set_result(None)
+
+
+class AsyncBunting(AsyncMethods):
+    """A `bunting serve` child process driven from asyncio.
+
+    Make one with `await AsyncBunting.spawn(...)` (or `async with AsyncBunting.spawn(...)`).
+    """
+
+    def __init__(self, framing: str = "ndjson", *, call_timeout: Optional[float] = 30.0,
+                 close_timeout: float = 5.0, stderr: Optional[StderrTail] = None):
         self._loop = asyncio.get_running_loop()
-        self._process = process
-        self._stdin = process.stdin
         self._core = Core(framing)
         self.call_timeout = call_timeout
         self.close_timeout = close_timeout
         self.stderr = stderr or StderrTail()
+        self._transport: Optional[asyncio.SubprocessTransport] = None
+        self._stdin: Any = None
+        self._writable: "Optional[asyncio.Future[None]]" = None  # set while the stdin pipe is full
+        self._exited: "asyncio.Future[None]" = self._loop.create_future()
+        self._stderr_done: "asyncio.Future[None]" = self._loop.create_future()
+        self._ended: "asyncio.Future[None]" = self._loop.create_future()  # the connection-lost work is done
         self._lost: Optional[Callable[[], BaseException]] = None
+        self._failure: Optional[BaseException] = None
         self._closing = False
         self._shutdown_sent = False
         self._event_waiters: List["asyncio.Future[None]"] = []
         self._callbacks: Optional["asyncio.Queue[Any]"] = None
         self._callback_task: Optional["asyncio.Task[None]"] = None
-        self._stderr_task = self._loop.create_task(self._drain_stderr())
-        self._reader = self._loop.create_task(self._read())
 
     @classmethod
     def spawn(cls, binary: Optional[str] = None, framing: str = "ndjson", *,
@@ -154,11 +195,14 @@ class AsyncBunting(AsyncMethods):
 
         async def start() -> "AsyncBunting":
             argv = command_line(find_binary(binary), framing, serve_options, args)
-            tail = StderrTail(stderr_lines, stderr_logger)
-            process = await asyncio.create_subprocess_exec(
-                *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            client = cls(framing, call_timeout=call_timeout, close_timeout=close_timeout,
+                         stderr=StderrTail(stderr_lines, stderr_logger))
+            transport, _ = await client._loop.subprocess_exec(
+                lambda: _Pipes(client), *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE, env=env, cwd=cwd)
-            return cls(process, framing, call_timeout=call_timeout, close_timeout=close_timeout, stderr=tail)
+            client._transport = transport
+            client._stdin = transport.get_pipe_transport(0)
+            return client
 
         return _Spawning(start)
 
@@ -166,7 +210,7 @@ class AsyncBunting(AsyncMethods):
 
     @property
     def pid(self) -> int:
-        return self._process.pid
+        return self._transport.get_pid()  # type: ignore[union-attr]
 
     @property
     def framing(self) -> str:
@@ -174,7 +218,7 @@ class AsyncBunting(AsyncMethods):
 
     @property
     def returncode(self) -> Optional[int]:
-        return self._process.returncode
+        return self._transport.get_returncode() if self._transport is not None else None
 
     @property
     def alive(self) -> bool:
@@ -255,17 +299,16 @@ class AsyncBunting(AsyncMethods):
         return AsyncSubscription(self, state) if state is not None else None
 
     async def _write(self, frame: bytes, pending: Optional[Pending]) -> None:
-        try:
-            self._stdin.write(frame)  # type: ignore[union-attr]
-            await self._stdin.drain()  # type: ignore[union-attr]
-        except (OSError, RuntimeError):
-            # The server is gone; the reader is about to find out why (its exit status, stderr).
-            await asyncio.wait({self._reader}, timeout=self.close_timeout)
+        if self._stdin.is_closing():
+            # The server is gone; the connection-lost work is about to find out why.
+            await asyncio.wait({self._ended}, timeout=self.close_timeout)
             if pending is not None:
                 self._core.abandon(pending)
             self._raise_if_lost()
-            raise errors.ServerExited(self._process.returncode, self.stderr.lines(),
-                                      "it stopped reading requests") from None
+            raise errors.ServerExited(self.returncode, self.stderr.lines(), "it stopped reading requests")
+        self._stdin.write(frame)
+        if self._writable is not None:  # back-pressure: the pipe is full until the server reads
+            await self._writable
 
     def _raise_if_lost(self, closing: bool = False) -> None:
         if self._lost is not None:
@@ -273,41 +316,35 @@ class AsyncBunting(AsyncMethods):
         if self._closing and not closing:
             raise errors.ClientClosed("the client was closed")
 
-    # The reader and its helpers --------------------------------------------
+    # The child's output -----------------------------------------------------
 
-    async def _read(self) -> None:
-        stdout = self._process.stdout
-        assert stdout is not None
-        failure: Optional[BaseException] = None
+    def _on_output(self, data: bytes) -> None:
+        if self._failure is not None:
+            return
         try:
-            while True:
-                data = await stdout.read(65536)
-                if not data:
-                    break
-                fed = self._core.feed(data)
-                for pending in fed.completed:
-                    if not pending.waiter.done():
-                        pending.waiter.set_result(None)
-                if fed.arrived:
-                    self._wake()
-                if fed.deliveries:
-                    self._deliver(fed.deliveries)
+            fed = self._core.feed(data)
         except errors.ProtocolError as error:
-            failure = error
-        except OSError as error:
-            failure = errors.ProtocolError("reading the server's output failed: %s" % error)
-        await self._connection_lost(failure)
+            # A corrupt stream cannot be followed any further; the server must not run on unread.
+            self._failure = error
+            self._transport.kill()  # type: ignore[union-attr]
+            return
+        for pending in fed.completed:
+            if not pending.waiter.done():
+                pending.waiter.set_result(None)
+        if fed.arrived:
+            self._wake()
+        if fed.deliveries:
+            self._deliver(fed.deliveries)
 
-    async def _connection_lost(self, failure: Optional[BaseException]) -> None:
-        if failure is not None and self._process.returncode is None:
-            self._process.kill()
+    def _on_output_closed(self) -> None:
+        self._loop.create_task(self._connection_lost())
+
+    async def _connection_lost(self) -> None:
+        failure = self._failure
         if not self._closing and not self._shutdown_sent:
-            try:
-                await asyncio.wait_for(self._process.wait(), self.close_timeout)
-            except asyncio.TimeoutError:
-                pass
-            await asyncio.wait({self._stderr_task}, timeout=1.0)
-        returncode = self._process.returncode
+            await asyncio.wait({self._exited}, timeout=self.close_timeout)
+            await asyncio.wait({self._stderr_done}, timeout=1.0)
+        returncode = self.returncode
         tail = self.stderr.lines()
 
         def make() -> BaseException:
@@ -324,20 +361,7 @@ class AsyncBunting(AsyncMethods):
         self._wake()
         if self._callbacks is not None:
             self._callbacks.put_nowait(None)
-
-    async def _drain_stderr(self) -> None:
-        stream = self._process.stderr
-        assert stream is not None
-        try:
-            while True:
-                data = await stream.read(65536)
-                if not data:
-                    break
-                self.stderr.feed(data)
-        except OSError:
-            pass
-        finally:
-            self.stderr.finish()
+        _settle(self._ended)
 
     def _wake(self) -> None:
         waiters, self._event_waiters = self._event_waiters, []
@@ -417,7 +441,8 @@ class AsyncBunting(AsyncMethods):
         seconds = self.close_timeout if timeout is None else timeout
         deadline = self._loop.time() + seconds
         if self._closing:
-            return await self._process.wait()
+            await self._exited
+            return self.returncode
         usable = self._lost is None and not self._shutdown_sent
         self._closing = True
         if usable:
@@ -425,24 +450,21 @@ class AsyncBunting(AsyncMethods):
                 await self._request("shutdown", None, seconds, closing=True)
             except errors.BuntingError:
                 pass  # a server that does not answer is killed below
-        try:
-            self._stdin.close()  # type: ignore[union-attr]
-        except (OSError, RuntimeError):
-            pass
-        try:
-            await asyncio.wait_for(self._process.wait(), max(0.0, deadline - self._loop.time()))
-        except asyncio.TimeoutError:
+        self._stdin.close()
+        await asyncio.wait({self._exited}, timeout=max(0.0, deadline - self._loop.time()))
+        if not self._exited.done():
             log.warning("bunting serve (pid %d) did not exit within %g s; killing it", self.pid, seconds)
-            self._process.kill()
-            await self._process.wait()
-        await asyncio.wait({self._reader, self._stderr_task}, timeout=seconds)
+            self._transport.kill()  # type: ignore[union-attr]
+            await self._exited
+        await asyncio.wait({self._ended, self._stderr_done}, timeout=seconds)
         if self._callback_task is not None and self._callback_task is not asyncio.current_task():
             await asyncio.wait({self._callback_task}, timeout=seconds)
-        return self._process.returncode
+        self._transport.close()  # type: ignore[union-attr]
+        return self.returncode
 
     def kill(self) -> None:
         """Kills the server at once (SIGKILL), without shutdown."""
-        self._process.kill()
+        self._transport.kill()  # type: ignore[union-attr]
 
     async def __aenter__(self) -> "AsyncBunting":
         return self
