@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Per-call overhead of the Python client: ping-pong getFeatureFlag through `Bunting`
 (threads) and `AsyncBunting` (asyncio), next to a bare loop that writes the request
-to the pipe and reads the reply (readline for NDJSON, header + read for LSP), all
-against the same binary in the same run, one request in flight at a time.
+to the pipe and reads the reply (readline for NDJSON, header + read for LSP), and
+next to that loop with the reply read on a second thread and handed over through a
+lock (the floor for any client with a reader thread), all against the same binary
+in the same run, one request in flight at a time.
 
     python3 benchmarks/clients/python_overhead.py [--binary PATH] [--round-trips N] [--rounds N]
 
@@ -21,6 +23,7 @@ import os
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Callable, Dict, List
@@ -90,6 +93,36 @@ class RawPipe:
         self.out.close()
 
 
+class ThreadedPipe(RawPipe):
+    """The least any client with a reader thread can do: the raw loop, but the reply is
+    read by a second thread that hands it over through a lock, as Bunting's does."""
+
+    def round_trips(self, count: int) -> List[int]:
+        body = request(7, "getFeatureFlag", {"id": FLAG})
+        frame = body + b"\n" if self.framing == "ndjson" else b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+        replies: List[bytes] = []
+        ready = threading.Lock()
+        ready.acquire()
+
+        def read() -> None:
+            for _ in range(count):
+                replies.append(self.receive())
+                ready.release()
+
+        reader = threading.Thread(target=read)
+        reader.start()
+        write, fd, clock = os.write, self.fd, time.perf_counter_ns
+        samples = []
+        for _ in range(count):
+            start = clock()
+            write(fd, frame)
+            ready.acquire()
+            samples.append(clock() - start)
+        reader.join()
+        assert b'"enabled"' in replies[-1], replies[-1]
+        return samples
+
+
 class SyncClient:
     def __init__(self, binary: str, framing: str):
         self.client = Bunting.spawn(binary, framing=framing, storage=":memory:")
@@ -143,7 +176,8 @@ class AsyncClient:
         self.loop.close()
 
 
-MODES: Dict[str, Callable] = {"raw pipe": RawPipe, "Bunting (threads)": SyncClient, "AsyncBunting": AsyncClient}
+MODES: Dict[str, Callable] = {"raw pipe": RawPipe, "raw pipe + reader thread": ThreadedPipe,
+                              "Bunting (threads)": SyncClient, "AsyncBunting": AsyncClient}
 
 
 def percentile(samples: List[int], fraction: float) -> float:

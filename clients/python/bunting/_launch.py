@@ -4,11 +4,12 @@ import logging
 import os
 import shutil
 import threading
+import time
 from collections import deque
 from pathlib import Path
-from typing import Any, Deque, Dict, Iterable, List, Mapping, Optional, Union
+from typing import Any, Callable, Deque, Dict, Iterable, List, Mapping, Optional, Union
 
-from .errors import BinaryNotFound
+from .errors import BinaryNotFound, BuntingTimeout
 
 StderrLogger = Union[logging.Logger, str, bool, None]
 
@@ -112,6 +113,7 @@ class StderrTail:
         self._partial = b""
         self._logger = _logger(logger)
         self._lock = threading.Lock()  # feed runs on the reader, lines() anywhere
+        self._changed = threading.Condition(self._lock)
         #: every line seen, not only the kept ones
         self.count = 0
         self.finished = threading.Event()
@@ -127,19 +129,42 @@ class StderrTail:
         if self._partial:
             self._add(self._partial)
             self._partial = b""
-        self.finished.set()
+        with self._lock:
+            self.finished.set()
+            self._changed.notify_all()
 
     def _add(self, raw: bytes) -> None:
         line = raw.rstrip(b"\r").decode("utf-8", "replace")
         with self._lock:
             self._lines.append(line)
             self.count += 1
+            self._changed.notify_all()
         if self._logger is not None:
             self._logger.log(_level(line), "%s", line)
 
     def lines(self) -> List[str]:
         with self._lock:
             return list(self._lines)
+
+    def find(self, predicate: Callable[[str], bool]) -> Optional[str]:
+        """The oldest kept line that matches, if any."""
+        with self._lock:
+            return next((line for line in self._lines if predicate(line)), None)
+
+    def wait_for(self, predicate: Callable[[str], bool], timeout: float = 30.0) -> str:
+        """Blocks until a kept or new line matches; returns it. Raises BuntingTimeout
+        after `timeout` seconds or once stderr ended without one."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                found = next((line for line in self._lines if predicate(line)), None)
+                if found is not None:
+                    return found
+                remaining = deadline - time.monotonic()
+                if self.finished.is_set() or remaining <= 0:
+                    raise BuntingTimeout("no matching stderr line within %g s%s" % (
+                        timeout, " (stderr ended)" if self.finished.is_set() else ""))
+                self._changed.wait(remaining)
 
 
 def _level(line: str) -> int:

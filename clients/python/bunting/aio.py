@@ -131,6 +131,7 @@ class _Pipes(asyncio.SubprocessProtocol):
             self._client._on_output(data)
         elif fd == 2:
             self._client.stderr.feed(data)
+            self._client._wake_stderr()
 
     def pipe_connection_lost(self, fd: int, exc: Optional[Exception]) -> None:
         if fd == 1:
@@ -138,6 +139,7 @@ class _Pipes(asyncio.SubprocessProtocol):
         elif fd == 2:
             self._client.stderr.finish()
             _settle(self._client._stderr_done)
+            self._client._wake_stderr()
 
     def process_exited(self) -> None:
         _settle(self._client._exited)
@@ -179,6 +181,7 @@ class AsyncBunting(AsyncMethods):
         self._closing = False
         self._shutdown_sent = False
         self._event_waiters: List["asyncio.Future[None]"] = []
+        self._stderr_waiters: List["asyncio.Future[None]"] = []
         self._callbacks: Optional["asyncio.Queue[Any]"] = None
         self._callback_task: Optional["asyncio.Task[None]"] = None
 
@@ -226,6 +229,25 @@ class AsyncBunting(AsyncMethods):
 
     def stderr_tail(self) -> List[str]:
         return self.stderr.lines()
+
+    async def wait_for_stderr(self, predicate: Callable[[str], bool], timeout: float = 30.0) -> str:
+        """Waits until a kept or new stderr line matches; returns it (see StderrTail.wait_for)."""
+        deadline = self._loop.time() + timeout
+        while True:
+            found = self.stderr.find(predicate)
+            if found is not None:
+                return found
+            remaining = deadline - self._loop.time()
+            if self.stderr.finished.is_set() or remaining <= 0:
+                raise errors.BuntingTimeout("no matching stderr line within %g s" % timeout)
+            waiter = self._loop.create_future()
+            self._stderr_waiters.append(waiter)
+            await asyncio.wait({waiter}, timeout=remaining)
+
+    def _wake_stderr(self) -> None:
+        waiters, self._stderr_waiters = self._stderr_waiters, []
+        for waiter in waiters:
+            _settle(waiter)
 
     async def call(self, method: str, params: Optional[Dict[str, Any]] = None, *,
                    timeout: Optional[float] = None) -> Any:

@@ -152,6 +152,7 @@ def test_a_chatty_server_never_blocks_on_stderr(binary):
             for index in range(3000):
                 await client.notify("no-such-method-%s-%d" % ("y" * 400, index))
             assert (await client.status(timeout=30))["version"]
-            assert client.stderr.count >= 3000 and "-2999" in client.stderr_tail()[-1]
+            last = await client.wait_for_stderr(lambda line: "-2999 " in line, timeout=30)
+            assert client.stderr.count >= 3000 and client.stderr_tail()[-1] == last
 
     run(main())
