@@ -12,9 +12,10 @@ cards over JSON-RPC 2.0 on a child process's stdin/stdout.
 provider is `bunting.openfeature.BuntingProvider` (needs openfeature-sdk).
 """
 
+from typing import Any
+
 from . import errors
 from ._methods import METHODS
-from .aio import AsyncBunting, AsyncSubscription
 from .client import Bunting, Subscription
 from .errors import (BinaryNotFound, BuntingError, BuntingTimeout, ChannelDisabled, ClientClosed, EventTimeout,
                      InternalError, InvalidParams, InvalidRequest, InvalidRule, MethodNotFound, MethodNotImplemented,
@@ -22,6 +23,16 @@ from .errors import (BinaryNotFound, BuntingError, BuntingTimeout, ChannelDisabl
                      SDKDisabled, ServerExited, ShuttingDown, StorageError, SubscriptionEnded)
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    # The asyncio flavour is imported when first asked for: asyncio itself takes
+    # longer to import than the rest of the client.
+    if name in ("AsyncBunting", "AsyncSubscription"):
+        from . import aio
+        return getattr(aio, name)
+    raise AttributeError("module 'bunting' has no attribute %r" % name)
+
 
 __all__ = [
     "AsyncBunting", "AsyncSubscription", "Bunting", "METHODS", "Subscription", "errors",
