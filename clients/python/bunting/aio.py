@@ -365,7 +365,7 @@ class AsyncBunting(AsyncMethods):
         failure = self._failure
         if not self._closing and not self._shutdown_sent:
             await asyncio.wait({self._exited}, timeout=self.close_timeout)
-            await asyncio.wait({self._stderr_done}, timeout=1.0)
+            await asyncio.wait({self._stderr_done}, timeout=self.close_timeout)
         returncode = self.returncode
         tail = self.stderr.lines()
 

@@ -331,7 +331,7 @@ class Bunting(SyncMethods):
                 self._process.wait(self.close_timeout)
             except subprocess.TimeoutExpired:
                 pass
-            self.stderr.finished.wait(1.0)
+            self.stderr.finished.wait(self.close_timeout)
         returncode = self._process.poll()
         tail = self.stderr.lines()
 

@@ -36,6 +36,8 @@ def test_methods_and_errors(binary, framing):
             assert raised.value.field == "channel"
             status, missing = await client.batch([("status", None), ("nope", None)])
             assert status["userId"] == "ada" and isinstance(missing, MethodNotFound)
+            text = "\u00e9a" * 1_500_000  # 4.5 MB each way: the stdin pipe fills and drains
+            assert await client.evaluate({"var": "x"}, data={"x": text}, timeout=60) == {"result": text}
             await client.notify("changeUser", {"userId": "bob"})
             assert (await client.call("status"))["userId"] == "bob"
         assert client.returncode == 0

@@ -133,3 +133,9 @@ def test_shutdown_ends_the_connection(spawn, framing):
     with pytest.raises(ClientClosed):
         client.status()
     assert client.close() == 0
+
+
+def test_messages_far_larger_than_a_pipe_go_both_ways(spawn, framing):
+    client = spawn(framing=framing)
+    text = "\u00e9a" * 1_500_000  # 4.5 MB of UTF-8 each way
+    assert client.evaluate({"var": "x"}, data={"x": text}, timeout=60) == {"result": text}
