@@ -110,7 +110,7 @@ def test_async_iteration_ends_when_the_subscription_is_removed(binary):
 def test_timeouts_and_a_killed_server(binary):
     async def main():
         client = await AsyncBunting.spawn(binary, storage=":memory:", call_timeout=0.3)
-        await client.status()
+        await client.status(timeout=30)  # started and answering (a busy machine may take a while)
         os.kill(client.pid, signal.SIGSTOP)
         with pytest.raises(RequestTimeout):
             await client.status()

@@ -139,7 +139,7 @@ def test_a_refused_command_line_is_reported_with_its_stderr(spawn):
 
 def test_timeouts_per_call_and_by_default(spawn):
     client = spawn(call_timeout=0.3)
-    client.status()
+    client.status(timeout=30)  # started and answering (a busy machine may take a while)
     os.kill(client.pid, signal.SIGSTOP)
     try:
         with pytest.raises(RequestTimeout) as raised:
