@@ -243,9 +243,10 @@ class Core:
                 return state
             return None  # null while the SDK is disabled: no subscription was made
         if pending.method == "removeSubscription" and isinstance(result, dict) and result.get("removed"):
-            state = self.subscriptions.pop((pending.params or {}).get("subscriptionId"), None)
-            if state is not None:
-                state.ended = True
+            removed = (pending.params or {}).get("subscriptionId")
+            ended = self.subscriptions.pop(removed) if removed in self.subscriptions else None
+            if ended is not None:
+                ended.ended = True
                 fed.arrived = True
         return result
 

@@ -89,7 +89,7 @@ class BuntingProvider(AbstractProvider):
         self._subscription = subscription
         if not self._settled.wait(self.ready_timeout):
             raise GeneralError("Bunting loaded no definitions within %g s" % self.ready_timeout)
-        first = self._first or {}
+        first: Dict[str, Any] = self._first or {}
         if first.get("type") == "ERROR" and not first.get("stale"):
             # The SDK turns this into PROVIDER_ERROR; a later READY makes the provider ready.
             raise GeneralError(_error_message(first))
@@ -222,7 +222,8 @@ def resolution(result: Any, default_value: Any, flag_type: str,
     if not isinstance(result, dict):
         raise GeneralError("evaluateFlag answered %r" % (result,))
     metadata = _flag_metadata(result.get("metadata"))
-    reason = _REASONS.get(result.get("reason"), result.get("reason"))
+    text = result.get("reason")
+    reason = _REASONS.get(text, text) if isinstance(text, str) else None
     code = result.get("errorCode")
     if code:
         return FlagResolutionDetails(value=default_value, reason=Reason.ERROR,
