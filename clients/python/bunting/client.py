@@ -279,9 +279,11 @@ class Bunting(SyncMethods):
     def _write(self, frame: bytes, pending: Optional[Pending]) -> None:
         try:
             with self._write_lock:
-                view = memoryview(frame)
-                while view:
-                    view = view[os.write(self._stdin_fd, view):]
+                written = os.write(self._stdin_fd, frame)
+                if written < len(frame):  # a frame larger than the pipe takes several writes
+                    view = memoryview(frame)[written:]
+                    while view:
+                        view = view[os.write(self._stdin_fd, view):]
         except OSError:
             # The server is gone; the reader is about to find out why (its exit status, stderr).
             self._reader.join(self.close_timeout)
