@@ -1,0 +1,1565 @@
+# Generated from schemas/openrpc.json (Bunting 0.1.0) by clients/python/tools/generate_methods.py.
+# Do not edit: change the document, then run `python3 clients/python/tools/generate_methods.py`.
+"""Bunting's methods, one Python method each, generated from the OpenRPC document.
+
+`SyncMethods` is mixed into `Bunting` and `AsyncMethods` into `AsyncBunting`. Params are
+snake_case here and camelCase on the wire; required params may be given by position,
+optional ones are keyword-only and not sent when None. Every method takes `timeout`
+(seconds; None means the client's call_timeout, math.inf no limit).
+"""
+
+from __future__ import annotations
+
+from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Literal, NamedTuple, Optional, Tuple,
+                    Union)
+
+if TYPE_CHECKING:
+    from .aio import AsyncSubscription
+    from .client import Subscription
+
+EventCallback = Callable[[Dict[str, Any]], Any]
+Channel = Literal["banners", "contentCards", "featureFlags"]
+InteractiveChannel = Literal["contentCards", "banners"]
+
+
+class Param(NamedTuple):
+    wire: str
+    python: str
+    required: bool
+
+
+class MethodSpec(NamedTuple):
+    name: str
+    python: str
+    params: Tuple[Param, ...]
+    #: for methods that make a subscription: the notification method of its events
+    notification: Optional[str]
+    deprecated: bool
+
+
+#: Every method of the document, by its wire name.
+METHODS: Dict[str, MethodSpec] = {
+    "rpc.discover": MethodSpec(
+        "rpc.discover", "rpc_discover",
+        (),
+        None, False,
+    ),
+    "status": MethodSpec(
+        "status", "status",
+        (),
+        None, False,
+    ),
+    "changeUser": MethodSpec(
+        "changeUser", "change_user",
+        (
+            Param("userId", "user_id", True),
+            Param("attributes", "attributes", False),
+        ),
+        None, False,
+    ),
+    "setUserAttributes": MethodSpec(
+        "setUserAttributes", "set_user_attributes",
+        (
+            Param("attributes", "attributes", True),
+        ),
+        None, False,
+    ),
+    "openSession": MethodSpec(
+        "openSession", "open_session",
+        (),
+        None, False,
+    ),
+    "closeSession": MethodSpec(
+        "closeSession", "close_session",
+        (),
+        None, False,
+    ),
+    "subscribe": MethodSpec(
+        "subscribe", "subscribe",
+        (
+            Param("channel", "channel", True),
+        ),
+        "event", False,
+    ),
+    "subscribeToUpdates": MethodSpec(
+        "subscribeToUpdates", "subscribe_to_updates",
+        (
+            Param("channel", "channel", True),
+        ),
+        "updates", True,
+    ),
+    "removeSubscription": MethodSpec(
+        "removeSubscription", "remove_subscription",
+        (
+            Param("subscriptionId", "subscription_id", True),
+        ),
+        None, False,
+    ),
+    "refresh": MethodSpec(
+        "refresh", "refresh",
+        (
+            Param("channel", "channel", True),
+            Param("placementIds", "placement_ids", False),
+        ),
+        None, False,
+    ),
+    "getSnapshot": MethodSpec(
+        "getSnapshot", "get_snapshot",
+        (
+            Param("channel", "channel", True),
+        ),
+        None, False,
+    ),
+    "getFeatureFlag": MethodSpec(
+        "getFeatureFlag", "get_feature_flag",
+        (
+            Param("id", "id", True),
+        ),
+        None, False,
+    ),
+    "getBanner": MethodSpec(
+        "getBanner", "get_banner",
+        (
+            Param("placementId", "placement_id", True),
+        ),
+        None, False,
+    ),
+    "logImpression": MethodSpec(
+        "logImpression", "log_impression",
+        (
+            Param("channel", "channel", True),
+            Param("id", "id", False),
+            Param("ids", "ids", False),
+        ),
+        None, False,
+    ),
+    "logClick": MethodSpec(
+        "logClick", "log_click",
+        (
+            Param("channel", "channel", True),
+            Param("id", "id", True),
+            Param("buttonId", "button_id", False),
+        ),
+        None, False,
+    ),
+    "logDismiss": MethodSpec(
+        "logDismiss", "log_dismiss",
+        (
+            Param("channel", "channel", True),
+            Param("id", "id", True),
+        ),
+        None, False,
+    ),
+    "flush": MethodSpec(
+        "flush", "flush",
+        (),
+        None, False,
+    ),
+    "wipeData": MethodSpec(
+        "wipeData", "wipe_data",
+        (),
+        None, False,
+    ),
+    "disableSDK": MethodSpec(
+        "disableSDK", "disable_sdk",
+        (),
+        None, False,
+    ),
+    "enableSDK": MethodSpec(
+        "enableSDK", "enable_sdk",
+        (),
+        None, False,
+    ),
+    "evaluate": MethodSpec(
+        "evaluate", "evaluate",
+        (
+            Param("rule", "rule", True),
+            Param("data", "data", False),
+        ),
+        None, False,
+    ),
+    "evaluateFlag": MethodSpec(
+        "evaluateFlag", "evaluate_flag",
+        (
+            Param("flagKey", "flag_key", True),
+            Param("context", "context", True),
+        ),
+        None, False,
+    ),
+    "shutdown": MethodSpec(
+        "shutdown", "shutdown",
+        (),
+        None, False,
+    ),
+}
+
+
+class SyncMethods:
+    """The methods of `Bunting`; each returns the reply's result."""
+
+    __slots__ = ()
+
+    def _request(self, method: str, params: Optional[Dict[str, Any]],
+            timeout: Optional[float]) -> Any:
+        raise NotImplementedError
+
+    def _subscribe(self, method: str, params: Optional[Dict[str, Any]], notification: str,
+            callback: Optional[EventCallback], timeout: Optional[float]) -> Any:
+        raise NotImplementedError
+
+    def rpc_discover(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`rpc.discover`: Returns this OpenRPC document.
+
+        Returns the OpenRPC document that describes this build: the document in
+        `schemas/openrpc.json`, embedded in the binary. Methods the build does not implement yet
+        carry `"x-implemented": false`.
+
+        Args:
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            An OpenRPC 1.3.2 document (https://spec.open-rpc.org/).
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        return self._request("rpc.discover", None, timeout)
+
+    def status(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`status`: Reports the server's state.
+
+        Reports the version, the framing in use (null before the first bytes decided it) and the
+        uptime in seconds. It also reports the current user (`userId`, null for the anonymous user),
+        the open session (`sessionId`, null when none), whether the SDK is enabled, per channel
+        whether it is enabled, its `lastSyncAt` and how many items the cache holds, and how many
+        analytics events wait for the sink. Reads only: it changes nothing, sends no notification,
+        and answers while the SDK is disabled. `definitions` names where the definitions are read
+        from.
+
+        Args:
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The server's and the engine's state.
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        return self._request("status", None, timeout)
+
+    def change_user(
+        self,
+        user_id: str,
+        *,
+        attributes: Optional[Dict[str, Any]] = None,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`changeUser`: Switches to another user and starts a session for them.
+
+        Makes `userId` the current user; it is kept in storage, so a restart on the same storage
+        resumes as this user with this user's cached data. Before the switch, the previous user's
+        queued analytics are flushed (their `FLUSHED` events may follow), and a refresh still
+        pending for the previous user is dropped. `attributes`, when given, are merged into the new
+        user's attributes before anything is evaluated for them. After the `{}` response, each event
+        subscription receives `CACHE_LOAD` with the new user's cached data (empty, with `lastSyncAt`
+        0, for a user never seen), each update subscription an `updates`, and a new session starts
+        for the new user: each channel that has a subscription is refreshed without costing a
+        rate-limit token, and `DATA_UPDATED`/`AUTO_SERVER_REFRESH` (or `ERROR`) follows as each
+        refresh finishes. Before the first `changeUser` the server acts for an anonymous user
+        (`status.userId` null). Changing to the current user only merges `attributes`: no event, no
+        new session. While the SDK is disabled it answers -32004 SDK_DISABLED and nothing changes.
+
+        Args:
+            user_id: The new current user; becomes `targetingKey` in evaluation contexts.
+            attributes: (optional) Attributes of the new user, merged into the stored ones.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, SDKDisabled, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"userId": user_id}
+        if attributes is not None:
+            params["attributes"] = attributes
+        return self._request("changeUser", params, timeout)
+
+    def set_user_attributes(
+        self,
+        attributes: Dict[str, Any],
+        *,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`setUserAttributes`: Merges attributes into the current user's attributes.
+
+        Merges `attributes` into the current user's stored attributes (a key given replaces, a key
+        given as null removes, other keys stay). Triggers no refresh and sends no notification; the
+        next refresh evaluates with the new attributes. While the SDK is disabled it answers -32004
+        SDK_DISABLED.
+
+        Args:
+            attributes: The attributes to merge.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, SDKDisabled, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"attributes": attributes}
+        return self._request("setUserAttributes", params, timeout)
+
+    def open_session(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`openSession`: Starts a session for the current user.
+
+        Starts a new session for the current user (an open session ends first, as `closeSession`
+        would end it). After the `{}` response, each channel that has a subscription (event or
+        update) is refreshed without costing a rate-limit token:
+        `DATA_UPDATED`/`AUTO_SERVER_REFRESH` (or `ERROR`) follows as each refresh finishes. A
+        channel with no subscription is not refreshed. A session also bounds flag-impression
+        de-duplication (once per flag per session) and refills the banners' manual-refresh bucket (5
+        tokens per session by default). No session is open at start-up. While the SDK is disabled it
+        answers -32004 SDK_DISABLED.
+
+        Args:
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, SDKDisabled, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        return self._request("openSession", None, timeout)
+
+    def close_session(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`closeSession`: Ends the current session and flushes analytics.
+
+        Ends the open session and starts a flush of the queued analytics; the `{}` response does not
+        wait for the sink (use `flush` for that), and `FLUSHED` events follow as the sink accepts
+        events. Without an open session it answers `{}` and does nothing. While the SDK is disabled
+        the session ends but nothing is sent.
+
+        Args:
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        return self._request("closeSession", None, timeout)
+
+    def subscribe(
+        self,
+        channel: Channel,
+        callback: Optional[EventCallback] = None,
+        *,
+        timeout: Optional[float] = None,
+    ) -> Optional[Subscription]:
+        """`subscribe`: Subscribes to a channel's events.
+
+        Subscribes to a channel's events and answers `{subscriptionId}`. Right after the response
+        the subscription receives one `CACHE_REPLAY` event with the channel's cached data; later it
+        receives `CACHE_LOAD`, `DATA_UPDATED`, `IMPRESSION`, `CLICK`, `DISMISS` and `ERROR` events
+        of that channel (see the `event` notification). Subscribing starts no refresh. If the
+        channel is disabled, or no configuration has arrived yet, it still answers normally, then
+        sends `ERROR` `FEATURE_DISABLED`/`DO_NOT_RETRY` instead of `CACHE_REPLAY`; the subscription
+        stays, and when the channel is enabled a refresh runs and `DATA_UPDATED` follows. If local
+        storage was found damaged at start-up (moved aside and started afresh) or cannot be used
+        (state is kept in memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY` whose `message`
+        says so follows the `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on every subscription
+        made while this server runs. While the SDK is disabled it answers null and makes no
+        subscription (subscriptions made before `disableSDK` stay and work again after `enableSDK`).
+        A channel may have any number of subscriptions; each receives its own events.
+
+        Args:
+            channel: The channel to subscribe to.
+            callback: called with each event notification's params (on the client's callback thread)
+                instead of queueing them on the subscription.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            A Subscription whose queue (or callback) gets its event notifications, or None when no
+                subscription is made (while the SDK is disabled).
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        params: Dict[str, Any] = {"channel": channel}
+        return self._subscribe("subscribe", params, "event", callback, timeout)
+
+    def subscribe_to_updates(
+        self,
+        channel: Channel,
+        callback: Optional[EventCallback] = None,
+        *,
+        timeout: Optional[float] = None,
+    ) -> Optional[Subscription]:
+        """`subscribeToUpdates`: Deprecated. Subscribes to a channel's cache updates (deprecated
+        pattern).
+
+        Deprecated: use `subscribe`. Subscribes to a channel's data and answers `{subscriptionId}`.
+        The subscription receives an `updates` notification whenever the channel's cache changes for
+        the current user: wherever an event subscription of the channel would receive `CACHE_LOAD`
+        or `DATA_UPDATED` (so also after a refresh that changed nothing), and nothing else: no
+        replay on subscribing, no analytics, no errors. While the SDK is disabled it answers null
+        and makes no subscription. `removeSubscription` ends it.
+
+        Args:
+            channel: The channel to subscribe to.
+            callback: called with each updates notification's params (on the client's callback
+                thread) instead of queueing them on the subscription.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            A Subscription whose queue (or callback) gets its updates notifications, or None when no
+                subscription is made (while the SDK is disabled).
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        params: Dict[str, Any] = {"channel": channel}
+        return self._subscribe("subscribeToUpdates", params, "updates", callback, timeout)
+
+    def remove_subscription(
+        self,
+        subscription_id: str,
+        *,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`removeSubscription`: Ends a subscription.
+
+        Ends a subscription of either kind. Answers `{removed: true}` when the id named a live
+        subscription and `{removed: false}` otherwise (unknown or already removed): an unknown id is
+        not an error. No notification for that subscription is written after the response. Answers
+        while the SDK is disabled.
+
+        Args:
+            subscription_id: The id `subscribe` or `subscribeToUpdates` returned.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The removal.
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        params: Dict[str, Any] = {"subscriptionId": subscription_id}
+        return self._request("removeSubscription", params, timeout)
+
+    def refresh(
+        self,
+        channel: Channel,
+        *,
+        placement_ids: Optional[List[str]] = None,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`refresh`: Refreshes a channel; the outcome arrives as events.
+
+        Starts a manual refresh of a channel for the current user and answers `{}` at once; the
+        outcome arrives as events to the channel's subscriptions:
+        `DATA_UPDATED`/`MANUAL_SERVER_REFRESH` when it finishes (even with no change), or `ERROR`. A
+        manual refresh re-reads the definitions source; if the document changed, the other
+        subscribed channels are refreshed too (`DATA_UPDATED`/`AUTO_SERVER_REFRESH`). Manual
+        refreshes are rate limited per channel by a token bucket (defaults: content cards 5 tokens,
+        one back every 180 s; banners 5 tokens per session, one back every 180 s; feature flags 5
+        tokens, one back every 300 s; `--refresh-rate-limit` overrides): a refused refresh sends
+        `ERROR` `RATE_LIMITED`/`INTEGRATOR_MAY_RETRY` with `rateLimitedUntil`. Failures are retried
+        with backoff (`ERROR` `SERVER_ERROR`/`SDK_WILL_RETRY` on each failed try, then
+        `INTEGRATOR_MAY_RETRY`); see ErrorReason and RetryState. A disabled channel sends `ERROR`
+        `FEATURE_DISABLED`/`DO_NOT_RETRY`; while the SDK is disabled it sends `ERROR`
+        `SDK_DISABLED`/`DO_NOT_RETRY` and nothing goes to the network. `placementIds` is for
+        `banners` only (with another channel it is -32602): at most 10 distinct placement ids (more
+        is -32602); the result merges into the cache: placements it did not name stay, named
+        placements that now have no banner are removed. Without `placementIds` a banners refresh
+        covers every placement of the definitions and replaces the banners cache.
+
+        Args:
+            channel: The channel to refresh.
+            placement_ids: (optional) Banners only: the placements to refresh, 1 to 10 distinct ids.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        params: Dict[str, Any] = {"channel": channel}
+        if placement_ids is not None:
+            params["placementIds"] = placement_ids
+        return self._request("refresh", params, timeout)
+
+    def get_snapshot(self, channel: Channel, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`getSnapshot`: Returns a channel's cached data.
+
+        Returns the channel's cache snapshot for the current user, in the same shape as an event's
+        `cacheSnapshot`: `contentCards` → ContentCardsSnapshot, `banners` → BannersSnapshot,
+        `featureFlags` → FeatureFlagsSnapshot. While the channel is disabled the data is empty and
+        `lastSyncAt` is null. Reads only: no refresh, no notification, nothing logged; answers from
+        the cache while the SDK is disabled.
+
+        Args:
+            channel: The channel.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            One channel's cached data for the current user, keyed by the channel's name, with
+                `lastSyncAt`. While the channel is disabled the data is empty and `lastSyncAt` is
+                null.
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        params: Dict[str, Any] = {"channel": channel}
+        return self._request("getSnapshot", params, timeout)
+
+    def get_feature_flag(
+        self,
+        id: str,
+        *,
+        timeout: Optional[float] = None,
+    ) -> Optional[Dict[str, Any]]:
+        """`getFeatureFlag`: Returns one feature flag, or null.
+
+        Returns the current user's feature flag with this id, or null when there is none (unknown
+        id, or the featureFlags channel is disabled). Logs nothing: call `logImpression` when the
+        flag is used.
+
+        Args:
+            id: The flag's id (its key).
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The flag.
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        params: Dict[str, Any] = {"id": id}
+        return self._request("getFeatureFlag", params, timeout)
+
+    def get_banner(
+        self,
+        placement_id: str,
+        *,
+        timeout: Optional[float] = None,
+    ) -> Optional[Dict[str, Any]]:
+        """`getBanner`: Returns the banner of a placement, or null.
+
+        Returns the banner that fills this placement for the current user, or null when none does
+        (no eligible banner, unknown placement, dismissed, or the banners channel is disabled). Logs
+        nothing.
+
+        Args:
+            placement_id: The placement.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The banner.
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        params: Dict[str, Any] = {"placementId": placement_id}
+        return self._request("getBanner", params, timeout)
+
+    def log_impression(
+        self,
+        channel: Channel,
+        *,
+        id: Optional[str] = None,
+        ids: Optional[List[str]] = None,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`logImpression`: Logs impressions of cards, flags or banners.
+
+        Logs an impression of each item named by `id` or `ids` (exactly one of the two; both or
+        neither is -32602): card ids for `contentCards`, flag ids for `featureFlags`, placement ids
+        for `banners` (the banner filling the placement). Each event is committed to storage before
+        its `IMPRESSION`/`ENQUEUED` event is sent (in the order of `ids`, after the `{}` response);
+        `IMPRESSION`/`FLUSHED` follows once the sink accepted it. A card's impression sets its
+        `viewed` (and so lowers `unviewedCount`) without sending `DATA_UPDATED`. A control card's or
+        control banner's impression is an ordinary impression. A feature flag impression is logged
+        at most once per flag per session (keyed by `trackingString` where the flag has one): a
+        repeat answers `{}` and sends nothing. The request is all or nothing: an id that names no
+        listed item of the channel answers -32002 NOT_FOUND (`data.field` names it, e.g. `ids[1]`)
+        and nothing is logged. While the SDK is disabled it answers -32004 SDK_DISABLED.
+
+        Args:
+            channel: The channel.
+            id: (optional) One item. Card id (contentCards), flag id (featureFlags) or placement id
+                (banners).
+            ids: (optional) Several distinct items of the channel. Card id (contentCards), flag id
+                (featureFlags) or placement id (banners).
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, NotFound, SDKDisabled, StorageError, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"channel": channel}
+        if id is not None:
+            params["id"] = id
+        if ids is not None:
+            params["ids"] = ids
+        return self._request("logImpression", params, timeout)
+
+    def log_click(
+        self,
+        channel: InteractiveChannel,
+        id: str,
+        *,
+        button_id: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`logClick`: Logs a click on a card or banner.
+
+        Logs a click on a content card (`id` is the card id) or on the banner filling a placement
+        (`id` is the placement id). The event is committed to storage, then after the `{}` response
+        `CLICK`/`ENQUEUED` is sent (with `buttonId` when given), and `CLICK`/`FLUSHED` once the sink
+        accepted it. A card's click sets its `clicked` without sending `DATA_UPDATED`. `buttonId`
+        names the banner button clicked; it is for `banners` only (with `contentCards` it is
+        -32602). An id that names no listed card or filled placement answers -32002 NOT_FOUND; a
+        control card or control banner cannot be clicked: -32003 NOT_ALLOWED. While the SDK is
+        disabled it answers -32004 SDK_DISABLED.
+
+        Args:
+            channel: `contentCards` or `banners`.
+            id: Card id, or banner placement id.
+            button_id: (optional) Banners only: the button clicked.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, NotFound, NotAllowed, SDKDisabled, StorageError, ShuttingDown,
+                InternalError (from bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"channel": channel, "id": id}
+        if button_id is not None:
+            params["buttonId"] = button_id
+        return self._request("logClick", params, timeout)
+
+    def log_dismiss(
+        self,
+        channel: InteractiveChannel,
+        id: str,
+        *,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`logDismiss`: Dismisses a card or banner.
+
+        Dismisses a content card (`id` is the card id) or the banner filling a placement (`id` is
+        the placement id). After the `{}` response the subscriptions receive `DISMISS`/`ENQUEUED`,
+        then `DATA_UPDATED`/`CLIENT_ACTION` with a snapshot without the item (update subscriptions
+        an `updates`), and `DISMISS`/`FLUSHED` once the sink accepted the event. The dismissal lasts
+        across refreshes and restarts: the card, or that banner (by banner id), is not listed again
+        for this user; a later refresh may fill the placement with another banner. An id that names
+        no listed card or filled placement (including one already dismissed) answers -32002
+        NOT_FOUND; a card that is not `dismissible`, a control card or a control banner: -32003
+        NOT_ALLOWED. While the SDK is disabled it answers -32004 SDK_DISABLED.
+
+        Args:
+            channel: `contentCards` or `banners`.
+            id: Card id, or banner placement id.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, NotFound, NotAllowed, SDKDisabled, StorageError, ShuttingDown,
+                InternalError (from bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"channel": channel, "id": id}
+        return self._request("logDismiss", params, timeout)
+
+    def flush(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`flush`: Sends queued analytics to the sink and waits for its answer.
+
+        Sends every queued analytics event (of any user) to the sink and answers once the sink
+        answered: `{flushed, pending}`, the events it accepted and those still queued. The `FLUSHED`
+        events of the accepted events follow the response. A sink failure or timeout is not an
+        error: the events stay queued (`pending`) and are sent again at the next flush, with the
+        same `eventId`. Without a sink (`--sink` not given) it answers `{flushed: 0, pending: N}` at
+        once. Queued analytics are also flushed every `--flush-interval` (10 s by default), at
+        `closeSession`, at `changeUser` (the previous user's events first) and at shutdown. While
+        the SDK is disabled it answers -32004 SDK_DISABLED and nothing goes to the network.
+
+        Args:
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The FlushResult.
+
+        Raises:
+            InvalidParams, SDKDisabled, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        return self._request("flush", None, timeout)
+
+    def wipe_data(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`wipeData`: Deletes everything stored.
+
+        Deletes every stored thing: all users' cached snapshots, attributes, dismissals, viewed and
+        clicked states, flag impressions of the session, and the queued analytics, which are dropped
+        (never sent, no `FLUSHED`). The current user id, the session, the subscriptions and the
+        enabled/disabled state stay. After the `{}` response each event subscription receives
+        `CACHE_LOAD` with an empty snapshot (`lastSyncAt` 0, or null for a disabled channel) and
+        each update subscription an `updates` with empty data. No refresh is started. Answers while
+        the SDK is disabled.
+
+        Args:
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, StorageError, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        return self._request("wipeData", None, timeout)
+
+    def disable_sdk(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`disableSDK`: Disables the SDK: no network, no logging.
+
+        Disables the SDK; the setting is kept in storage, so a restart on the same storage stays
+        disabled until `enableSDK`. Pending refreshes and retries are cancelled without an event.
+        While disabled nothing goes to the network: `refresh` answers `{}` then sends `ERROR`
+        `SDK_DISABLED`/`DO_NOT_RETRY`; `subscribe` and `subscribeToUpdates` answer null;
+        `changeUser`, `setUserAttributes`, `openSession`, `logImpression`, `logClick`, `logDismiss`
+        and `flush` answer -32004 SDK_DISABLED. Existing subscriptions stay, caches and queued
+        analytics are kept, and the read methods (`status`, `getSnapshot`, `getFeatureFlag`,
+        `getBanner`, `evaluate`, `evaluateFlag`) still answer. Disabling a disabled SDK answers
+        `{}`. Sends no notification itself.
+
+        Args:
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        return self._request("disableSDK", None, timeout)
+
+    def enable_sdk(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`enableSDK`: Enables the SDK again.
+
+        Enables the SDK. If it was disabled, the subscriptions work again and, after the `{}`
+        response, each channel that has a subscription is refreshed:
+        `DATA_UPDATED`/`AUTO_SERVER_REFRESH` (or `ERROR`) follows as each finishes; queued analytics
+        are sent at the next flush. Enabling an enabled SDK answers `{}` and does nothing.
+
+        Args:
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        return self._request("enableSDK", None, timeout)
+
+    def evaluate(
+        self,
+        rule: Any,
+        *,
+        data: Any = None,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`evaluate`: Evaluates a JSONLogic rule.
+
+        Evaluates a JSONLogic rule against `data` and answers `{result}`. The operators are
+        JSONLogic's plus flagd's (`fractional`, `sem_ver`, `starts_with`, `ends_with`); the rule
+        stands alone (no `$ref` to the definitions' `$evaluators`). Without `data` the rule is
+        evaluated against null. A rule that does not compile (e.g. an unknown operator) or fails to
+        evaluate (including a result that is not JSON, such as NaN) answers -32005 INVALID_RULE with
+        `data.field` `rule` and `data.why`. Touches no user state, logs nothing, and answers while
+        the SDK is disabled.
+
+        Args:
+            rule: The JSONLogic rule.
+            data: (optional) The data the rule reads with `var`.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The evaluation.
+
+        Raises:
+            InvalidParams, InvalidRule, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"rule": rule}
+        if data is not None:
+            params["data"] = data
+        return self._request("evaluate", params, timeout)
+
+    def evaluate_flag(
+        self,
+        flag_key: str,
+        context: Dict[str, Any],
+        *,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`evaluateFlag`: Evaluates a flag of the definitions as flagd would.
+
+        Evaluates the flag `flagKey` of the current definitions for `context` exactly as flagd
+        resolves it and answers `{value, variant, reason, errorCode?}` with flagd's variant, value
+        and reason. `context` is a flagd evaluation context: `targetingKey` (the user id, optional
+        as in flagd) and attributes at the top level; `$flagd.flagKey` and `$flagd.timestamp` are
+        added by the server. An unknown flag is not an RPC error: it answers `reason` `ERROR`,
+        `errorCode` `FLAG_NOT_FOUND`, `value` and `variant` null. Touches no user state and logs
+        nothing (no impression); answers while the SDK is disabled.
+
+        Args:
+            flag_key: The flag's key in the definitions.
+            context: The evaluation context, with `targetingKey`.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The flag as flagd resolves it. When `errorCode` is present (e.g. `FLAG_NOT_FOUND`),
+                `reason` is `ERROR` and `value` and `variant` are null.
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        params: Dict[str, Any] = {"flagKey": flag_key, "context": context}
+        return self._request("evaluateFlag", params, timeout)
+
+    def shutdown(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`shutdown`: Flushes pending work and exits.
+
+        Answers `{}`, then stops reading input, flushes pending analytics (bounded time, 10 s),
+        closes storage cleanly and exits with status 0. Requests read after it, including those of
+        the same batch or already buffered, are answered -32006 SHUTTING_DOWN; notifications are
+        dropped. `FLUSHED` events of the final flush may still be written before the process exits.
+        End of input does the same without a response.
+
+        Args:
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        return self._request("shutdown", None, timeout)
+
+
+class AsyncMethods:
+    """The methods of `AsyncBunting`; each is a coroutine."""
+
+    __slots__ = ()
+
+    async def _request(self, method: str, params: Optional[Dict[str, Any]],
+            timeout: Optional[float]) -> Any:
+        raise NotImplementedError
+
+    async def _subscribe(self, method: str, params: Optional[Dict[str, Any]], notification: str,
+            callback: Optional[EventCallback], timeout: Optional[float]) -> Any:
+        raise NotImplementedError
+
+    async def rpc_discover(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`rpc.discover`: Returns this OpenRPC document.
+
+        Returns the OpenRPC document that describes this build: the document in
+        `schemas/openrpc.json`, embedded in the binary. Methods the build does not implement yet
+        carry `"x-implemented": false`.
+
+        Args:
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            An OpenRPC 1.3.2 document (https://spec.open-rpc.org/).
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        return await self._request("rpc.discover", None, timeout)
+
+    async def status(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`status`: Reports the server's state.
+
+        Reports the version, the framing in use (null before the first bytes decided it) and the
+        uptime in seconds. It also reports the current user (`userId`, null for the anonymous user),
+        the open session (`sessionId`, null when none), whether the SDK is enabled, per channel
+        whether it is enabled, its `lastSyncAt` and how many items the cache holds, and how many
+        analytics events wait for the sink. Reads only: it changes nothing, sends no notification,
+        and answers while the SDK is disabled. `definitions` names where the definitions are read
+        from.
+
+        Args:
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The server's and the engine's state.
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        return await self._request("status", None, timeout)
+
+    async def change_user(
+        self,
+        user_id: str,
+        *,
+        attributes: Optional[Dict[str, Any]] = None,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`changeUser`: Switches to another user and starts a session for them.
+
+        Makes `userId` the current user; it is kept in storage, so a restart on the same storage
+        resumes as this user with this user's cached data. Before the switch, the previous user's
+        queued analytics are flushed (their `FLUSHED` events may follow), and a refresh still
+        pending for the previous user is dropped. `attributes`, when given, are merged into the new
+        user's attributes before anything is evaluated for them. After the `{}` response, each event
+        subscription receives `CACHE_LOAD` with the new user's cached data (empty, with `lastSyncAt`
+        0, for a user never seen), each update subscription an `updates`, and a new session starts
+        for the new user: each channel that has a subscription is refreshed without costing a
+        rate-limit token, and `DATA_UPDATED`/`AUTO_SERVER_REFRESH` (or `ERROR`) follows as each
+        refresh finishes. Before the first `changeUser` the server acts for an anonymous user
+        (`status.userId` null). Changing to the current user only merges `attributes`: no event, no
+        new session. While the SDK is disabled it answers -32004 SDK_DISABLED and nothing changes.
+
+        Args:
+            user_id: The new current user; becomes `targetingKey` in evaluation contexts.
+            attributes: (optional) Attributes of the new user, merged into the stored ones.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, SDKDisabled, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"userId": user_id}
+        if attributes is not None:
+            params["attributes"] = attributes
+        return await self._request("changeUser", params, timeout)
+
+    async def set_user_attributes(
+        self,
+        attributes: Dict[str, Any],
+        *,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`setUserAttributes`: Merges attributes into the current user's attributes.
+
+        Merges `attributes` into the current user's stored attributes (a key given replaces, a key
+        given as null removes, other keys stay). Triggers no refresh and sends no notification; the
+        next refresh evaluates with the new attributes. While the SDK is disabled it answers -32004
+        SDK_DISABLED.
+
+        Args:
+            attributes: The attributes to merge.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, SDKDisabled, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"attributes": attributes}
+        return await self._request("setUserAttributes", params, timeout)
+
+    async def open_session(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`openSession`: Starts a session for the current user.
+
+        Starts a new session for the current user (an open session ends first, as `closeSession`
+        would end it). After the `{}` response, each channel that has a subscription (event or
+        update) is refreshed without costing a rate-limit token:
+        `DATA_UPDATED`/`AUTO_SERVER_REFRESH` (or `ERROR`) follows as each refresh finishes. A
+        channel with no subscription is not refreshed. A session also bounds flag-impression
+        de-duplication (once per flag per session) and refills the banners' manual-refresh bucket (5
+        tokens per session by default). No session is open at start-up. While the SDK is disabled it
+        answers -32004 SDK_DISABLED.
+
+        Args:
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, SDKDisabled, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        return await self._request("openSession", None, timeout)
+
+    async def close_session(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`closeSession`: Ends the current session and flushes analytics.
+
+        Ends the open session and starts a flush of the queued analytics; the `{}` response does not
+        wait for the sink (use `flush` for that), and `FLUSHED` events follow as the sink accepts
+        events. Without an open session it answers `{}` and does nothing. While the SDK is disabled
+        the session ends but nothing is sent.
+
+        Args:
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        return await self._request("closeSession", None, timeout)
+
+    async def subscribe(
+        self,
+        channel: Channel,
+        callback: Optional[EventCallback] = None,
+        *,
+        timeout: Optional[float] = None,
+    ) -> Optional[AsyncSubscription]:
+        """`subscribe`: Subscribes to a channel's events.
+
+        Subscribes to a channel's events and answers `{subscriptionId}`. Right after the response
+        the subscription receives one `CACHE_REPLAY` event with the channel's cached data; later it
+        receives `CACHE_LOAD`, `DATA_UPDATED`, `IMPRESSION`, `CLICK`, `DISMISS` and `ERROR` events
+        of that channel (see the `event` notification). Subscribing starts no refresh. If the
+        channel is disabled, or no configuration has arrived yet, it still answers normally, then
+        sends `ERROR` `FEATURE_DISABLED`/`DO_NOT_RETRY` instead of `CACHE_REPLAY`; the subscription
+        stays, and when the channel is enabled a refresh runs and `DATA_UPDATED` follows. If local
+        storage was found damaged at start-up (moved aside and started afresh) or cannot be used
+        (state is kept in memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY` whose `message`
+        says so follows the `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on every subscription
+        made while this server runs. While the SDK is disabled it answers null and makes no
+        subscription (subscriptions made before `disableSDK` stay and work again after `enableSDK`).
+        A channel may have any number of subscriptions; each receives its own events.
+
+        Args:
+            channel: The channel to subscribe to.
+            callback: called with each event notification's params (on the client's callback task;
+                may be a coroutine function) instead of queueing them on the subscription.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            A AsyncSubscription whose queue (or callback) gets its event notifications, or None when
+                no subscription is made (while the SDK is disabled).
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        params: Dict[str, Any] = {"channel": channel}
+        return await self._subscribe("subscribe", params, "event", callback, timeout)
+
+    async def subscribe_to_updates(
+        self,
+        channel: Channel,
+        callback: Optional[EventCallback] = None,
+        *,
+        timeout: Optional[float] = None,
+    ) -> Optional[AsyncSubscription]:
+        """`subscribeToUpdates`: Deprecated. Subscribes to a channel's cache updates (deprecated
+        pattern).
+
+        Deprecated: use `subscribe`. Subscribes to a channel's data and answers `{subscriptionId}`.
+        The subscription receives an `updates` notification whenever the channel's cache changes for
+        the current user: wherever an event subscription of the channel would receive `CACHE_LOAD`
+        or `DATA_UPDATED` (so also after a refresh that changed nothing), and nothing else: no
+        replay on subscribing, no analytics, no errors. While the SDK is disabled it answers null
+        and makes no subscription. `removeSubscription` ends it.
+
+        Args:
+            channel: The channel to subscribe to.
+            callback: called with each updates notification's params (on the client's callback task;
+                may be a coroutine function) instead of queueing them on the subscription.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            A AsyncSubscription whose queue (or callback) gets its updates notifications, or None
+                when no subscription is made (while the SDK is disabled).
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        params: Dict[str, Any] = {"channel": channel}
+        return await self._subscribe("subscribeToUpdates", params, "updates", callback, timeout)
+
+    async def remove_subscription(
+        self,
+        subscription_id: str,
+        *,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`removeSubscription`: Ends a subscription.
+
+        Ends a subscription of either kind. Answers `{removed: true}` when the id named a live
+        subscription and `{removed: false}` otherwise (unknown or already removed): an unknown id is
+        not an error. No notification for that subscription is written after the response. Answers
+        while the SDK is disabled.
+
+        Args:
+            subscription_id: The id `subscribe` or `subscribeToUpdates` returned.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The removal.
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        params: Dict[str, Any] = {"subscriptionId": subscription_id}
+        return await self._request("removeSubscription", params, timeout)
+
+    async def refresh(
+        self,
+        channel: Channel,
+        *,
+        placement_ids: Optional[List[str]] = None,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`refresh`: Refreshes a channel; the outcome arrives as events.
+
+        Starts a manual refresh of a channel for the current user and answers `{}` at once; the
+        outcome arrives as events to the channel's subscriptions:
+        `DATA_UPDATED`/`MANUAL_SERVER_REFRESH` when it finishes (even with no change), or `ERROR`. A
+        manual refresh re-reads the definitions source; if the document changed, the other
+        subscribed channels are refreshed too (`DATA_UPDATED`/`AUTO_SERVER_REFRESH`). Manual
+        refreshes are rate limited per channel by a token bucket (defaults: content cards 5 tokens,
+        one back every 180 s; banners 5 tokens per session, one back every 180 s; feature flags 5
+        tokens, one back every 300 s; `--refresh-rate-limit` overrides): a refused refresh sends
+        `ERROR` `RATE_LIMITED`/`INTEGRATOR_MAY_RETRY` with `rateLimitedUntil`. Failures are retried
+        with backoff (`ERROR` `SERVER_ERROR`/`SDK_WILL_RETRY` on each failed try, then
+        `INTEGRATOR_MAY_RETRY`); see ErrorReason and RetryState. A disabled channel sends `ERROR`
+        `FEATURE_DISABLED`/`DO_NOT_RETRY`; while the SDK is disabled it sends `ERROR`
+        `SDK_DISABLED`/`DO_NOT_RETRY` and nothing goes to the network. `placementIds` is for
+        `banners` only (with another channel it is -32602): at most 10 distinct placement ids (more
+        is -32602); the result merges into the cache: placements it did not name stay, named
+        placements that now have no banner are removed. Without `placementIds` a banners refresh
+        covers every placement of the definitions and replaces the banners cache.
+
+        Args:
+            channel: The channel to refresh.
+            placement_ids: (optional) Banners only: the placements to refresh, 1 to 10 distinct ids.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        params: Dict[str, Any] = {"channel": channel}
+        if placement_ids is not None:
+            params["placementIds"] = placement_ids
+        return await self._request("refresh", params, timeout)
+
+    async def get_snapshot(
+        self,
+        channel: Channel,
+        *,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`getSnapshot`: Returns a channel's cached data.
+
+        Returns the channel's cache snapshot for the current user, in the same shape as an event's
+        `cacheSnapshot`: `contentCards` → ContentCardsSnapshot, `banners` → BannersSnapshot,
+        `featureFlags` → FeatureFlagsSnapshot. While the channel is disabled the data is empty and
+        `lastSyncAt` is null. Reads only: no refresh, no notification, nothing logged; answers from
+        the cache while the SDK is disabled.
+
+        Args:
+            channel: The channel.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            One channel's cached data for the current user, keyed by the channel's name, with
+                `lastSyncAt`. While the channel is disabled the data is empty and `lastSyncAt` is
+                null.
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        params: Dict[str, Any] = {"channel": channel}
+        return await self._request("getSnapshot", params, timeout)
+
+    async def get_feature_flag(
+        self,
+        id: str,
+        *,
+        timeout: Optional[float] = None,
+    ) -> Optional[Dict[str, Any]]:
+        """`getFeatureFlag`: Returns one feature flag, or null.
+
+        Returns the current user's feature flag with this id, or null when there is none (unknown
+        id, or the featureFlags channel is disabled). Logs nothing: call `logImpression` when the
+        flag is used.
+
+        Args:
+            id: The flag's id (its key).
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The flag.
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        params: Dict[str, Any] = {"id": id}
+        return await self._request("getFeatureFlag", params, timeout)
+
+    async def get_banner(
+        self,
+        placement_id: str,
+        *,
+        timeout: Optional[float] = None,
+    ) -> Optional[Dict[str, Any]]:
+        """`getBanner`: Returns the banner of a placement, or null.
+
+        Returns the banner that fills this placement for the current user, or null when none does
+        (no eligible banner, unknown placement, dismissed, or the banners channel is disabled). Logs
+        nothing.
+
+        Args:
+            placement_id: The placement.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The banner.
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        params: Dict[str, Any] = {"placementId": placement_id}
+        return await self._request("getBanner", params, timeout)
+
+    async def log_impression(
+        self,
+        channel: Channel,
+        *,
+        id: Optional[str] = None,
+        ids: Optional[List[str]] = None,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`logImpression`: Logs impressions of cards, flags or banners.
+
+        Logs an impression of each item named by `id` or `ids` (exactly one of the two; both or
+        neither is -32602): card ids for `contentCards`, flag ids for `featureFlags`, placement ids
+        for `banners` (the banner filling the placement). Each event is committed to storage before
+        its `IMPRESSION`/`ENQUEUED` event is sent (in the order of `ids`, after the `{}` response);
+        `IMPRESSION`/`FLUSHED` follows once the sink accepted it. A card's impression sets its
+        `viewed` (and so lowers `unviewedCount`) without sending `DATA_UPDATED`. A control card's or
+        control banner's impression is an ordinary impression. A feature flag impression is logged
+        at most once per flag per session (keyed by `trackingString` where the flag has one): a
+        repeat answers `{}` and sends nothing. The request is all or nothing: an id that names no
+        listed item of the channel answers -32002 NOT_FOUND (`data.field` names it, e.g. `ids[1]`)
+        and nothing is logged. While the SDK is disabled it answers -32004 SDK_DISABLED.
+
+        Args:
+            channel: The channel.
+            id: (optional) One item. Card id (contentCards), flag id (featureFlags) or placement id
+                (banners).
+            ids: (optional) Several distinct items of the channel. Card id (contentCards), flag id
+                (featureFlags) or placement id (banners).
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, NotFound, SDKDisabled, StorageError, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"channel": channel}
+        if id is not None:
+            params["id"] = id
+        if ids is not None:
+            params["ids"] = ids
+        return await self._request("logImpression", params, timeout)
+
+    async def log_click(
+        self,
+        channel: InteractiveChannel,
+        id: str,
+        *,
+        button_id: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`logClick`: Logs a click on a card or banner.
+
+        Logs a click on a content card (`id` is the card id) or on the banner filling a placement
+        (`id` is the placement id). The event is committed to storage, then after the `{}` response
+        `CLICK`/`ENQUEUED` is sent (with `buttonId` when given), and `CLICK`/`FLUSHED` once the sink
+        accepted it. A card's click sets its `clicked` without sending `DATA_UPDATED`. `buttonId`
+        names the banner button clicked; it is for `banners` only (with `contentCards` it is
+        -32602). An id that names no listed card or filled placement answers -32002 NOT_FOUND; a
+        control card or control banner cannot be clicked: -32003 NOT_ALLOWED. While the SDK is
+        disabled it answers -32004 SDK_DISABLED.
+
+        Args:
+            channel: `contentCards` or `banners`.
+            id: Card id, or banner placement id.
+            button_id: (optional) Banners only: the button clicked.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, NotFound, NotAllowed, SDKDisabled, StorageError, ShuttingDown,
+                InternalError (from bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"channel": channel, "id": id}
+        if button_id is not None:
+            params["buttonId"] = button_id
+        return await self._request("logClick", params, timeout)
+
+    async def log_dismiss(
+        self,
+        channel: InteractiveChannel,
+        id: str,
+        *,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`logDismiss`: Dismisses a card or banner.
+
+        Dismisses a content card (`id` is the card id) or the banner filling a placement (`id` is
+        the placement id). After the `{}` response the subscriptions receive `DISMISS`/`ENQUEUED`,
+        then `DATA_UPDATED`/`CLIENT_ACTION` with a snapshot without the item (update subscriptions
+        an `updates`), and `DISMISS`/`FLUSHED` once the sink accepted the event. The dismissal lasts
+        across refreshes and restarts: the card, or that banner (by banner id), is not listed again
+        for this user; a later refresh may fill the placement with another banner. An id that names
+        no listed card or filled placement (including one already dismissed) answers -32002
+        NOT_FOUND; a card that is not `dismissible`, a control card or a control banner: -32003
+        NOT_ALLOWED. While the SDK is disabled it answers -32004 SDK_DISABLED.
+
+        Args:
+            channel: `contentCards` or `banners`.
+            id: Card id, or banner placement id.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, NotFound, NotAllowed, SDKDisabled, StorageError, ShuttingDown,
+                InternalError (from bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"channel": channel, "id": id}
+        return await self._request("logDismiss", params, timeout)
+
+    async def flush(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`flush`: Sends queued analytics to the sink and waits for its answer.
+
+        Sends every queued analytics event (of any user) to the sink and answers once the sink
+        answered: `{flushed, pending}`, the events it accepted and those still queued. The `FLUSHED`
+        events of the accepted events follow the response. A sink failure or timeout is not an
+        error: the events stay queued (`pending`) and are sent again at the next flush, with the
+        same `eventId`. Without a sink (`--sink` not given) it answers `{flushed: 0, pending: N}` at
+        once. Queued analytics are also flushed every `--flush-interval` (10 s by default), at
+        `closeSession`, at `changeUser` (the previous user's events first) and at shutdown. While
+        the SDK is disabled it answers -32004 SDK_DISABLED and nothing goes to the network.
+
+        Args:
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The FlushResult.
+
+        Raises:
+            InvalidParams, SDKDisabled, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        return await self._request("flush", None, timeout)
+
+    async def wipe_data(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`wipeData`: Deletes everything stored.
+
+        Deletes every stored thing: all users' cached snapshots, attributes, dismissals, viewed and
+        clicked states, flag impressions of the session, and the queued analytics, which are dropped
+        (never sent, no `FLUSHED`). The current user id, the session, the subscriptions and the
+        enabled/disabled state stay. After the `{}` response each event subscription receives
+        `CACHE_LOAD` with an empty snapshot (`lastSyncAt` 0, or null for a disabled channel) and
+        each update subscription an `updates` with empty data. No refresh is started. Answers while
+        the SDK is disabled.
+
+        Args:
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, StorageError, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        return await self._request("wipeData", None, timeout)
+
+    async def disable_sdk(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`disableSDK`: Disables the SDK: no network, no logging.
+
+        Disables the SDK; the setting is kept in storage, so a restart on the same storage stays
+        disabled until `enableSDK`. Pending refreshes and retries are cancelled without an event.
+        While disabled nothing goes to the network: `refresh` answers `{}` then sends `ERROR`
+        `SDK_DISABLED`/`DO_NOT_RETRY`; `subscribe` and `subscribeToUpdates` answer null;
+        `changeUser`, `setUserAttributes`, `openSession`, `logImpression`, `logClick`, `logDismiss`
+        and `flush` answer -32004 SDK_DISABLED. Existing subscriptions stay, caches and queued
+        analytics are kept, and the read methods (`status`, `getSnapshot`, `getFeatureFlag`,
+        `getBanner`, `evaluate`, `evaluateFlag`) still answer. Disabling a disabled SDK answers
+        `{}`. Sends no notification itself.
+
+        Args:
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        return await self._request("disableSDK", None, timeout)
+
+    async def enable_sdk(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`enableSDK`: Enables the SDK again.
+
+        Enables the SDK. If it was disabled, the subscriptions work again and, after the `{}`
+        response, each channel that has a subscription is refreshed:
+        `DATA_UPDATED`/`AUTO_SERVER_REFRESH` (or `ERROR`) follows as each finishes; queued analytics
+        are sent at the next flush. Enabling an enabled SDK answers `{}` and does nothing.
+
+        Args:
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        return await self._request("enableSDK", None, timeout)
+
+    async def evaluate(
+        self,
+        rule: Any,
+        *,
+        data: Any = None,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`evaluate`: Evaluates a JSONLogic rule.
+
+        Evaluates a JSONLogic rule against `data` and answers `{result}`. The operators are
+        JSONLogic's plus flagd's (`fractional`, `sem_ver`, `starts_with`, `ends_with`); the rule
+        stands alone (no `$ref` to the definitions' `$evaluators`). Without `data` the rule is
+        evaluated against null. A rule that does not compile (e.g. an unknown operator) or fails to
+        evaluate (including a result that is not JSON, such as NaN) answers -32005 INVALID_RULE with
+        `data.field` `rule` and `data.why`. Touches no user state, logs nothing, and answers while
+        the SDK is disabled.
+
+        Args:
+            rule: The JSONLogic rule.
+            data: (optional) The data the rule reads with `var`.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The evaluation.
+
+        Raises:
+            InvalidParams, InvalidRule, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"rule": rule}
+        if data is not None:
+            params["data"] = data
+        return await self._request("evaluate", params, timeout)
+
+    async def evaluate_flag(
+        self,
+        flag_key: str,
+        context: Dict[str, Any],
+        *,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`evaluateFlag`: Evaluates a flag of the definitions as flagd would.
+
+        Evaluates the flag `flagKey` of the current definitions for `context` exactly as flagd
+        resolves it and answers `{value, variant, reason, errorCode?}` with flagd's variant, value
+        and reason. `context` is a flagd evaluation context: `targetingKey` (the user id, optional
+        as in flagd) and attributes at the top level; `$flagd.flagKey` and `$flagd.timestamp` are
+        added by the server. An unknown flag is not an RPC error: it answers `reason` `ERROR`,
+        `errorCode` `FLAG_NOT_FOUND`, `value` and `variant` null. Touches no user state and logs
+        nothing (no impression); answers while the SDK is disabled.
+
+        Args:
+            flag_key: The flag's key in the definitions.
+            context: The evaluation context, with `targetingKey`.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The flag as flagd resolves it. When `errorCode` is present (e.g. `FLAG_NOT_FOUND`),
+                `reason` is `ERROR` and `value` and `variant` are null.
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        params: Dict[str, Any] = {"flagKey": flag_key, "context": context}
+        return await self._request("evaluateFlag", params, timeout)
+
+    async def shutdown(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+        """`shutdown`: Flushes pending work and exits.
+
+        Answers `{}`, then stops reading input, flushes pending analytics (bounded time, 10 s),
+        closes storage cleanly and exits with status 0. Requests read after it, including those of
+        the same batch or already buffered, are answered -32006 SHUTTING_DOWN; notifications are
+        dropped. `FLUSHED` events of the final flush may still be written before the process exits.
+        End of input does the same without a response.
+
+        Args:
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            `{}`
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        return await self._request("shutdown", None, timeout)

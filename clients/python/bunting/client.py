@@ -1,0 +1,482 @@
+"""`Bunting`: the client on threads.
+
+A reader thread decodes the server's output and routes it (see _core); a
+second thread drains stderr; callbacks run on a third, started on demand, so
+that a callback may call the client. Callers block on a lock of their own
+until the reader hands them their reply.
+"""
+
+import logging
+import math
+import os
+import queue
+import subprocess
+import threading
+import time
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+
+from . import errors
+from ._core import Callback, Core, Event, Pending, Predicate, SubscriptionState, describe_wait, fields_of, matcher
+from ._launch import StderrLogger, StderrTail, command_line, find_binary
+from ._methods import SyncMethods
+
+log = logging.getLogger("bunting")
+
+_WAIT_FOREVER = threading.TIMEOUT_MAX
+
+
+def _seconds(timeout: Optional[float], default: Optional[float]) -> float:
+    """A timeout for the threading primitives: None → the default, inf/None default → forever."""
+    value = default if timeout is None else timeout
+    if value is None or value == math.inf or value > _WAIT_FOREVER:
+        return _WAIT_FOREVER
+    return max(0.0, float(value))
+
+
+def _outcome_or_error(pending: Pending) -> Any:
+    if pending.exception is not None:
+        raise pending.exception
+    if pending.error is not None:
+        return errors.from_wire(pending.error, pending.method)
+    return pending.result
+
+
+class Subscription:
+    """A subscription and the queue of its events (dicts: the notification's params).
+
+    Events wait in the queue until taken: `next_event` takes the oldest,
+    `wait_for` the oldest that matches (leaving the others queued), iterating
+    takes them one by one until the subscription is removed or the client closes.
+    With a callback, events go to the callback instead and the queue stays empty.
+    """
+
+    __slots__ = ("_client", "_state")
+
+    def __init__(self, client: "Bunting", state: SubscriptionState):
+        self._client = client
+        self._state = state
+
+    @property
+    def id(self) -> Any:
+        """The server's subscriptionId."""
+        return self._state.id
+
+    @property
+    def notification(self) -> str:
+        """The notification method its events come in: event, updates or definitions."""
+        return self._state.notification
+
+    @property
+    def ended(self) -> bool:
+        """Whether it was removed (queued events can still be taken)."""
+        return self._state.ended
+
+    def next_event(self, timeout: Optional[float] = None) -> Event:
+        """Takes the oldest queued event, waiting for one if none is queued.
+
+        Raises EventTimeout after `timeout` seconds (default: the client's
+        call_timeout; math.inf waits without limit), SubscriptionEnded once it was
+        removed and is empty, ClientClosed or ServerExited when the connection ended.
+        """
+        return self._client._take(self._state, None, timeout, "event on %s" % self.id)
+
+    def wait_for(self, type: Any = None, reason: Any = None, action: Any = None, *,
+                 match: Optional[Predicate] = None, timeout: Optional[float] = None, **fields: Any) -> Event:
+        """Takes the oldest event whose fields match, waiting for one if needed.
+
+        Each given field must equal the event's (a tuple, list or set: be one of
+        them), as must any other field given by keyword (`channel=...`); `match`
+        is an extra predicate. Events already queued are looked at first; events
+        that do not match stay queued, in order. Raises as `next_event` does.
+        """
+        wanted = fields_of(type, reason, action, extra=fields)
+        return self._client._take(self._state, matcher(wanted, match), timeout,
+                                  describe_wait("on %s" % self.id, wanted, match))
+
+    def pending(self) -> List[Event]:
+        """The events queued now, oldest first, without taking them."""
+        with self._client._lock:
+            return [event for _, event in self._state.queue]
+
+    def drain(self) -> List[Event]:
+        """Takes every event queued now, oldest first, without waiting."""
+        with self._client._lock:
+            events = [event for _, event in self._state.queue]
+            self._state.queue.clear()
+            return events
+
+    def __iter__(self) -> Iterator[Event]:
+        while True:
+            try:
+                yield self._client._take(self._state, None, math.inf, "event on %s" % self.id)
+            except (errors.SubscriptionEnded, errors.ClientClosed):
+                return
+
+    def remove(self, timeout: Optional[float] = None) -> bool:
+        """Ends the subscription (`removeSubscription`); returns whether the server had it."""
+        if self._state.ended:
+            return False
+        result = self._client.remove_subscription(self.id, timeout=timeout)
+        return bool(result.get("removed")) if isinstance(result, dict) else False
+
+    def __enter__(self) -> "Subscription":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        if not self._state.ended and self._client.alive:
+            self.remove()
+
+    def __repr__(self) -> str:
+        return "<Subscription %s (%s)%s>" % (self.id, self.notification, " ended" if self.ended else "")
+
+
+class Bunting(SyncMethods):
+    """A `bunting serve` child process and the connection to it.
+
+    Make one with `Bunting.spawn(...)`; use it as a context manager, or call
+    `close()`. Every protocol method is a method here (see SyncMethods); methods
+    the document does not list yet can be called with `call()`.
+    """
+
+    def __init__(self, process: "subprocess.Popen[bytes]", framing: str = "ndjson", *,
+                 call_timeout: Optional[float] = 30.0, close_timeout: float = 5.0,
+                 stderr: Optional[StderrTail] = None):
+        self._process = process
+        self._core = Core(framing)
+        self.call_timeout = call_timeout
+        self.close_timeout = close_timeout
+        self._lock = threading.Lock()  # guards _core and the fields below
+        self._events = threading.Condition(self._lock)  # notified when events arrive or the connection ends
+        self._write_lock = threading.Lock()  # one frame at a time on stdin
+        self._lost: Optional[Callable[[], BaseException]] = None  # makes the error once the connection ended
+        self._closing = False
+        self._shutdown_sent = False
+        self._stdin_fd = process.stdin.fileno()  # type: ignore[union-attr]
+        self.stderr = stderr or StderrTail()
+        self._callbacks: Optional["queue.SimpleQueue[Any]"] = None
+        self._callback_thread: Optional[threading.Thread] = None
+        self._stderr_thread = threading.Thread(target=self._drain_stderr, name="bunting-stderr", daemon=True)
+        self._reader = threading.Thread(target=self._read, name="bunting-reader", daemon=True)
+        self._stderr_thread.start()
+        self._reader.start()
+
+    @classmethod
+    def spawn(cls, binary: Optional[str] = None, framing: str = "ndjson", *,
+              call_timeout: Optional[float] = 30.0, close_timeout: float = 5.0,
+              stderr_logger: StderrLogger = None, stderr_lines: int = 200,
+              env: Optional[Mapping[str, str]] = None, cwd: Optional[str] = None,
+              args: Sequence[str] = (), **serve_options: Any) -> "Bunting":
+        """Starts `bunting serve` and connects to it.
+
+        Args:
+            binary: the binary; default $BUNTING_BIN, the PATH, then .build/release/bunting
+                in the current directory or a parent.
+            framing: "ndjson" (default) or "lsp"; passed on as --framing.
+            call_timeout: default seconds to wait for a reply or an event (None: no limit).
+            close_timeout: seconds close() waits for the server to exit before killing it.
+            stderr_logger: a logging.Logger (or its name, or True for "bunting.server")
+                that receives the server's stderr lines.
+            stderr_lines: how many of the last stderr lines to keep for error messages.
+            env, cwd: the child's environment and working directory.
+            args: extra command-line arguments, passed as they are.
+            **serve_options: `bunting serve` flags: definitions="x" → --definitions x,
+                poll_interval=1 → --poll-interval 1, header=[...] repeats, True is a bare flag.
+        """
+        argv = command_line(find_binary(binary), framing, serve_options, args)
+        tail = StderrTail(stderr_lines, stderr_logger)
+        process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, bufsize=0, env=env, cwd=cwd)
+        return cls(process, framing, call_timeout=call_timeout, close_timeout=close_timeout, stderr=tail)
+
+    # The connection ---------------------------------------------------------
+
+    @property
+    def pid(self) -> int:
+        return self._process.pid
+
+    @property
+    def framing(self) -> str:
+        return self._core.framing
+
+    @property
+    def returncode(self) -> Optional[int]:
+        return self._process.poll()
+
+    @property
+    def alive(self) -> bool:
+        """Whether requests can still be sent."""
+        return self._lost is None and not self._closing
+
+    def stderr_tail(self) -> List[str]:
+        """The server's last stderr lines."""
+        return self.stderr.lines()
+
+    def call(self, method: str, params: Optional[Dict[str, Any]] = None, *, timeout: Optional[float] = None) -> Any:
+        """Calls any method by its wire name with wire (camelCase) params."""
+        return self._request(method, params, timeout)
+
+    def notify(self, method: str, params: Optional[Dict[str, Any]] = None) -> None:
+        """Sends a notification: the method runs, nothing is answered."""
+        with self._lock:
+            self._raise_if_lost()
+            frame = self._core.notification_frame(method, params)
+        self._write(frame, None)
+
+    def batch(self, calls: Sequence[Tuple[str, Optional[Dict[str, Any]]]], *,
+              timeout: Optional[float] = None) -> List[Any]:
+        """Sends (method, wire params) calls as one JSON-RPC batch. Returns, in order,
+        each call's result or its RPCError (returned, not raised)."""
+        with self._lock:
+            self._raise_if_lost()
+            pendings, frame = self._core.batch(calls)
+            for pending in pendings:
+                pending.waiter = threading.Lock()
+                pending.waiter.acquire()
+                if pending.method == "shutdown":
+                    self._shutdown_sent = True
+        self._write(frame, None)
+        seconds = _seconds(timeout, self.call_timeout)
+        deadline = time.monotonic() + seconds
+        for pending in pendings:
+            if not pending.waiter.acquire(timeout=max(0.0, deadline - time.monotonic())):
+                with self._lock:
+                    if not pending.done:
+                        for other in pendings:
+                            self._core.abandon(other)
+                        raise errors.RequestTimeout("a batch of %d" % len(pendings), seconds)
+        return [_outcome_or_error(pending) for pending in pendings]
+
+    def unattributed_errors(self) -> List[errors.RPCError]:
+        """Errors the server sent with id null (about messages it could not read), newest last."""
+        with self._lock:
+            return list(self._core.unattributed)
+
+    def _request(self, method: str, params: Optional[Dict[str, Any]], timeout: Optional[float],
+                 notification: Optional[str] = None, callback: Optional[Callback] = None,
+                 closing: bool = False) -> Any:
+        waiter = threading.Lock()
+        waiter.acquire()
+        with self._lock:
+            self._raise_if_lost(closing)
+            pending, frame = self._core.request(method, params, notification, callback)
+            pending.waiter = waiter
+            if method == "shutdown":
+                self._shutdown_sent = True
+        self._write(frame, pending)
+        seconds = _seconds(timeout, self.call_timeout)
+        if not waiter.acquire(timeout=seconds):
+            with self._lock:
+                if not pending.done:
+                    self._core.abandon(pending)
+                    raise errors.RequestTimeout(method, seconds)
+        return pending.outcome()
+
+    def _subscribe(self, method: str, params: Optional[Dict[str, Any]], notification: str,
+                   callback: Optional[Callback], timeout: Optional[float]) -> Optional[Subscription]:
+        state = self._request(method, params, timeout, notification, callback)
+        return Subscription(self, state) if state is not None else None
+
+    def _write(self, frame: bytes, pending: Optional[Pending]) -> None:
+        try:
+            with self._write_lock:
+                written = os.write(self._stdin_fd, frame)
+                if written < len(frame):  # a frame larger than the pipe takes several writes
+                    view = memoryview(frame)[written:]
+                    while view:
+                        view = view[os.write(self._stdin_fd, view):]
+        except OSError:
+            # The server is gone; the reader is about to find out why (its exit status, stderr).
+            self._reader.join(self.close_timeout)
+            with self._lock:
+                if pending is not None:
+                    self._core.abandon(pending)
+                self._raise_if_lost()
+            raise errors.ServerExited(self._process.poll(), self.stderr.lines(), "it stopped reading requests")
+
+    def _raise_if_lost(self, closing: bool = False) -> None:
+        if self._lost is not None:
+            raise self._lost()
+        if self._closing and not closing:
+            raise errors.ClientClosed("the client was closed")
+
+    # The reader and its helpers --------------------------------------------
+
+    def _read(self) -> None:
+        fd = self._process.stdout.fileno()  # type: ignore[union-attr]
+        failure: Optional[BaseException] = None
+        try:
+            while True:
+                data = os.read(fd, 65536)
+                if not data:
+                    break
+                with self._lock:
+                    fed = self._core.feed(data)
+                    if fed.arrived:
+                        self._events.notify_all()
+                for pending in fed.completed:
+                    pending.waiter.release()
+                if fed.deliveries:
+                    self._deliver(fed.deliveries)
+        except errors.ProtocolError as error:
+            failure = error
+        except OSError as error:
+            failure = errors.ProtocolError("reading the server's output failed: %s" % error)
+        finally:
+            self._connection_lost(failure)
+
+    def _connection_lost(self, failure: Optional[BaseException]) -> None:
+        if failure is not None:
+            # A corrupt stream cannot be followed any further; the server must not run on unread.
+            self._process.kill()
+        if not self._closing and not self._shutdown_sent:
+            try:
+                self._process.wait(self.close_timeout)
+            except subprocess.TimeoutExpired:
+                pass
+            self.stderr.finished.wait(self.close_timeout)
+        returncode = self._process.poll()
+        tail = self.stderr.lines()
+
+        def make() -> BaseException:
+            if failure is not None:
+                return errors.ProtocolError("%s; the server's last stderr lines: %s" % (failure, tail[-5:]))
+            if self._closing or self._shutdown_sent:
+                return errors.ClientClosed("the client was closed" if self._closing else "the server was shut down")
+            return errors.ServerExited(returncode, tail)
+
+        with self._lock:
+            self._lost = make
+            failed = self._core.fail_all(make)
+            self._events.notify_all()
+        for pending in failed:
+            pending.waiter.release()
+        if self._callbacks is not None:
+            self._callbacks.put(None)
+
+    def _drain_stderr(self) -> None:
+        fd = self._process.stderr.fileno()  # type: ignore[union-attr]
+        try:
+            while True:
+                data = os.read(fd, 65536)
+                if not data:
+                    break
+                self.stderr.feed(data)
+        except OSError:
+            pass
+        finally:
+            self.stderr.finish()
+
+    def _deliver(self, deliveries: List[Tuple[Callback, Event]]) -> None:
+        if self._callbacks is None:
+            self._callbacks = queue.SimpleQueue()
+            self._callback_thread = threading.Thread(target=self._run_callbacks, name="bunting-callbacks",
+                                                     daemon=True)
+            self._callback_thread.start()
+        for delivery in deliveries:
+            self._callbacks.put(delivery)
+
+    def _run_callbacks(self) -> None:
+        assert self._callbacks is not None
+        while True:
+            delivery = self._callbacks.get()
+            if delivery is None:
+                return
+            callback, event = delivery
+            try:
+                callback(event)
+            except Exception:
+                log.exception("a Bunting event callback raised")
+
+    def _take(self, state: Optional[SubscriptionState], predicate: Optional[Predicate],
+              timeout: Optional[float], what: str, notification: Optional[str] = None) -> Event:
+        if state is not None and state.callback is not None:
+            raise TypeError("the events of %s go to its callback, not to a queue" % state.id)
+        seconds = _seconds(timeout, self.call_timeout)
+        deadline = time.monotonic() + seconds
+        with self._events:
+            while True:
+                event = (self._core.take(state, predicate) if state is not None
+                         else self._core.take_any(predicate, notification))
+                if event is not None:
+                    return event
+                if state is not None and state.ended:
+                    raise errors.SubscriptionEnded("%s was removed" % state.id)
+                self._raise_if_lost()
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    seen = ([event for _, event in state.queue] if state is not None
+                            else self._core.queued(notification))
+                    raise errors.EventTimeout(what, seconds, seen)
+                self._events.wait(remaining)
+
+    # Events across subscriptions ------------------------------------------
+
+    def wait_for(self, type: Any = None, channel: Any = None, reason: Any = None, action: Any = None, *,
+                 match: Optional[Predicate] = None, timeout: Optional[float] = None,
+                 notification: Optional[str] = "event", **fields: Any) -> Event:
+        """Takes the oldest queued event of any subscription that matches, waiting if needed.
+
+        Fields match as in Subscription.wait_for. Only subscriptions whose events
+        come in `notification` ("event" by default; None: any) are looked at.
+        """
+        wanted = fields_of(type, reason, action, channel, fields)
+        return self._take(None, matcher(wanted, match), timeout, describe_wait("", wanted, match), notification)
+
+    def queued_events(self, notification: Optional[str] = None) -> List[Event]:
+        """Every event queued now on any subscription, in arrival order, without taking them."""
+        with self._lock:
+            return self._core.queued(notification)
+
+    # Ending -----------------------------------------------------------------
+
+    def close(self, timeout: Optional[float] = None) -> Optional[int]:
+        """Sends `shutdown`, waits for the server to exit, and kills it only if it has
+        not exited within `timeout` (default close_timeout) seconds. Returns its exit
+        status (negative: the signal that killed it). Safe to call more than once."""
+        seconds = self.close_timeout if timeout is None else timeout
+        deadline = time.monotonic() + seconds
+        with self._lock:
+            already = self._closing
+            usable = self._lost is None and not self._shutdown_sent
+            self._closing = True
+        if already:
+            return self._process.wait()
+        if usable:
+            try:
+                self._request("shutdown", None, seconds, closing=True)
+            except errors.BuntingError:
+                pass  # a server that does not answer is killed below
+        try:
+            self._process.stdin.close()  # type: ignore[union-attr]
+        except OSError:
+            pass
+        try:
+            self._process.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            log.warning("bunting serve (pid %d) did not exit within %g s; killing it", self.pid, seconds)
+            self._process.kill()
+            self._process.wait()
+        self._reader.join(seconds)
+        self._stderr_thread.join(seconds)
+        if self._callback_thread is not None and self._callback_thread is not threading.current_thread():
+            self._callback_thread.join(seconds)
+        for stream in (self._process.stdout, self._process.stderr):
+            try:
+                stream.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
+        return self._process.returncode
+
+    def kill(self) -> None:
+        """Kills the server at once (SIGKILL), without shutdown."""
+        self._process.kill()
+
+    def __enter__(self) -> "Bunting":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "alive" if self.alive else "closed"
+        return "<Bunting pid %d %s %s>" % (self.pid, self.framing, state)

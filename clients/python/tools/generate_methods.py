@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""Writes bunting/_methods.py from the OpenRPC document.
+
+    python3 clients/python/tools/generate_methods.py          # regenerate
+    python3 clients/python/tools/generate_methods.py --check  # exit 1 if out of date
+
+Each method of the document becomes one method of `SyncMethods` (mixed into
+`Bunting`) and one coroutine of `AsyncMethods` (mixed into `AsyncBunting`):
+snake_case keyword params, camelCase on the wire; required params may also be
+given by position, optional ones are keyword-only and left out of the request
+when None; every method takes `timeout`. Methods that make a subscription
+(SUBSCRIPTIONS below) take a `callback` and return a Subscription.
+"""
+
+import argparse
+import json
+import keyword
+import re
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+HERE = Path(__file__).resolve().parent
+PACKAGE = HERE.parent / "bunting"
+OUTPUT = PACKAGE / "_methods.py"
+DOCUMENT = HERE.parent.parent.parent / "schemas" / "openrpc.json"
+
+
+
+def _load_errors():
+    # By file, not through the package: the package imports the module this script writes.
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("_bunting_errors", PACKAGE / "errors.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+errors = _load_errors()
+
+#: Methods whose reply makes a subscription, and the notification method its events come in.
+SUBSCRIPTIONS = {
+    "subscribe": "event",
+    "subscribeToUpdates": "updates",
+    "subscribeToDefinitions": "definitions",
+}
+#: Names every generated method takes besides the document's params.
+RESERVED = ("self", "timeout", "callback", "params")
+WIDTH = 100
+
+
+def snake(name: str) -> str:
+    """`getFeatureFlag` → `get_feature_flag`, `disableSDK` → `disable_sdk`, `rpc.discover` → `rpc_discover`."""
+    name = re.sub(r"[^0-9A-Za-z]+", "_", name)
+    name = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", name)
+    name = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
+    name = name.lower().strip("_")
+    return name + "_" if keyword.iskeyword(name) else name
+
+
+class Types:
+    """Python annotations for JSON schemas, with aliases for named string enums."""
+
+    def __init__(self, document: Dict[str, Any]):
+        self.components = document.get("components", {}).get("schemas", {})
+        self.aliases: Dict[str, List[str]] = {}
+
+    def resolve(self, schema: Dict[str, Any]) -> Tuple[Optional[str], Dict[str, Any]]:
+        ref = schema.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            name = ref.rsplit("/", 1)[1]
+            return name, self.components.get(name, {})
+        return None, schema
+
+    def annotation(self, schema: Any) -> str:
+        if not isinstance(schema, dict):
+            return "Any"
+        name, schema = self.resolve(schema)
+        if name and schema.get("type") == "string" and isinstance(schema.get("enum"), list):
+            self.aliases[name] = schema["enum"]
+            return name
+        if name:
+            return self.annotation(schema)
+        for combinator in ("oneOf", "anyOf"):
+            if isinstance(schema.get(combinator), list):
+                return self.union([self.annotation(option) for option in schema[combinator]])
+        kind = schema.get("type")
+        if isinstance(kind, list):
+            return self.union([self.annotation(dict(schema, type=one)) for one in kind])
+        if kind == "string" and isinstance(schema.get("enum"), list):
+            return "Literal[%s]" % ", ".join(json.dumps(value) for value in schema["enum"])
+        if kind == "array":
+            return "List[%s]" % self.annotation(schema.get("items"))
+        return {"string": "str", "integer": "int", "number": "float", "boolean": "bool",
+                "null": "None", "object": "Dict[str, Any]"}.get(kind, "Any")
+
+    @staticmethod
+    def union(options: List[str]) -> str:
+        unique = list(dict.fromkeys(options))
+        if "Any" in unique:
+            return "Any"
+        nullable = "None" in unique
+        rest = [option for option in unique if option != "None"]
+        if not rest:
+            return "None"
+        inner = rest[0] if len(rest) == 1 else "Union[%s]" % ", ".join(rest)
+        return "Optional[%s]" % inner if nullable else inner
+
+
+def wrap(text: str, indent: str, hanging: str = "") -> List[str]:
+    """Wraps each line of `text` (keeping list items) to WIDTH."""
+    lines: List[str] = []
+    first = True
+    for raw in text.strip().splitlines():
+        if not raw.strip():
+            lines.append("")
+            continue
+        lead = indent if first else indent + hanging
+        bullet = re.match(r"^(\s*[-*] )", raw)
+        rest = " " * len(bullet.group(1)) if bullet else ""
+        lines += textwrap.wrap(raw.strip() if not bullet else raw, WIDTH, initial_indent=lead,
+                               subsequent_indent=indent + hanging + rest,
+                               break_long_words=False, break_on_hyphens=False) or [lead]
+        first = False
+    return lines
+
+
+def escape(line: str) -> str:
+    return line.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+
+
+class Method:
+    def __init__(self, spec: Dict[str, Any], types: Types, document: Dict[str, Any]):
+        self.name: str = spec["name"]
+        self.python = snake(self.name)
+        self.spec = spec
+        self.notification = SUBSCRIPTIONS.get(self.name)
+        self.deprecated = bool(spec.get("deprecated"))
+        self.params = []
+        for param in spec.get("params", []):
+            python = snake(param["name"])
+            if python in RESERVED:
+                raise SystemExit("%s: param %r clashes with the client's own %r; rename one"
+                                 % (self.name, param["name"], python))
+            self.params.append((param["name"], python, bool(param.get("required")),
+                                types.annotation(param.get("schema")), param.get("description", "")))
+        result = spec.get("result", {})
+        named, schema = types.resolve(result.get("schema", {}))
+        self.result_description = (result.get("description") or schema.get("description")
+                                   or ("The %s." % (named or result.get("name", "result"))))
+        self.result_type = types.annotation(result.get("schema"))
+        self.raises = self.error_classes(document)
+
+    def error_classes(self, document: Dict[str, Any]) -> List[str]:
+        names: List[str] = []
+        known = document.get("components", {}).get("errors", {})
+        for entry in self.spec.get("errors", []):
+            ref = entry.get("$ref", "")
+            error = known.get(ref.rsplit("/", 1)[-1], entry) if ref else entry
+            data = error.get("data") if isinstance(error.get("data"), dict) else {}
+            cls = errors.error_class(error.get("code"), data.get("reason")).__name__
+            if cls not in names:
+                names.append(cls)
+        return names
+
+    def signature(self) -> List[str]:
+        required = ["%s: %s" % (python, kind) for _, python, needed, kind, _ in self.params if needed]
+        optional = ["%s: Optional[%s] = None" % (python, kind) if not kind.startswith("Optional[") and kind != "Any"
+                    else "%s: %s = None" % (python, kind)
+                    for _, python, needed, kind, _ in self.params if not needed]
+        parts = ["self", *required]
+        if self.notification:
+            parts.append("callback: Optional[EventCallback] = None")
+        parts += ["*", *optional, "timeout: Optional[float] = None"]
+        return parts
+
+    def docstring(self, flavour: str) -> List[str]:
+        indent = " " * 8
+        lines: List[str] = []
+        summary = self.spec.get("summary", "").strip() or "Calls %s." % self.name
+        if self.deprecated:
+            summary = "Deprecated. " + summary
+        lines += wrap("`%s`: %s" % (self.name, summary), indent)
+        description = self.spec.get("description", "").strip()
+        if description:
+            lines += [""] + wrap(description, indent)
+        lines += ["", indent + "Args:"]
+        for _, python, needed, _, text in self.params:
+            lines += wrap("%s: %s%s" % (python, "" if needed else "(optional) ", text.strip() or "-"),
+                          indent + "    ", "    ")
+        if self.notification:
+            lines += wrap("callback: called with each %s notification's params (on the client's "
+                          "callback %s) instead of queueing them on the subscription."
+                          % (self.notification, "thread" if flavour == "sync" else "task; may be a coroutine function"),
+                          indent + "    ", "    ")
+        lines += wrap("timeout: seconds to wait for the reply (default: the client's call_timeout).",
+                      indent + "    ", "    ")
+        lines += ["", indent + "Returns:"]
+        if self.notification:
+            kind = "Subscription" if flavour == "sync" else "AsyncSubscription"
+            lines += wrap("A %s whose queue (or callback) gets its %s notifications, or None when "
+                          "no subscription is made (while the SDK is disabled)." % (kind, self.notification),
+                          indent + "    ", "    ")
+        else:
+            lines += wrap(self.result_description or "The result.", indent + "    ", "    ")
+        if self.raises:
+            lines += ["", indent + "Raises:"]
+            lines += wrap(", ".join(self.raises) + " (from bunting.errors); RequestTimeout; ServerExited.",
+                          indent + "    ", "    ")
+        lines = [escape(line) for line in lines]
+        lines[0] = indent + '"""' + lines[0].strip()
+        lines.append(indent + '"""')
+        return lines
+
+    def render(self, flavour: str) -> List[str]:
+        is_async = flavour == "async"
+        if self.notification:
+            returns = "Optional[%s]" % ("Subscription" if not is_async else "AsyncSubscription")
+        else:
+            returns = self.result_type
+        head = "    %sdef %s(%s) -> %s:" % ("async " if is_async else "", self.python, ", ".join(self.signature()),
+                                             returns)
+        lines = [head] if len(head) <= WIDTH else self.wrapped_head(is_async, returns)
+        lines += self.docstring(flavour)
+        call = "await self._" if is_async else "self._"
+        if self.params:
+            required = ", ".join('"%s": %s' % (wire, python) for wire, python, needed, _, _ in self.params if needed)
+            lines.append("        params: Dict[str, Any] = {%s}" % required)
+            for wire, python, needed, _, _ in self.params:
+                if not needed:
+                    lines.append("        if %s is not None:" % python)
+                    lines.append('            params["%s"] = %s' % (wire, python))
+            params = "params"
+        else:
+            params = "None"
+        if self.notification:
+            lines.append('        return %ssubscribe("%s", %s, "%s", callback, timeout)'
+                         % (call, self.name, params, self.notification))
+        else:
+            lines.append('        return %srequest("%s", %s, timeout)' % (call, self.name, params))
+        return lines
+
+    def wrapped_head(self, is_async: bool, returns: str) -> List[str]:
+        lines = ["    %sdef %s(" % ("async " if is_async else "", self.python)]
+        for part in self.signature():
+            lines.append("        %s," % part)
+        lines.append("    ) -> %s:" % returns)
+        return lines
+
+    def table_entry(self) -> str:
+        lines = ['    "%s": MethodSpec(' % self.name,
+                 '        "%s", "%s",' % (self.name, self.python)]
+        if self.params:
+            lines.append("        (")
+            lines += ['            Param("%s", "%s", %s),' % (wire, python, needed)
+                      for wire, python, needed, _, _ in self.params]
+            lines.append("        ),")
+        else:
+            lines.append("        (),")
+        lines.append("        %s, %s," % (json.dumps(self.notification) if self.notification else "None",
+                                          self.deprecated))
+        lines.append("    ),")
+        return "\n".join(lines)
+
+
+HEADER = '''\
+# Generated from schemas/openrpc.json ({title} {version}) by clients/python/tools/generate_methods.py.
+# Do not edit: change the document, then run `python3 clients/python/tools/generate_methods.py`.
+"""Bunting's methods, one Python method each, generated from the OpenRPC document.
+
+`SyncMethods` is mixed into `Bunting` and `AsyncMethods` into `AsyncBunting`. Params are
+snake_case here and camelCase on the wire; required params may be given by position,
+optional ones are keyword-only and not sent when None. Every method takes `timeout`
+(seconds; None means the client's call_timeout, math.inf no limit).
+"""
+
+from __future__ import annotations
+
+from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Literal, NamedTuple, Optional, Tuple,
+                    Union)
+
+if TYPE_CHECKING:
+    from .aio import AsyncSubscription
+    from .client import Subscription
+
+EventCallback = Callable[[Dict[str, Any]], Any]
+'''
+
+TABLE = '''
+
+class Param(NamedTuple):
+    wire: str
+    python: str
+    required: bool
+
+
+class MethodSpec(NamedTuple):
+    name: str
+    python: str
+    params: Tuple[Param, ...]
+    #: for methods that make a subscription: the notification method of its events
+    notification: Optional[str]
+    deprecated: bool
+
+
+#: Every method of the document, by its wire name.
+METHODS: Dict[str, MethodSpec] = {{
+{entries}
+}}
+'''
+
+CLASS = '''
+
+class {name}:
+    """{doc}"""
+
+    __slots__ = ()
+
+    {prefix}def _request(self, method: str, params: Optional[Dict[str, Any]],
+            timeout: Optional[float]) -> Any:
+        raise NotImplementedError
+
+    {prefix}def _subscribe(self, method: str, params: Optional[Dict[str, Any]], notification: str,
+            callback: Optional[EventCallback], timeout: Optional[float]) -> Any:
+        raise NotImplementedError
+'''
+
+
+def generate(document: Dict[str, Any]) -> str:
+    types = Types(document)
+    methods = [Method(spec, types, document) for spec in document["methods"]]
+    clashes = [name for name in {m.python for m in methods} if sum(m.python == name for m in methods) > 1]
+    if clashes:
+        raise SystemExit("methods whose Python names clash: %s" % ", ".join(sorted(clashes)))
+    info = document.get("info", {})
+    out = [HEADER.format(title=info.get("title", "?"), version=info.get("version", "?"))]
+    for alias in sorted(types.aliases):
+        out.append("%s = Literal[%s]" % (alias, ", ".join(json.dumps(value) for value in types.aliases[alias])))
+    out.append(TABLE.format(entries="\n".join(m.table_entry() for m in methods)))
+    for flavour, name, doc in (("sync", "SyncMethods", "The methods of `Bunting`; each returns the reply's result."),
+                               ("async", "AsyncMethods", "The methods of `AsyncBunting`; each is a coroutine.")):
+        out.append(CLASS.format(name=name, doc=doc, prefix="async " if flavour == "async" else ""))
+        for method in methods:
+            out.append("\n" + "\n".join(method.render(flavour)) + "\n")
+    return "".join(part if part.endswith("\n") else part + "\n" for part in out)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--document", type=Path, default=DOCUMENT, help="the OpenRPC document")
+    parser.add_argument("--output", type=Path, default=OUTPUT, help="the module to write")
+    parser.add_argument("--check", action="store_true", help="only check that the output is up to date")
+    options = parser.parse_args()
+    text = generate(json.loads(options.document.read_text(encoding="utf-8")))
+    current = options.output.read_text(encoding="utf-8") if options.output.exists() else None
+    if options.check:
+        if current != text:
+            print("%s is out of date; run %s" % (options.output, Path(__file__).name), file=sys.stderr)
+            return 1
+        return 0
+    if current != text:
+        options.output.write_text(text, encoding="utf-8")
+        print("wrote %s" % options.output)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
