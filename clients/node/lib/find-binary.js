@@ -25,6 +25,7 @@ export function findBinary({ binary, env = process.env, cwd = process.cwd() } = 
   for (const directory of (env.PATH ?? "").split(delimiter)) {
     if (directory === "" || !isAbsolute(directory)) continue;
     const path = join(directory, "bunting");
+    if (searched.includes(path)) continue;
     if (isExecutableFile(path)) return path;
     searched.push(path);
   }
