@@ -18,7 +18,7 @@ export const outputPath = join(here, "lib", "methods.generated.js");
 // Members of the client that a protocol method must not shadow.
 const RESERVED = new Set([
   "call", "notify", "subscribeWith", "waitFor", "terminate", "closed", "subscriptions", "framing", "callTimeout",
-  "close", "pid", "stderrLines", "exited", "constructor",
+  "close", "pid", "stderrLines", "exited", "exitInfo", "command", "constructor",
   "on", "once", "off", "emit", "addListener", "removeListener", "removeAllListeners", "listeners",
   "listenerCount", "eventNames", "prependListener", "prependOnceListener", "rawListeners",
   "setMaxListeners", "getMaxListeners",

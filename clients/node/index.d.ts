@@ -646,6 +646,8 @@ export declare class Bunting extends EventEmitter {
   readonly stderrLines: string[];
   /** Resolves once the server has exited and its output is read. */
   readonly exited: Promise<ExitInfo>;
+  /** How the server ended, once it has (and its output is read); null until then. */
+  readonly exitInfo: ExitInfo | null;
 
   /** `shutdown`, then wait for the exit; SIGKILL after `timeout` ms (closeTimeout). */
   close(options?: { timeout?: number }): Promise<ExitInfo>;

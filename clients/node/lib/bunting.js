@@ -99,6 +99,11 @@ export class Bunting extends BuntingMethods {
     return this.#stderr.lines;
   }
 
+  /** `{exitCode, signal, killed}` once the server has exited and its output is read; null until then. */
+  get exitInfo() {
+    return this.#exit;
+  }
+
   /** Resolves to `{exitCode, signal, killed}` once the server has exited and its output is read. */
   get exited() {
     return this.#exited;
