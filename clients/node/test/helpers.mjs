@@ -24,7 +24,17 @@ export const FRAMINGS = ["ndjson", "lsp"];
  */
 export async function spawnClient(t, options = {}) {
   const client = await Bunting.spawn({ storage: ":memory:", definitions: basicDefinitions, callTimeout: 10_000, ...options });
-  t.after(() => client.close({ timeout: 2_000 }));
+  t.after(() => {
+    // A test may have left the server stopped (SIGSTOP).
+    if (client.exitInfo === null) {
+      try {
+        process.kill(client.pid, "SIGCONT");
+      } catch {
+        // It exited meanwhile.
+      }
+    }
+    return client.close({ timeout: 2_000 });
+  });
   return client;
 }
 
