@@ -17,8 +17,18 @@ export class Connection extends EventEmitter {
   #encode;
   #decoder;
   #nextId = 0;
-  /** @type {Map<number, {method: string, params: any, resolve: Function, reject: Function, timer: any, onResult?: Function, onLateResult?: Function}>} */
+  /**
+   * The calls awaiting their reply, in the order they were made.
+   * @type {Map<number, {method: string, params: any, resolve: Function, reject: Function, deadline: number,
+   *   timeout: number, onResult?: Function, signal?: AbortSignal, onAbort?: Function}>}
+   */
   #pending = new Map();
+  /**
+   * One timer for every call's deadline, armed for the earliest: a timer per call
+   * cost about as much as the rest of the client's work on a call.
+   */
+  #deadlineTimer = undefined;
+  #timerDeadline = Infinity;
   /** Calls that timed out but whose late reply still matters (a subscription to undo). */
   #late = new Map();
   /** @type {Map<string, Subscription>} the live subscriptions, by id: where events go */
@@ -129,9 +139,11 @@ export class Connection extends EventEmitter {
     if (this.#ended) return;
     this.#ended = new BuntingClosedError(why, details);
     this.#closedDetails = { why, details };
+    clearTimeout(this.#deadlineTimer);
+    this.#timerDeadline = Infinity;
     for (const [id, entry] of this.#pending) {
       this.#pending.delete(id);
-      clearTimeout(entry.timer);
+      entry.signal?.removeEventListener("abort", entry.onAbort);
       entry.reject(this.#closedError(entry.method));
     }
     this.#late.clear();
@@ -151,10 +163,12 @@ export class Connection extends EventEmitter {
       return Promise.reject(new TypeError(`${method}: params must be an object`));
     }
     const id = ++this.#nextId;
-    const message = params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
     let json;
     try {
-      json = JSON.stringify(message);
+      json =
+        params === undefined
+          ? `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)}}`
+          : `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}`;
     } catch (error) {
       return Promise.reject(error);
     }
@@ -162,10 +176,9 @@ export class Connection extends EventEmitter {
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {
-      const entry = { method, params, resolve, reject, timer: undefined, onResult, onAbort: undefined, signal };
-      if (Number.isFinite(timeout)) {
-        entry.timer = setTimeout(() => this.#abandon(id, new BuntingTimeoutError(method, timeout, { method })), timeout);
-      }
+      const deadline = Number.isFinite(timeout) ? performance.now() + timeout : Infinity;
+      const entry = { method, params, resolve, reject, deadline, timeout, onResult, onAbort: undefined, signal };
+      if (deadline < this.#timerDeadline) this.#armDeadlineTimer(deadline);
       if (signal) {
         entry.onAbort = () => this.#abandon(id, signal.reason);
         signal.addEventListener("abort", entry.onAbort, { once: true });
@@ -185,10 +198,33 @@ export class Connection extends EventEmitter {
     if (!entry) return;
     this.#pending.delete(id);
     entry.signal?.removeEventListener("abort", entry.onAbort);
-    clearTimeout(entry.timer);
     // A subscription made after the caller gave up would never be removed: undo it when it comes.
     if (entry.onResult) this.#late.set(id, entry);
     entry.reject(error);
+  }
+
+  #armDeadlineTimer(deadline) {
+    clearTimeout(this.#deadlineTimer);
+    this.#timerDeadline = deadline;
+    this.#deadlineTimer = setTimeout(() => this.#expireCalls(), Math.max(0, deadline - performance.now()));
+    // The process's pipes keep Node running while calls are pending; the timer need not.
+    this.#deadlineTimer.unref?.();
+  }
+
+  /** Rejects the calls past their deadline, and arms the timer for the next one. */
+  #expireCalls() {
+    this.#timerDeadline = Infinity;
+    // Timers count whole milliseconds: a deadline within one is due.
+    const now = performance.now() + 1;
+    let next = Infinity;
+    for (const [id, entry] of this.#pending) {
+      if (entry.deadline <= now) {
+        this.#abandon(id, new BuntingTimeoutError(entry.method, entry.timeout, { method: entry.method }));
+      } else if (entry.deadline < next) {
+        next = entry.deadline;
+      }
+    }
+    if (next < Infinity) this.#armDeadlineTimer(next);
   }
 
   #read(chunk) {
@@ -234,7 +270,6 @@ export class Connection extends EventEmitter {
       return;
     }
     this.#pending.delete(message.id);
-    clearTimeout(entry.timer);
     entry.signal?.removeEventListener("abort", entry.onAbort);
     if (message.error !== undefined) {
       entry.reject(errorFromReply(message.error, entry.method));

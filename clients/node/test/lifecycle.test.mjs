@@ -186,6 +186,25 @@ describe("call deadlines", () => {
     assert.equal((await patient).userId, null);
   });
 
+  it("each expire on time, a short one made after a long one included", async (t) => {
+    const client = await spawnClient(t);
+    process.kill(client.pid, "SIGSTOP");
+    const started = Date.now();
+    const long = client.status({}, { timeout: 3_000 });
+    const short = client.status({}, { timeout: 100 }).catch((e) => e);
+    const middle = client.status({}, { timeout: 250 }).catch((e) => e);
+    const shortError = await short;
+    const shortAfter = Date.now() - started;
+    const middleError = await middle;
+    const middleAfter = Date.now() - started;
+    assert.ok(shortError instanceof BuntingTimeoutError && shortError.timeout === 100);
+    assert.ok(middleError instanceof BuntingTimeoutError && middleError.timeout === 250);
+    assert.ok(shortAfter >= 95 && shortAfter < 1_000, `short one after ${shortAfter} ms`);
+    assert.ok(middleAfter >= 245 && middleAfter < 1_500, `middle one after ${middleAfter} ms`);
+    process.kill(client.pid, "SIGCONT");
+    assert.equal((await long).userId, null);
+  });
+
   it("undo a subscription whose reply came too late", async (t) => {
     const client = await spawnClient(t);
     const flags = await client.subscribe({ channel: "featureFlags" });
