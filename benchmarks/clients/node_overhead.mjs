@@ -4,7 +4,9 @@
 // over the same kind of child-process pipes (write the request, wait for the
 // reply's last byte), in the same run against the same release binary. Both
 // framings. Rounds alternate which goes first; each measurement is a fresh
-// server, set up the same way (a synced user, so the flag is found).
+// server, set up the same way (a synced user, so the flag is found). Besides the
+// round-trip percentiles it reports the CPU time this Node process spent per call,
+// which other load on the machine disturbs less than latency.
 //
 //   node benchmarks/clients/node_overhead.mjs [--binary PATH] [--rounds N] [--round-trips N]
 //                                             [--warmup N] [--json PATH]
@@ -46,12 +48,13 @@ async function measureClient(framing) {
     if (reply?.id !== FLAG) throw new Error(`unexpected reply ${JSON.stringify(reply)}`);
     for (let i = 0; i < warmup; i++) await client.getFeatureFlag({ id: FLAG });
     const samples = new Float64Array(roundTrips);
+    const cpu = process.cpuUsage();
     for (let i = 0; i < roundTrips; i++) {
       const start = process.hrtime.bigint();
       await client.getFeatureFlag({ id: FLAG });
       samples[i] = Number(process.hrtime.bigint() - start);
     }
-    return samples;
+    return { samples, cpu: cpuPerCall(cpu) };
   } finally {
     await client.close();
   }
@@ -104,12 +107,13 @@ async function measureRaw(framing, { parse }) {
     };
     for (let i = 0; i < warmup; i++) await once();
     const samples = new Float64Array(roundTrips);
+    const cpu = process.cpuUsage();
     for (let i = 0; i < roundTrips; i++) {
       const start = process.hrtime.bigint();
       await once();
       samples[i] = Number(process.hrtime.bigint() - start);
     }
-    return samples;
+    return { samples, cpu: cpuPerCall(cpu) };
   } finally {
     child.stdin.end();
     await new Promise((resolve) => child.once("close", resolve));
@@ -149,6 +153,12 @@ function lspReader() {
   };
 }
 
+/** Microseconds of this process's CPU (user + system) per round trip since `start`. */
+function cpuPerCall(start) {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / roundTrips;
+}
+
 /** Nearest-rank percentile of sorted samples, in microseconds. */
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] / 1000;
@@ -164,9 +174,10 @@ for (let round = 0; round < rounds; round++) {
   for (const framing of ["ndjson", "lsp"]) {
     const order = round % 2 === 0 ? modes : [...modes].reverse();
     for (const [name, measure] of order) {
-      const samples = await measure(framing);
-      ((results[framing] ??= {})[name] ??= []).push(samples);
-      process.stderr.write(`round ${round + 1}/${rounds} ${framing} ${name}: p50 ${percentile(Float64Array.from(samples).sort(), 50).toFixed(1)} µs\n`);
+      const measured = await measure(framing);
+      ((results[framing] ??= {})[name] ??= []).push(measured);
+      const p50 = percentile(Float64Array.from(measured.samples).sort(), 50);
+      process.stderr.write(`round ${round + 1}/${rounds} ${framing} ${name}: p50 ${p50.toFixed(1)} µs, CPU ${measured.cpu.toFixed(1)} µs a call\n`);
     }
   }
 }
@@ -175,24 +186,35 @@ const rows = [];
 for (const framing of ["ndjson", "lsp"]) {
   const stats = {};
   for (const [name] of modes) {
-    const pooled = Float64Array.from(results[framing][name].flatMap((samples) => Array.from(samples))).sort();
-    const perRoundP50 = results[framing][name].map((samples) => percentile(Float64Array.from(samples).sort(), 50));
+    const measured = results[framing][name];
+    const pooled = Float64Array.from(measured.flatMap(({ samples }) => Array.from(samples))).sort();
+    const cpus = measured.map(({ cpu }) => cpu).sort((a, b) => a - b);
     stats[name] = {
       p50: percentile(pooled, 50),
       p90: percentile(pooled, 90),
       p99: percentile(pooled, 99),
-      roundP50s: perRoundP50,
+      roundP50s: measured.map(({ samples }) => percentile(Float64Array.from(samples).sort(), 50)),
+      // The median round's: CPU time is less disturbed by other processes than latency.
+      cpu: cpus[Math.floor(cpus.length / 2)],
     };
   }
   const base = stats["raw pipe"];
   for (const [name] of modes) {
     const s = stats[name];
-    rows.push({ framing, mode: name, ...s, p50Ratio: s.p50 / base.p50, p99Ratio: s.p99 / base.p99, p50Added: s.p50 - base.p50 });
+    rows.push({
+      framing,
+      mode: name,
+      ...s,
+      p50Ratio: s.p50 / base.p50,
+      p99Ratio: s.p99 / base.p99,
+      p50Added: s.p50 - base.p50,
+      cpuRatio: s.cpu / base.cpu,
+    });
   }
 }
 
 const fmt = (n) => n.toFixed(1);
-const header = ["framing", "mode", "p50 µs", "p90 µs", "p99 µs", "p50 ×raw", "p99 ×raw", "p50 added µs", "round p50s µs"];
+const header = ["framing", "mode", "p50 µs", "p90 µs", "p99 µs", "p50 ×raw", "p99 ×raw", "p50 added µs", "node CPU µs/call", "CPU ×raw", "round p50s µs"];
 const table = rows.map((r) => [
   r.framing,
   r.mode,
@@ -202,6 +224,8 @@ const table = rows.map((r) => [
   `${r.p50Ratio.toFixed(2)}×`,
   `${r.p99Ratio.toFixed(2)}×`,
   fmt(r.p50Added),
+  fmt(r.cpu),
+  `${r.cpuRatio.toFixed(2)}×`,
   r.roundP50s.map(fmt).join(" "),
 ]);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
