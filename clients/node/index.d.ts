@@ -614,6 +614,10 @@ export declare class Subscription<E = BuntingEvent> extends EventEmitter impleme
   waitFor(filter?: EventFilter<E>): Promise<E>;
   /** `removeSubscription`; the iteration then ends. */
   unsubscribe(options?: CallOptions): Promise<RemoveSubscriptionResult>;
+  /** Unsubscribes, unless it has ended or the client is closed. */
+  dispose(): Promise<void>;
+  /** The same as dispose(), for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>;
   [Symbol.asyncIterator](): AsyncIterator<E>;
 
   on(name: "event", listener: (event: E) => void): this;

@@ -101,6 +101,11 @@ export class Subscription extends EventEmitter {
     return this.#connection.call("removeSubscription", { subscriptionId: this.id }, options);
   }
 
+  /** Unsubscribes, unless it has ended or the client is closed (for Symbol.asyncDispose). */
+  async dispose() {
+    if (!this.#ended && !this.#connection.closed) await this.unsubscribe();
+  }
+
   [Symbol.asyncIterator]() {
     const subscription = this;
     const mine = new Set();
@@ -179,3 +184,14 @@ export class Subscription extends EventEmitter {
 }
 
 const endOfIteration = new BuntingClosedError("the iteration was ended");
+
+if (typeof Symbol.asyncDispose === "symbol") {
+  // `await using flags = await client.subscribe(...)` unsubscribes at the end of the block.
+  Object.defineProperty(Subscription.prototype, Symbol.asyncDispose, {
+    value: async function asyncDispose() {
+      await this.dispose();
+    },
+    configurable: true,
+    writable: true,
+  });
+}

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -122,6 +122,28 @@ const noCompiler = tsc.status === 0 ? false : "the TypeScript compiler (tsc; Deb
 describe("index.d.ts with the TypeScript compiler", { skip: noCompiler }, () => {
   it("type-checks test/types/usage.ts (right uses compile, each marked mistake does not)", () => {
     const result = spawnSync("tsc", ["-p", join(here, "types", "tsconfig.json")], { encoding: "utf8" });
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+  });
+
+  // Debian's nodejs package ships @types/node (and node-undici the types it refers to).
+  const debianTypes = "/usr/share/nodejs";
+  const noNodeTypes = !existsSync(join(debianTypes, "@types", "node", "package.json")) && `no @types/node in ${debianTypes}`;
+  it("type-checks test/types/usage.ts against Node's own declarations too", { skip: noNodeTypes }, (t) => {
+    const directory = temporaryDirectory(t);
+    const compilerOptions = {
+      strict: true,
+      noEmit: true,
+      target: "es2022",
+      lib: ["es2022"],
+      module: "es2022",
+      moduleResolution: "node",
+      typeRoots: [join(debianTypes, "@types")],
+      types: ["node"],
+      baseUrl: debianTypes,
+      paths: { "undici-types": ["undici-types/index.d.ts"] },
+    };
+    writeFileSync(join(directory, "tsconfig.json"), JSON.stringify({ compilerOptions, files: [join(here, "types", "usage.ts")] }));
+    const result = spawnSync("tsc", ["-p", join(directory, "tsconfig.json")], { encoding: "utf8" });
     assert.equal(result.status, 0, result.stdout + result.stderr);
   });
 

@@ -115,6 +115,14 @@ describe("a subscription", () => {
     assert.deepEqual(await flags.unsubscribe(), { removed: false });
   });
 
+  it("unsubscribes on Symbol.asyncDispose where Node has it", { skip: typeof Symbol.asyncDispose !== "symbol" && "no Symbol.asyncDispose in this Node" }, async (t) => {
+    const client = await spawnClient(t);
+    const flags = await client.subscribe({ channel: "featureFlags" });
+    await flags[Symbol.asyncDispose]();
+    assert.equal(flags.ended, true);
+    assert.deepEqual(await client.removeSubscription({ subscriptionId: flags.id }), { removed: false });
+  });
+
   it("keeps at most maxBufferedEvents, dropping the oldest", async (t) => {
     const client = await spawnClient(t, { maxBufferedEvents: 2 });
     const flags = await client.subscribe({ channel: "featureFlags" });
