@@ -80,6 +80,14 @@ export class Bunting extends BuntingMethods {
         resolve(this.#exit);
       });
     });
+    // The connection ends by itself when the output cannot be read: the server, alive
+    // but not understood, is asked to stop.
+    this.once("close", () => {
+      if (this.#exit === null) {
+        this.#child.stdin.end();
+        this.#child.kill("SIGTERM");
+      }
+    });
     child.once("error", (error) => {
       // A spawn that failed never emits "close" when no pipe was opened.
       if (child.pid === undefined) {

@@ -309,8 +309,10 @@ export class Connection extends EventEmitter {
 
   #notification(method, params) {
     this.emit("notification", method, params);
-    const subscription = typeof params?.subscriptionId === "string" ? this.#subscriptions.get(params.subscriptionId) : undefined;
+    if (typeof params?.subscriptionId !== "string") return;
+    const subscription = this.#subscriptions.get(params.subscriptionId);
     if (!subscription) {
+      // Removed, or given up on before its reply came: seen by the client's listeners only.
       this.emit("event", params, undefined);
       return;
     }
