@@ -99,8 +99,11 @@ describe("errors of the real server", () => {
 
   it("SHUTTING_DOWN for a request read after shutdown", async (t) => {
     const client = await spawnClient(t);
+    // Stopped, the server finds both requests in the pipe when it reads again.
+    process.kill(client.pid, "SIGSTOP");
     const shutdown = client.shutdown();
     const late = client.status();
+    process.kill(client.pid, "SIGCONT");
     assert.deepEqual(await shutdown, {});
     await assert.rejects(late, ShuttingDownError);
   });
