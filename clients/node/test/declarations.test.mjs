@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { clientMethodName, outputPath } from "../generate.mjs";
 import { errorClassByReason } from "../index.js";
 import { exportedNames, interfaceMembers, protocolMethodDeclarations, stringUnion } from "./declarations.mjs";
-import { binary, documentPath, temporaryDirectory } from "./helpers.mjs";
+import { binary, documentPath, temporaryDirectory } from "./support.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const declarationsPath = join(here, "..", "index.d.ts");

@@ -23,7 +23,7 @@ import {
   ShuttingDownError,
   StorageError,
 } from "../index.js";
-import { binary, definitionsPath, documentPath, signIn, spawnClient, temporaryDirectory } from "./helpers.mjs";
+import { binary, definitionsPath, documentPath, signIn, spawnClient, temporaryDirectory } from "./support.mjs";
 
 const document = JSON.parse(readFileSync(documentPath, "utf8"));
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { once } from "node:events";
 import { describe, it } from "node:test";
 import { BuntingClosedError, BuntingTimeoutError } from "../index.js";
-import { signIn, spawnClient } from "./helpers.mjs";
+import { signIn, spawnClient } from "./support.mjs";
 
 describe("a subscription", () => {
   it("keeps the replay that follows the reply for a listener added later", async (t) => {

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { clientMethodName, outputPath, renderMethods } from "../generate.mjs";
 import { Bunting, protocolMethods } from "../index.js";
-import { documentPath } from "./helpers.mjs";
+import { documentPath } from "./support.mjs";
 
 const document = JSON.parse(readFileSync(documentPath, "utf8"));
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { BuntingBinaryNotFoundError, BuntingClosedError, BuntingError, BuntingTimeoutError, findBinary } from "../index.js";
 import { serveArguments } from "../lib/serve-arguments.js";
-import { binary, spawnClient, temporaryDirectory } from "./helpers.mjs";
+import { binary, spawnClient, temporaryDirectory } from "./support.mjs";
 
 describe("finding the binary", () => {
   it("takes the option, then BUNTING_BIN, then the PATH, then .build/release/bunting here or above", (t) => {

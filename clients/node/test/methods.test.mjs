@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { protocolMethods } from "../index.js";
-import { FRAMINGS, signIn, spawnClient, temporaryDirectory } from "./helpers.mjs";
+import { FRAMINGS, signIn, spawnClient, temporaryDirectory } from "./support.mjs";
 
 for (const framing of FRAMINGS) {
   describe(`methods over ${framing}`, () => {

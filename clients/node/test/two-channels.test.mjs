@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { basicDefinitions, binary, FRAMINGS, spawnClient } from "./helpers.mjs";
+import { basicDefinitions, binary, FRAMINGS, spawnClient } from "./support.mjs";
 
 const example = join(dirname(fileURLToPath(import.meta.url)), "..", "examples", "two-channels.mjs");
 const ITERATIONS = 200;

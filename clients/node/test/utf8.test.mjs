@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { FRAMINGS, signIn, spawnClient } from "./helpers.mjs";
+import { FRAMINGS, signIn, spawnClient } from "./support.mjs";
 
 // 4-, 3- and 2-byte characters, a combining mark, and text that JavaScript counts in UTF-16 units.
 const mixed = "🦊 こんにちは ça va? Zoë e\u0301 — ✓ 𝄞";
