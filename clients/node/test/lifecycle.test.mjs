@@ -199,8 +199,9 @@ describe("call deadlines", () => {
     const middleAfter = Date.now() - started;
     assert.ok(shortError instanceof BuntingTimeoutError && shortError.timeout === 100);
     assert.ok(middleError instanceof BuntingTimeoutError && middleError.timeout === 250);
-    assert.ok(shortAfter >= 95 && shortAfter < 1_000, `short one after ${shortAfter} ms`);
-    assert.ok(middleAfter >= 245 && middleAfter < 1_500, `middle one after ${middleAfter} ms`);
+    // Not held back until the long one's deadline.
+    assert.ok(shortAfter >= 95 && shortAfter < 2_500, `short one after ${shortAfter} ms`);
+    assert.ok(middleAfter >= 245 && middleAfter < 2_500, `middle one after ${middleAfter} ms`);
     process.kill(client.pid, "SIGCONT");
     assert.equal((await long).userId, null);
   });
