@@ -1,0 +1,29 @@
+// The Node client of Bunting: `Bunting.spawn()` starts `bunting serve` and
+// gives one promise-returning method per protocol method.
+
+export { Bunting } from "./lib/bunting.js";
+export { Subscription } from "./lib/subscription.js";
+export { protocolMethods } from "./lib/methods.generated.js";
+export {
+  BuntingBinaryNotFoundError,
+  BuntingClosedError,
+  BuntingError,
+  BuntingTimeoutError,
+  ChannelDisabledError,
+  errorClassByReason,
+  errorFromReply,
+  InternalError,
+  InvalidParamsError,
+  InvalidRequestError,
+  InvalidRuleError,
+  MethodNotFoundError,
+  NotAllowedError,
+  NotFoundError,
+  NotImplementedError,
+  NotSyncedError,
+  ParseError,
+  SDKDisabledError,
+  ShuttingDownError,
+  StorageError,
+} from "./lib/errors.js";
+export { findBinary } from "./lib/find-binary.js";

@@ -1,0 +1,767 @@
+// Generated from schemas/openrpc.json (Bunting 0.1.0) by clients/node/generate.mjs.
+// Do not edit: change the document, then run `node clients/node/generate.mjs`.
+
+import { Connection } from "./connection.js";
+
+/**
+ * One method per method of the protocol. Each takes the method's params as an object
+ * (by name) and the call's options, `{timeout, signal}`, and resolves to the result.
+ * Error replies reject with a BuntingError of the class of their `data.reason`.
+ */
+export class BuntingMethods extends Connection {
+  /**
+   * Returns this OpenRPC document.
+   *
+   * Returns the OpenRPC document that describes this build: the document in
+   * `schemas/openrpc.json`, embedded in the binary. Methods the build does not implement yet carry
+   * `"x-implemented": false`.
+   *
+   * @param {{}} [params] none
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").OpenRPCDocument>} openrpcDocument
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // discover
+   * await client.rpcDiscover();
+   * // → {
+   * //     "openrpc": "1.3.2",
+   * //     "info": {"title":"Bunting","version":"0.1.0"},
+   * //     "methods": [{"name":"rpc.discover","params":[],"x-implemented":true}]
+   * //   }
+   */
+  rpcDiscover(params, options) {
+    return this.call("rpc.discover", params, options);
+  }
+
+  /**
+   * Reports the server's state.
+   *
+   * Reports the version, the framing in use (null before the first bytes decided it) and the
+   * uptime in seconds. It also reports the current user (`userId`, null for the anonymous user),
+   * the open session (`sessionId`, null when none), whether the SDK is enabled, per channel
+   * whether it is enabled, its `lastSyncAt` and how many items the cache holds, and how many
+   * analytics events wait for the sink. Reads only: it changes nothing, sends no notification, and
+   * answers while the SDK is disabled. `definitions` names where the definitions are read from.
+   *
+   * @param {{}} [params] none
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").StatusResult>} status
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // anonymous user, before any refresh
+   * await client.status();
+   * // → {
+   * //     "version": "0.1.0",
+   * //     "framing": "ndjson",
+   * //     "uptime": 12.5,
+   * //     "userId": null,
+   * //     "sessionId": null,
+   * //     "sdkEnabled": true,
+   * //     "channels": {
+   * //       "featureFlags": {"enabled":true,"lastSyncAt":0,"itemCount":0},
+   * //       "banners": {"enabled":true,"lastSyncAt":0,"itemCount":0},
+   * //       "contentCards": {"enabled":true,"lastSyncAt":0,"itemCount":0}
+   * //     },
+   * //     "pendingAnalytics": 0,
+   * //     "definitions": "(bundled example)"
+   * //   }
+   */
+  status(params, options) {
+    return this.call("status", params, options);
+  }
+
+  /**
+   * Switches to another user and starts a session for them.
+   *
+   * Makes `userId` the current user; it is kept in storage, so a restart on the same storage
+   * resumes as this user with this user's cached data. Before the switch, the previous user's
+   * queued analytics are flushed (their `FLUSHED` events may follow), and a refresh still pending
+   * for the previous user is dropped. `attributes`, when given, are merged into the new user's
+   * attributes before anything is evaluated for them. After the `{}` response, each event
+   * subscription receives `CACHE_LOAD` with the new user's cached data (empty, with `lastSyncAt`
+   * 0, for a user never seen), each update subscription an `updates`, and a new session starts for
+   * the new user: each channel that has a subscription is refreshed without costing a rate-limit
+   * token, and `DATA_UPDATED`/`AUTO_SERVER_REFRESH` (or `ERROR`) follows as each refresh finishes.
+   * Before the first `changeUser` the server acts for an anonymous user (`status.userId` null).
+   * Changing to the current user only merges `attributes`: no event, no new session. While the SDK
+   * is disabled it answers -32004 SDK_DISABLED and nothing changes.
+   *
+   * @param {object} params
+   * @param {string} params.userId The new current user; becomes `targetingKey` in evaluation
+   *     contexts.
+   * @param {import("../index.js").Attributes} [params.attributes] Attributes of the new user,
+   *     merged into the stored ones.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").EmptyResult>} `{}`
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").SDKDisabledError} -32004 SDK_DISABLED
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // switch user
+   * await client.changeUser({"userId":"user-42"});
+   * // → {}
+   */
+  changeUser(params, options) {
+    return this.call("changeUser", params, options);
+  }
+
+  /**
+   * Merges attributes into the current user's attributes.
+   *
+   * Merges `attributes` into the current user's stored attributes (a key given replaces, a key
+   * given as null removes, other keys stay). Triggers no refresh and sends no notification; the
+   * next refresh evaluates with the new attributes. While the SDK is disabled it answers -32004
+   * SDK_DISABLED.
+   *
+   * @param {object} params
+   * @param {import("../index.js").Attributes} params.attributes The attributes to merge.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").EmptyResult>} `{}`
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").SDKDisabledError} -32004 SDK_DISABLED
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // set attributes
+   * await client.setUserAttributes({"attributes":{"tier":"gold","country":"NL"}});
+   * // → {}
+   */
+  setUserAttributes(params, options) {
+    return this.call("setUserAttributes", params, options);
+  }
+
+  /**
+   * Starts a session for the current user.
+   *
+   * Starts a new session for the current user (an open session ends first, as `closeSession` would
+   * end it). After the `{}` response, each channel that has a subscription (event or update) is
+   * refreshed without costing a rate-limit token: `DATA_UPDATED`/`AUTO_SERVER_REFRESH` (or
+   * `ERROR`) follows as each refresh finishes. A channel with no subscription is not refreshed. A
+   * session also bounds flag-impression de-duplication (once per flag per session) and refills the
+   * banners' manual-refresh bucket (5 tokens per session by default). No session is open at
+   * start-up. While the SDK is disabled it answers -32004 SDK_DISABLED.
+   *
+   * @param {{}} [params] none
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").EmptyResult>} `{}`
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").SDKDisabledError} -32004 SDK_DISABLED
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // open a session
+   * await client.openSession();
+   * // → {}
+   */
+  openSession(params, options) {
+    return this.call("openSession", params, options);
+  }
+
+  /**
+   * Ends the current session and flushes analytics.
+   *
+   * Ends the open session and starts a flush of the queued analytics; the `{}` response does not
+   * wait for the sink (use `flush` for that), and `FLUSHED` events follow as the sink accepts
+   * events. Without an open session it answers `{}` and does nothing. While the SDK is disabled
+   * the session ends but nothing is sent.
+   *
+   * @param {{}} [params] none
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").EmptyResult>} `{}`
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // close the session
+   * await client.closeSession();
+   * // → {}
+   */
+  closeSession(params, options) {
+    return this.call("closeSession", params, options);
+  }
+
+  /**
+   * Subscribes to a channel's events.
+   *
+   * Subscribes to a channel's events and answers `{subscriptionId}`. Right after the response the
+   * subscription receives one `CACHE_REPLAY` event with the channel's cached data; later it
+   * receives `CACHE_LOAD`, `DATA_UPDATED`, `IMPRESSION`, `CLICK`, `DISMISS` and `ERROR` events of
+   * that channel (see the `event` notification). Subscribing starts no refresh. If the channel is
+   * disabled, or no configuration has arrived yet, it still answers normally, then sends `ERROR`
+   * `FEATURE_DISABLED`/`DO_NOT_RETRY` instead of `CACHE_REPLAY`; the subscription stays, and when
+   * the channel is enabled a refresh runs and `DATA_UPDATED` follows. If local storage was found
+   * damaged at start-up (moved aside and started afresh) or cannot be used (state is kept in
+   * memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY` whose `message` says so follows the
+   * `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on every subscription made while this server
+   * runs. While the SDK is disabled it answers null and makes no subscription (subscriptions made
+   * before `disableSDK` stay and work again after `enableSDK`). A channel may have any number of
+   * subscriptions; each receives its own events.
+   *
+   * @param {object} params
+   * @param {import("../index.js").Channel} params.channel The channel to subscribe to.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").Subscription | null>} the Subscription (null where the
+   *     server made none)
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // subscribe to content cards
+   * await client.subscribe({"channel":"contentCards"});
+   */
+  subscribe(params, options) {
+    return this.subscribeWith("subscribe", params, options);
+  }
+
+  /**
+   * @deprecated Subscribes to a channel's cache updates (deprecated pattern).
+   * Subscribes to a channel's cache updates (deprecated pattern).
+   *
+   * Deprecated: use `subscribe`. Subscribes to a channel's data and answers `{subscriptionId}`.
+   * The subscription receives an `updates` notification whenever the channel's cache changes for
+   * the current user: wherever an event subscription of the channel would receive `CACHE_LOAD` or
+   * `DATA_UPDATED` (so also after a refresh that changed nothing), and nothing else: no replay on
+   * subscribing, no analytics, no errors. While the SDK is disabled it answers null and makes no
+   * subscription. `removeSubscription` ends it.
+   *
+   * @param {object} params
+   * @param {import("../index.js").Channel} params.channel The channel to subscribe to.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").Subscription | null>} the Subscription (null where the
+   *     server made none)
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // subscribe to flag updates
+   * await client.subscribeToUpdates({"channel":"featureFlags"});
+   */
+  subscribeToUpdates(params, options) {
+    return this.subscribeWith("subscribeToUpdates", params, options);
+  }
+
+  /**
+   * Ends a subscription.
+   *
+   * Ends a subscription of either kind. Answers `{removed: true}` when the id named a live
+   * subscription and `{removed: false}` otherwise (unknown or already removed): an unknown id is
+   * not an error. No notification for that subscription is written after the response. Answers
+   * while the SDK is disabled.
+   *
+   * @param {object} params
+   * @param {import("../index.js").SubscriptionId} params.subscriptionId The id `subscribe` or
+   *     `subscribeToUpdates` returned.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<{removed: boolean}>} removal
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // remove a subscription
+   * await client.removeSubscription({"subscriptionId":"sub-1"});
+   * // → {"removed":true}
+   */
+  removeSubscription(params, options) {
+    return this.call("removeSubscription", params, options);
+  }
+
+  /**
+   * Refreshes a channel; the outcome arrives as events.
+   *
+   * Starts a manual refresh of a channel for the current user and answers `{}` at once; the
+   * outcome arrives as events to the channel's subscriptions:
+   * `DATA_UPDATED`/`MANUAL_SERVER_REFRESH` when it finishes (even with no change), or `ERROR`. A
+   * manual refresh re-reads the definitions source; if the document changed, the other subscribed
+   * channels are refreshed too (`DATA_UPDATED`/`AUTO_SERVER_REFRESH`). Manual refreshes are rate
+   * limited per channel by a token bucket (defaults: content cards 5 tokens, one back every 180 s;
+   * banners 5 tokens per session, one back every 180 s; feature flags 5 tokens, one back every 300
+   * s; `--refresh-rate-limit` overrides): a refused refresh sends `ERROR`
+   * `RATE_LIMITED`/`INTEGRATOR_MAY_RETRY` with `rateLimitedUntil`. Failures are retried with
+   * backoff (`ERROR` `SERVER_ERROR`/`SDK_WILL_RETRY` on each failed try, then
+   * `INTEGRATOR_MAY_RETRY`); see ErrorReason and RetryState. A disabled channel sends `ERROR`
+   * `FEATURE_DISABLED`/`DO_NOT_RETRY`; while the SDK is disabled it sends `ERROR`
+   * `SDK_DISABLED`/`DO_NOT_RETRY` and nothing goes to the network. `placementIds` is for `banners`
+   * only (with another channel it is -32602): at most 10 distinct placement ids (more is -32602);
+   * the result merges into the cache: placements it did not name stay, named placements that now
+   * have no banner are removed. Without `placementIds` a banners refresh covers every placement of
+   * the definitions and replaces the banners cache.
+   *
+   * @param {object} params
+   * @param {import("../index.js").Channel} params.channel The channel to refresh.
+   * @param {string[]} [params.placementIds] Banners only: the placements to refresh, 1 to 10
+   *     distinct ids.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").EmptyResult>} `{}`
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // refresh content cards
+   * await client.refresh({"channel":"contentCards"});
+   * // → {}
+   */
+  refresh(params, options) {
+    return this.call("refresh", params, options);
+  }
+
+  /**
+   * Returns a channel's cached data.
+   *
+   * Returns the channel's cache snapshot for the current user, in the same shape as an event's
+   * `cacheSnapshot`: `contentCards` → ContentCardsSnapshot, `banners` → BannersSnapshot,
+   * `featureFlags` → FeatureFlagsSnapshot. While the channel is disabled the data is empty and
+   * `lastSyncAt` is null. Reads only: no refresh, no notification, nothing logged; answers from
+   * the cache while the SDK is disabled.
+   *
+   * @param {object} params
+   * @param {import("../index.js").Channel} params.channel The channel.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").CacheSnapshot>} cacheSnapshot
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // content cards
+   * await client.getSnapshot({"channel":"contentCards"});
+   * // → {
+   * //     "contentCards": {
+   * //       "cards": [
+   * //         {
+   * //           "id": "spring-sale",
+   * //           "type": "classic",
+   * //           "isControl": false,
+   * //           "title": "Spring sale",
+   * //           "description": "20% off until Sunday",
+   * //           "url": "https://example.com/sale",
+   * //           "linkText": "Shop",
+   * //           "extras": {},
+   * //           "created": 1701000000,
+   * //           "updated": 1701003600,
+   * //           "pinned": true,
+   * //           "dismissible": true,
+   * //           "viewed": true,
+   * //           "clicked": false
+   * //         },
+   * //         {
+   * //           "id": "welcome",
+   * //           "type": "captionedImage",
+   * //           "isControl": false,
+   * //           "title": "Welcome",
+   * //           "description": "Start here",
+   * //           "imageUrl": "https://example.com/w.png",
+   * //           "aspectRatio": 1.5,
+   * //           "url": "https://example.com",
+   * //           "linkText": "Open",
+   * //           "extras": {"feed":"inbox"},
+   * //           "created": 1700900000,
+   * //           "expiresAt": 4102444800,
+   * //           "pinned": false,
+   * //           "dismissible": true,
+   * //           "viewed": false,
+   * //           "clicked": false
+   * //         }
+   * //       ],
+   * //       "unviewedCount": 1
+   * //     },
+   * //     "lastSyncAt": 1701007200
+   * //   }
+   */
+  getSnapshot(params, options) {
+    return this.call("getSnapshot", params, options);
+  }
+
+  /**
+   * Returns one feature flag, or null.
+   *
+   * Returns the current user's feature flag with this id, or null when there is none (unknown id,
+   * or the featureFlags channel is disabled). Logs nothing: call `logImpression` when the flag is
+   * used.
+   *
+   * @param {object} params
+   * @param {string} params.id The flag's id (its key).
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").FeatureFlag | null>} flag
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // known flag
+   * await client.getFeatureFlag({"id":"checkout"});
+   * // → {
+   * //     "id": "checkout",
+   * //     "enabled": true,
+   * //     "properties": {
+   * //       "color": {"type":"string","value":"green"},
+   * //       "maxItems": {"type":"number","value":12},
+   * //       "hero": {"type":"image","value":"https://example.com/hero.png"},
+   * //       "launch": {"type":"datetime","value":1704067200}
+   * //     },
+   * //     "trackingString": "checkout:new"
+   * //   }
+   */
+  getFeatureFlag(params, options) {
+    return this.call("getFeatureFlag", params, options);
+  }
+
+  /**
+   * Returns the banner of a placement, or null.
+   *
+   * Returns the banner that fills this placement for the current user, or null when none does (no
+   * eligible banner, unknown placement, dismissed, or the banners channel is disabled). Logs
+   * nothing.
+   *
+   * @param {object} params
+   * @param {string} params.placementId The placement.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").Banner | null>} banner
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // filled placement
+   * await client.getBanner({"placementId":"home-top"});
+   * // → {
+   * //     "id": "spring-top",
+   * //     "placementId": "home-top",
+   * //     "html": "<p>Spring</p>",
+   * //     "isControl": false,
+   * //     "isTestSend": false,
+   * //     "expiresAt": 4102444800,
+   * //     "properties": {"theme":{"type":"string","value":"dark"}},
+   * //     "trackingId": "spring-top:v2"
+   * //   }
+   */
+  getBanner(params, options) {
+    return this.call("getBanner", params, options);
+  }
+
+  /**
+   * Logs impressions of cards, flags or banners.
+   *
+   * Logs an impression of each item named by `id` or `ids` (exactly one of the two; both or
+   * neither is -32602): card ids for `contentCards`, flag ids for `featureFlags`, placement ids
+   * for `banners` (the banner filling the placement). Each event is committed to storage before
+   * its `IMPRESSION`/`ENQUEUED` event is sent (in the order of `ids`, after the `{}` response);
+   * `IMPRESSION`/`FLUSHED` follows once the sink accepted it. A card's impression sets its
+   * `viewed` (and so lowers `unviewedCount`) without sending `DATA_UPDATED`. A control card's or
+   * control banner's impression is an ordinary impression. A feature flag impression is logged at
+   * most once per flag per session (keyed by `trackingString` where the flag has one): a repeat
+   * answers `{}` and sends nothing. The request is all or nothing: an id that names no listed item
+   * of the channel answers -32002 NOT_FOUND (`data.field` names it, e.g. `ids[1]`) and nothing is
+   * logged. While the SDK is disabled it answers -32004 SDK_DISABLED.
+   *
+   * @param {object} params
+   * @param {import("../index.js").Channel} params.channel The channel.
+   * @param {string} [params.id] One item. Card id (contentCards), flag id (featureFlags) or
+   *     placement id (banners).
+   * @param {string[]} [params.ids] Several distinct items of the channel. Card id (contentCards),
+   *     flag id (featureFlags) or placement id (banners).
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").EmptyResult>} `{}`
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").NotFoundError} -32002 NOT_FOUND
+   * @throws {import("../index.js").SDKDisabledError} -32004 SDK_DISABLED
+   * @throws {import("../index.js").StorageError} -32007 STORAGE_ERROR
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // one card
+   * await client.logImpression({"channel":"contentCards","id":"welcome"});
+   * // → {}
+   */
+  logImpression(params, options) {
+    return this.call("logImpression", params, options);
+  }
+
+  /**
+   * Logs a click on a card or banner.
+   *
+   * Logs a click on a content card (`id` is the card id) or on the banner filling a placement
+   * (`id` is the placement id). The event is committed to storage, then after the `{}` response
+   * `CLICK`/`ENQUEUED` is sent (with `buttonId` when given), and `CLICK`/`FLUSHED` once the sink
+   * accepted it. A card's click sets its `clicked` without sending `DATA_UPDATED`. `buttonId`
+   * names the banner button clicked; it is for `banners` only (with `contentCards` it is -32602).
+   * An id that names no listed card or filled placement answers -32002 NOT_FOUND; a control card
+   * or control banner cannot be clicked: -32003 NOT_ALLOWED. While the SDK is disabled it answers
+   * -32004 SDK_DISABLED.
+   *
+   * @param {object} params
+   * @param {import("../index.js").InteractiveChannel} params.channel `contentCards` or `banners`.
+   * @param {string} params.id Card id, or banner placement id.
+   * @param {string} [params.buttonId] Banners only: the button clicked.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").EmptyResult>} `{}`
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").NotFoundError} -32002 NOT_FOUND
+   * @throws {import("../index.js").NotAllowedError} -32003 NOT_ALLOWED
+   * @throws {import("../index.js").SDKDisabledError} -32004 SDK_DISABLED
+   * @throws {import("../index.js").StorageError} -32007 STORAGE_ERROR
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // click a card
+   * await client.logClick({"channel":"contentCards","id":"welcome"});
+   * // → {}
+   */
+  logClick(params, options) {
+    return this.call("logClick", params, options);
+  }
+
+  /**
+   * Dismisses a card or banner.
+   *
+   * Dismisses a content card (`id` is the card id) or the banner filling a placement (`id` is the
+   * placement id). After the `{}` response the subscriptions receive `DISMISS`/`ENQUEUED`, then
+   * `DATA_UPDATED`/`CLIENT_ACTION` with a snapshot without the item (update subscriptions an
+   * `updates`), and `DISMISS`/`FLUSHED` once the sink accepted the event. The dismissal lasts
+   * across refreshes and restarts: the card, or that banner (by banner id), is not listed again
+   * for this user; a later refresh may fill the placement with another banner. An id that names no
+   * listed card or filled placement (including one already dismissed) answers -32002 NOT_FOUND; a
+   * card that is not `dismissible`, a control card or a control banner: -32003 NOT_ALLOWED. While
+   * the SDK is disabled it answers -32004 SDK_DISABLED.
+   *
+   * @param {object} params
+   * @param {import("../index.js").InteractiveChannel} params.channel `contentCards` or `banners`.
+   * @param {string} params.id Card id, or banner placement id.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").EmptyResult>} `{}`
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").NotFoundError} -32002 NOT_FOUND
+   * @throws {import("../index.js").NotAllowedError} -32003 NOT_ALLOWED
+   * @throws {import("../index.js").SDKDisabledError} -32004 SDK_DISABLED
+   * @throws {import("../index.js").StorageError} -32007 STORAGE_ERROR
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // dismiss a card
+   * await client.logDismiss({"channel":"contentCards","id":"welcome"});
+   * // → {}
+   */
+  logDismiss(params, options) {
+    return this.call("logDismiss", params, options);
+  }
+
+  /**
+   * Sends queued analytics to the sink and waits for its answer.
+   *
+   * Sends every queued analytics event (of any user) to the sink and answers once the sink
+   * answered: `{flushed, pending}`, the events it accepted and those still queued. The `FLUSHED`
+   * events of the accepted events follow the response. A sink failure or timeout is not an error:
+   * the events stay queued (`pending`) and are sent again at the next flush, with the same
+   * `eventId`. Without a sink (`--sink` not given) it answers `{flushed: 0, pending: N}` at once.
+   * Queued analytics are also flushed every `--flush-interval` (10 s by default), at
+   * `closeSession`, at `changeUser` (the previous user's events first) and at shutdown. While the
+   * SDK is disabled it answers -32004 SDK_DISABLED and nothing goes to the network.
+   *
+   * @param {{}} [params] none
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").FlushResult>} flush
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").SDKDisabledError} -32004 SDK_DISABLED
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // all accepted
+   * await client.flush();
+   * // → {"flushed":3,"pending":0}
+   */
+  flush(params, options) {
+    return this.call("flush", params, options);
+  }
+
+  /**
+   * Deletes everything stored.
+   *
+   * Deletes every stored thing: all users' cached snapshots, attributes, dismissals, viewed and
+   * clicked states, flag impressions of the session, and the queued analytics, which are dropped
+   * (never sent, no `FLUSHED`). The current user id, the session, the subscriptions and the
+   * enabled/disabled state stay. After the `{}` response each event subscription receives
+   * `CACHE_LOAD` with an empty snapshot (`lastSyncAt` 0, or null for a disabled channel) and each
+   * update subscription an `updates` with empty data. No refresh is started. Answers while the SDK
+   * is disabled.
+   *
+   * @param {{}} [params] none
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").EmptyResult>} `{}`
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").StorageError} -32007 STORAGE_ERROR
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // wipe
+   * await client.wipeData();
+   * // → {}
+   */
+  wipeData(params, options) {
+    return this.call("wipeData", params, options);
+  }
+
+  /**
+   * Disables the SDK: no network, no logging.
+   *
+   * Disables the SDK; the setting is kept in storage, so a restart on the same storage stays
+   * disabled until `enableSDK`. Pending refreshes and retries are cancelled without an event.
+   * While disabled nothing goes to the network: `refresh` answers `{}` then sends `ERROR`
+   * `SDK_DISABLED`/`DO_NOT_RETRY`; `subscribe` and `subscribeToUpdates` answer null; `changeUser`,
+   * `setUserAttributes`, `openSession`, `logImpression`, `logClick`, `logDismiss` and `flush`
+   * answer -32004 SDK_DISABLED. Existing subscriptions stay, caches and queued analytics are kept,
+   * and the read methods (`status`, `getSnapshot`, `getFeatureFlag`, `getBanner`, `evaluate`,
+   * `evaluateFlag`) still answer. Disabling a disabled SDK answers `{}`. Sends no notification
+   * itself.
+   *
+   * @param {{}} [params] none
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").EmptyResult>} `{}`
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // disable
+   * await client.disableSDK();
+   * // → {}
+   */
+  disableSDK(params, options) {
+    return this.call("disableSDK", params, options);
+  }
+
+  /**
+   * Enables the SDK again.
+   *
+   * Enables the SDK. If it was disabled, the subscriptions work again and, after the `{}`
+   * response, each channel that has a subscription is refreshed:
+   * `DATA_UPDATED`/`AUTO_SERVER_REFRESH` (or `ERROR`) follows as each finishes; queued analytics
+   * are sent at the next flush. Enabling an enabled SDK answers `{}` and does nothing.
+   *
+   * @param {{}} [params] none
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").EmptyResult>} `{}`
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // enable
+   * await client.enableSDK();
+   * // → {}
+   */
+  enableSDK(params, options) {
+    return this.call("enableSDK", params, options);
+  }
+
+  /**
+   * Evaluates a JSONLogic rule.
+   *
+   * Evaluates a JSONLogic rule against `data` and answers `{result}`. The operators are
+   * JSONLogic's plus flagd's (`fractional`, `sem_ver`, `starts_with`, `ends_with`); the rule
+   * stands alone (no `$ref` to the definitions' `$evaluators`). Without `data` the rule is
+   * evaluated against null. A rule that does not compile (e.g. an unknown operator) or fails to
+   * evaluate (including a result that is not JSON, such as NaN) answers -32005 INVALID_RULE with
+   * `data.field` `rule` and `data.why`. Touches no user state, logs nothing, and answers while the
+   * SDK is disabled.
+   *
+   * @param {object} params
+   * @param {any} params.rule The JSONLogic rule.
+   * @param {any} [params.data] The data the rule reads with `var`.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<{result: any}>} evaluation
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").InvalidRuleError} -32005 INVALID_RULE
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // compare
+   * await client.evaluate({"rule":{"==":[{"var":"tier"},"gold"]},"data":{"tier":"gold"}});
+   * // → {"result":true}
+   */
+  evaluate(params, options) {
+    return this.call("evaluate", params, options);
+  }
+
+  /**
+   * Evaluates a flag of the definitions as flagd would.
+   *
+   * Evaluates the flag `flagKey` of the current definitions for `context` exactly as flagd
+   * resolves it and answers `{value, variant, reason, errorCode?}` with flagd's variant, value and
+   * reason. `context` is a flagd evaluation context: `targetingKey` (the user id, optional as in
+   * flagd) and attributes at the top level; `$flagd.flagKey` and `$flagd.timestamp` are added by
+   * the server. An unknown flag is not an RPC error: it answers `reason` `ERROR`, `errorCode`
+   * `FLAG_NOT_FOUND`, `value` and `variant` null. Touches no user state and logs nothing (no
+   * impression); answers while the SDK is disabled.
+   *
+   * @param {object} params
+   * @param {string} params.flagKey The flag's key in the definitions.
+   * @param {{targetingKey?: string, [key: string]: any}} params.context The evaluation context,
+   *     with `targetingKey`.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").EvaluateFlagResult>} resolution
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // targeting match
+   * await client.evaluateFlag({"flagKey":"checkout","context":{"targetingKey":"user-42","tier":"gold"}});
+   * // → {
+   * //     "value": {"enabled":true,"properties":{"color":{"type":"string","value":"green"}}},
+   * //     "variant": "new",
+   * //     "reason": "TARGETING_MATCH"
+   * //   }
+   */
+  evaluateFlag(params, options) {
+    return this.call("evaluateFlag", params, options);
+  }
+
+  /**
+   * Flushes pending work and exits.
+   *
+   * Answers `{}`, then stops reading input, flushes pending analytics (bounded time, 10 s), closes
+   * storage cleanly and exits with status 0. Requests read after it, including those of the same
+   * batch or already buffered, are answered -32006 SHUTTING_DOWN; notifications are dropped.
+   * `FLUSHED` events of the final flush may still be written before the process exits. End of
+   * input does the same without a response.
+   *
+   * @param {{}} [params] none
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").EmptyResult>} `{}`
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // shut down
+   * await client.shutdown();
+   * // → {}
+   */
+  shutdown(params, options) {
+    return this.call("shutdown", params, options);
+  }
+}
+
+/** The methods above as the document declares them: what index.d.ts is checked against. */
+export const protocolMethods = Object.freeze([
+  { method: "rpc.discover", name: "rpcDiscover", subscribes: false, deprecated: false, params: [] },
+  { method: "status", name: "status", subscribes: false, deprecated: false, params: [] },
+  { method: "changeUser", name: "changeUser", subscribes: false, deprecated: false, params: [{ name: "userId", required: true }, { name: "attributes", required: false }] },
+  { method: "setUserAttributes", name: "setUserAttributes", subscribes: false, deprecated: false, params: [{ name: "attributes", required: true }] },
+  { method: "openSession", name: "openSession", subscribes: false, deprecated: false, params: [] },
+  { method: "closeSession", name: "closeSession", subscribes: false, deprecated: false, params: [] },
+  { method: "subscribe", name: "subscribe", subscribes: true, deprecated: false, params: [{ name: "channel", required: true }] },
+  { method: "subscribeToUpdates", name: "subscribeToUpdates", subscribes: true, deprecated: true, params: [{ name: "channel", required: true }] },
+  { method: "removeSubscription", name: "removeSubscription", subscribes: false, deprecated: false, params: [{ name: "subscriptionId", required: true }] },
+  { method: "refresh", name: "refresh", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "placementIds", required: false }] },
+  { method: "getSnapshot", name: "getSnapshot", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }] },
+  { method: "getFeatureFlag", name: "getFeatureFlag", subscribes: false, deprecated: false, params: [{ name: "id", required: true }] },
+  { method: "getBanner", name: "getBanner", subscribes: false, deprecated: false, params: [{ name: "placementId", required: true }] },
+  { method: "logImpression", name: "logImpression", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "id", required: false }, { name: "ids", required: false }] },
+  { method: "logClick", name: "logClick", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "id", required: true }, { name: "buttonId", required: false }] },
+  { method: "logDismiss", name: "logDismiss", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "id", required: true }] },
+  { method: "flush", name: "flush", subscribes: false, deprecated: false, params: [] },
+  { method: "wipeData", name: "wipeData", subscribes: false, deprecated: false, params: [] },
+  { method: "disableSDK", name: "disableSDK", subscribes: false, deprecated: false, params: [] },
+  { method: "enableSDK", name: "enableSDK", subscribes: false, deprecated: false, params: [] },
+  { method: "evaluate", name: "evaluate", subscribes: false, deprecated: false, params: [{ name: "rule", required: true }, { name: "data", required: false }] },
+  { method: "evaluateFlag", name: "evaluateFlag", subscribes: false, deprecated: false, params: [{ name: "flagKey", required: true }, { name: "context", required: true }] },
+  { method: "shutdown", name: "shutdown", subscribes: false, deprecated: false, params: [] },
+]);
