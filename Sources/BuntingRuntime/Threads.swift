@@ -1,8 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CRuntime
 
-/// Starts a detached thread with a generous stack.
+/// Starts a detached thread with a generous stack, named (as `top -H` and
+/// debuggers show it) with the first 15 bytes of `name`.
 ///
 /// Bunting's threads recurse over JSON values and rules that may nest a few
 /// hundred levels; an explicit stack size keeps that safe whatever the
@@ -16,6 +18,7 @@ public func startThread(name: String, stackSize: Int = 8 << 20, _ body: @escapin
     var thread = pthread_t()
     let result = pthread_create(&thread, &attributes, { context in
         let start = Unmanaged<ThreadStart>.fromOpaque(context!).takeRetainedValue()
+        _ = bunting_name_thread(String(decoding: start.name.utf8.prefix(15), as: UTF8.self))
         start.body()
         return nil
     }, context)

@@ -1,6 +1,12 @@
+#define _GNU_SOURCE
 #include "shim.h"
 #include <malloc.h>
+#include <pthread.h>
 
 int bunting_malloc_trim(size_t pad) {
     return malloc_trim(pad);
+}
+
+int bunting_name_thread(const char *name) {
+    return pthread_setname_np(pthread_self(), name);
 }

@@ -1,6 +1,6 @@
 // The one C header of the storage layer. SQLITE_TRANSIENT is a macro that
-// casts -1 to a function pointer, which Swift cannot import; these inline
-// functions bind text and read pragmas without it.
+// casts -1 to a function pointer, which Swift cannot import; this inline
+// function binds text without it.
 #ifndef BUNTING_CSQLITE_SHIM_H
 #define BUNTING_CSQLITE_SHIM_H
 

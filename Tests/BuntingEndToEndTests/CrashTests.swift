@@ -47,7 +47,7 @@ import Testing
                 // sink already held show an earlier kill between the sink's
                 // write and the removal from the queue: sent again, skipped there.
                 let flushed = Int(try server.call("flush")["result"]?["flushed"]?.integerValue ?? 0)
-                while server.eventIds("FLUSHED").count < flushed { usleep(200) }  // they follow the reply
+                try waitUntil("\(flushed) FLUSHED, seed \(seed)") { server.eventIds("FLUSHED").count >= flushed }  // they follow the reply
                 stats.resent += Set(server.eventIds("FLUSHED")).intersection(alreadyAtSink).count
             }
             try server.sendRaw(Self.burst(of: Int.random(in: 10...120, using: &random), using: &random))
@@ -71,7 +71,7 @@ import Testing
             default:
                 // After the n-th event was stored.
                 let count = Int.random(in: 1...10, using: &random)
-                while server.eventIds("ENQUEUED").count < count { usleep(200) }
+                try waitUntil("\(count) ENQUEUED, seed \(seed)") { server.eventIds("ENQUEUED").count >= count }
             }
             server.killHard()
             if failing { stats.whileFailing += 1 }
@@ -115,5 +115,15 @@ import Testing
             bytes += request.encoded() + [UInt8(ascii: "\n")]
         }
         return bytes
+    }
+}
+
+/// Waits for `condition` with the suite's deadline: an event that never
+/// comes fails the test instead of hanging the run.
+func waitUntil(_ what: String, _ condition: () -> Bool) throws {
+    let deadline = Date().addingTimeInterval(ServerProcess.deadline)
+    while !condition() {
+        guard Date() < deadline else { throw HarnessError(description: "gave up waiting for \(what)") }
+        usleep(200)
     }
 }

@@ -8,7 +8,8 @@ public protocol Store: AnyObject {
     func loadProfile() -> StoredProfile?
     func saveProfile(_ profile: StoredProfile) throws(StoreError)
 
-    /// Everything kept for one user (keyed by `UserKey`).
+    /// Everything kept for one user, keyed by the user id (the anonymous
+    /// user's key is the empty string; user ids are never empty).
     func loadUser(_ user: String) -> StoredUser
     func saveChannelCache(user: String, channel: Channel, cache: JSON) throws(StoreError)
     func saveItemState(user: String, channel: Channel, itemId: String, state: ItemState) throws(StoreError)

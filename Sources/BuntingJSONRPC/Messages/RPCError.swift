@@ -67,7 +67,7 @@ public struct RPCError: Error, Equatable, Sendable {
         return RPCError(code: .parseError, reason: reason, message: "Parse error: \(error.description)", details: details)
     }
 
-    public static func framing(_ problem: FramingProblem, limit: Int? = nil) -> RPCError {
+    public static func framing(_ problem: FramingProblem) -> RPCError {
         var details: JSONObject = [:]
         if case .messageTooLarge(let limit) = problem { details["limit"] = .int(limit) }
         let code: RPCErrorCode = if case .messageTooLarge = problem { .invalidRequest } else { .parseError }

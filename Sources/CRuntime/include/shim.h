@@ -1,6 +1,6 @@
 // The C the runtime needs that Swift's Glibc module does not export: glibc's
-// malloc_trim (in <malloc.h>), eventfd and signalfd. Only BuntingRuntime
-// imports this module.
+// malloc_trim (in <malloc.h>), eventfd, signalfd, and naming threads (a GNU
+// extension). Only BuntingRuntime imports this module.
 #ifndef BUNTING_CRUNTIME_SHIM_H
 #define BUNTING_CRUNTIME_SHIM_H
 
@@ -12,5 +12,8 @@
 /// Gives memory the allocator holds but no longer uses back to the system;
 /// returns whether any was released (glibc's malloc_trim).
 int bunting_malloc_trim(size_t pad);
+
+/// Names the calling thread (at most 15 bytes are kept), for `top -H` and debuggers.
+int bunting_name_thread(const char *name);
 
 #endif

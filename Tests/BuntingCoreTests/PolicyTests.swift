@@ -1,0 +1,52 @@
+import BuntingCore
+import Testing
+
+@Suite struct RetryPolicyTests {
+    @Test func theFirstRetryWaitsTheInitialDelayExactly() {
+        var random = SplitMix64(seed: 1)
+        #expect(RetryPolicy(initialDelay: 2, maxDelay: 30, maxRetries: 5).delay(beforeRetry: 1, random: &random) == 2)
+        #expect(RetryPolicy(initialDelay: 50, maxDelay: 30, maxRetries: 5).delay(beforeRetry: 1, random: &random) == 30)
+    }
+
+    /// Later retries double and take 50–100 % of that: both bounds are reached, neither crossed.
+    @Test func jitterStaysWithinHalfAndAllOfTheDoubledDelay() {
+        let policy = RetryPolicy(initialDelay: 1, maxDelay: 1000, maxRetries: 10)
+        var random = SplitMix64(seed: 42)
+        for retry in 2...6 {
+            let doubled = Double(1 << (retry - 1))
+            let delays = (0..<2000).map { _ in policy.delay(beforeRetry: retry, random: &random) }
+            #expect(delays.allSatisfy { $0 >= doubled * 0.5 && $0 <= doubled }, "retry \(retry)")
+            #expect(delays.min()! < doubled * 0.51 && delays.max()! > doubled * 0.99, "retry \(retry) spans its range")
+        }
+    }
+
+    @Test func theCapHoldsForLateRetries() {
+        let policy = RetryPolicy(initialDelay: 1, maxDelay: 30, maxRetries: 100)
+        var random = SplitMix64(seed: 3)
+        #expect((2...80).allSatisfy { policy.delay(beforeRetry: $0, random: &random) <= 30 })
+        #expect(policy.retries(afterFailedTries: 100) && !policy.retries(afterFailedTries: 101))
+    }
+}
+
+@Suite struct TokenBucketTests {
+    @Test func tokensRunOutAndComeBackOneAnInterval() {
+        var bucket = TokenBucket(rule: .init(capacity: 2, refillInterval: 10), now: 0)
+        #expect(bucket.take(now: 0) == nil)
+        #expect(bucket.take(now: 1) == nil)
+        #expect(bucket.take(now: 2) == 10, "refused until the first token is back")
+        #expect(bucket.take(now: 9.9) == 10)
+        #expect(bucket.take(now: 10) == nil)
+        #expect(bucket.take(now: 10.5) == 20)
+        #expect(bucket.take(now: 45) == nil, "two intervals earned two tokens, capped at capacity")
+        #expect(bucket.take(now: 45) == nil)
+        #expect(bucket.take(now: 45) == 55)
+    }
+
+    @Test func aSessionRefillsTheBucketAtOnce() {
+        var bucket = TokenBucket(rule: .init(capacity: 1, refillInterval: 100, refillsPerSession: true), now: 0)
+        #expect(bucket.take(now: 0) == nil)
+        #expect(bucket.take(now: 1) == 100)
+        bucket.fill(now: 2)
+        #expect(bucket.tokens == 1 && bucket.take(now: 2) == nil)
+    }
+}
