@@ -10,11 +10,13 @@ struct Compiler {
     let maxDepth: Int
     let pointerPrefix: String
 
-    private var path: [String] = []
-    private var depth = 0
+    /// The pointer tokens of the part being compiled.
+    var path: [String] = []
+    /// Arrays and objects entered so far.
+    var depth = 0
     /// The deepest nesting reached, counting inlined evaluators, so that an
     /// evaluator's own depth is known when it is inlined elsewhere.
-    private(set) var deepest = 0
+    var deepest = 0
 
     init(references: ReferenceResolver, attributes: AttributeTable, maxDepth: Int, pointerPrefix: String) {
         self.references = references
@@ -56,12 +58,12 @@ struct Compiler {
 
     /// The arguments of an operation: the elements of an array, or a single
     /// non-array value standing for itself (`{"var": "x"}` is `{"var": ["x"]}`).
-    private struct OperationArguments {
+    struct OperationArguments {
         let values: [JSON]
         let isList: Bool
     }
 
-    private mutating func compileOperation(_ name: String, _ value: JSON) throws(RuleCompileError) -> Node {
+    mutating func compileOperation(_ name: String, _ value: JSON) throws(RuleCompileError) -> Node {
         let arguments: OperationArguments
         if case .array(let elements) = value {
             arguments = OperationArguments(values: elements, isList: true)
@@ -172,139 +174,9 @@ struct Compiler {
         }
     }
 
-    // MARK: - Data access
-
-    /// `var` takes a path (a string, a number, null or an operation computing
-    /// one) and an optional default.
-    private mutating func compileVar(_ arguments: OperationArguments) throws(RuleCompileError) -> Node {
-        try requireCount("var", arguments, atMost: 2)
-        let fallback = arguments.values.count == 2 ? try compileArgument(arguments, 1) : nil
-        guard let key = arguments.values.first else { return Node.Variable(.root, fallback: fallback) }
-        switch key {
-        case .null:
-            return Node.Variable(.root, fallback: fallback)
-        case .string(let dotted):
-            return Node.Variable(DataPath(dotted, table: attributes), fallback: fallback)
-        case .integer, .real:
-            return Node.Variable(DataPath(JavaScript.toString(key), table: attributes), fallback: fallback)
-        case .object(let object) where !object.isEmpty:
-            return Node.ComputedVariable(try compileArgument(arguments, 0), fallback: fallback)
-        default:
-            descend(arguments, 0)
-            defer { if arguments.isList { path.removeLast() } }
-            throw error("\"var\" takes a path: a string, a number, null or an operation; got \(key.typeName)")
-        }
-    }
-
-    /// `val` and `exists` take path segments (strings, numbers or operations),
-    /// optionally led by `[n]` to climb n scopes out of iterators.
-    private mutating func compileValuePath(_ arguments: OperationArguments) throws(RuleCompileError) -> ValuePath {
-        var result = ValuePath(scopeJump: 0, segments: [])
-        for (index, segment) in arguments.values.enumerated() {
-            descend(arguments, index)
-            defer { if arguments.isList { path.removeLast() } }
-            switch segment {
-            case .string(let key):
-                result.segments.append(.key(key))
-            case .integer(let number):
-                result.segments.append(.index(Int(clamping: number)))
-            case .real(let number) where number.rounded(.towardZero) == number && abs(number) < 1e15:
-                result.segments.append(.index(Int(number)))
-            case .array(let jump) where index == 0 && arguments.isList && jump.count == 1:
-                guard let levels = jump[0].integerValue else {
-                    throw error("a scope jump is [n] with an integer n")
-                }
-                result.scopeJump = Int(clamping: levels.magnitude)
-            case .object(let object) where !object.isEmpty:
-                result.segments.append(.computed(try compile(segment)))
-            default:
-                throw error("a path segment is a string, a number or an operation; got \(segment.typeName)")
-            }
-        }
-        return result
-    }
-
-    // MARK: - flagd operators
-
-    private mutating func compileSemanticVersion(_ arguments: OperationArguments) throws(RuleCompileError) -> Node {
-        try requireCount("sem_ver", arguments, exactly: 3)
-        let nodes = try compileAll(arguments)
-        var operation: SemanticVersionOperation?
-        var operationNode: Node?
-        switch nodes[1].literalValue {
-        case .string(let text)?:
-            guard let known = SemanticVersionOperation(rawValue: text) else {
-                path.append("1")
-                throw error("unknown sem_ver comparison \"\(text)\"; expected one of =, !=, <, <=, >, >=, ^, ~")
-            }
-            operation = known
-        case let other?:
-            path.append("1")
-            throw error("sem_ver's comparison is a string such as \">=\"; got \(other.typeName)")
-        default:
-            operationNode = nodes[1]
-        }
-        return Node.SemanticVersionComparison(
-            lhs: Self.versionOperand(nodes[0]), operation: operation, operationNode: operationNode,
-            rhs: Self.versionOperand(nodes[2]))
-    }
-
-    private static func versionOperand(_ node: Node) -> VersionOperand {
-        if let value = node.literalValue { return .literal(SemanticVersion(value)) }
-        return .computed(InspectedOperand(node))
-    }
-
-    /// Literal fractions are checked and tabulated now; a bucketing
-    /// expression or computed fractions are handled at evaluation.
-    private mutating func compileFractional(_ arguments: OperationArguments) throws(RuleCompileError) -> FractionalRule {
-        try requireCount("fractional", arguments, atLeast: 1)
-        let nodes = try compileAll(arguments)
-        for (index, node) in nodes.enumerated() {
-            guard let value = node.literalValue else { continue }
-            // A literal bucketing value comes first and is not a fraction.
-            if index == 0, value.arrayValue == nil { continue }
-            descend(arguments, index)
-            defer { if arguments.isList { path.removeLast() } }
-            guard case .array(let pair) = value else {
-                throw error("a fraction is [variant, weight] or [variant]; got \(value.typeName)")
-            }
-            guard pair.count == 1 || pair.count == 2 else {
-                throw error("a fraction is [variant, weight] or [variant]; got \(pair.count) elements")
-            }
-            if pair.count == 2, pair[1].typeName != "integer" {
-                path.append("1")
-                throw error("a fraction's weight is an integer; got \(pair[1].typeName) \(pair[1].encodedString())")
-            }
-        }
-        return FractionalRule(arguments: nodes, targetingKey: DataPath("targetingKey", table: attributes))
-    }
-
-    // MARK: - Shared evaluators
-
-    private mutating func inlineReference(_ value: JSON) throws(RuleCompileError) -> Node {
-        guard case .string(let name) = value else {
-            throw error("\"$ref\" takes the name of a shared evaluator (a string); got \(value.typeName)")
-        }
-        switch references.resolve(name) {
-        case .unknown:
-            throw error("unknown evaluator \"\(name)\"")
-        case .cycle(let chain):
-            throw error("evaluator \"\(name)\" refers to itself (\(chain.joined(separator: " → ")))")
-        case .invalid(let problem):
-            throw error("evaluator \"\(name)\" is invalid: \(problem)")
-        case .compiled(let node, let evaluatorDepth):
-            // The inlined tree replaces one level (the {"$ref": …} object).
-            guard depth - 1 + evaluatorDepth <= maxDepth else {
-                throw error("rule nested deeper than \(maxDepth) levels once evaluator \"\(name)\" is inlined")
-            }
-            deepest = max(deepest, depth - 1 + evaluatorDepth)
-            return node
-        }
-    }
-
     // MARK: - Helpers
 
-    private mutating func enter() throws(RuleCompileError) {
+    mutating func enter() throws(RuleCompileError) {
         depth += 1
         deepest = max(deepest, depth)
         guard depth <= maxDepth else {
@@ -313,7 +185,7 @@ struct Compiler {
         }
     }
 
-    private mutating func compileAll(_ arguments: OperationArguments) throws(RuleCompileError) -> [Node] {
+    mutating func compileAll(_ arguments: OperationArguments) throws(RuleCompileError) -> [Node] {
         var nodes: [Node] = []
         nodes.reserveCapacity(arguments.values.count)
         for index in arguments.values.indices {
@@ -322,7 +194,7 @@ struct Compiler {
         return nodes
     }
 
-    private mutating func compileArgument(_ arguments: OperationArguments, _ index: Int) throws(RuleCompileError) -> Node {
+    mutating func compileArgument(_ arguments: OperationArguments, _ index: Int) throws(RuleCompileError) -> Node {
         descend(arguments, index)
         defer { if arguments.isList { path.removeLast() } }
         return try compile(arguments.values[index])
@@ -330,25 +202,25 @@ struct Compiler {
 
     /// Arguments of arithmetic and min/max: one operation in place of a list
     /// spreads its array result into the operands.
-    private mutating func compileArithmeticArguments(_ arguments: OperationArguments) throws(RuleCompileError) -> Arguments {
+    mutating func compileArithmeticArguments(_ arguments: OperationArguments) throws(RuleCompileError) -> Arguments {
         let spread = !arguments.isList && Self.isOperation(arguments.values[0])
         return Arguments(nodes: try compileAll(arguments), spread: spread)
     }
 
     /// Arguments given as a list are addressed by index in pointers.
-    private mutating func descend(_ arguments: OperationArguments, _ index: Int) {
+    mutating func descend(_ arguments: OperationArguments, _ index: Int) {
         if arguments.isList { path.append(String(index)) }
     }
 
     /// An iterator over a literal that is not an array would only ever see
     /// an empty list: an authoring mistake.
-    private mutating func requireArraySource(_ name: String, _ source: Node) throws(RuleCompileError) {
+    mutating func requireArraySource(_ name: String, _ source: Node) throws(RuleCompileError) {
         guard let value = source.literalValue, value.arrayValue == nil else { return }
         path.append("0")
         throw error("\"\(name)\" iterates over an array or an operation giving one; got \(value.typeName)")
     }
 
-    private func requireCount(
+    func requireCount(
         _ name: String, _ arguments: OperationArguments, exactly count: Int
     ) throws(RuleCompileError) {
         guard arguments.values.count == count else {
@@ -356,7 +228,7 @@ struct Compiler {
         }
     }
 
-    private func requireCount(
+    func requireCount(
         _ name: String, _ arguments: OperationArguments, atLeast minimum: Int = 0, atMost maximum: Int = .max
     ) throws(RuleCompileError) {
         let count = arguments.values.count
@@ -376,13 +248,13 @@ struct Compiler {
         RuleCompileError(pointer: pointerPrefix + JSONPointer(tokens: path).description, message: message)
     }
 
-    private static func isOperation(_ value: JSON) -> Bool {
+    static func isOperation(_ value: JSON) -> Bool {
         if case .object(let object) = value { return object.count == 1 }
         return false
     }
 
     /// An array whose elements are all literals becomes one literal.
-    private static func foldArray(_ nodes: [Node]) -> Node {
+    static func foldArray(_ nodes: [Node]) -> Node {
         var values: [JSON] = []
         values.reserveCapacity(nodes.count)
         for node in nodes {
@@ -393,7 +265,7 @@ struct Compiler {
     }
 
     /// A set for `in` over four or more literal strings (fewer are scanned).
-    private static func stringSet(_ elements: [JSON]) -> LiteralStringSet? {
+    static func stringSet(_ elements: [JSON]) -> LiteralStringSet? {
         guard elements.count >= 4 else { return nil }
         var strings: [String] = []
         strings.reserveCapacity(elements.count)

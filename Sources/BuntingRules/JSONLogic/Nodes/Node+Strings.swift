@@ -1,9 +1,6 @@
 import BuntingJSON
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// `cat`, `substr` and flagd's `starts_with`/`ends_with`.
+/// `cat` and `substr`.
 extension Node {
     final class Concatenate: Node, @unchecked Sendable {
         let operands: Operands
@@ -41,58 +38,6 @@ extension Node {
         override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
             try interpreter.step()
             return .string(try interpreter.substring(source: source, start: start, length: length))
-        }
-    }
-
-    /// `starts_with` (isPrefix) or `ends_with`: null unless both operands are strings.
-    final class Affix: Node, @unchecked Sendable {
-        let isPrefix: Bool
-        let subject: InspectedOperand
-        let part: Node
-        /// The affix when it is literal (the usual case), so that the subject
-        /// can be read directly (see `InspectedOperand`).
-        private let literalPart: JSON?
-
-        init(isPrefix: Bool, _ subject: Node, _ part: Node) {
-            self.isPrefix = isPrefix
-            self.subject = InspectedOperand(subject)
-            self.part = part
-            literalPart = part.literalValue
-        }
-
-        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
-            try interpreter.step()
-            return try test(&interpreter).map(JSON.bool) ?? .null
-        }
-
-        override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
-            try interpreter.step()
-            return try test(&interpreter) ?? false
-        }
-
-        private func test(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool? {
-            if let literalPart {
-                return try subject.inspect(&interpreter) { subject in
-                    guard case .string(let text) = subject, case .string(let affix) = literalPart else { return nil }
-                    return Self.hasAffix(text, affix, atStart: isPrefix)
-                }
-            }
-            let subject = try subject.node.evaluate(&interpreter)
-            let part = try part.evaluate(&interpreter)
-            guard case .string(let text) = subject, case .string(let affix) = part else { return nil }
-            return Self.hasAffix(text, affix, atStart: isPrefix)
-        }
-
-        /// A byte comparison at the start or end: a UTF-8 affix is a code
-        /// point affix, without Swift's grapheme-aware `hasPrefix`.
-        static func hasAffix(_ text: String, _ affix: String, atStart: Bool) -> Bool {
-            let count = affix.utf8.count
-            guard count <= text.utf8.count else { return false }
-            return JavaScript.withBytes(of: text) { whole in
-                JavaScript.withBytes(of: affix) { part in
-                    count == 0 || memcmp(whole.baseAddress! + (atStart ? 0 : whole.count - count), part.baseAddress!, count) == 0
-                }
-            }
         }
     }
 }
@@ -148,27 +93,5 @@ extension Interpreter {
         if value >= 9e18 { return Int.max / 4 }
         if value <= -9e18 { return Int.min / 4 }
         return Int(value.rounded(.towardZero))
-    }
-}
-
-/// Where `cat` puts its pieces: the string being built, or a hash of it.
-protocol ConcatenationSink {
-    /// UTF-8 bytes so far.
-    var byteCount: Int { get }
-    mutating func append(_ text: String)
-}
-
-extension String: ConcatenationSink {
-    var byteCount: Int { utf8.count }
-}
-
-/// The MurmurHash3 of a concatenation, fed piece by piece.
-struct HashingSink: ConcatenationSink {
-    var hasher = MurmurHash3()
-    private(set) var byteCount = 0
-
-    mutating func append(_ text: String) {
-        hasher.combine(text)
-        byteCount += text.utf8.count
     }
 }

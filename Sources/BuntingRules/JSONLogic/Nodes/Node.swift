@@ -13,7 +13,7 @@ import BuntingJSON
 ///
 /// Every operation counts one step (`Interpreter.step`) before its work;
 /// literals count none. Subclasses sit beside the operators they implement
-/// (`Node+Logic.swift`, `Node+Numbers.swift`, …).
+/// (`Nodes/Node+Logic.swift`, …; flagd's operators in `Flagd/`).
 class Node: @unchecked Sendable {
     /// The node's value.
     func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
