@@ -1,8 +1,12 @@
 import BuntingJSON
 
 /// A version as flagd's `sem_ver` reads it: an optional `v`/`V`, then
-/// SemVer 2.0.0 (`major.minor.patch[-prerelease][+build]`), where a missing
-/// minor or patch counts as 0 (`"1.2"` is `1.2.0`).
+/// SemVer 2.0.0 (`major.minor.patch[-prerelease][+build]`), or a partial
+/// version without prerelease or build (`"1"` is `1.0.0`, `"1.2"` is
+/// `1.2.0`), as the flagd daemon's semver package reads it. (flagd-core's
+/// Python also pads `"1.2-rc.1"` to `1.2.0-rc.1`; the daemon refuses it.)
+/// A number in the context is read as Python writes it: `2` and `2.0` are
+/// `2.0.0`, `1.5` is `1.5.0`; negative numbers and `-0.0` are not versions.
 ///
 /// Most versions are three numbers that fit in 64 bits, without prerelease:
 /// those are held as the numbers alone, compared directly, and copied
@@ -51,13 +55,28 @@ struct SemanticVersion: Sendable {
     private let patch: UInt64
     private let details: Details?
 
-    /// Numbers are read as their string form; other values are not versions.
+    /// Strings and numbers are read as versions; other values are not versions.
     init?(_ value: JSON) {
         switch value {
         case .string(let text): self.init(text)
-        case .integer, .real: self.init(JavaScript.toString(value))
+        case .integer(let number):
+            guard number >= 0 else { return nil }
+            self.init(String(number))
+        case .real(let number):
+            guard let text = Self.text(of: number) else { return nil }
+            self.init(text)
         default: return nil
         }
+    }
+
+    /// A real as flagd-core writes it before reading it as a version
+    /// (Python's `str`): the digits JavaScript writes too, except that a
+    /// negative sign (also of -0.0) or an exponent (from 1e16 up, below 1e-4)
+    /// makes it no version. Nil for those.
+    private static func text(of number: Double) -> String? {
+        guard number.sign == .plus, number.isFinite, number < 1e16 else { return nil }
+        if number.rounded(.towardZero) == number { return String(Int64(number)) }
+        return JavaScript.string(from: number)
     }
 
     init?(_ text: String) {
@@ -140,7 +159,12 @@ struct SemanticVersion: Sendable {
                 index += 1
                 guard let value = number(bytes, &index) else { return nil }
                 patch = value
+            } else {
+                // A partial version is the numbers alone.
+                guard index == bytes.count else { return nil }
             }
+        } else {
+            guard index == bytes.count else { return nil }
         }
         var prerelease: [Identifier] = []
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
