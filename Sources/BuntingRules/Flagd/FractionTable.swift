@@ -9,9 +9,10 @@ final class FractionTable: Sendable {
 
     var totalWeight: UInt64 { rangeEnds.last ?? 0 }
 
-    /// Each fraction is `[variant]` (weight 1) or `[variant, weight]` with an
-    /// integer weight, negative counting as 0. Anything else makes the whole
-    /// list invalid (nil), and so the `fractional` result null, as in flagd.
+    /// Each fraction is `[variant]` (weight 1) or `[variant, weight]` with a
+    /// whole-number weight, negative counting as 0. Anything else makes the
+    /// whole list invalid (nil), and so the `fractional` result null, as in
+    /// flagd.
     init?(_ fractions: ArraySlice<JSON>) {
         var variants: [JSON] = []
         var ends: [UInt64] = []
@@ -20,17 +21,31 @@ final class FractionTable: Sendable {
             guard case .array(let pair) = fraction, pair.count == 1 || pair.count == 2 else { return nil }
             var weight: UInt64 = 1
             if pair.count == 2 {
-                guard case .integer(let number) = pair[1] else { return nil }
-                // Capped so that the sum cannot overflow; any cap above
-                // Int32.max fails the total check all the same.
-                weight = UInt64(min(max(number, 0), 1 << 32))
+                guard let number = Self.weight(pair[1]) else { return nil }
+                weight = number
             }
+            // Weights are capped at 2³², so the sum of any list a rule can
+            // hold stays far from overflow; past Int32.max it is refused.
             total += weight
             variants.append(pair[0])
             ends.append(total)
         }
         self.variants = variants
         rangeEnds = ends
+    }
+
+    /// A weight, capped at 2³²: an integer, or a real with no fraction (the
+    /// flagd daemon reads every JSON number as a double, so `50.0` is 50 there;
+    /// flagd-core's Python refuses it). Nil for anything else.
+    private static func weight(_ value: JSON) -> UInt64? {
+        switch value {
+        case .integer(let number):
+            return UInt64(min(max(number, 0), 1 << 32))
+        case .real(let number) where number.rounded(.towardZero) == number:
+            return UInt64(min(max(number, 0), 4_294_967_296))
+        default:
+            return nil
+        }
     }
 
     /// The position of the variant whose range holds `hash × total >> 32`;

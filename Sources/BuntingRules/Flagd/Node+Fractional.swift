@@ -27,7 +27,7 @@ extension Interpreter {
         // The rule's own tables and nodes are passed on as `rule.x!`, not
         // bound to locals: a local holds a reference, retained and released.
         if rule.isLiteralShorthand {
-            guard let hash = try shorthandHash(rule), rule.wholeTable != nil else { return .null }
+            guard let hash = shorthandHash(rule), rule.wholeTable != nil else { return .null }
             return pick(rule.wholeTable!, hash: hash).map(FractionalResult.whole) ?? .null
         }
         if hashing == .murmur3String, rule.bucketingConcatenation != nil {
@@ -51,7 +51,7 @@ extension Interpreter {
         case (.murmur3CBOR, _): firstIsBucketingValue = true
         }
         guard firstIsBucketingValue else {
-            guard let hash = try shorthandHash(rule), let table = FractionTable(([first] + rest)[...]) else {
+            guard let hash = shorthandHash(rule), let table = FractionTable(([first] + rest)[...]) else {
                 return .null
             }
             return pick(table, hash: hash).map { .value(table.variants[$0]) } ?? .null
@@ -97,32 +97,32 @@ extension Interpreter {
 
     /// The position of the variant whose range holds the bucket of `hash`;
     /// nil without a hash (a value CBOR cannot encode), with a total weight
-    /// out of range, or when no range holds it.
+    /// out of range, or when no range holds it (a total weight of 0).
     private func pick(_ table: FractionTable, hash: UInt32?) -> Int? {
         guard let hash else { return nil }
         let total = table.totalWeight
         guard total <= Self.maxTotalWeight else { return nil }
-        if hashing == .murmur3CBOR && total == 0 { return nil }
         return table.pick(hash)
     }
 
     /// The hash of flagKey + targetingKey (string generation) or of
     /// [flagKey, targetingKey] (CBOR generation); nil when there is no usable
     /// targeting key. Neither string is built.
-    private func shorthandHash(_ rule: FractionalRule) throws(RuleEvaluationError) -> UInt32? {
+    private func shorthandHash(_ rule: FractionalRule) -> UInt32? {
         let targetingKey = lookup(rule.targetingKey) ?? .null
         switch hashing {
         case .murmur3String:
-            guard targetingKey.isTruthy else { return nil }
-            // flagd-core 1.x concatenates with Python's +, which fails on non-strings.
-            guard case .string(let user) = targetingKey else { throw Self.nonStringKeys }
+            // flagd buckets only by a string targeting key (flagd-core 1.x
+            // fails on other values: see the README's compatibility notes).
+            guard case .string(let user) = targetingKey, !user.isEmpty else { return nil }
             var hasher = MurmurHash3()
             if atRoot, flagd != nil {
                 flagd!.hashFlagKey(into: &hasher)
-            } else {
-                guard case .string(let seed) = lookup(Self.flagKeyPath) ?? "" else { throw Self.nonStringKeys }
+            } else if case .string(let seed)? = lookup(Self.flagKeyPath) {
                 hasher.combine(seed)
             }
+            // A `$flagd.flagKey` that is not a string seeds with nothing, as
+            // flagd reads properties it cannot decode as empty.
             hasher.combine(user)
             return hasher.finalize()
         case .murmur3CBOR:
@@ -131,9 +131,6 @@ extension Interpreter {
             return CanonicalCBOR.encode([flagKey, .string(user)]).map(MurmurHash3.x86_32)
         }
     }
-
-    private static let nonStringKeys = RuleEvaluationError.invalidOperand(
-        operator: "fractional", message: "flag key and targeting key must be strings")
 
     private static let flagKeyPath = DataPath("$flagd.flagKey")
 }

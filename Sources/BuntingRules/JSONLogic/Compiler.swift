@@ -164,8 +164,8 @@ struct Compiler {
         case "fractional": return Node.Fractional(try compileFractional(arguments))
         case "sem_ver": return try compileSemanticVersion(arguments)
         case "starts_with", "ends_with":
-            try requireCount(name, arguments, exactly: 2)
             let nodes = try compileAll(arguments)
+            guard nodes.count == 2 else { return Node.Unanswerable(nodes) }
             return Node.Affix(isPrefix: name == "starts_with", nodes[0], nodes[1])
 
         case "$ref": return try inlineReference(value)

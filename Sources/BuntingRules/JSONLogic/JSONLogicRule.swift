@@ -19,15 +19,16 @@ import BuntingJSON
 /// - the wrong number of arguments where the count is fixed or bounded:
 ///   `var` ≤ 2; `!`, `!!` ≤ 1; `==` `===` `!=` `!==` `<` `<=` `>` `>=` ≥ 2;
 ///   `-` `/` `min` `max` ≥ 1; `%` ≥ 2; `map` `filter` `all` `some` `none` `in`
-///   `missing_some` `starts_with` `ends_with` = 2; `reduce` `substr` 2–3;
-///   `sem_ver` = 3; `log` `throw` = 1; `try` `fractional` ≥ 1;
+///   `missing_some` = 2; `reduce` `substr` 2–3; `log` `throw` = 1; `try` ≥ 1;
 /// - a `var` path that is not a string, number, null or operation, and a
 ///   `val`/`exists` segment that is not a string, number or operation;
-/// - a literal `sem_ver` comparison other than = != < <= > >= ^ ~;
-/// - a literal `fractional` entry that is not `[variant]` or `[variant, integer]`;
 /// - a `$ref` that is not a string, names no evaluator, names one that does
 ///   not compile, or closes a cycle of evaluators;
 /// - nesting deeper than `maxDepth` (arrays and objects, `$ref`s inlined).
+///
+/// flagd's operators are not refused for what flagd answers with null (the
+/// wrong number of arguments, an unknown `sem_ver` comparison, malformed
+/// fractions): they evaluate to null, as in flagd.
 public struct JSONLogicRule: Sendable {
     let root: Node
     /// Which `fractional` generation the rule's document chose.
