@@ -10,6 +10,8 @@ final class CompiledFlag: Sendable {
     /// The default variant's position in `variants`; nil when it names none.
     let defaultPosition: Int?
     let metadata: JSONObject
+    /// Why the definition cannot be used, when it cannot.
+    let unusable: RuleCompileError?
     /// How the flag resolves, worked out as far as the context does not matter.
     let plan: ResolutionPlan
 
@@ -27,6 +29,7 @@ final class CompiledFlag: Sendable {
         let defaultPosition = defaultVariant.flatMap { variants.position(of: $0) }
         self.defaultPosition = defaultPosition
         self.metadata = metadata
+        self.unusable = unusable
         let answers = Answers(variants: variants, defaultVariant: defaultVariant, defaultPosition: defaultPosition)
         if let unusable {
             plan = ResolutionPlan.Fixed(.failure(.parseError, "flag definition is invalid: \(unusable)"))

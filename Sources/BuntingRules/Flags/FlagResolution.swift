@@ -12,6 +12,9 @@ public struct FlagResolution: Sendable, Hashable, CustomStringConvertible {
     /// The chosen variant's position in the flag's variants; -1 for none.
     private let position: Int
     public let reason: FlagReason
+    /// Whether the value, a real without a fraction, was asked for as an
+    /// integer and is handed out as one.
+    private let asInteger: Bool
     /// Set exactly when `reason` is `.error`.
     private let failure: Failure?
 
@@ -28,10 +31,14 @@ public struct FlagResolution: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    init(flag: CompiledFlag, position: Int?, reason: FlagReason, errorCode: FlagErrorCode? = nil, errorMessage: String? = nil) {
+    init(
+        flag: CompiledFlag, position: Int?, reason: FlagReason, asInteger: Bool = false,
+        errorCode: FlagErrorCode? = nil, errorMessage: String? = nil
+    ) {
         self.flag = flag
         self.position = position ?? -1
         self.reason = reason
+        self.asInteger = asInteger
         failure = errorCode.map { Failure(code: $0, message: errorMessage ?? "") }
     }
 
@@ -40,6 +47,7 @@ public struct FlagResolution: Sendable, Hashable, CustomStringConvertible {
         flag = nil
         position = -1
         reason = .error
+        asInteger = false
         failure = Failure(code: .flagNotFound, message: "flag \"\(flagKey)\" not found", missingKey: flagKey)
     }
 
@@ -53,6 +61,7 @@ public struct FlagResolution: Sendable, Hashable, CustomStringConvertible {
     /// default is meant: disabled flag, no default variant, or an error).
     public var value: JSON {
         guard let flag, position >= 0 else { return .null }
+        if asInteger, case .real(let number) = flag.variants.values[position] { return .integer(Int64(number)) }
         return flag.variants.values[position]
     }
 

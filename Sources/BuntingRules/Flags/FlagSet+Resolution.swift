@@ -58,11 +58,14 @@ extension FlagSet {
     ) -> FlagResolution {
         switch outcome {
         case .variant(let position, let reason):
-            if let expecting, !expecting.accepts(flag.variants.values[position]) {
-                let value = flag.variants.values[position]
+            guard let expecting else { return FlagResolution(flag: flag, position: position, reason: reason) }
+            let value = flag.variants.values[position]
+            guard expecting.accepts(value) else {
                 return failure(flag, .typeMismatch, "expected a value of type \(expecting.rawValue), got \(value.typeName)")
             }
-            return FlagResolution(flag: flag, position: position, reason: reason)
+            let asInteger: Bool
+            if expecting == .integer, case .real = value { asInteger = true } else { asInteger = false }
+            return FlagResolution(flag: flag, position: position, reason: reason, asInteger: asInteger)
         case .noVariant(let reason):
             return FlagResolution(flag: flag, position: nil, reason: reason)
         case .failure(let code, let message):

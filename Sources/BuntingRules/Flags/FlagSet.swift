@@ -18,8 +18,18 @@ public struct FlagSet: Sendable {
     let attributes: AttributeTable
 
     /// Every problem found, with a pointer into the document. Empty for a
-    /// valid document.
+    /// valid document. None of them stops the other flags from resolving.
     public let problems: [RuleCompileError]
+    /// The flags whose definition cannot be used (they resolve as ERROR /
+    /// PARSE_ERROR), with the first problem of each: a bad `state` or
+    /// `variants`, a targeting rule that does not compile (such as a `$ref` to
+    /// an evaluator that does not exist), bad metadata. The rest of the
+    /// problems leave every flag usable.
+    public var unusableFlags: [String: RuleCompileError] {
+        var unusable: [String: RuleCompileError] = [:]
+        for flag in flags { if let problem = flag.unusable { unusable[flag.key] = problem } }
+        return unusable
+    }
     /// The flag set's `metadata`.
     public let metadata: JSONObject
     public let fractionalHashing: FractionalHashing
