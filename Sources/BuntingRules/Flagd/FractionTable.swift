@@ -24,9 +24,9 @@ final class FractionTable: Sendable {
                 guard let number = Self.weight(pair[1]) else { return nil }
                 weight = number
             }
-            // Weights are capped at 2³², so the sum of any list a rule can
-            // hold stays far from overflow; past Int32.max it is refused.
-            total += weight
+            // Past Int32.max the list is refused anyway: the running total
+            // stops at 2³³, so that it cannot overflow however many there are.
+            total = min(total + weight, 1 << 33)
             variants.append(pair[0])
             ends.append(total)
         }
@@ -49,12 +49,24 @@ final class FractionTable: Sendable {
     }
 
     /// The position of the variant whose range holds `hash × total >> 32`;
-    /// nil when the ranges are empty.
+    /// nil when the ranges are empty or the total is past 2³² (the caller
+    /// refuses totals past Int32.max before). A binary search over long
+    /// tables, so that picking costs no more than a constant.
     func pick(_ hash: UInt32) -> Int? {
-        let bucket = (UInt64(hash) * totalWeight) >> 32
-        for (index, end) in rangeEnds.enumerated() where bucket < end {
-            return index
+        let total = totalWeight
+        guard total <= 1 << 32 else { return nil }
+        let bucket = (UInt64(hash) * total) >> 32
+        guard rangeEnds.count > 8 else {
+            for (index, end) in rangeEnds.enumerated() where bucket < end { return index }
+            return nil
         }
-        return nil
+        // The first range ending past the bucket (ends never decrease).
+        var low = 0
+        var high = rangeEnds.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if rangeEnds[middle] > bucket { high = middle } else { low = middle + 1 }
+        }
+        return low < rangeEnds.count ? low : nil
     }
 }

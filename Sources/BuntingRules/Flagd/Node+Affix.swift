@@ -31,16 +31,20 @@ extension Node {
             return try test(&interpreter) ?? false
         }
 
+        /// Charged for the bytes compared: at most the affix's.
         private func test(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool? {
             if let literalPart {
-                return try subject.inspect(&interpreter) { subject in
-                    guard case .string(let text) = subject, case .string(let affix) = literalPart else { return nil }
-                    return Self.hasAffix(text, affix, atStart: isPrefix)
+                let (answer, bytes) = try subject.inspect(&interpreter) { subject -> (Bool?, Int) in
+                    guard case .string(let text) = subject, case .string(let affix) = literalPart else { return (nil, 0) }
+                    return (Self.hasAffix(text, affix, atStart: isPrefix), affix.utf8.count)
                 }
+                try interpreter.charge(bytes: bytes)
+                return answer
             }
             let subject = try subject.node.evaluate(&interpreter)
             let part = try part.evaluate(&interpreter)
             guard case .string(let text) = subject, case .string(let affix) = part else { return nil }
+            try interpreter.charge(comparing: text, affix)
             return Self.hasAffix(text, affix, atStart: isPrefix)
         }
 

@@ -27,7 +27,7 @@ extension Interpreter {
         // The rule's own tables and nodes are passed on as `rule.x!`, not
         // bound to locals: a local holds a reference, retained and released.
         if rule.isLiteralShorthand {
-            guard let hash = shorthandHash(rule), rule.wholeTable != nil else { return .null }
+            guard let hash = try shorthandHash(rule), rule.wholeTable != nil else { return .null }
             return pick(rule.wholeTable!, hash: hash).map(FractionalResult.whole) ?? .null
         }
         if hashing == .murmur3String, rule.bucketingConcatenation != nil {
@@ -51,27 +51,31 @@ extension Interpreter {
         case (.murmur3CBOR, _): firstIsBucketingValue = true
         }
         guard firstIsBucketingValue else {
-            guard let hash = shorthandHash(rule), let table = FractionTable(([first] + rest)[...]) else {
-                return .null
-            }
+            guard let hash = try shorthandHash(rule), let table = try fractionTable([first] + rest) else { return .null }
             return pick(table, hash: hash).map { .value(table.variants[$0]) } ?? .null
         }
 
+        // The bucketing value is hashed: its bytes are the work.
         let hash: UInt32?
         switch first {
         case .null:
             return .null
         case .string(let text) where hashing == .murmur3String:
             guard !text.isEmpty else { return .null }
+            try charge(bytes: text.utf8.count)
             hash = MurmurHash3.x86_32(text)
         default:
-            hash = CanonicalCBOR.encode(first).map(MurmurHash3.x86_32)
+            var sortingWork = 0
+            let encoded = CanonicalCBOR.encode(first, sortingWork: &sortingWork)
+            try charge(bytes: encoded?.count ?? 0)
+            try step(sortingWork)
+            hash = encoded.map(MurmurHash3.x86_32)
         }
         if rule.literalTail != nil {
             guard rule.tailTable != nil else { return .null }
             return pick(rule.tailTable!, hash: hash).map(FractionalResult.tail) ?? .null
         }
-        guard let table = FractionTable(rest[...]) else { return .null }
+        guard let table = try fractionTable(rest) else { return .null }
         return pick(table, hash: hash).map { .value(table.variants[$0]) } ?? .null
     }
 
@@ -91,8 +95,14 @@ extension Interpreter {
         var rest: [JSON] = []
         rest.reserveCapacity(rule.arguments.count - 1)
         for node in rule.arguments.dropFirst() { rest.append(try evaluate(node)) }
-        guard bucketing.byteCount > 0, let table = FractionTable(rest[...]) else { return .null }
+        guard bucketing.byteCount > 0, let table = try fractionTable(rest) else { return .null }
         return pick(table, hash: bucketing.hash).map { .value(table.variants[$0]) } ?? .null
+    }
+
+    /// The table of fractions computed in this evaluation, one unit per fraction.
+    private mutating func fractionTable(_ fractions: [JSON]) throws(RuleEvaluationError) -> FractionTable? {
+        try charge(elements: fractions.count)
+        return FractionTable(fractions[...])
     }
 
     /// The position of the variant whose range holds the bucket of `hash`;
@@ -107,18 +117,20 @@ extension Interpreter {
 
     /// The hash of flagKey + targetingKey (string generation) or of
     /// [flagKey, targetingKey] (CBOR generation); nil when there is no usable
-    /// targeting key. Neither string is built.
-    private func shorthandHash(_ rule: FractionalRule) -> UInt32? {
+    /// targeting key. Neither string is built; the bytes hashed are charged.
+    private mutating func shorthandHash(_ rule: FractionalRule) throws(RuleEvaluationError) -> UInt32? {
         let targetingKey = lookup(rule.targetingKey) ?? .null
         switch hashing {
         case .murmur3String:
             // flagd buckets only by a string targeting key (flagd-core 1.x
             // fails on other values: see the README's compatibility notes).
             guard case .string(let user) = targetingKey, !user.isEmpty else { return nil }
+            try charge(bytes: user.utf8.count)
             var hasher = MurmurHash3()
             if atRoot, flagd != nil {
                 flagd!.hashFlagKey(into: &hasher)
             } else if case .string(let seed)? = lookup(Self.flagKeyPath) {
+                try charge(bytes: seed.utf8.count)
                 hasher.combine(seed)
             }
             // A `$flagd.flagKey` that is not a string seeds with nothing, as
@@ -128,7 +140,9 @@ extension Interpreter {
         case .murmur3CBOR:
             guard case .string(let user) = targetingKey, !user.isEmpty else { return nil }
             let flagKey: JSON = atRoot && flagd != nil ? .string(flagd!.flagKey) : lookup(Self.flagKeyPath) ?? ""
-            return CanonicalCBOR.encode([flagKey, .string(user)]).map(MurmurHash3.x86_32)
+            let encoded = CanonicalCBOR.encode([flagKey, .string(user)])
+            try charge(bytes: encoded?.count ?? 0)
+            return encoded.map(MurmurHash3.x86_32)
         }
     }
 

@@ -45,7 +45,14 @@ extension Node {
         ) throws(RuleEvaluationError) -> SemanticVersion? {
             switch operand {
             case .literal(let version): return version
-            case .computed(let operand): return try operand.inspect(&interpreter) { SemanticVersion($0) }
+            case .computed(let operand):
+                // Parsing reads the version's bytes, each checked: charged.
+                let (version, bytes) = try operand.inspect(&interpreter) { value -> (SemanticVersion?, Int) in
+                    guard case .string(let text) = value else { return (SemanticVersion(value), 0) }
+                    return (SemanticVersion(text), text.utf8.count)
+                }
+                try interpreter.charge(bytes: bytes, perUnit: Interpreter.versionBytesPerUnit)
+                return version
             }
         }
     }
@@ -62,4 +69,9 @@ enum VersionOperand: Sendable {
 enum SemanticVersionOperation: String, Sendable, CaseIterable {
     case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
     case sameMajor = "^", sameMinor = "~"
+}
+
+extension Interpreter {
+    /// Bytes of a version read per work unit: parsing checks each byte.
+    static let versionBytesPerUnit = 4
 }

@@ -28,20 +28,17 @@ struct SemanticVersion: Sendable {
         }
     }
 
-    enum Identifier: Sendable {
-        case numeric(Number)
-        case alphanumeric([UInt8])
-    }
-
     /// The parts of a version that is not three small numbers.
     final class Details: Sendable {
         let major: Number
         let minor: Number
         let patch: Number
-        /// Empty for a release version.
-        let prerelease: [Identifier]
+        /// The prerelease's bytes after the `-` (`rc.1`), checked; empty for a
+        /// release version. Kept whole, not split into identifiers, so that a
+        /// long prerelease costs one allocation.
+        let prerelease: [UInt8]
 
-        init(major: Number, minor: Number, patch: Number, prerelease: [Identifier]) {
+        init(major: Number, minor: Number, patch: Number, prerelease: [UInt8]) {
             self.major = major
             self.minor = minor
             self.patch = patch
@@ -123,7 +120,7 @@ struct SemanticVersion: Sendable {
         return nil
     }
 
-    private init(major: Number, minor: Number, patch: Number, prerelease: [Identifier]) {
+    private init(major: Number, minor: Number, patch: Number, prerelease: [UInt8]) {
         if case .small(let major) = major, case .small(let minor) = minor, case .small(let patch) = patch,
            prerelease.isEmpty {
             self.major = major
@@ -166,22 +163,23 @@ struct SemanticVersion: Sendable {
         } else {
             guard index == bytes.count else { return nil }
         }
-        var prerelease: [Identifier] = []
+        var prerelease: [UInt8] = []
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+            let start = index + 1
             repeat {
                 index += 1
-                let start = index
-                while index < bytes.count, isIdentifierByte(bytes[index]) { index += 1 }
-                let identifier = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                guard !identifier.isEmpty else { return nil }
-                if identifier.allSatisfy(isDigit) {
-                    var position = 0
-                    guard let value = number(identifier, &position) else { return nil }
-                    prerelease.append(.numeric(value))
-                } else {
-                    prerelease.append(.alphanumeric(Array(identifier)))
+                let identifierStart = index
+                var allDigits = true
+                while index < bytes.count, isIdentifierByte(bytes[index]) {
+                    allDigits = allDigits && isDigit(bytes[index])
+                    index += 1
                 }
+                let length = index - identifierStart
+                guard length > 0 else { return nil }
+                // A numeric identifier has no leading zero.
+                if allDigits, length > 1, bytes[identifierStart] == UInt8(ascii: "0") { return nil }
             } while index < bytes.count && bytes[index] == UInt8(ascii: ".")
+            prerelease = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "+") {
             // Build metadata: checked, then ignored.
@@ -247,17 +245,37 @@ struct SemanticVersion: Sendable {
         case (false, true): return -1
         case (false, false): break
         }
-        for (a, b) in zip(lhs.prerelease, rhs.prerelease) {
-            switch (a, b) {
-            case (.numeric(let x), .numeric(let y)):
-                if x != y { return x < y ? -1 : 1 }
-            case (.numeric, .alphanumeric): return -1
-            case (.alphanumeric, .numeric): return 1
-            case (.alphanumeric(let x), .alphanumeric(let y)):
-                if x != y { return x.lexicographicallyPrecedes(y) ? -1 : 1 }
+        return comparePrereleases(lhs.prerelease, rhs.prerelease)
+    }
+
+    /// The identifiers in turn: numeric ones numerically (no leading zeros:
+    /// the longer is larger) and before alphanumeric ones, which compare in
+    /// ASCII order; then the longer list.
+    private static func comparePrereleases(_ lhs: [UInt8], _ rhs: [UInt8]) -> Int {
+        var left = 0
+        var right = 0
+        while left < lhs.count, right < rhs.count {
+            let leftEnd = lhs[left...].firstIndex(of: UInt8(ascii: ".")) ?? lhs.count
+            let rightEnd = rhs[right...].firstIndex(of: UInt8(ascii: ".")) ?? rhs.count
+            let a = lhs[left..<leftEnd]
+            let b = rhs[right..<rightEnd]
+            let aNumeric = a.allSatisfy(isDigit)
+            let bNumeric = b.allSatisfy(isDigit)
+            switch (aNumeric, bNumeric) {
+            case (true, true):
+                if a.count != b.count { return a.count < b.count ? -1 : 1 }
+                if !a.elementsEqual(b) { return a.lexicographicallyPrecedes(b) ? -1 : 1 }
+            case (true, false): return -1
+            case (false, true): return 1
+            case (false, false):
+                if !a.elementsEqual(b) { return a.lexicographicallyPrecedes(b) ? -1 : 1 }
             }
+            left = leftEnd + 1
+            right = rightEnd + 1
         }
-        return lhs.prerelease.count == rhs.prerelease.count ? 0 : (lhs.prerelease.count < rhs.prerelease.count ? -1 : 1)
+        let leftDone = left >= lhs.count
+        let rightDone = right >= rhs.count
+        return leftDone == rightDone ? 0 : (leftDone ? -1 : 1)
     }
 
     static func holds(_ operation: SemanticVersionOperation, _ lhs: SemanticVersion, _ rhs: SemanticVersion) -> Bool {

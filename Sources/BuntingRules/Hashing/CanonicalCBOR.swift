@@ -7,12 +7,22 @@ import BuntingJSON
 enum CanonicalCBOR {
     /// Nil when the value nests deeper than `maxDepth`.
     static func encode(_ value: JSON, maxDepth: Int = JSON.defaultMaxDepth) -> [UInt8]? {
+        var sortingWork = 0
+        return encode(value, maxDepth: maxDepth, sortingWork: &sortingWork)
+    }
+
+    /// `encode`, adding to `sortingWork` the work of ordering object members
+    /// on the way: per member, its key encoded and about log₂ of its
+    /// object's size comparisons.
+    static func encode(_ value: JSON, maxDepth: Int = JSON.defaultMaxDepth, sortingWork: inout Int) -> [UInt8]? {
         var output: [UInt8] = []
-        guard append(value, to: &output, depth: 0, maxDepth: maxDepth) else { return nil }
+        guard append(value, to: &output, depth: 0, maxDepth: maxDepth, sortingWork: &sortingWork) else { return nil }
         return output
     }
 
-    private static func append(_ value: JSON, to output: inout [UInt8], depth: Int, maxDepth: Int) -> Bool {
+    private static func append(
+        _ value: JSON, to output: inout [UInt8], depth: Int, maxDepth: Int, sortingWork: inout Int
+    ) -> Bool {
         guard depth <= maxDepth else { return false }
         switch value {
         case .null:
@@ -29,9 +39,10 @@ enum CanonicalCBOR {
         case .array(let elements):
             appendHead(major: 4, UInt64(elements.count), to: &output)
             for element in elements {
-                guard append(element, to: &output, depth: depth + 1, maxDepth: maxDepth) else { return false }
+                guard append(element, to: &output, depth: depth + 1, maxDepth: maxDepth, sortingWork: &sortingWork) else { return false }
             }
         case .object(let object):
+            sortingWork += object.count * (1 + Int.bitWidth - object.count.leadingZeroBitCount)
             var entries: [(key: [UInt8], value: JSON)] = []
             entries.reserveCapacity(object.count)
             for (key, member) in object {
@@ -46,7 +57,7 @@ enum CanonicalCBOR {
             appendHead(major: 5, UInt64(entries.count), to: &output)
             for entry in entries {
                 output.append(contentsOf: entry.key)
-                guard append(entry.value, to: &output, depth: depth + 1, maxDepth: maxDepth) else { return false }
+                guard append(entry.value, to: &output, depth: depth + 1, maxDepth: maxDepth, sortingWork: &sortingWork) else { return false }
             }
         }
         return true

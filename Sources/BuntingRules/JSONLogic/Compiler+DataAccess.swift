@@ -6,11 +6,12 @@ extension Compiler {
     /// one) and an optional default.
     mutating func compileVar(_ arguments: OperationArguments) throws(RuleCompileError) -> Node {
         try requireCount("var", arguments, atMost: 2)
+        // The whole data always exists: a default for it is never used.
         let fallback = arguments.values.count == 2 ? try compileArgument(arguments, 1) : nil
-        guard let key = arguments.values.first else { return Node.Variable(.root, fallback: fallback) }
+        guard let key = arguments.values.first else { return Node.WholeData() }
         switch key {
-        case .null:
-            return Node.Variable(.root, fallback: fallback)
+        case .null, .string(""):
+            return Node.WholeData()
         case .string(let dotted):
             return Node.Variable(DataPath(dotted, table: attributes), fallback: fallback)
         case .integer, .real:

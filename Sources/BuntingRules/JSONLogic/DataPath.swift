@@ -22,7 +22,8 @@ final class DataPath: Sendable {
 
     init(_ dotted: String, table: AttributeTable? = nil) {
         components = dotted.isEmpty ? [] : dotted.split(separator: ".", omittingEmptySubsequences: false).map {
-            Component(key: String($0), index: DataPath.canonicalIndex(String($0)))
+            let key = String($0)
+            return Component(key: key, index: DataPath.canonicalIndex(key))
         }
         firstKey = components.first?.key ?? ""
         startsAtFlagdProperties = components.first?.key == FlagdProperties.key
@@ -37,9 +38,20 @@ final class DataPath: Sendable {
 
     static let root = DataPath("")
 
-    /// JavaScript reads `array["1"]` as an element, `array["01"]` or `array["-1"]` as nothing.
+    /// JavaScript reads `array["1"]` as an element, `array["01"]` or
+    /// `array["-1"]` as nothing. Indexes of 19 digits or more name nothing
+    /// either: no array or string is that long.
     static func canonicalIndex(_ key: String) -> Int? {
-        guard let index = Int(key), index >= 0, String(index) == key else { return nil }
-        return index
+        JavaScript.withBytes(of: key) { bytes in
+            guard let first = bytes.first, bytes.count <= 18, first != UInt8(ascii: "0") || bytes.count == 1 else {
+                return nil
+            }
+            var index = 0
+            for byte in bytes {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                index = index * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return index
+        }
     }
 }

@@ -86,13 +86,52 @@ extension Interpreter {
     }
 
     /// `var` with a computed key: null or "" is the whole data, anything else
-    /// is turned into a string and split at the dots.
-    func lookup(key: JSON) -> JSON? {
+    /// is turned into a string and split at the dots. Charged for the key's
+    /// bytes, and for copying the context when it names the whole of it.
+    mutating func lookup(key: JSON) throws(RuleEvaluationError) -> JSON? {
+        let text: String
         switch key {
-        case .null: return lookup(DataPath.root)
-        case .string(let text): return lookup(DataPath(text))
-        default: return lookup(DataPath(JavaScript.toString(key)))
+        case .null: text = ""
+        case .string(let string): text = string
+        default: text = try string(key)
         }
+        guard !text.isEmpty else { return try wholeData() }
+        let (bytes, dots) = JavaScript.withBytes(of: text) { bytes in
+            (bytes.count, bytes.reduce(0) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) })
+        }
+        try charge(bytes: bytes)
+        // One key, the common case: no path to make.
+        if dots == 0 {
+            switch scope {
+            case nil:
+                if case .object(let object) = root, flagd == nil || text != FlagdProperties.key { return object[text] }
+            case .item(let data)?:
+                return Self.member(of: data, DataPath.Component(key: text, index: DataPath.canonicalIndex(text)))
+            case .reduction?:
+                break
+            }
+        }
+        // No data nests deeper than JSON's parse limit (and a few levels of
+        // scopes and $flagd): a longer path names nothing, and is not made.
+        guard dots < JSON.defaultMaxDepth + 4 else { return nil }
+        try step((dots + 1) * Self.unitsPerPathComponent)
+        return lookup(DataPath(text))
+    }
+
+    /// Work units per component of a computed path: a string made, an index
+    /// parsed, a member looked up.
+    static let unitsPerPathComponent = 6
+
+    /// Work units per member when an object is copied (a key, a value and
+    /// an entry of its index).
+    static let unitsPerMemberCopied = 4
+
+    /// The current data as one value (`{"var": ""}`). At the root of a flag
+    /// evaluation that is a copy of the context with `$flagd` added, charged
+    /// per member copied.
+    mutating func wholeData() throws(RuleEvaluationError) -> JSON {
+        if atRoot, flagd != nil, case .object(let object) = root { try step(object.count * Self.unitsPerMemberCopied) }
+        return materialize(scope)
     }
 
     /// `data[key]` in JavaScript: object members, array elements and
@@ -131,14 +170,22 @@ extension Interpreter {
                 current = root
             }
         } else {
-            current = scopeData(levels: path.scopeJump)
+            current = try scopeData(levels: path.scopeJump)
         }
         for segment in segments {
             let next: JSON?
             switch segment {
             case .key(let key): next = Self.valueMember(of: current, key: .string(key))
             case .index(let index): next = Self.valueMember(of: current, key: .int(index))
-            case .computed(let node): next = Self.valueMember(of: current, key: try evaluate(node))
+            case .computed(let node):
+                // A computed key is hashed or turned into a string: charged.
+                var key = try evaluate(node)
+                switch key {
+                case .string(let text): try charge(bytes: text.utf8.count)
+                case .array: key = .string(try string(key))
+                default: break
+                }
+                next = Self.valueMember(of: current, key: key)
             }
             guard let next else { return nil }
             current = next
@@ -165,11 +212,14 @@ extension Interpreter {
         }
     }
 
+    /// The keys whose value is absent, null or "": each key is looked up
+    /// (one unit, and its bytes) and may be listed (an element built).
     mutating func missingKeys(_ keys: [JSON]) throws(RuleEvaluationError) -> [JSON] {
-        try step(keys.count / 64)
+        try charge(elements: keys.count)
+        try charge(elementsBuilt: keys.count)
         var absent: [JSON] = []
         for key in keys {
-            switch lookup(key: key) {
+            switch try lookup(key: key) {
             case nil, .null?, .string("")?: absent.append(key)
             default: break
             }

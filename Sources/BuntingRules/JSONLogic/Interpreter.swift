@@ -113,8 +113,13 @@ struct Interpreter: ~Copyable {
         steps = 0
     }
 
+    /// Charges `count` work units (see `EvaluationLimits.maxSteps`): one for
+    /// each operation, more for operations whose work grows with their
+    /// operands (`Interpreter+Work.swift`). Throws once the budget is spent.
     @inline(__always)
     mutating func step(_ count: Int = 1) throws(RuleEvaluationError) {
+        // maxSteps is at most Int.max / 2 and each charge far below that:
+        // the sum cannot overflow.
         steps &+= count
         if steps > limits.maxSteps { throw .tooManySteps(limit: limits.maxSteps) }
     }
@@ -155,20 +160,28 @@ struct Interpreter: ~Copyable {
         frames![frames!.count - 1] = Frame(scope: scope, index: index)
     }
 
-    /// The data `levels` scopes out: 0 is the current data, odd levels the
-    /// iteration (`{"index": i}`), even levels the enclosing data. Jumps past
-    /// the outermost scope land on the root.
-    func scopeData(levels: Int) -> JSON {
-        if levels == 0 { return materialize(scope) }
+    /// The data `levels` (≥ 0) scopes out: 0 is the current data, odd levels
+    /// the iteration (`{"index": i}`), even levels the enclosing data. Jumps
+    /// past the outermost scope land on the root.
+    /// Landing on the root copies the context (see `wholeData`): charged.
+    mutating func scopeData(levels: Int) throws(RuleEvaluationError) -> JSON {
+        if levels == 0 { return try wholeData() }
         let frames = self.frames ?? []
-        let frame = (levels + 1) / 2
-        guard frame <= frames.count else { return materialize(nil) }
+        // levels / 2 rounded up, without the overflow of (levels + 1) / 2 at Int.max.
+        let frame = levels / 2 + levels % 2
+        guard frame <= frames.count else { return try rootData() }
         if levels % 2 == 1 {
             guard let index = frames[frames.count - frame].index else { return .object(JSONObject()) }
             return ["index": .int(index)]
         }
         let enclosing = frames.count - frame - 1
-        return materialize(enclosing >= 0 ? frames[enclosing].scope : nil)
+        return enclosing >= 0 ? materialize(frames[enclosing].scope) : try rootData()
+    }
+
+    /// The root data as one value, charged as `wholeData` charges it.
+    private mutating func rootData() throws(RuleEvaluationError) -> JSON {
+        if flagd != nil, case .object(let object) = root { try step(object.count * Self.unitsPerMemberCopied) }
+        return materialize(nil)
     }
 
     /// A scope's data (nil: the root's) as one JSON value, built only when a

@@ -86,6 +86,16 @@ public struct JSONLogicRule: Sendable {
         }
     }
 
+    /// Evaluates, and says how many work units the evaluation took (see
+    /// `EvaluationLimits.maxSteps`): for tests and benchmarks of the budget.
+    func evaluateCountingWork(
+        _ data: JSON, flagd: FlagdProperties? = nil, limits: EvaluationLimits = .default
+    ) throws(RuleEvaluationError) -> (result: JSON, work: Int) {
+        try Interpreter.with(data: data, flagd: flagd, hashing: fractionalHashing, limits: limits) {
+            (interpreter) throws(RuleEvaluationError) in (try root.evaluate(&interpreter), interpreter.steps)
+        }
+    }
+
     /// Evaluates and applies JSONLogic truthiness: what banner and card
     /// targeting asks.
     public func isSatisfied(

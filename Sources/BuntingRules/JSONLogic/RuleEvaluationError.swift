@@ -7,7 +7,7 @@ import BuntingJSON
 /// rule from exhausting time or memory, the `throw` operator, and flagd
 /// operators given input that flagd itself fails on.
 public enum RuleEvaluationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// More evaluation steps than `EvaluationLimits.maxSteps`.
+    /// More work than `EvaluationLimits.maxSteps` work units.
     case tooManySteps(limit: Int)
     /// A string longer than `EvaluationLimits.maxStringLength` UTF-8 bytes would be built.
     case stringTooLong(limit: Int)
@@ -39,7 +39,7 @@ public enum RuleEvaluationError: Error, Sendable, Hashable, CustomStringConverti
 
     public var description: String {
         switch self {
-        case .tooManySteps(let limit): return "evaluation exceeded \(limit) steps"
+        case .tooManySteps(let limit): return "evaluation exceeded its work budget of \(limit) units"
         case .stringTooLong(let limit): return "a string would exceed \(limit) bytes"
         case .arrayTooLong(let limit): return "an array would exceed \(limit) elements"
         case .thrown(let payload):

@@ -27,7 +27,7 @@ extension JavaScript {
         }
     }
 
-    private static func compare(_ a: String, _ b: String, _ relation: Relation) -> Bool {
+    static func compare(_ a: String, _ b: String, _ relation: Relation) -> Bool {
         switch relation {
         case .less: return precedesInCodeUnits(a, b)
         case .lessOrEqual: return !precedesInCodeUnits(b, a)

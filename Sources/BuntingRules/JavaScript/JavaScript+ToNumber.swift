@@ -22,16 +22,36 @@ extension JavaScript {
     /// optional white space. Swift's `Double(_:)` accepts more (`inf`, `nan`,
     /// hexadecimal fractions), so the grammar is checked here first.
     static func number(parsing text: String) -> Double {
-        var body = Substring(text)
-        while let first = body.unicodeScalars.first, isWhiteSpace(first) {
-            body = Substring(body.unicodeScalars.dropFirst())
-        }
-        while let last = body.unicodeScalars.last, isWhiteSpace(last) {
-            body = Substring(body.unicodeScalars.dropLast())
+        // Trimmed over the UTF-8 bytes: in linear time, whatever the white space.
+        let body: [UInt8] = withBytes(of: text) { bytes in
+            var start = 0
+            var end = bytes.count
+            while start < end {
+                // ASCII white space, the usual kind, without decoding.
+                if bytes[start] == 0x20 || (bytes[start] >= 0x09 && bytes[start] <= 0x0D) {
+                    start += 1
+                } else if bytes[start] >= 0x80, let length = whiteSpaceLength(bytes, at: start) {
+                    start += length
+                } else {
+                    break
+                }
+            }
+            while end > start {
+                if bytes[end - 1] == 0x20 || (bytes[end - 1] >= 0x09 && bytes[end - 1] <= 0x0D) {
+                    end -= 1
+                    continue
+                }
+                guard bytes[end - 1] >= 0x80 else { break }
+                var last = end - 1
+                while last > start, bytes[last] & 0xC0 == 0x80 { last -= 1 }
+                guard whiteSpaceLength(bytes, at: last) != nil else { break }
+                end = last
+            }
+            return Array(UnsafeBufferPointer(rebasing: bytes[start..<end]))
         }
         if body.isEmpty { return 0 }
 
-        let bytes = Array(body.utf8)
+        let bytes = body
         if bytes.count > 2, bytes[0] == UInt8(ascii: "0") {
             switch bytes[1] | 0x20 {
             case UInt8(ascii: "x"): return integer(bytes.dropFirst(2), radix: 16)
@@ -47,8 +67,22 @@ extension JavaScript {
             unsigned = unsigned.dropFirst()
         }
         if unsigned.elementsEqual("Infinity".utf8) { return negative ? -.infinity : .infinity }
-        guard isDecimalLiteral(unsigned), let parsed = Double(body) else { return .nan }
+        guard isDecimalLiteral(unsigned), let parsed = Double(String(decoding: bytes, as: UTF8.self)) else { return .nan }
         return parsed
+    }
+
+    /// The length in bytes of the white space character at `index` of valid
+    /// UTF-8; nil when there is none there.
+    private static func whiteSpaceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+        let lead = bytes[index]
+        if lead < 0x80 { return isWhiteSpace(Unicode.Scalar(lead)) ? 1 : nil }
+        guard lead >= 0xC2 else { return nil }
+        let length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        guard index + length <= bytes.count else { return nil }
+        var value = UInt32(lead) & (0xFF >> (length + 1))
+        for offset in 1..<length { value = value << 6 | UInt32(bytes[index + offset] & 0x3F) }
+        guard let scalar = Unicode.Scalar(value), isWhiteSpace(scalar) else { return nil }
+        return length
     }
 
     /// `StrUnsignedDecimalLiteral`: digits with an optional fraction (either

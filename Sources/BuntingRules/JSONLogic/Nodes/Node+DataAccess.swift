@@ -34,9 +34,17 @@ extension Node {
         override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
             try interpreter.step()
             let key = try key.evaluate(&interpreter)
-            if let found = interpreter.lookup(key: key) { return found }
+            if let found = try interpreter.lookup(key: key) { return found }
             if let fallback { return try fallback.evaluate(&interpreter) }
             return .null
+        }
+    }
+
+    /// `var` of the whole data (`""`, null or no path): see `Interpreter.wholeData`.
+    final class WholeData: Node, @unchecked Sendable {
+        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            try interpreter.step()
+            return try interpreter.wholeData()
         }
     }
 
@@ -97,7 +105,7 @@ extension Node {
             guard case .array(let options) = try keys.evaluate(&interpreter) else { return .array([]) }
             let absent = try interpreter.missingKeys(options)
             let present = JSON.int(options.count - absent.count)
-            return JavaScript.compare(present, need, .greaterOrEqual) ? .array([]) : .array(absent)
+            return try interpreter.holds(.greaterOrEqual, present, need) ? .array([]) : .array(absent)
         }
     }
 }

@@ -23,13 +23,12 @@ extension Node {
 
         override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
             try interpreter.step()
-            throw .thrown(Self.errorPayload(try operand.evaluate(&interpreter)))
-        }
-
-        static func errorPayload(_ value: JSON) -> JSON {
-            if case .object = value { return value }
-            if case .string = value { return ["type": value] }
-            return ["type": .string(JavaScript.toString(value))]
+            let value = try operand.evaluate(&interpreter)
+            switch value {
+            case .object: throw .thrown(value)
+            case .string: throw .thrown(["type": value])
+            default: throw .thrown(["type": .string(try interpreter.string(value))])
+            }
         }
     }
 

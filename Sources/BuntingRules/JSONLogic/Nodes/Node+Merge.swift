@@ -15,7 +15,9 @@ extension Node {
 }
 
 extension Interpreter {
-    /// Arrays are flattened one level; anything else is appended.
+    /// Arrays are flattened one level; anything else is appended. Each
+    /// element of the result is charged before it is added, so that the
+    /// budget bounds the memory merges build.
     mutating func merge(_ nodes: [Node]) throws(RuleEvaluationError) -> JSON {
         var result: [JSON] = []
         for node in nodes {
@@ -24,10 +26,11 @@ extension Interpreter {
                 guard result.count + elements.count <= limits.maxArrayLength else {
                     throw .arrayTooLong(limit: limits.maxArrayLength)
                 }
-                try step(elements.count / 64)
+                try charge(elementsBuilt: elements.count)
                 result.append(contentsOf: elements)
             } else {
                 guard result.count < limits.maxArrayLength else { throw .arrayTooLong(limit: limits.maxArrayLength) }
+                try charge(elementsBuilt: 1)
                 result.append(value)
             }
         }

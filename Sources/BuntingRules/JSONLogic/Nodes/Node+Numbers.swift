@@ -56,30 +56,39 @@ extension Interpreter {
         if arguments.spread {
             let value = try evaluate(arguments.nodes[0])
             guard case .array(let elements) = value else {
-                return Self.fold(operation, CollectionOfOne(JavaScript.toNumber(value)))
+                return Self.fold(operation, CollectionOfOne(try number(value)))
             }
-            try step(elements.count / 64)
             // The operand counts the compiler enforces on lists, enforced here on spread arrays.
             let minimum = operation == .remainder ? 2 : (operation == .subtract || operation == .divide ? 1 : 0)
             guard elements.count >= minimum else {
                 throw .invalidOperand(operator: operation.rawValue, message: "needs at least \(minimum) operand\(minimum == 1 ? "" : "s")")
             }
-            return Self.fold(operation, elements.lazy.map(JavaScript.toNumber))
+            return Self.fold(operation, try numbers(of: elements))
         }
         let nodes = arguments.nodes
         switch nodes.count {
         case 1:
-            return Self.fold(operation, CollectionOfOne(JavaScript.toNumber(try evaluate(nodes[0]))))
+            return Self.fold(operation, CollectionOfOne(try number(try evaluate(nodes[0]))))
         case 2:
-            let first = JavaScript.toNumber(try evaluate(nodes[0]))
-            let second = JavaScript.toNumber(try evaluate(nodes[1]))
+            let first = try number(try evaluate(nodes[0]))
+            let second = try number(try evaluate(nodes[1]))
             return Self.combine(operation, first, second)
         default:
             var operands: [Double] = []
             operands.reserveCapacity(nodes.count)
-            for node in nodes { operands.append(JavaScript.toNumber(try evaluate(node))) }
+            for node in nodes { operands.append(try number(try evaluate(node))) }
             return Self.fold(operation, operands)
         }
+    }
+
+    /// `ToNumber` of each element of a spread array, one unit each (and the
+    /// strings parsed).
+    private mutating func numbers(of elements: [JSON]) throws(RuleEvaluationError) -> [Double] {
+        try charge(elements: elements.count)
+        var operands: [Double] = []
+        operands.reserveCapacity(elements.count)
+        for element in elements { operands.append(try number(element)) }
+        return operands
     }
 
     private static func fold(_ operation: Arithmetic, _ operands: some Collection<Double>) -> Double {
@@ -116,16 +125,18 @@ extension Interpreter {
     /// `Math.max`/`Math.min`: NaN if any operand is NaN; of nothing, -∞/+∞.
     mutating func extremum(isMaximum: Bool, _ arguments: Arguments) throws(RuleEvaluationError) -> Double {
         var operands: [Double] = []
-        if arguments.spread, case .array(let elements) = try evaluate(arguments.nodes[0]) {
-            try step(elements.count / 64)
-            guard !elements.isEmpty else {
-                throw .invalidOperand(operator: isMaximum ? "max" : "min", message: "needs at least 1 operand")
+        if arguments.spread {
+            let value = try evaluate(arguments.nodes[0])
+            if case .array(let elements) = value {
+                guard !elements.isEmpty else {
+                    throw .invalidOperand(operator: isMaximum ? "max" : "min", message: "needs at least 1 operand")
+                }
+                operands = try numbers(of: elements)
+            } else {
+                operands = [try number(value)]
             }
-            operands = elements.map(JavaScript.toNumber)
-        } else if arguments.spread {
-            operands = [JavaScript.toNumber(try evaluate(arguments.nodes[0]))]
         } else {
-            for node in arguments.nodes { operands.append(JavaScript.toNumber(try evaluate(node))) }
+            for node in arguments.nodes { operands.append(try number(try evaluate(node))) }
         }
         var result = isMaximum ? -Double.infinity : .infinity
         for operand in operands {

@@ -43,48 +43,84 @@ extension Node {
 }
 
 extension Interpreter {
-    /// JavaScript's `join("")`: null becomes empty, everything else its string form.
+    /// JavaScript's `join("")`: null becomes empty, everything else its string
+    /// form. Charged for the bytes it builds.
     mutating func concatenate(_ operands: Operands, into sink: inout some ConcatenationSink) throws(RuleEvaluationError) {
         for index in 0..<operands.count {
             let value = try operands.evaluate(index, &self)
             switch value {
             case .null: continue
             case .string(let text): sink.append(text)
-            default: sink.append(JavaScript.toString(value))
+            default: sink.append(try string(value))
             }
             guard sink.byteCount <= limits.maxStringLength else {
                 throw .stringTooLong(limit: limits.maxStringLength)
             }
         }
-        try step(sink.byteCount / 64)
+        try charge(bytes: sink.byteCount)
     }
 
     /// JavaScript's `substr(start, length)` over UTF-16 code units: a negative
     /// start counts from the end; a negative length stops that many units
     /// before the end (json-logic-js's emulation of PHP).
     mutating func substring(source: Node, start: Node, length: Node?) throws(RuleEvaluationError) -> String {
-        let text = JavaScript.toString(try evaluate(source))
-        let startValue = JavaScript.toNumber(try evaluate(start))
-        let lengthValue = try length.map { node throws(RuleEvaluationError) in JavaScript.toNumber(try evaluate(node)) }
-        guard text.utf8.count <= limits.maxStringLength else { throw .stringTooLong(limit: limits.maxStringLength) }
-        try step(text.utf8.count / 64)
+        let text = try string(try evaluate(source))
+        let startValue = try number(try evaluate(start))
+        let lengthValue = try length.map { node throws(RuleEvaluationError) in try number(try evaluate(node)) }
+        // The text is scanned to find the code units.
+        try charge(bytes: text.utf8.count)
 
-        let isASCII = text.utf8.allSatisfy { $0 < 0x80 }
-        let size = isASCII ? text.utf8.count : text.utf16.count
-        var from = Self.integer(startValue)
-        from = from < 0 ? max(size + from, 0) : min(from, size)
-        var to = size
-        if let lengthValue {
-            let count = Self.integer(lengthValue)
-            to = count < 0 ? max(size + count, from) : min(from + min(count, size), size)
+        return try JavaScript.withBytes(of: text) { bytes -> Result<String, RuleEvaluationError> in
+            let size = Self.utf16Count(bytes)
+            var from = Self.integer(startValue)
+            from = from < 0 ? max(size + from, 0) : min(from, size)
+            var to = size
+            if let lengthValue {
+                let count = Self.integer(lengthValue)
+                to = count < 0 ? max(size + count, from) : min(from + min(count, size), size)
+            }
+            guard from < to else { return .success("") }
+            // Never longer than the text, so only a built text can be too long.
+            guard to - from <= limits.maxStringLength else { return .failure(.stringTooLong(limit: limits.maxStringLength)) }
+            if size == bytes.count {
+                return .success(String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self))
+            }
+            return .success(Self.utf16Slice(bytes, from: from, to: to))
+        }.get()
+    }
+
+    /// The UTF-16 length of valid UTF-8: one unit per character, two for
+    /// those past U+FFFF (four-byte sequences).
+    private static func utf16Count(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in bytes {
+            if byte & 0xC0 != 0x80 { count += 1 }
+            if byte >= 0xF0 { count += 1 }
         }
-        guard from < to else { return "" }
-        if isASCII {
-            let bytes = Array(text.utf8)
-            return String(decoding: bytes[from..<to], as: UTF8.self)
+        return count
+    }
+
+    /// The UTF-16 units `from..<to` of valid UTF-8, as a string: a surrogate
+    /// pair cut in half becomes U+FFFD, as decoding the units would make it.
+    private static func utf16Slice(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(min(bytes.count, 3 * (to - from)))
+        var unit = 0
+        var index = 0
+        while index < bytes.count, unit < to {
+            let lead = bytes[index]
+            let length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+            let units = length == 4 ? 2 : 1
+            let inside = min(unit + units, to) - max(unit, from)
+            if inside == units {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + length]))
+            } else if inside == 1 {
+                output.append(contentsOf: [0xEF, 0xBF, 0xBD])
+            }
+            unit += units
+            index += length
         }
-        let units = Array(text.utf16)
-        return String(decoding: units[from..<to], as: UTF16.self)
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// `ToIntegerOrInfinity`, clamped to the range of Int: NaN is 0.

@@ -51,7 +51,9 @@ class Node: @unchecked Sendable {
         init(_ elements: [Node]) { self.elements = elements }
 
         override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
+            // A new array each time: its elements are charged as built.
             try interpreter.step()
+            try interpreter.charge(elementsBuilt: elements.count)
             return .array(try interpreter.evaluateAll(elements))
         }
     }
