@@ -178,6 +178,6 @@ struct FlagSetTests {
             """#))
         let xs = JSON.array((0..<50).map { JSON.int($0) })
         let result = flags.resolve(flagKey: "loop", context: ["xs": xs], timestamp: 0, limits: EvaluationLimits(maxSteps: 10))
-        #expect(result.errorCode == .general && result.errorMessage?.contains("10 steps") == true)
+        #expect(result.errorCode == .general && result.errorMessage?.contains("work budget of 10 units") == true)
     }
 }
