@@ -11,8 +11,9 @@ import BuntingJSON
 /// immutable, Sendable values, hence the unchecked conformance (which Swift
 /// asks each subclass to restate).
 ///
-/// Every operation counts one step (`Interpreter.step`) before its work;
-/// literals count none. Subclasses sit beside the operators they implement
+/// Every operation charges one work unit (`Interpreter.step`) before its
+/// work, and more for work that grows with its operands
+/// (`Limits/Interpreter+Work.swift`); literals charge none. Subclasses sit beside the operators they implement
 /// (`Nodes/Node+Logic.swift`, …; flagd's operators in `Flagd/`).
 class Node: @unchecked Sendable {
     /// The node's value.
