@@ -134,7 +134,7 @@ struct KnownDifference: Sendable {
         },
         context: nil)
 
-    // MARK: - Helpers
+    // MARK: - Reading rules and versions
 
     /// `"1.2-rc.1"`, `"v1+build"`: one or two numbers, then a prerelease or build.
     static func isPartialWithSuffix(_ value: JSON) -> Bool {
