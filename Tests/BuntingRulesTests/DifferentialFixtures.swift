@@ -11,6 +11,9 @@ import BuntingJSON
 enum DifferentialFixtures {
     static let timestamp: Int64 = 1_750_000_000
 
+    /// The evaluators of the generated document.
+    static let evaluatorNames: Set<String> = ["goldAdult", "isGold", "brokenRef"]
+
     /// Flags with hand-written rules, then families with random parameters.
     static func document(seed: UInt64) -> (document: JSON, types: [String: FlagValueType]) {
         var random = SeededGenerator(seed: seed)
@@ -20,6 +23,10 @@ enum DifferentialFixtures {
 
         func add(_ key: String, _ variants: JSON, _ defaultVariant: JSON?, _ targeting: JSON?,
                  state: String = "ENABLED", metadata: JSON? = nil) {
+            addFlag(key, variants, defaultVariant, targeting, state, metadata)
+        }
+        func addFlag(_ key: String, _ variants: JSON, _ defaultVariant: JSON?, _ targeting: JSON?,
+                     _ state: String, _ metadata: JSON?) {
             var flag: JSONObject = ["state": .string(state), "variants": variants]
             if let defaultVariant { flag["defaultVariant"] = defaultVariant }
             if let targeting { flag["targeting"] = targeting }
@@ -122,18 +129,102 @@ enum DifferentialFixtures {
                 ["if": [[.init(stringLiteral: operation): [["var": "age"], threshold]], "on", "off"]])
         }
 
+        brokenAndEdgeFlags(addFlag, &types)
+
         let evaluators: JSON = [
             // goldAdult refers to isGold, defined after it: flagd-core substitutes in order.
             "goldAdult": ["and": [["$ref": "isGold"], [">=": [["var": "age"], 18]]]],
             "isGold": ["==": [["var": "tier"], "gold"]],
+            // An evaluator whose own `$ref` names nothing: the flags using it
+            // are PARSE_ERROR, the others unaffected.
+            "brokenRef": ["$ref": "nowhere"],
         ]
         let document: JSON = [
             "$schema": "https://flagd.dev/schema/v0/flags.json",
-            "metadata": ["flagSetId": "differential", "version": "1"],
+            "metadata": ["flagSetId": "differential", "version": "1", "live": true, "weight": 1.5],
             "flags": .object(flags),
             "$evaluators": evaluators,
         ]
         return (document, types)
+    }
+
+    /// Flags that use flagd's operators in ways they cannot answer (each
+    /// gives null, so the default variant, reason DEFAULT), edge cases of
+    /// `fractional`, partial, prefixed and numeric versions, `$ref`s to
+    /// evaluators that do not exist, typed resolution and metadata.
+    static func brokenAndEdgeFlags(
+        _ add: (String, JSON, JSON?, JSON?, String, JSON?) -> Void, _ types: inout [String: FlagValueType]
+    ) {
+        let answers: JSON = ["true": "T", "false": "F", "fallback": "D"]
+        func bare(_ key: String, _ rule: String) { add(key, answers, "fallback", json(rule), "ENABLED", nil) }
+
+        // sem_ver: wrong argument counts, comparisons it does not know, versions it cannot read.
+        bare("semver-bare", #"{"sem_ver": [{"var": "version"}, ">=", "2.0"]}"#)
+        bare("semver-two-arguments", #"{"sem_ver": [{"var": "version"}, "="]}"#)
+        bare("semver-four-arguments", #"{"sem_ver": [{"var": "version"}, "=", "1.0.0", "2.0.0"]}"#)
+        bare("semver-one-argument", #"{"sem_ver": {"var": "version"}}"#)
+        bare("semver-unknown-comparison", #"{"sem_ver": [{"var": "version"}, "===", "1.0.0"]}"#)
+        bare("semver-number-comparison", #"{"sem_ver": [{"var": "version"}, 1, "1.0.0"]}"#)
+        bare("semver-computed-comparison", #"{"sem_ver": [{"var": "version"}, {"var": "op"}, "1.2.0"]}"#)
+        bare("semver-literal-left", #"{"sem_ver": ["v1.2", "<", {"var": "version"}]}"#)
+        bare("semver-numeric-right", #"{"sem_ver": [{"var": "version"}, ">=", 1.5]}"#)
+        bare("semver-integer-right", #"{"sem_ver": [{"var": "version"}, "=", 2]}"#)
+        bare("semver-partial-right", #"{"sem_ver": [{"var": "version"}, "^", "1"]}"#)
+        bare("semver-prefixed-partial-right", #"{"sem_ver": [{"var": "version"}, "~", "V1.2"]}"#)
+        bare("semver-partial-suffix-right", #"{"sem_ver": [{"var": "version"}, "<", "2.1-rc.1"]}"#)
+        bare("semver-unreadable-right", #"{"sem_ver": [{"var": "version"}, "<", "2.x"]}"#)
+        add("semver-in-if", ["new": "N", "old": "O", "fallback": "D"], "fallback",
+            json(#"{"if": [{"sem_ver": [{"var": "version"}, ">", "1"]}, "new", "old"]}"#), "ENABLED", nil)
+
+        // starts_with / ends_with: wrong argument counts, non-string arguments.
+        bare("starts-with-bare", #"{"starts_with": [{"var": "id"}, "abc"]}"#)
+        bare("starts-with-one-argument", #"{"starts_with": [{"var": "email"}]}"#)
+        bare("starts-with-single-value", #"{"starts_with": "abc"}"#)
+        bare("ends-with-three-arguments", #"{"ends_with": [{"var": "email"}, "a", "b"]}"#)
+        bare("ends-with-number-affix", #"{"ends_with": [{"var": "id"}, 3]}"#)
+        bare("ends-with-bare", #"{"ends_with": [{"var": "id"}, "xyz"]}"#)
+
+        // fractional: no buckets, no weight, weights it cannot read, values it cannot bucket by.
+        let abc: JSON = ["a": "A", "b": "B", "fallback": "D"]
+        func fractional(_ key: String, _ rule: String) { add(key, abc, "fallback", json(rule), "ENABLED", nil) }
+        fractional("fractional-no-arguments", #"{"fractional": []}"#)
+        fractional("fractional-bucketing-value-only", #"{"fractional": [{"var": "email"}]}"#)
+        fractional("fractional-zero-total", #"{"fractional": [["a", 0], ["b", 0]]}"#)
+        fractional("fractional-zero-total-by-email", #"{"fractional": [{"var": "email"}, ["a", 0], ["b", -3]]}"#)
+        fractional("fractional-whole-real-weight", #"{"fractional": [["a", 50.0], ["b", 50]]}"#)
+        fractional("fractional-whole-real-weight-by-email", #"{"fractional": [{"var": "email"}, ["a", 1.0], ["b", 3]]}"#)
+        fractional("fractional-fraction-weight", #"{"fractional": [["a", 25.5], ["b", 1]]}"#)
+        fractional("fractional-string-weight", #"{"fractional": [["a", "25"], ["b", 1]]}"#)
+        fractional("fractional-boolean-weight", #"{"fractional": [["a", true], ["b", 1]]}"#)
+        fractional("fractional-null-weight", #"{"fractional": [{"var": "email"}, ["a", null], ["b", 1]]}"#)
+        fractional("fractional-three-elements", #"{"fractional": [["a", 1, 2], ["b", 1]]}"#)
+        fractional("fractional-not-a-fraction", #"{"fractional": [{"var": "email"}, "b", ["a", 1]]}"#)
+        fractional("fractional-by-missing-value", #"{"fractional": [{"var": "nothing"}, ["a", 1], ["b", 1]]}"#)
+        fractional("fractional-computed-variant", #"{"fractional": [{"var": "email"}, [{"var": "plan"}, 1], ["b", 1]]}"#)
+        add("fractional-null-variant", ["on": "ON", "off": "OFF"], "off",
+            json(#"{"if": [{"fractional": [["yes", 50], [null, 50]]}, "on", "off"]}"#), "ENABLED", nil)
+
+        // `$ref`s to evaluators that do not exist: that flag is PARSE_ERROR, not the set.
+        add("ref-missing", ["a": "A", "b": "B"], "a", json(#"{"if": [{"$ref": "nowhere"}, "a", "b"]}"#), "ENABLED", nil)
+        add("ref-missing-untaken", ["a": "A", "b": "B"], "b", json(#"{"if": [true, "a", {"$ref": "nowhere"}]}"#), "ENABLED", nil)
+        add("ref-broken-evaluator", ["a": "A", "b": "B"], "a", json(#"{"if": [{"$ref": "brokenRef"}, "a", "b"]}"#), "ENABLED", nil)
+
+        // Typed resolution.
+        add("typed-fraction-as-integer", ["half": 0.5, "one": 1], "one", json(#"{"if": [{"var": "vip"}, "half", "one"]}"#), "ENABLED", nil)
+        types["typed-fraction-as-integer"] = .integer
+        add("typed-array-as-object", ["list": [1, 2], "map": ["a": 1]], "map", json(#"{"if": [{"var": "vip"}, "list", "map"]}"#), "ENABLED", nil)
+        types["typed-array-as-object"] = .object
+        add("typed-integer-as-boolean", ["one": 1, "yes": true], "yes", json(#"{"if": [{"var": "vip"}, "one", "yes"]}"#), "ENABLED", nil)
+        types["typed-integer-as-boolean"] = .boolean
+        add("typed-default-without-variant", ["one": 1], nil, json(#"{"if": [{"var": "vip"}, "one", null]}"#), "ENABLED", nil)
+        types["typed-default-without-variant"] = .string
+
+        // Metadata: the flag's own over the flag set's.
+        add("metadata-override", ["on": true, "off": false], "on", nil, "ENABLED",
+            ["version": 7, "owner": "growth", "ratio": 0.25, "live": false])
+        add("metadata-empty", ["on": true, "off": false], "off", json(#"{"if": [{"var": "vip"}, "on", "off"]}"#), "ENABLED",
+            .object(JSONObject()))
+        add("metadata-disabled", ["on": true, "off": false], "on", nil, "DISABLED", ["owner": "ops"])
     }
 
     /// A random JSON value exercising every CBOR width: integers around each
@@ -183,7 +274,13 @@ enum DifferentialFixtures {
             "3.0.0-alpha", "3.0.0-alpha.1", "3.0.0-beta.2", "3.0.0-rc.1", "3.0.0+build.7", "1.0.0-rc.1", "1.0.0-rc.2",
             "1.0.0-0", "1.0.0-alpha.beta", "0.9.9", "1.5.0", "1.5", "1", "2", "01.2.3", "1.2.3.4", "", "latest",
             "1.2.3-", "1.2.3+", "2.0.0-rc.1+meta", 2, 3, 1.5, 2.5, true, .null,
+            // Partial and prefixed versions, with and without a suffix.
+            "v1", "V1.2", "v0", "1.2-rc.1", "1-alpha", "1+build", "v2.1+b", "V3.0.0-rc.1+b", "vv1", "v", "1.", "1..2",
+            // Numbers as Python writes them: 2.0 is "2.0", -0.0 is "-0.0", 1e16 is "1e+16".
+            0, 1, 10, -1, 1.25, 1.05, 0.5, 2.0, 3.0, -0.0, 1e16, 9_999_999_999_999_998.0, 1e-5,
+            ["1.0.0"], ["major": 1],
         ]
+        let comparisons: [JSON] = ["=", "!=", "<", "<=", ">", ">=", "^", "~", "===", "", 3, .null, ["="]]
         let countries: [JSON] = ["DE", "FR", "US", "CA", "BR", "JP", "de", "NL", 49, ["DE"]]
         let plans: [JSON] = ["beta-tester", "pro", "free-beta", "BETA", "beta", ["beta", "pro"], ["alpha"], 42, ["beta": true]]
         let tiers: [JSON] = ["gold", "silver", "bronze", "platinum", "Gold", 3, ["gold"], true]
@@ -200,6 +297,7 @@ enum DifferentialFixtures {
             if random.chance(0.93) {
                 context["targetingKey"] = random.chance(0.03)
                     ? "" : .string("\(random.pick(names))-\(index)-\(Int.random(in: 0..<1_000_000, using: &random))")
+                if random.chance(0.01) { context["targetingKey"] = random.pick([5, true, ["x"]] as [JSON]) }
             }
             context["userId"] = .string("user-\(Int.random(in: 0..<100_000, using: &random))")
             if random.chance(0.85) {
@@ -212,6 +310,7 @@ enum DifferentialFixtures {
             if random.chance(0.8) { context["country"] = random.pick(countries) }
             if random.chance(0.7) { context["plan"] = random.pick(plans) }
             if random.chance(0.85) { context["version"] = random.pick(versions) }
+            if random.chance(0.7) { context["op"] = random.pick(comparisons) }
             if random.chance(0.7) { context["beta"] = random.pick([true, false, .null, "yes", "true", 1] as [JSON]) }
             if random.chance(0.8) { context["vip"] = .bool(random.chance(0.3)) }
             if random.chance(0.7) { context["time"] = .integer(timestamp + Int64.random(in: -3...3, using: &random)) }

@@ -44,9 +44,11 @@ struct EvaluationLimitsTests {
         #expect(throws: RuleEvaluationError.stringTooLong(limit: 1 << 20)) {
             try rule.evaluate(["xs": Self.thousand])
         }
+        // The bound is on the string built, not on the text cut from.
         #expect(throws: RuleEvaluationError.stringTooLong(limit: 4)) {
-            try JSONLogicRule(json(#"{"substr": ["abcdefgh", 1, 2]}"#)).evaluate(.null, limits: EvaluationLimits(maxStringLength: 4))
+            try JSONLogicRule(json(#"{"substr": ["abcdefgh", 1, 5]}"#)).evaluate(.null, limits: EvaluationLimits(maxStringLength: 4))
         }
+        #expect(try JSONLogicRule(json(#"{"substr": ["abcdefgh", 1, 2]}"#)).evaluate(.null, limits: EvaluationLimits(maxStringLength: 4)) == "bc")
         #expect(try JSONLogicRule(json(#"{"substr": ["abcd", 1, 2]}"#)).evaluate(.null, limits: EvaluationLimits(maxStringLength: 4)) == "bc")
     }
 

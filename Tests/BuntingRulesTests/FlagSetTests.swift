@@ -85,6 +85,47 @@ struct FlagSetTests {
         #expect(flags.resolve(flagKey: "no-default", context: ["pick": "a"], timestamp: 0, expecting: .integer).value == 1)
     }
 
+    /// A whole real converts to an integer without loss; a fraction does not.
+    @Test func typedIntegersTakeWholeRealsAndNoFractions() throws {
+        let flags = try FlagSet(document: json(#"""
+            {"flags": {"n": {"state": "ENABLED", "variants": {"two": 2.0, "half": 0.5, "big": 1e300}, "defaultVariant": "two",
+                             "targeting": {"var": "pick"}}}}
+            """#))
+        let two = flags.resolve(flagKey: "n", context: .null, timestamp: 0, expecting: .integer)
+        #expect(two.value == .integer(2) && two.variant == "two" && two.reason == .default)
+        #expect(flags.resolve(flagKey: "n", context: .null, timestamp: 0, expecting: .float).value == .real(2.0))
+        #expect(flags.resolve(flagKey: "n", context: .null, timestamp: 0).value == .real(2.0))
+        for pick in ["half", "big"] {
+            let result = flags.resolve(flagKey: "n", context: ["pick": .string(pick)], timestamp: 0, expecting: .integer)
+            #expect(result.errorCode == .typeMismatch && result.value == .null, "\(pick)")
+        }
+    }
+
+    /// A `$ref` to an evaluator that does not exist, or to one that cannot
+    /// compile, makes that flag ERROR / PARSE_ERROR; the other flags resolve.
+    @Test func unknownReferencesBreakOnlyTheirFlag() throws {
+        let flags = try FlagSet(document: json(#"""
+            {"$evaluators": {"ok": {"==": [{"var": "tier"}, "gold"]}, "broken": {"$ref": "nowhere"}},
+             "flags": {
+               "missing": {"state": "ENABLED", "variants": {"a": 1, "b": 2}, "defaultVariant": "a",
+                           "targeting": {"if": [true, "a", {"$ref": "nowhere"}]}},
+               "via-broken": {"state": "ENABLED", "variants": {"a": 1, "b": 2}, "defaultVariant": "a",
+                              "targeting": {"if": [{"$ref": "broken"}, "a", "b"]}},
+               "fine": {"state": "ENABLED", "variants": {"a": 1, "b": 2}, "defaultVariant": "b",
+                        "targeting": {"if": [{"$ref": "ok"}, "a", "b"]}}
+             }}
+            """#))
+        for key in ["missing", "via-broken"] {
+            let result = flags.resolve(flagKey: key, context: ["tier": "gold"], timestamp: 0)
+            #expect(result.reason == .error && result.errorCode == .parseError, "\(key)")
+        }
+        let fine = flags.resolve(flagKey: "fine", context: ["tier": "gold"], timestamp: 0)
+        #expect(fine.variant == "a" && fine.reason == .targetingMatch)
+        #expect(Set(flags.unusableFlags.keys) == ["missing", "via-broken"])
+        #expect(flags.unusableFlags["missing"]?.pointer == "/flags/missing/targeting/if/2/$ref")
+        #expect(flags.problems.map(\.pointer).contains("/$evaluators/broken/$ref"))
+    }
+
     @Test func resolveAllKeepsDocumentOrder() throws {
         let flags = try FlagSet(document: Self.document)
         let all = flags.resolveAll(context: Self.context, timestamp: 0)
@@ -137,6 +178,6 @@ struct FlagSetTests {
             """#))
         let xs = JSON.array((0..<50).map { JSON.int($0) })
         let result = flags.resolve(flagKey: "loop", context: ["xs": xs], timestamp: 0, limits: EvaluationLimits(maxSteps: 10))
-        #expect(result.errorCode == .general && result.errorMessage?.contains("10 steps") == true)
+        #expect(result.errorCode == .general && result.errorMessage?.contains("work budget of 10 units") == true)
     }
 }

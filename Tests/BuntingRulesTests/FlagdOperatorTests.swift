@@ -75,11 +75,38 @@ struct FlagdOperatorTests {
             let empty = try JSONLogicRule(json(#"{"fractional": [{"var": "k"}, ["a", 0], ["b", 0]]}"#), fractionalHashing: hashing)
             #expect(try empty.evaluate(["k": "key"]) == .null)
         }
-        // The string generation concatenates with a + that only takes strings.
+        // Only a string targeting key buckets (flagd-core 1.x fails on a number instead).
         let rule = try JSONLogicRule(json(#"{"fractional": [["a", 1]]}"#))
-        #expect(throws: RuleEvaluationError.self) {
-            try rule.evaluate(["targetingKey": 5], flagd: FlagdProperties(flagKey: "f", timestamp: 0))
+        for key: JSON in [5, true, ["user"], .null] {
+            #expect(try rule.evaluate(["targetingKey": key], flagd: FlagdProperties(flagKey: "f", timestamp: 0)) == .null)
         }
+        #expect(try rule.evaluate(["targetingKey": "u"], flagd: FlagdProperties(flagKey: "f", timestamp: 0)) == "a")
+    }
+
+    /// What flagd answers with null, and what it still buckets.
+    @Test(arguments: [
+        (#"{"fractional": []}"#, JSON.null),
+        (#"{"fractional": "key"}"#, JSON.null),
+        (#"{"fractional": ["key"]}"#, JSON.null),
+        (#"{"fractional": ["key", ["a", 0], ["b", 0]]}"#, JSON.null),
+        (#"{"fractional": ["key", ["a", -5], ["b", 0]]}"#, JSON.null),
+        (#"{"fractional": ["key", ["a", 25.5], ["b", 1]]}"#, JSON.null),
+        (#"{"fractional": ["key", ["a", "25"], ["b", 1]]}"#, JSON.null),
+        (#"{"fractional": ["key", ["a", true], ["b", 1]]}"#, JSON.null),
+        (#"{"fractional": ["key", ["a", null], ["b", 1]]}"#, JSON.null),
+        (#"{"fractional": ["key", ["a", 1, 2], ["b", 1]]}"#, JSON.null),
+        (#"{"fractional": ["key", "b", ["a", 1]]}"#, JSON.null),
+        (#"{"fractional": ["key", ["a", 2147483647], ["b", 1]]}"#, JSON.null),
+        (#"{"fractional": ["", ["a", 1]]}"#, JSON.null),
+        (#"{"fractional": [{"var": "n"}, ["a", 1]]}"#, JSON.null),
+        (#"{"fractional": ["key", ["a", -5], ["b", 1]]}"#, JSON("b")),
+        (#"{"fractional": ["key", ["a", 1.0]]}"#, JSON("a")),
+        (#"{"fractional": ["key", ["a", 2147483646], ["b", 1]]}"#, JSON("a")),
+        (#"{"fractional": ["key", ["a"]]}"#, JSON("a")),
+    ])
+    func fractionalEdgeCases(rule: String, expected: JSON) throws {
+        let compiled = try JSONLogicRule(json(rule))
+        #expect(try compiled.evaluate(["n": 42]) == expected, "\(rule)")
     }
 
     @Test func fractionalGenerationsBucketDifferently() throws {
@@ -114,13 +141,53 @@ struct FlagdOperatorTests {
         #expect(try rule.evaluate(.null) == .bool(expected), "\(lhs) \(operation) \(rhs)")
     }
 
+    /// Partial, prefixed and numeric versions, as current flagd reads them.
+    @Test(arguments: [
+        (JSON("1"), "1.0.0"), ("1.2", "1.2.0"), ("v1", "1.0.0"), ("V1.2", "1.2.0"), ("v1.2.3", "1.2.3"),
+        ("V1.2.3-rc.1+b", "1.2.3-rc.1"), (2, "2.0.0"), (0, "0.0.0"), (1.5, "1.5.0"), (2.0, "2.0.0"), (1.25, "1.25.0"),
+        (9_999_999_999_999_998.0, "9999999999999998.0.0"), (12_345_678_901_234_567, "12345678901234567.0.0"),
+    ])
+    func semVerReadsPartialPrefixedAndNumericVersions(version: JSON, full: String) throws {
+        let rule = try JSONLogicRule(["sem_ver": [version, "=", .string(full)]])
+        #expect(try rule.evaluate(.null) == true, "\(version.encodedString())")
+    }
+
     @Test func semVerOfNonVersionsIsNull() throws {
-        for version: JSON in ["", "1.2.3.4", "01.2.3", "1.2.3-", "1.2.3+", "latest", "v", true, nil, ["1.0.0"], "1.0.0-01"] {
+        for version: JSON in [
+            "", "1.2.3.4", "01.2.3", "1.02", "1.2.3-", "1.2.3+", "latest", "v", "vv1", "1.", "1..2", " 1.2.3", "1.2.3\n",
+            "١.2.3", "1.2-rc.1", "1-alpha", "1+build", "v1.2+b", true, nil, ["1.0.0"], "1.0.0-01",
+            -1, -0.0, 1.05, 1e16, 1e-5,
+        ] {
             let rule = try JSONLogicRule(["sem_ver": [version, "=", "1.0.0"]])
             #expect(try rule.evaluate(.null) == .null, "\(version.encodedString())")
         }
         #expect(try JSONLogicRule(["sem_ver": [2, ">=", "1.5"]]).evaluate(.null) == true)
         #expect(try JSONLogicRule(json(#"{"sem_ver": ["1.0.0", {"var": "op"}, "1.0.0"]}"#)).evaluate(["op": "*"]) == .null)
+    }
+
+    /// What sem_ver cannot compare is null: the wrong number of arguments,
+    /// an unknown comparison, a comparison that is not a string.
+    @Test(arguments: [
+        #"{"sem_ver": []}"#, #"{"sem_ver": "1.0.0"}"#, #"{"sem_ver": ["1.0.0", "="]}"#,
+        #"{"sem_ver": ["1.0.0", "=", "1.0.0", "1.0.0"]}"#, #"{"sem_ver": ["1.0.0", "===", "1.0.0"]}"#,
+        #"{"sem_ver": ["1.0.0", "", "1.0.0"]}"#, #"{"sem_ver": ["1.0.0", 1, "1.0.0"]}"#,
+        #"{"sem_ver": ["1.0.0", ["="], "1.0.0"]}"#, #"{"sem_ver": ["1.0.0", null, "1.0.0"]}"#,
+        #"{"starts_with": []}"#, #"{"starts_with": "abc"}"#, #"{"starts_with": ["abc"]}"#,
+        #"{"ends_with": ["abc", "c", "c"]}"#, #"{"starts_with": [5, "5"]}"#, #"{"ends_with": ["abc", 3]}"#,
+        #"{"ends_with": [null, "c"]}"#, #"{"starts_with": [["a"], "a"]}"#,
+    ])
+    func flagdOperatorsAnswerNullForWhatTheyCannotCompare(rule: String) throws {
+        let compiled = try JSONLogicRule(json(rule))
+        #expect(try compiled.evaluate(.null) == .null, "\(rule)")
+        // As a condition, null is false.
+        #expect(try compiled.isSatisfied(by: .null) == false, "\(rule)")
+    }
+
+    /// The operands of such an operator are still evaluated: their errors
+    /// and their work count.
+    @Test func unanswerableOperatorsStillEvaluateTheirOperands() throws {
+        let rule = try JSONLogicRule(json(#"{"sem_ver": [{"throw": "boom"}, "="]}"#))
+        #expect(throws: RuleEvaluationError.thrown(["type": "boom"])) { try rule.evaluate(.null) }
     }
 
     @Test func startsAndEndsWithCompareCodePoints() throws {

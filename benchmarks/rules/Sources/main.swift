@@ -9,6 +9,9 @@ import BuntingRules
 //   bunting-rules-bench profile evaluate|resolve N
 //                                      a fixed workload over N contexts, for
 //                                      callgrind or perf (see README.md)
+//   bunting-rules-bench hostile [BUDGET [CASE]]
+//                                      rules built to spend the work budget slowly, timed
+//                                      until stopped, or one case once (see Hostile.swift)
 //   bunting-rules-bench report DIR N   prints Swift and datalogic-py side by side, best of
 //                                      rounds 1...N (swift-K.json and datalogic-K.json, the
 //                                      latter written by datalogic_bench.py)
@@ -123,6 +126,17 @@ func format(_ value: Double, _ decimals: Int) -> String {
 }
 
 let arguments = CommandLine.arguments
+if arguments.count >= 2, arguments[1] == "hostile" {
+    do {
+        try Hostile.run(
+            budget: arguments.count > 2 ? Int(arguments[2]) ?? EvaluationLimits.default.maxSteps : EvaluationLimits.default.maxSteps,
+            only: arguments.count > 3 ? Int(arguments[3]) : nil)
+    } catch {
+        print("bunting-rules-bench: \(error)")
+        exit(1)
+    }
+    exit(0)
+}
 guard arguments.count >= 3 else {
     print("usage: bunting-rules-bench workload|measure|report DIR [ROUND|ROUNDS]")
     exit(2)

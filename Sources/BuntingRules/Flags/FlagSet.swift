@@ -1,0 +1,65 @@
+import BuntingJSON
+
+/// The flags of a flagd flag-definition document, compiled once and resolved
+/// for any number of contexts, as flagd resolves them.
+///
+/// Only what flagd's format defines is read: `flags` (an object by key, or
+/// flagd's array of flags with `key`), `$evaluators` and `metadata`. Other
+/// top-level members are ignored, so the document may carry other sections.
+///
+/// A flag whose definition is unusable (bad `state`, no `variants`, a
+/// targeting rule that does not compile, …) does not stop the others: it is
+/// listed in `problems` and resolves as ERROR / PARSE_ERROR.
+public struct FlagSet: Sendable {
+    /// The flags in document order.
+    let flags: [CompiledFlag]
+    let index: [String: Int]
+    /// The attributes all the flags' rules read.
+    let attributes: AttributeTable
+
+    /// Every problem found, with a pointer into the document. Empty for a
+    /// valid document. None of them stops the other flags from resolving.
+    public let problems: [RuleCompileError]
+    /// The flags whose definition cannot be used (they resolve as ERROR /
+    /// PARSE_ERROR), with the first problem of each: a bad `state` or
+    /// `variants`, a targeting rule that does not compile (such as a `$ref` to
+    /// an evaluator that does not exist), bad metadata. The rest of the
+    /// problems leave every flag usable.
+    public var unusableFlags: [String: RuleCompileError] {
+        var unusable: [String: RuleCompileError] = [:]
+        for flag in flags { if let problem = flag.unusable { unusable[flag.key] = problem } }
+        return unusable
+    }
+    /// The flag set's `metadata`.
+    public let metadata: JSONObject
+    public let fractionalHashing: FractionalHashing
+
+    /// The flag keys in document order.
+    public let flagKeys: [String]
+
+    /// Compiles a flag-definition document.
+    ///
+    /// - Parameters:
+    ///   - document: the whole document (an object).
+    ///   - fractionalHashing: the `fractional` generation the document chose.
+    ///   - pointerPrefix: the document's own pointer, when it is embedded.
+    /// - Throws: only when the document cannot hold flags at all: it is not
+    ///   an object, or `flags`, `$evaluators` or `metadata` has the wrong type.
+    public init(
+        document: JSON, fractionalHashing: FractionalHashing = .default, pointerPrefix: String = ""
+    ) throws(RuleCompileError) {
+        var parser = FlagSetParser(pointerPrefix: pointerPrefix, fractionalHashing: fractionalHashing)
+        let parsed = try parser.parse(document)
+        flags = parsed.flags
+        flagKeys = parsed.flags.map(\.key)
+        var index: [String: Int] = [:]
+        for (position, flag) in parsed.flags.enumerated() where index[flag.key] == nil {
+            index[flag.key] = position
+        }
+        self.index = index
+        problems = parser.problems
+        metadata = parsed.metadata
+        attributes = parser.attributes
+        self.fractionalHashing = fractionalHashing
+    }
+}

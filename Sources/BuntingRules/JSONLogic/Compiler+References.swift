@@ -1,0 +1,25 @@
+import BuntingJSON
+
+/// `$ref`: shared evaluators, inlined.
+extension Compiler {
+    mutating func inlineReference(_ value: JSON) throws(RuleCompileError) -> Node {
+        guard case .string(let name) = value else {
+            throw error("\"$ref\" takes the name of a shared evaluator (a string); got \(value.typeName)")
+        }
+        switch references.resolve(name) {
+        case .unknown:
+            throw error("unknown evaluator \"\(name)\"")
+        case .cycle(let chain):
+            throw error("evaluator \"\(name)\" refers to itself (\(chain.joined(separator: " → ")))")
+        case .invalid(let problem):
+            throw error("evaluator \"\(name)\" is invalid: \(problem)")
+        case .compiled(let node, let evaluatorDepth):
+            // The inlined tree replaces one level (the {"$ref": …} object).
+            guard depth - 1 + evaluatorDepth <= maxDepth else {
+                throw error("rule nested deeper than \(maxDepth) levels once evaluator \"\(name)\" is inlined")
+            }
+            deepest = max(deepest, depth - 1 + evaluatorDepth)
+            return node
+        }
+    }
+}
