@@ -85,6 +85,13 @@ import Testing
         #expect(EngineHarness.items(inbox.data) == "[c]")
         #expect(inbox.data["unviewedCount"] == 1)
         #expect(throws: EngineError.self) { try harness.engine.readSnapshot(.banners, extras: ["feed": "inbox"]) }
+        // Events about a card of another feed are not the inbox's.
+        try harness.engine.logImpression(.contentCards, ids: ["b"])
+        try harness.engine.logDismiss(.contentCards, id: "b")
+        #expect(harness.take() == [
+            "sub-2 IMPRESSION contentCards ENQUEUED b", "sub-2 DISMISS contentCards ENQUEUED b",
+            "sub-2 DATA_UPDATED contentCards CLIENT_ACTION [a,c] sync=+0",
+        ])
         #expect(throws: EngineError.self) { try harness.engine.subscribe(.featureFlags, kind: .events, extras: [:]) }
     }
 }

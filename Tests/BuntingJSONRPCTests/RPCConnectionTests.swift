@@ -289,3 +289,18 @@ func reason(_ reply: JSON?) -> String? { reply?["error"]?["data"]?["reason"]?.st
         #expect(reason(reply) == "SHUTTING_DOWN")
     }
 }
+
+@Suite struct DidYouMeanTests {
+    @Test func aSlipOfAKnownNameIsSuggested() {
+        #expect(EditDistance.closest(to: "echp", among: ["echo", "typed"]) == "echo")
+        #expect(EditDistance.closest(to: "TYPED", among: ["echo", "typed"]) == "typed")
+        #expect(EditDistance.closest(to: "nope", among: ["echo", "typed"]) == nil)
+    }
+
+    /// Names of another length are not compared, so a huge name costs nothing.
+    @Test func aHugeNameGetsNoSuggestion() {
+        let reply = ConnectionHarness().exchange(#"{"jsonrpc":"2.0","id":1,"method":""# + String(repeating: "e", count: 100_000) + #""}"#).first
+        #expect(errorCode(reply) == -32601 && reply?["error"]?["data"]?["suggestion"] == nil)
+        #expect(EditDistance.closest(to: "echoooo", among: ["echo"]) == nil)
+    }
+}

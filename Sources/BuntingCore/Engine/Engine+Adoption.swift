@@ -19,11 +19,13 @@ extension Engine {
             log.warning("definitions at \(source.location) loaded with \(count) problem\(count == 1 ? "" : "s") "
                 + "(the rest serves): " + compiled.problems.prefix(20).map(\.description).joined(separator: "; "))
         }
-        if !definitionsSubscriptions.isEmpty {
-            if let previous, changed {
-                sendDefinitionsNotice(.changed(loadedAt: now, flagsChanged: compiled.flagsChanged(since: previous)))
+        if !definitionsSubscriptions.isEmpty, let loadedAt = definitionsLoadedAt {
+            let flagsChanged = previous.map { compiled.flagsChanged(since: $0) } ?? []
+            if previous != nil, changed, !flagsChanged.isEmpty {
+                sendDefinitionsNotice(.changed(loadedAt: loadedAt, flagsChanged: flagsChanged))
             } else if previous == nil || definitionsErrorTold {
-                sendDefinitionsNotice(.ready(loadedAt: now))
+                // A first document, or the same flags again after an error.
+                sendDefinitionsNotice(.ready(loadedAt: loadedAt))
             }
         }
         definitionsErrorTold = false

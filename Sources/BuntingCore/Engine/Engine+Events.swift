@@ -1,10 +1,14 @@
+import BuntingJSON
+
 /// Sending events: each helper addresses one kind of `EngineEvent` to the
 /// subscriptions that should hear it. The order rules are `EngineEvent`'s.
 extension Engine {
     /// Tells subscribers that the cache changed: `cacheLoad`, or `dataUpdated`
-    /// with its reason, to event subscriptions; `updates` to update subscriptions.
-    func sendCacheChange(_ channel: Channel, reason: DataUpdatedReason?) {
-        let relevant = subscriptions.filter { $0.channel == channel }
+    /// with its reason, to event subscriptions; `updates` to update
+    /// subscriptions. A change of one item (a dismissal) is told only to the
+    /// subscriptions it concerns.
+    func sendCacheChange(_ channel: Channel, reason: DataUpdatedReason?, about item: JSON? = nil) {
+        let relevant = subscriptions.filter { $0.channel == channel && (item.map($0.concerns) ?? true) }
         guard !relevant.isEmpty else { return }
         let unfiltered = self.snapshot(channel)
         for subscription in relevant {
@@ -33,6 +37,7 @@ extension Engine {
     /// ENQUEUED or FLUSHED of one analytics event, to the event subscriptions of its channel.
     func sendAnalytics(_ channel: Channel, _ notice: AnalyticsNotice) {
         for subscription in subscriptions where subscription.channel == channel && subscription.kind == .events {
+            guard subscription.concerns(notice.item) else { continue }
             emit(.analytics(subscription.target, notice))
         }
     }

@@ -76,13 +76,14 @@ extension Engine {
             }
             try enqueue(.dismiss, channel, itemId: card.id, item: card.json)
             updateState(.contentCards, card.id) { $0.dismissed = true }
+            sendCacheChange(channel, reason: .clientAction, about: card.json)
         case .banners:
             let banner = try banner(id, field: "id")
             try refuseControl(banner.isControl, "banner in placement", id)
             try enqueue(.dismiss, channel, itemId: banner.placementId, item: banner.json, trackingString: banner.trackingId)
             updateState(.banners, banner.id) { $0.dismissed = true }
+            sendCacheChange(channel, reason: .clientAction)
         }
-        sendCacheChange(channel, reason: .clientAction)
     }
 
     // MARK: - Helpers

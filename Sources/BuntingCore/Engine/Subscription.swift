@@ -17,4 +17,12 @@ struct Subscription {
     var extras: JSONObject? = nil
 
     var target: EventTarget { EventTarget(subscriptionId: id, channel: channel) }
+
+    /// Whether an event about `item` (a card, as its JSON) concerns this
+    /// subscription: any item, unless the subscription lists one feed.
+    func concerns(_ item: JSON) -> Bool {
+        guard let extras else { return true }
+        let itemExtras = item["extras"]?.objectValue ?? [:]
+        return extras.allSatisfy { itemExtras[$0.key] == $0.value }
+    }
 }

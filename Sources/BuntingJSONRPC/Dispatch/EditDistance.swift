@@ -18,11 +18,16 @@ public enum EditDistance {
 
     /// The candidate closest to `name` (case aside), if it is close enough to
     /// be a slip: at most two edits, and fewer than half the name's length.
+    /// Only names of similar length are compared, so that a hostile name a
+    /// megabyte long costs nothing.
     public static func closest(to name: String, among candidates: [String]) -> String? {
+        guard name.utf8.count <= 64 else { return nil }
         let typed = Array(name.lowercased().utf8)
         var best: (name: String, distance: Int)?
         for candidate in candidates {
-            let distance = between(typed, Array(candidate.lowercased().utf8))
+            let lowered = Array(candidate.lowercased().utf8)
+            guard abs(lowered.count - typed.count) <= 2 else { continue }
+            let distance = between(typed, lowered)
             if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
         }
         guard let best, best.distance <= 2, best.distance * 2 < typed.count else { return nil }
