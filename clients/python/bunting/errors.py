@@ -62,7 +62,7 @@ class ParseError(RPCError):
     code_family = -32700
     reasons = ("INVALID_JSON", "INVALID_UTF8", "TOO_DEEP", "NUMBER_OUT_OF_RANGE", "DUPLICATE_KEY",
                "EMPTY_MESSAGE", "INVALID_HEADER", "MISSING_CONTENT_LENGTH", "INVALID_CONTENT_LENGTH",
-               "TRUNCATED_MESSAGE")
+               "CONTENT_LENGTH_MISMATCH", "TRUNCATED_MESSAGE")
 
 
 class InvalidRequest(RPCError):

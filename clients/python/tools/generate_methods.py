@@ -199,8 +199,9 @@ class Method:
         lines += ["", indent + "Returns:"]
         if self.notification:
             kind = "Subscription" if flavour == "sync" else "AsyncSubscription"
-            lines += wrap("A %s whose queue (or callback) gets its %s notifications, or None when "
-                          "no subscription is made (while the SDK is disabled)." % (kind, self.notification),
+            article = "An" if kind[0] in "AEIOU" else "A"
+            lines += wrap("%s %s whose queue (or callback) gets its %s notifications, or None when "
+                          "no subscription is made (while the SDK is disabled)." % (article, kind, self.notification),
                           indent + "    ", "    ")
         else:
             lines += wrap(self.result_description or "The result.", indent + "    ", "    ")
