@@ -10,6 +10,13 @@ creates the subscription while the reply is being routed: the events that
 follow it at once (CACHE_REPLAY) can never arrive before there is a queue (or
 a callback) for them, however the caller's thread and the reader are scheduled.
 
+An error the server sends with id null is about a message it could not read,
+except for two refusals of a whole message that the client can recognise:
+MESSAGE_TOO_LARGE (`data.limit`) belongs to the oldest unanswered message whose
+body is larger than the limit, and BATCH_TOO_LARGE to the oldest unanswered
+batch of more than BATCH_LIMIT requests. Their callers get the error at once
+instead of waiting for replies that will never come.
+
 The transports own the locking (the thread client calls every method of a
 Core under one lock; the asyncio client calls them from its event loop only).
 """
@@ -28,6 +35,8 @@ Event = Dict[str, Any]
 Predicate = Callable[[Event], bool]
 Callback = Callable[[Event], Any]
 
+#: The most requests a batch may hold (the protocol's limit; more is BATCH_TOO_LARGE).
+BATCH_LIMIT = 1000
 
 
 def _encoder() -> Callable[[Any], str]:
@@ -78,11 +87,15 @@ class Pending:
     """A request written and not yet answered; `waiter` belongs to the transport."""
 
     __slots__ = ("id", "method", "params", "notification", "callback", "waiter",
-                 "done", "result", "error", "exception")
+                 "done", "result", "error", "exception", "size", "frame")
 
     def __init__(self, request_id: int, method: str, params: Optional[Dict[str, Any]],
                  notification: Optional[str], callback: Optional[Callback]):
         self.id = request_id
+        #: the bytes of the JSON body it was written in (with the rest of its batch)
+        self.size = 0
+        #: the requests written in the same message: itself, or its whole batch
+        self.frame: List["Pending"] = [self]
         self.method = method
         self.params = params
         self.notification = notification
@@ -137,11 +150,12 @@ class Core:
         `notification` marks a subscribe request: the reply's subscriptionId
         becomes a subscription whose events come in that notification method.
         """
-        frame = self._frame(method, params, self._last_id + 1)
+        body = self._body(method, params, self._last_id + 1)
         self._last_id += 1
         pending = Pending(self._last_id, method, params, notification, callback)
+        pending.size = len(body)
         self.pending[pending.id] = pending
-        return pending, frame
+        return pending, self._encode(body)
 
     def batch(self, calls: Iterable[Tuple[str, Optional[Dict[str, Any]]]]) -> Tuple[List[Pending], bytes]:
         """Registers several requests sent as one JSON-RPC batch; returns them with the frame."""
@@ -153,17 +167,19 @@ class Core:
             pendings.append(Pending(message["id"], method, params, None, None))
         if not pendings:
             raise ValueError("a batch needs at least one call")
-        frame = self._encode(_dumps(messages).encode("utf-8"))
+        body = _dumps(messages).encode("utf-8")
         self._last_id += len(pendings)
         for pending in pendings:
+            pending.size = len(body)
+            pending.frame = pendings
             self.pending[pending.id] = pending
-        return pendings, frame
+        return pendings, self._encode(body)
 
     def notification_frame(self, method: str, params: Optional[Dict[str, Any]] = None) -> bytes:
-        return self._frame(method, params, None)
+        return self._encode(self._body(method, params, None))
 
-    def _frame(self, method: str, params: Optional[Dict[str, Any]], request_id: Optional[int]) -> bytes:
-        return self._encode(_dumps(self._message(method, params, request_id)).encode("utf-8"))
+    def _body(self, method: str, params: Optional[Dict[str, Any]], request_id: Optional[int]) -> bytes:
+        return _dumps(self._message(method, params, request_id)).encode("utf-8")
 
     @staticmethod
     def _message(method: str, params: Optional[Dict[str, Any]], request_id: Optional[int]) -> Dict[str, Any]:
@@ -217,6 +233,10 @@ class Core:
             return
         request_id = message.get("id")
         if request_id is None:
+            refused = self._refused(message.get("error"))
+            if refused:
+                self._fail_frame(refused, message.get("error"), fed)
+                return
             # A parse error of something we wrote: it cannot name the request it was.
             log.warning("the server answered a message it could not read: %r", message.get("error"))
             self.unattributed.append(errors.from_wire(message.get("error")))
@@ -231,6 +251,33 @@ class Core:
             pending.result = self._settle(pending, message.get("result"), fed)
         pending.done = True
         fed.completed.append(pending)
+
+    def _refused(self, error: Any) -> List[Pending]:
+        """The unanswered message an id-null error refuses as a whole, if it can be told."""
+        data = error.get("data") if isinstance(error, dict) else None
+        if not isinstance(data, dict):
+            return []
+        reason, limit = data.get("reason"), data.get("limit")
+        if reason == "MESSAGE_TOO_LARGE" and isinstance(limit, int):
+            def fits(pending: Pending) -> bool:
+                return pending.size > limit
+        elif reason == "BATCH_TOO_LARGE":
+            def fits(pending: Pending) -> bool:
+                return len(pending.frame) > BATCH_LIMIT
+        else:
+            return []
+        for pending in self.pending.values():  # oldest first
+            if fits(pending) and all(member.id in self.pending for member in pending.frame):
+                return pending.frame
+        return []
+
+    def _fail_frame(self, frame: List[Pending], error: Any, fed: Fed) -> None:
+        exception = errors.from_wire(error, frame[0].method if len(frame) == 1 else None)
+        for pending in frame:
+            self.pending.pop(pending.id, None)
+            pending.exception = exception
+            pending.done = True
+            fed.completed.append(pending)
 
     def _settle(self, pending: Pending, result: Any, fed: Fed) -> Any:
         if pending.notification is not None:
