@@ -151,10 +151,10 @@ def test_a_server_that_exits_at_start_says_why(binary):
 def test_a_chatty_server_never_blocks_on_stderr(binary):
     async def main():
         async with AsyncBunting.spawn(binary, storage=":memory:", log_level="debug", stderr_lines=10) as client:
-            for index in range(3000):
-                await client.notify("no-such-method-%s-%d" % ("y" * 400, index))
+            for index in range(3000):  # a line of about 900 bytes each on stderr
+                await client.notify("evaluate", {"rule": {"no-such-operator-%s-%d" % ("y" * 400, index): [1]}})
             assert (await client.status(timeout=30))["version"]
-            last = await client.wait_for_stderr(lambda line: "-2999 " in line, timeout=30)
+            last = await client.wait_for_stderr(lambda line: line.endswith('-2999"'), timeout=30)
             # The server goes on logging (its checks of the definitions), so the line is in the
             # tail rather than last in it.
             assert client.stderr.count >= 3000 and last in client.stderr_tail()

@@ -166,12 +166,13 @@ def test_a_chatty_server_never_blocks_on_stderr(spawn):
     logger.setLevel(logging.DEBUG)
     logger.propagate = False
     client = spawn(log_level="debug", stderr_logger=logger, stderr_lines=50)
-    method = "no-such-method-" + "x" * 400
-    for index in range(3000):  # about 1.5 MB of stderr, far more than a pipe holds
-        client.notify("%s-%d" % (method, index))
+    # Each failed notification logs a line of about 900 bytes that names its rule's operator.
+    operator = "no-such-operator-" + "x" * 400
+    for index in range(3000):  # about 2.7 MB of stderr, far more than a pipe holds
+        client.notify("evaluate", {"rule": {"%s-%d" % (operator, index): [1]}})
     assert client.status(timeout=30)["version"]
     # stderr is its own pipe: its last lines may still be on their way when the reply is in.
-    last = client.stderr.wait_for(lambda line: "%s-2999 " % method in line, timeout=30)
+    last = client.stderr.wait_for(lambda line: line.endswith('"%s-2999"' % operator), timeout=30)
     assert client.stderr.count >= 3000
     tail = client.stderr_tail()
     # The server goes on logging (its checks of the definitions): the line is in the tail.
