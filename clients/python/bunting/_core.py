@@ -355,7 +355,7 @@ class Core:
         return [event for _, event in entries]
 
 
-def matcher(fields: Dict[str, Any], match: Optional[Predicate] = None) -> Optional[Predicate]:
+def matcher(fields: Dict[str, Any], match: Optional[Callable[[Any], Any]] = None) -> Optional[Predicate]:
     """A predicate over events: every given field equals (or, for a tuple, list or
     set, is one of) the event's; `match`, when given, must hold too."""
     wanted = [(key, value) for key, value in fields.items() if value is not None]
@@ -375,7 +375,7 @@ def matcher(fields: Dict[str, Any], match: Optional[Predicate] = None) -> Option
     return predicate
 
 
-def describe_wait(subject: str, fields: Dict[str, Any], match: Optional[Predicate]) -> str:
+def describe_wait(subject: str, fields: Dict[str, Any], match: Optional[Callable[[Any], Any]]) -> str:
     """Words for a timeout message: `DATA_UPDATED event (reason=…) on sub-1`."""
     shown = dict((key, value) for key, value in fields.items() if value is not None)
     kind = shown.pop("type", None)

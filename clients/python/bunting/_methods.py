@@ -13,11 +13,13 @@ from __future__ import annotations
 from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Literal, NamedTuple, Optional, Tuple,
                     Union)
 
+from .events import ChannelEvent, DefinitionsEvent, UpdatesEvent
+
 if TYPE_CHECKING:
     from .aio import AsyncSubscription
     from .client import Subscription
 
-EventCallback = Callable[[Dict[str, Any]], Any]
+EventCallback = Callable[[Any], Any]
 Channel = Literal["banners", "contentCards", "featureFlags"]
 FlagType = Literal["boolean", "string", "integer", "float", "object"]
 InteractiveChannel = Literal["contentCards", "banners"]
@@ -390,11 +392,11 @@ class SyncMethods:
     def subscribe(
         self,
         channel: Channel,
-        callback: Optional[EventCallback] = None,
+        callback: Optional[Callable[[ChannelEvent], Any]] = None,
         *,
         extras: Optional[Dict[str, Any]] = None,
         timeout: Optional[float] = None,
-    ) -> Optional[Subscription]:
+    ) -> Optional[Subscription[ChannelEvent]]:
         """`subscribe`: Subscribes to a channel's events.
 
         Subscribes to a channel's events and answers `{subscriptionId}`. Right after the response
@@ -425,8 +427,8 @@ class SyncMethods:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
-            A Subscription whose queue (or callback) gets its event notifications, or None when no
-                subscription is made (while the SDK is disabled).
+            A Subscription whose queue (or callback) gets its event notifications (ChannelEvent), or
+                None when no subscription is made (while the SDK is disabled).
 
         Raises:
             InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
@@ -440,10 +442,10 @@ class SyncMethods:
     def subscribe_to_updates(
         self,
         channel: Channel,
-        callback: Optional[EventCallback] = None,
+        callback: Optional[Callable[[UpdatesEvent], Any]] = None,
         *,
         timeout: Optional[float] = None,
-    ) -> Optional[Subscription]:
+    ) -> Optional[Subscription[UpdatesEvent]]:
         """`subscribeToUpdates`: Deprecated. Subscribes to a channel's cache updates (deprecated
         pattern).
 
@@ -461,8 +463,8 @@ class SyncMethods:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
-            A Subscription whose queue (or callback) gets its updates notifications, or None when no
-                subscription is made (while the SDK is disabled).
+            A Subscription whose queue (or callback) gets its updates notifications (UpdatesEvent),
+                or None when no subscription is made (while the SDK is disabled).
 
         Raises:
             InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
@@ -473,10 +475,10 @@ class SyncMethods:
 
     def subscribe_to_definitions(
         self,
-        callback: Optional[EventCallback] = None,
+        callback: Optional[Callable[[DefinitionsEvent], Any]] = None,
         *,
         timeout: Optional[float] = None,
-    ) -> Optional[Subscription]:
+    ) -> Optional[Subscription[DefinitionsEvent]]:
         """`subscribeToDefinitions`: Subscribes to what becomes of the definitions.
 
         Subscribes to the definitions themselves — OpenFeature's provider events — and answers
@@ -494,8 +496,9 @@ class SyncMethods:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
-            A Subscription whose queue (or callback) gets its definitions notifications, or None
-                when no subscription is made (while the SDK is disabled).
+            A Subscription whose queue (or callback) gets its definitions notifications
+                (DefinitionsEvent), or None when no subscription is made (while the SDK is
+                disabled).
 
         Raises:
             InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
@@ -1214,11 +1217,11 @@ class AsyncMethods:
     async def subscribe(
         self,
         channel: Channel,
-        callback: Optional[EventCallback] = None,
+        callback: Optional[Callable[[ChannelEvent], Any]] = None,
         *,
         extras: Optional[Dict[str, Any]] = None,
         timeout: Optional[float] = None,
-    ) -> Optional[AsyncSubscription]:
+    ) -> Optional[AsyncSubscription[ChannelEvent]]:
         """`subscribe`: Subscribes to a channel's events.
 
         Subscribes to a channel's events and answers `{subscriptionId}`. Right after the response
@@ -1249,8 +1252,8 @@ class AsyncMethods:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
-            An AsyncSubscription whose queue (or callback) gets its event notifications, or None
-                when no subscription is made (while the SDK is disabled).
+            An AsyncSubscription whose queue (or callback) gets its event notifications
+                (ChannelEvent), or None when no subscription is made (while the SDK is disabled).
 
         Raises:
             InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
@@ -1264,10 +1267,10 @@ class AsyncMethods:
     async def subscribe_to_updates(
         self,
         channel: Channel,
-        callback: Optional[EventCallback] = None,
+        callback: Optional[Callable[[UpdatesEvent], Any]] = None,
         *,
         timeout: Optional[float] = None,
-    ) -> Optional[AsyncSubscription]:
+    ) -> Optional[AsyncSubscription[UpdatesEvent]]:
         """`subscribeToUpdates`: Deprecated. Subscribes to a channel's cache updates (deprecated
         pattern).
 
@@ -1285,8 +1288,8 @@ class AsyncMethods:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
-            An AsyncSubscription whose queue (or callback) gets its updates notifications, or None
-                when no subscription is made (while the SDK is disabled).
+            An AsyncSubscription whose queue (or callback) gets its updates notifications
+                (UpdatesEvent), or None when no subscription is made (while the SDK is disabled).
 
         Raises:
             InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
@@ -1297,10 +1300,10 @@ class AsyncMethods:
 
     async def subscribe_to_definitions(
         self,
-        callback: Optional[EventCallback] = None,
+        callback: Optional[Callable[[DefinitionsEvent], Any]] = None,
         *,
         timeout: Optional[float] = None,
-    ) -> Optional[AsyncSubscription]:
+    ) -> Optional[AsyncSubscription[DefinitionsEvent]]:
         """`subscribeToDefinitions`: Subscribes to what becomes of the definitions.
 
         Subscribes to the definitions themselves — OpenFeature's provider events — and answers
@@ -1318,8 +1321,9 @@ class AsyncMethods:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
-            An AsyncSubscription whose queue (or callback) gets its definitions notifications, or
-                None when no subscription is made (while the SDK is disabled).
+            An AsyncSubscription whose queue (or callback) gets its definitions notifications
+                (DefinitionsEvent), or None when no subscription is made (while the SDK is
+                disabled).
 
         Raises:
             InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;

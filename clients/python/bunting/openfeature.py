@@ -34,7 +34,9 @@ from openfeature.provider import AbstractProvider, Metadata
 from openfeature.track import TrackingEventDetails
 
 from . import errors
+from ._methods import FlagType
 from .client import Bunting, Subscription
+from .events import DefinitionsEvent
 
 log = logging.getLogger("bunting.openfeature")
 
@@ -61,10 +63,10 @@ class BuntingProvider(AbstractProvider):
         self._owns_client = client is None
         self._spawn_options = spawn_options
         self.ready_timeout = ready_timeout
-        self._subscription: Optional[Subscription] = None
+        self._subscription: Optional[Subscription[DefinitionsEvent]] = None
         self._lock = threading.Lock()
         self._settled = threading.Event()
-        self._first: Optional[Dict[str, Any]] = None  # the definitions event that settled initialize()
+        self._first: Optional[DefinitionsEvent] = None  # the definitions event that settled initialize()
 
     @property
     def client(self) -> Bunting:
@@ -103,8 +105,8 @@ class BuntingProvider(AbstractProvider):
                                          % "; ".join(self._client.stderr_tail()[-3:]))
             if time.monotonic() >= deadline:
                 raise GeneralError("Bunting loaded no definitions within %g s" % self.ready_timeout)
-        first: Dict[str, Any] = self._first or {}
-        if first.get("type") == "ERROR" and not first.get("stale"):
+        first = self._first
+        if first is not None and first["type"] == "ERROR" and not first.get("stale"):
             # The SDK turns this into PROVIDER_ERROR; a later READY makes the provider ready.
             raise GeneralError(_error_message(first))
 
@@ -122,7 +124,7 @@ class BuntingProvider(AbstractProvider):
             client.close()
             self._client = None
 
-    def _on_definitions(self, event: Dict[str, Any]) -> None:
+    def _on_definitions(self, event: DefinitionsEvent) -> None:
         """Runs on the client's callback thread, in the order the server sent the events."""
         with self._lock:
             if not self._settled.is_set():
@@ -174,7 +176,7 @@ class BuntingProvider(AbstractProvider):
         return self._resolve(flag_key, default_value, evaluation_context, "object", _object)
 
     def _resolve(self, flag_key: str, default_value: Any, evaluation_context: Optional[EvaluationContext],
-                 flag_type: str, convert: Callable[[Any], Any]) -> FlagResolutionDetails[Any]:
+                 flag_type: FlagType, convert: Callable[[Any], Any]) -> FlagResolutionDetails[Any]:
         try:
             result = self.client.evaluate_flag(flag_key, context_of(evaluation_context), type=flag_type)
         except (TypeError, ValueError) as error:  # the context does not encode as JSON
@@ -261,13 +263,13 @@ def _flag_metadata(metadata: Any) -> Dict[str, Union[bool, int, float, str]]:
     return {key: value for key, value in metadata.items() if isinstance(value, (bool, int, float, str))}
 
 
-def _event_metadata(event: Dict[str, Any]) -> Dict[str, Union[bool, int, float, str]]:
+def _event_metadata(event: Mapping[str, Any]) -> Dict[str, Union[bool, int, float, str]]:
     return {key: value for key, value in event.items()
             if key not in ("subscriptionId", "type", "flagsChanged", "message")
             and isinstance(value, (bool, int, float, str))}
 
 
-def _error_message(event: Dict[str, Any]) -> str:
+def _error_message(event: Mapping[str, Any]) -> str:
     words = [str(event.get(key)) for key in ("reason", "retryState") if event.get(key)]
     message = event.get("message")
     return "%s%s" % ("/".join(words) or "ERROR", ": %s" % message if message else "")
