@@ -1,13 +1,14 @@
 """The asyncio flavour: the same surface as coroutines, on the same protocol core."""
 
 import asyncio
+import json
 import os
 import signal
 
 import pytest
 
-from bunting import (AsyncBunting, ClientClosed, EventTimeout, InvalidParams, MethodNotFound, RequestTimeout,
-                     ServerExited)
+from bunting import (AsyncBunting, ClientClosed, EventTimeout, InvalidParams, InvalidRequest, MethodNotFound,
+                     NotSynced, RequestTimeout, ServerExited)
 from conftest import CHANNELS, SHOP
 
 
@@ -64,6 +65,40 @@ def test_events_are_neither_lost_nor_swallowed(binary, framing):
                 await flags.wait_for(type="ERROR", timeout=0.1)
         finally:
             await client.close()
+
+    run(main())
+
+
+def test_definitions_track_and_the_new_errors(binary, framing, tmp_path):
+    async def main():
+        sink = tmp_path / "events.ndjson"
+        async with AsyncBunting.spawn(binary, framing=framing, storage=":memory:", definitions=str(SHOP),
+                                      sink=str(sink), flush_interval=3600, max_message_size=4096) as client:
+            definitions = await client.subscribe_to_definitions()
+            assert definitions.notification == "definitions"
+            assert (await definitions.next_event())["type"] == "READY"
+            with pytest.raises(NotSynced) as raised:
+                await client.get_feature_flag("checkout")
+            assert raised.value.channel == "featureFlags"
+            flags = (await sync_user(client, channels=("featureFlags",)))["featureFlags"]
+            tracked = await client.track("purchase", value=2, details={"sku": "hat"})
+            enqueued = await flags.wait_for(type="CUSTOM", action="ENQUEUED")
+            assert enqueued["eventId"] == tracked["eventId"] and enqueued["event"]["details"] == {"sku": "hat"}
+            assert await client.flush() == {"flushed": 1, "pending": 0}
+            assert (await flags.wait_for(type="CUSTOM", action="FLUSHED"))["eventId"] == tracked["eventId"]
+            assert [json.loads(line)["eventId"] for line in sink.read_text().splitlines()] == [tracked["eventId"]]
+            flagged = await client.evaluate_flags({"targetingKey": "ada"}, flag_keys=["ratio"])
+            assert flagged["flags"]["ratio"]["value"] == 0.25
+            # Refusals sent with id null still fail the call they are about, at once.
+            with pytest.raises(InvalidRequest) as raised:
+                await client.evaluate({"var": "x"}, data={"x": "a" * 5000}, timeout=30)
+            assert raised.value.reason == "MESSAGE_TOO_LARGE"
+            with pytest.raises(InvalidRequest) as raised:  # a batch past the size limit: refused whole
+                await client.batch([("status", None)] * 200, timeout=30)
+            assert raised.value.reason == "MESSAGE_TOO_LARGE"
+            assert len(await client.batch([("status", None)] * 20)) == 20
+            assert client.unattributed_errors() == []
+            assert await definitions.remove() is True
 
     run(main())
 

@@ -176,3 +176,70 @@ def test_a_disabled_channel_reports_feature_disabled(spawn):
     cards = client.subscribe("contentCards")
     error = cards.next_event()
     assert (error["type"], error["reason"], error["retryState"]) == ("ERROR", "FEATURE_DISABLED", "DO_NOT_RETRY")
+
+
+def replace(path, text):
+    staged = path.with_suffix(".next")
+    staged.write_text(text)
+    os.replace(staged, path)
+
+
+def test_a_definitions_subscription_gets_ready_changed_error_and_ready_again(spawn, definitions):
+    client = spawn(definitions=str(definitions), poll_interval=0.05)
+    flags = sync_user(client, channels=("featureFlags",))["featureFlags"]
+    subscription = client.subscribe_to_definitions()
+    assert subscription.notification == "definitions"
+    ready = subscription.next_event()
+    assert (ready["type"], ready["subscriptionId"]) == ("READY", subscription.id) and ready["loadedAt"] > 0
+    changed = json.loads(definitions.read_text())
+    changed["flags"]["greeting"]["defaultVariant"] = "short"
+    replace(definitions, json.dumps(changed))
+    # CHANGED comes before the DATA_UPDATED that the new document causes.
+    flags.wait_for(type="DATA_UPDATED", reason="AUTO_SERVER_REFRESH")
+    (event,) = subscription.drain()
+    assert event["type"] == "CHANGED" and event["flagsChanged"] == ["greeting"]
+    assert event["loadedAt"] >= ready["loadedAt"]
+    replace(definitions, "{ not json")
+    error = subscription.wait_for(type="ERROR")
+    assert (error["reason"], error["retryState"], error["stale"]) == ("INVALID_SERVER_DATA", "DO_NOT_RETRY", True)
+    replace(definitions, json.dumps(changed))  # the same document again: READY, not CHANGED
+    assert subscription.next_event()["type"] == "READY"
+    assert client.queued_events("definitions") == []
+    assert subscription.remove() is True and subscription.ended
+
+
+def test_definitions_that_cannot_be_loaded_are_an_error_that_is_not_stale(spawn, tmp_path):
+    path = tmp_path / "definitions.json"
+    path.write_text((DEFINITIONS / "broken.json").read_text())
+    client = spawn(definitions=str(path), poll_interval=0.05, start_without_definitions=True)
+    seen = []
+    loaded = threading.Event()
+
+    def on_definitions(event):
+        seen.append(event)
+        if event["type"] == "READY":
+            loaded.set()
+
+    subscription = client.subscribe_to_definitions(on_definitions)
+    replace(path, (DEFINITIONS / "shop.json").read_text())
+    assert loaded.wait(10)
+    assert [(event["type"], event.get("stale")) for event in seen] == [("ERROR", False), ("READY", None)]
+    assert seen[0]["reason"] == "INVALID_SERVER_DATA" and "banners" in seen[0]["message"]
+    assert subscription.pending() == []
+
+
+def test_no_definitions_subscription_while_the_sdk_is_disabled(spawn):
+    client = spawn()
+    client.disable_sdk()
+    assert client.subscribe_to_definitions() is None
+    client.enable_sdk()
+    assert client.subscribe_to_definitions().next_event()["type"] == "READY"
+
+
+def test_custom_events_of_track_come_to_feature_flag_subscriptions(spawn):
+    client = spawn()
+    flags = client.subscribe("featureFlags")
+    event_id = client.track("purchase", value=3)["eventId"]
+    custom = flags.wait_for(type="CUSTOM")
+    assert (custom["channel"], custom["action"], custom["eventId"]) == ("featureFlags", "ENQUEUED", event_id)
+    assert custom["event"] == {"name": "purchase", "value": 3}
