@@ -94,8 +94,9 @@ class Pending:
         self.id = request_id
         #: the bytes of the JSON body it was written in (with the rest of its batch)
         self.size = 0
-        #: the requests written in the same message: itself, or its whole batch
-        self.frame: List["Pending"] = [self]
+        #: the ids of the requests of its batch (ids, not the requests: no reference cycle);
+        #: None when it was written alone
+        self.frame: Optional[Tuple[int, ...]] = None
         self.method = method
         self.params = params
         self.notification = notification
@@ -169,9 +170,10 @@ class Core:
             raise ValueError("a batch needs at least one call")
         body = _dumps(messages).encode("utf-8")
         self._last_id += len(pendings)
+        ids = tuple(pending.id for pending in pendings)
         for pending in pendings:
             pending.size = len(body)
-            pending.frame = pendings
+            pending.frame = ids
             self.pending[pending.id] = pending
         return pendings, self._encode(body)
 
@@ -252,29 +254,31 @@ class Core:
         pending.done = True
         fed.completed.append(pending)
 
-    def _refused(self, error: Any) -> List[Pending]:
-        """The unanswered message an id-null error refuses as a whole, if it can be told."""
+    def _refused(self, error: Any) -> Tuple[int, ...]:
+        """The ids of the unanswered message an id-null error refuses as a whole, if it can be told."""
         data = error.get("data") if isinstance(error, dict) else None
         if not isinstance(data, dict):
-            return []
+            return ()
         reason, limit = data.get("reason"), data.get("limit")
         if reason == "MESSAGE_TOO_LARGE" and isinstance(limit, int):
             def fits(pending: Pending) -> bool:
                 return pending.size > limit
         elif reason == "BATCH_TOO_LARGE":
             def fits(pending: Pending) -> bool:
-                return len(pending.frame) > BATCH_LIMIT
+                return pending.frame is not None and len(pending.frame) > BATCH_LIMIT
         else:
-            return []
+            return ()
         for pending in self.pending.values():  # oldest first
-            if fits(pending) and all(member.id in self.pending for member in pending.frame):
-                return pending.frame
-        return []
+            if fits(pending):
+                frame = pending.frame or (pending.id,)
+                if all(member in self.pending for member in frame):
+                    return frame
+        return ()
 
-    def _fail_frame(self, frame: List[Pending], error: Any, fed: Fed) -> None:
-        exception = errors.from_wire(error, frame[0].method if len(frame) == 1 else None)
-        for pending in frame:
-            self.pending.pop(pending.id, None)
+    def _fail_frame(self, frame: Tuple[int, ...], error: Any, fed: Fed) -> None:
+        pendings = [self.pending.pop(member) for member in frame]
+        exception = errors.from_wire(error, pendings[0].method if pendings[0].frame is None else None)
+        for pending in pendings:
             pending.exception = exception
             pending.done = True
             fed.completed.append(pending)
