@@ -13,14 +13,14 @@ from conftest import CHANNELS, SHOP
 
 
 def run(coroutine):
-    return asyncio.run(asyncio.wait_for(coroutine, 60))
+    return asyncio.run(asyncio.wait_for(coroutine, 120))
 
 
 async def sync_user(client, user="ada", channels=CHANNELS, **attributes):
     subscriptions = {channel: await client.subscribe(channel) for channel in channels}
     await client.change_user(user, attributes=attributes or None)
     for subscription in subscriptions.values():
-        await subscription.wait_for(type="DATA_UPDATED", timeout=10)
+        await subscription.wait_for(type="DATA_UPDATED", timeout=30)
     return subscriptions
 
 
@@ -152,10 +152,10 @@ def test_timeouts_and_a_killed_server(binary):
         with pytest.raises(TimeoutError):
             await client.status(timeout=0.05)
         os.kill(client.pid, signal.SIGCONT)
-        assert (await client.evaluate({"+": [1, 1]}, timeout=10)) == {"result": 2}
+        assert (await client.evaluate({"+": [1, 1]}, timeout=30)) == {"result": 2}
         os.kill(client.pid, signal.SIGKILL)
         with pytest.raises(ServerExited) as raised:
-            await client.status(timeout=10)
+            await client.status(timeout=30)
         assert raised.value.returncode == -signal.SIGKILL
         await client.close()
 

@@ -129,7 +129,7 @@ def test_batches_answer_in_order_with_errors_returned(spawn, framing):
 def test_shutdown_ends_the_connection(spawn, framing):
     client = spawn(framing=framing)
     assert client.shutdown() == {}
-    assert client._process.wait(10) == 0
+    assert client._process.wait(30) == 0
     with pytest.raises(ClientClosed):
         client.status()
     assert client.close() == 0

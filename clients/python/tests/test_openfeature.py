@@ -42,7 +42,7 @@ def events():
     api.clear_providers()
 
 
-def next_event(received, kind, timeout=10.0):
+def next_event(received, kind, timeout=30.0):
     while True:
         got, details = received.get(timeout=timeout)
         if got is kind:
@@ -175,7 +175,7 @@ def test_no_definitions_is_an_error_until_they_load(spawn, tmp_path, events):
 def test_a_server_that_cannot_start_makes_the_provider_fatal(spawn, events):
     # Without --start-without-definitions, unusable definitions stop the server at start-up.
     api.set_provider(BuntingProvider(spawn(definitions=str(DEFINITIONS / "broken.json"))))
-    error = next_event(events, ProviderEvent.PROVIDER_ERROR, timeout=30)
+    error = next_event(events, ProviderEvent.PROVIDER_ERROR)
     assert error.error_code == ErrorCode.PROVIDER_FATAL and "expected array" in error.message
     assert api.get_client().get_provider_status() == ProviderStatus.FATAL
 
