@@ -14,9 +14,10 @@ provider is `bunting.openfeature.BuntingProvider` (needs openfeature-sdk).
 
 from typing import Any
 
-from . import errors
+from . import errors, events
 from ._methods import METHODS
 from .client import Bunting, Subscription
+from .events import ChannelEvent, DefinitionsEvent, UpdatesEvent
 from .errors import (BinaryNotFound, BuntingError, BuntingTimeout, ChannelDisabled, ClientClosed, EventTimeout,
                      InternalError, InvalidParams, InvalidRequest, InvalidRule, MethodNotFound, MethodNotImplemented,
                      NotAllowed, NotFound, NotSynced, ParseError, ProtocolError, RequestTimeout, RPCError,
@@ -35,7 +36,8 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "AsyncBunting", "AsyncSubscription", "Bunting", "METHODS", "Subscription", "errors",
+    "AsyncBunting", "AsyncSubscription", "Bunting", "METHODS", "Subscription", "errors", "events",
+    "ChannelEvent", "DefinitionsEvent", "UpdatesEvent",
     "BinaryNotFound", "BuntingError", "BuntingTimeout", "ChannelDisabled", "ClientClosed", "EventTimeout",
     "InternalError", "InvalidParams", "InvalidRequest", "InvalidRule", "MethodNotFound", "MethodNotImplemented",
     "NotAllowed", "NotFound", "NotSynced", "ParseError", "ProtocolError", "RequestTimeout", "RPCError",

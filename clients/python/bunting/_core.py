@@ -10,6 +10,13 @@ creates the subscription while the reply is being routed: the events that
 follow it at once (CACHE_REPLAY) can never arrive before there is a queue (or
 a callback) for them, however the caller's thread and the reader are scheduled.
 
+An error the server sends with id null is about a message it could not read,
+except for two refusals of a whole message that the client can recognise:
+MESSAGE_TOO_LARGE (`data.limit`) belongs to the oldest unanswered message whose
+body is larger than the limit, and BATCH_TOO_LARGE to the oldest unanswered
+batch of more than BATCH_LIMIT requests. Their callers get the error at once
+instead of waiting for replies that will never come.
+
 The transports own the locking (the thread client calls every method of a
 Core under one lock; the asyncio client calls them from its event loop only).
 """
@@ -28,6 +35,8 @@ Event = Dict[str, Any]
 Predicate = Callable[[Event], bool]
 Callback = Callable[[Event], Any]
 
+#: The most requests a batch may hold (the protocol's limit; more is BATCH_TOO_LARGE).
+BATCH_LIMIT = 1000
 
 
 def _encoder() -> Callable[[Any], str]:
@@ -78,11 +87,16 @@ class Pending:
     """A request written and not yet answered; `waiter` belongs to the transport."""
 
     __slots__ = ("id", "method", "params", "notification", "callback", "waiter",
-                 "done", "result", "error", "exception")
+                 "done", "result", "error", "exception", "size", "frame")
 
     def __init__(self, request_id: int, method: str, params: Optional[Dict[str, Any]],
                  notification: Optional[str], callback: Optional[Callback]):
         self.id = request_id
+        #: the bytes of the JSON body it was written in (with the rest of its batch)
+        self.size = 0
+        #: the ids of the requests of its batch (ids, not the requests: no reference cycle);
+        #: None when it was written alone
+        self.frame: Optional[Tuple[int, ...]] = None
         self.method = method
         self.params = params
         self.notification = notification
@@ -137,11 +151,12 @@ class Core:
         `notification` marks a subscribe request: the reply's subscriptionId
         becomes a subscription whose events come in that notification method.
         """
-        frame = self._frame(method, params, self._last_id + 1)
+        body = self._body(method, params, self._last_id + 1)
         self._last_id += 1
         pending = Pending(self._last_id, method, params, notification, callback)
+        pending.size = len(body)
         self.pending[pending.id] = pending
-        return pending, frame
+        return pending, self._encode(body)
 
     def batch(self, calls: Iterable[Tuple[str, Optional[Dict[str, Any]]]]) -> Tuple[List[Pending], bytes]:
         """Registers several requests sent as one JSON-RPC batch; returns them with the frame."""
@@ -153,17 +168,20 @@ class Core:
             pendings.append(Pending(message["id"], method, params, None, None))
         if not pendings:
             raise ValueError("a batch needs at least one call")
-        frame = self._encode(_dumps(messages).encode("utf-8"))
+        body = _dumps(messages).encode("utf-8")
         self._last_id += len(pendings)
+        ids = tuple(pending.id for pending in pendings)
         for pending in pendings:
+            pending.size = len(body)
+            pending.frame = ids
             self.pending[pending.id] = pending
-        return pendings, frame
+        return pendings, self._encode(body)
 
     def notification_frame(self, method: str, params: Optional[Dict[str, Any]] = None) -> bytes:
-        return self._frame(method, params, None)
+        return self._encode(self._body(method, params, None))
 
-    def _frame(self, method: str, params: Optional[Dict[str, Any]], request_id: Optional[int]) -> bytes:
-        return self._encode(_dumps(self._message(method, params, request_id)).encode("utf-8"))
+    def _body(self, method: str, params: Optional[Dict[str, Any]], request_id: Optional[int]) -> bytes:
+        return _dumps(self._message(method, params, request_id)).encode("utf-8")
 
     @staticmethod
     def _message(method: str, params: Optional[Dict[str, Any]], request_id: Optional[int]) -> Dict[str, Any]:
@@ -217,6 +235,10 @@ class Core:
             return
         request_id = message.get("id")
         if request_id is None:
+            refused = self._refused(message.get("error"))
+            if refused:
+                self._fail_frame(refused, message.get("error"), fed)
+                return
             # A parse error of something we wrote: it cannot name the request it was.
             log.warning("the server answered a message it could not read: %r", message.get("error"))
             self.unattributed.append(errors.from_wire(message.get("error")))
@@ -231,6 +253,35 @@ class Core:
             pending.result = self._settle(pending, message.get("result"), fed)
         pending.done = True
         fed.completed.append(pending)
+
+    def _refused(self, error: Any) -> Tuple[int, ...]:
+        """The ids of the unanswered message an id-null error refuses as a whole, if it can be told."""
+        data = error.get("data") if isinstance(error, dict) else None
+        if not isinstance(data, dict):
+            return ()
+        reason, limit = data.get("reason"), data.get("limit")
+        if reason == "MESSAGE_TOO_LARGE" and isinstance(limit, int):
+            def fits(pending: Pending) -> bool:
+                return pending.size > limit
+        elif reason == "BATCH_TOO_LARGE":
+            def fits(pending: Pending) -> bool:
+                return pending.frame is not None and len(pending.frame) > BATCH_LIMIT
+        else:
+            return ()
+        for pending in self.pending.values():  # oldest first
+            if fits(pending):
+                frame = pending.frame or (pending.id,)
+                if all(member in self.pending for member in frame):
+                    return frame
+        return ()
+
+    def _fail_frame(self, frame: Tuple[int, ...], error: Any, fed: Fed) -> None:
+        pendings = [self.pending.pop(member) for member in frame]
+        exception = errors.from_wire(error, pendings[0].method if pendings[0].frame is None else None)
+        for pending in pendings:
+            pending.exception = exception
+            pending.done = True
+            fed.completed.append(pending)
 
     def _settle(self, pending: Pending, result: Any, fed: Fed) -> Any:
         if pending.notification is not None:
@@ -308,7 +359,7 @@ class Core:
         return [event for _, event in entries]
 
 
-def matcher(fields: Dict[str, Any], match: Optional[Predicate] = None) -> Optional[Predicate]:
+def matcher(fields: Dict[str, Any], match: Optional[Callable[[Any], Any]] = None) -> Optional[Predicate]:
     """A predicate over events: every given field equals (or, for a tuple, list or
     set, is one of) the event's; `match`, when given, must hold too."""
     wanted = [(key, value) for key, value in fields.items() if value is not None]
@@ -328,7 +379,7 @@ def matcher(fields: Dict[str, Any], match: Optional[Predicate] = None) -> Option
     return predicate
 
 
-def describe_wait(subject: str, fields: Dict[str, Any], match: Optional[Predicate]) -> str:
+def describe_wait(subject: str, fields: Dict[str, Any], match: Optional[Callable[[Any], Any]]) -> str:
     """Words for a timeout message: `DATA_UPDATED event (reason=…) on sub-1`."""
     shown = dict((key, value) for key, value in fields.items() if value is not None)
     kind = shown.pop("type", None)

@@ -13,23 +13,35 @@ FRAMINGS = ("ndjson", "lsp")
 
 
 class NdjsonDecoder:
-    """One JSON value a line; blank lines are skipped, a trailing CR dropped."""
+    """One JSON value a line; blank lines are skipped, a trailing CR dropped.
 
-    __slots__ = ("_rest",)
+    The chunks of an unfinished line are kept in a list and joined once its newline
+    arrives, and only each new chunk is searched: a message far larger than a read
+    costs time in proportion to its size, not to its size squared.
+    """
+
+    __slots__ = ("_parts", "_size")
 
     def __init__(self) -> None:
-        self._rest = b""
+        self._parts: List[bytes] = []
+        self._size = 0
 
     def feed(self, data: bytes) -> List[bytes]:
-        if not self._rest and data.find(b"\n") == len(data) - 1:  # exactly one whole line, the usual case
+        newline = data.find(b"\n")
+        if newline < 0:
+            if data:
+                self._parts.append(data)
+                self._size += len(data)
+            return []
+        if not self._parts and newline == len(data) - 1:  # exactly one whole line, the usual case
             line = data[:-2] if data.endswith(b"\r\n") else data[:-1]
             return [line] if line.strip() else []
-        if self._rest:
-            data = self._rest + data
-        if b"\n" not in data:
-            self._rest = data
-            return []
-        *lines, self._rest = data.split(b"\n")
+        if self._parts:
+            self._parts.append(data)
+            data = b"".join(self._parts)
+        *lines, rest = data.split(b"\n")
+        self._parts = [rest] if rest else []
+        self._size = len(rest)
         bodies = []
         for line in lines:
             if line.endswith(b"\r"):
@@ -41,7 +53,7 @@ class NdjsonDecoder:
     @property
     def pending(self) -> int:
         """Bytes received that do not yet make a whole message."""
-        return len(self._rest)
+        return self._size
 
 
 def encode_ndjson(body: bytes) -> bytes:
@@ -50,16 +62,29 @@ def encode_ndjson(body: bytes) -> bytes:
 
 
 class LspDecoder:
-    """`Content-Length: N` headers, a blank line, then N bytes of body."""
+    """`Content-Length: N` headers, a blank line, then N bytes of body.
 
-    __slots__ = ("_buffer", "_length")
+    While a body is incomplete its chunks are kept in a list and joined once all of
+    it is in, so a large body costs time in proportion to its size.
+    """
+
+    __slots__ = ("_parts", "_size", "_length")
 
     def __init__(self) -> None:
-        self._buffer = b""
-        self._length = -1  # the body length once a header block was read
+        self._parts: List[bytes] = []
+        self._size = 0
+        self._length = -1  # the body length once a header block was read (the parts start with the body)
 
     def feed(self, data: bytes) -> List[bytes]:
-        buffer = self._buffer + data if self._buffer else data
+        if self._length >= 0 and self._size + len(data) < self._length:  # more of an unfinished body
+            self._parts.append(data)
+            self._size += len(data)
+            return []
+        if self._parts:
+            self._parts.append(data)
+            buffer = b"".join(self._parts)
+        else:
+            buffer = data
         bodies = []
         start = 0
         while True:
@@ -74,12 +99,14 @@ class LspDecoder:
             bodies.append(buffer[start:start + self._length])
             start += self._length
             self._length = -1
-        self._buffer = buffer[start:]
+        rest = buffer[start:]
+        self._parts = [rest] if rest else []
+        self._size = len(rest)
         return bodies
 
     @property
     def pending(self) -> int:
-        return len(self._buffer)
+        return self._size
 
 
 def _content_length(block: bytes) -> int:

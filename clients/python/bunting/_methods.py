@@ -13,12 +13,15 @@ from __future__ import annotations
 from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Literal, NamedTuple, Optional, Tuple,
                     Union)
 
+from .events import ChannelEvent, DefinitionsEvent, UpdatesEvent
+
 if TYPE_CHECKING:
     from .aio import AsyncSubscription
     from .client import Subscription
 
-EventCallback = Callable[[Dict[str, Any]], Any]
+EventCallback = Callable[[Any], Any]
 Channel = Literal["banners", "contentCards", "featureFlags"]
+FlagType = Literal["boolean", "string", "integer", "float", "object"]
 InteractiveChannel = Literal["contentCards", "banners"]
 
 
@@ -78,6 +81,7 @@ METHODS: Dict[str, MethodSpec] = {
         "subscribe", "subscribe",
         (
             Param("channel", "channel", True),
+            Param("extras", "extras", False),
         ),
         "event", False,
     ),
@@ -87,6 +91,11 @@ METHODS: Dict[str, MethodSpec] = {
             Param("channel", "channel", True),
         ),
         "updates", True,
+    ),
+    "subscribeToDefinitions": MethodSpec(
+        "subscribeToDefinitions", "subscribe_to_definitions",
+        (),
+        "definitions", False,
     ),
     "removeSubscription": MethodSpec(
         "removeSubscription", "remove_subscription",
@@ -107,6 +116,7 @@ METHODS: Dict[str, MethodSpec] = {
         "getSnapshot", "get_snapshot",
         (
             Param("channel", "channel", True),
+            Param("extras", "extras", False),
         ),
         None, False,
     ),
@@ -150,6 +160,15 @@ METHODS: Dict[str, MethodSpec] = {
         ),
         None, False,
     ),
+    "track": MethodSpec(
+        "track", "track",
+        (
+            Param("name", "name", True),
+            Param("value", "value", False),
+            Param("details", "details", False),
+        ),
+        None, False,
+    ),
     "flush": MethodSpec(
         "flush", "flush",
         (),
@@ -183,6 +202,15 @@ METHODS: Dict[str, MethodSpec] = {
         (
             Param("flagKey", "flag_key", True),
             Param("context", "context", True),
+            Param("type", "type", False),
+        ),
+        None, False,
+    ),
+    "evaluateFlags": MethodSpec(
+        "evaluateFlags", "evaluate_flags",
+        (
+            Param("context", "context", True),
+            Param("flagKeys", "flag_keys", False),
         ),
         None, False,
     ),
@@ -234,8 +262,10 @@ class SyncMethods:
         the open session (`sessionId`, null when none), whether the SDK is enabled, per channel
         whether it is enabled, its `lastSyncAt` and how many items the cache holds, and how many
         analytics events wait for the sink. Reads only: it changes nothing, sends no notification,
-        and answers while the SDK is disabled. `definitions` names where the definitions are read
-        from.
+        and answers while the SDK is disabled. `definitions` says where the definitions are read
+        from, whether a document is loaded (and since when), every problem of the loaded document (a
+        flag in error, a banner or card left out, each with its pointer and line:column), and the
+        source's current problem when the last check found one.
 
         Args:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
@@ -362,10 +392,11 @@ class SyncMethods:
     def subscribe(
         self,
         channel: Channel,
-        callback: Optional[EventCallback] = None,
+        callback: Optional[Callable[[ChannelEvent], Any]] = None,
         *,
+        extras: Optional[Dict[str, Any]] = None,
         timeout: Optional[float] = None,
-    ) -> Optional[Subscription]:
+    ) -> Optional[Subscription[ChannelEvent]]:
         """`subscribe`: Subscribes to a channel's events.
 
         Subscribes to a channel's events and answers `{subscriptionId}`. Right after the response
@@ -373,39 +404,48 @@ class SyncMethods:
         receives `CACHE_LOAD`, `DATA_UPDATED`, `IMPRESSION`, `CLICK`, `DISMISS` and `ERROR` events
         of that channel (see the `event` notification). Subscribing starts no refresh. If the
         channel is disabled, or no configuration has arrived yet, it still answers normally, then
-        sends `ERROR` `FEATURE_DISABLED`/`DO_NOT_RETRY` instead of `CACHE_REPLAY`; the subscription
-        stays, and when the channel is enabled a refresh runs and `DATA_UPDATED` follows. If local
-        storage was found damaged at start-up (moved aside and started afresh) or cannot be used
-        (state is kept in memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY` whose `message`
-        says so follows the `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on every subscription
-        made while this server runs. While the SDK is disabled it answers null and makes no
-        subscription (subscriptions made before `disableSDK` stay and work again after `enableSDK`).
-        A channel may have any number of subscriptions; each receives its own events.
+        sends `ERROR` `FEATURE_DISABLED`/`DO_NOT_RETRY` instead of `CACHE_REPLAY` (when the
+        definitions could not be read or were invalid, that `ERROR` carries the real cause instead:
+        `SERVER_ERROR` or `INVALID_SERVER_DATA`, with the source's message); the subscription stays,
+        and when the channel is enabled a refresh runs and `DATA_UPDATED` follows. If local storage
+        was found damaged at start-up (moved aside and started afresh) or cannot be used (state is
+        kept in memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY` whose `message` says so
+        follows the `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on every subscription made
+        while this server runs. While the SDK is disabled it answers null and makes no subscription
+        (subscriptions made before `disableSDK` stay and work again after `enableSDK`). A channel
+        may have any number of subscriptions; each receives its own events. With `extras` (content
+        cards only; -32602 for another channel) the subscription's snapshots list only the cards of
+        that feed.
 
         Args:
             channel: The channel to subscribe to.
+            extras: (optional) Content cards only: the subscription's snapshots list just the cards
+                whose `extras` hold all of these keys and values (a feed), with `unviewedCount`
+                counting those.
             callback: called with each event notification's params (on the client's callback thread)
                 instead of queueing them on the subscription.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
-            A Subscription whose queue (or callback) gets its event notifications, or None when no
-                subscription is made (while the SDK is disabled).
+            A Subscription whose queue (or callback) gets its event notifications (ChannelEvent), or
+                None when no subscription is made (while the SDK is disabled).
 
         Raises:
             InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
                 ServerExited.
         """
         params: Dict[str, Any] = {"channel": channel}
+        if extras is not None:
+            params["extras"] = extras
         return self._subscribe("subscribe", params, "event", callback, timeout)
 
     def subscribe_to_updates(
         self,
         channel: Channel,
-        callback: Optional[EventCallback] = None,
+        callback: Optional[Callable[[UpdatesEvent], Any]] = None,
         *,
         timeout: Optional[float] = None,
-    ) -> Optional[Subscription]:
+    ) -> Optional[Subscription[UpdatesEvent]]:
         """`subscribeToUpdates`: Deprecated. Subscribes to a channel's cache updates (deprecated
         pattern).
 
@@ -423,8 +463,8 @@ class SyncMethods:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
-            A Subscription whose queue (or callback) gets its updates notifications, or None when no
-                subscription is made (while the SDK is disabled).
+            A Subscription whose queue (or callback) gets its updates notifications (UpdatesEvent),
+                or None when no subscription is made (while the SDK is disabled).
 
         Raises:
             InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
@@ -432,6 +472,39 @@ class SyncMethods:
         """
         params: Dict[str, Any] = {"channel": channel}
         return self._subscribe("subscribeToUpdates", params, "updates", callback, timeout)
+
+    def subscribe_to_definitions(
+        self,
+        callback: Optional[Callable[[DefinitionsEvent], Any]] = None,
+        *,
+        timeout: Optional[float] = None,
+    ) -> Optional[Subscription[DefinitionsEvent]]:
+        """`subscribeToDefinitions`: Subscribes to what becomes of the definitions.
+
+        Subscribes to the definitions themselves — OpenFeature's provider events — and answers
+        `{subscriptionId}`. Right after the response the subscription receives `definitions` `READY`
+        when definitions are loaded, or `ERROR` with the cause (`stale` false) when they could not
+        be loaded; while the first document is still being fetched, nothing until it arrives. Later:
+        `CHANGED` with the flags whose resolution could differ each time a new document is adopted,
+        `ERROR` when the source fails or sends an invalid document (`stale` true while older
+        definitions serve), and `READY` when the source answers again unchanged after an `ERROR`.
+        `removeSubscription` ends it. While the SDK is disabled it answers null.
+
+        Args:
+            callback: called with each definitions notification's params (on the client's callback
+                thread) instead of queueing them on the subscription.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            A Subscription whose queue (or callback) gets its definitions notifications
+                (DefinitionsEvent), or None when no subscription is made (while the SDK is
+                disabled).
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        return self._subscribe("subscribeToDefinitions", None, "definitions", callback, timeout)
 
     def remove_subscription(
         self,
@@ -504,17 +577,26 @@ class SyncMethods:
             params["placementIds"] = placement_ids
         return self._request("refresh", params, timeout)
 
-    def get_snapshot(self, channel: Channel, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+    def get_snapshot(
+        self,
+        channel: Channel,
+        *,
+        extras: Optional[Dict[str, Any]] = None,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
         """`getSnapshot`: Returns a channel's cached data.
 
         Returns the channel's cache snapshot for the current user, in the same shape as an event's
         `cacheSnapshot`: `contentCards` → ContentCardsSnapshot, `banners` → BannersSnapshot,
         `featureFlags` → FeatureFlagsSnapshot. While the channel is disabled the data is empty and
         `lastSyncAt` is null. Reads only: no refresh, no notification, nothing logged; answers from
-        the cache while the SDK is disabled.
+        the cache while the SDK is disabled. With `extras` (content cards only; -32602 for another
+        channel) only the cards of that feed are listed, and `unviewedCount` counts them.
 
         Args:
             channel: The channel.
+            extras: (optional) Content cards only: list just the cards whose `extras` hold all of
+                these keys and values.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -527,6 +609,8 @@ class SyncMethods:
                 ServerExited.
         """
         params: Dict[str, Any] = {"channel": channel}
+        if extras is not None:
+            params["extras"] = extras
         return self._request("getSnapshot", params, timeout)
 
     def get_feature_flag(
@@ -539,7 +623,9 @@ class SyncMethods:
 
         Returns the current user's feature flag with this id, or null when there is none (unknown
         id, or the featureFlags channel is disabled). Logs nothing: call `logImpression` when the
-        flag is used.
+        flag is used. Before the `featureFlags` channel was refreshed for the current user it
+        answers -32008 `NOT_SYNCED` (with what to do), and while the definitions turn the channel
+        off -32009 `CHANNEL_DISABLED`: `null` means only that the synced cache has no such item.
 
         Args:
             id: The flag's id (its key).
@@ -549,8 +635,8 @@ class SyncMethods:
             The flag.
 
         Raises:
-            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
-                ServerExited.
+            InvalidParams, NotSynced, ChannelDisabled, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {"id": id}
         return self._request("getFeatureFlag", params, timeout)
@@ -565,7 +651,9 @@ class SyncMethods:
 
         Returns the banner that fills this placement for the current user, or null when none does
         (no eligible banner, unknown placement, dismissed, or the banners channel is disabled). Logs
-        nothing.
+        nothing. Before the `banners` channel was refreshed for the current user it answers -32008
+        `NOT_SYNCED` (with what to do), and while the definitions turn the channel off -32009
+        `CHANNEL_DISABLED`: `null` means only that the synced cache has no such item.
 
         Args:
             placement_id: The placement.
@@ -575,8 +663,8 @@ class SyncMethods:
             The banner.
 
         Raises:
-            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
-                ServerExited.
+            InvalidParams, NotSynced, ChannelDisabled, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {"placementId": placement_id}
         return self._request("getBanner", params, timeout)
@@ -695,6 +783,44 @@ class SyncMethods:
         """
         params: Dict[str, Any] = {"channel": channel, "id": id}
         return self._request("logDismiss", params, timeout)
+
+    def track(
+        self,
+        name: str,
+        *,
+        value: Optional[float] = None,
+        details: Optional[Dict[str, Any]] = None,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`track`: Records a custom event on the durable analytics path.
+
+        Records an event the client names (OpenFeature's `track`), for the current user and session:
+        it is committed to local storage before `CUSTOM`/`ENQUEUED` is sent, and deleted only after
+        the sink accepted it (`CUSTOM`/`FLUSHED`, same `eventId`), as impressions are; at the sink
+        it is `kind` `custom` with `name`, `value` and `details` (`channel` `featureFlags`, `itemId`
+        the name). The notifications go to the event subscriptions of the `featureFlags` channel.
+        Answers the event's id. Refused while the SDK is disabled (-32004); -32007 when it cannot be
+        stored.
+
+        Args:
+            name: The event's name (at most 255 bytes).
+            value: (optional) A number that goes with it (OpenFeature's tracking value).
+            details: (optional) Anything else about it.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The id of the stored event: the same in its `CUSTOM` notifications and at the sink.
+
+        Raises:
+            InvalidParams, SDKDisabled, StorageError, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"name": name}
+        if value is not None:
+            params["value"] = value
+        if details is not None:
+            params["details"] = details
+        return self._request("track", params, timeout)
 
     def flush(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
         """`flush`: Sends queued analytics to the sink and waits for its answer.
@@ -827,33 +953,77 @@ class SyncMethods:
         flag_key: str,
         context: Dict[str, Any],
         *,
+        type: Optional[FlagType] = None,
         timeout: Optional[float] = None,
     ) -> Dict[str, Any]:
         """`evaluateFlag`: Evaluates a flag of the definitions as flagd would.
 
         Evaluates the flag `flagKey` of the current definitions for `context` exactly as flagd
-        resolves it and answers `{value, variant, reason, errorCode?}` with flagd's variant, value
-        and reason. `context` is a flagd evaluation context: `targetingKey` (the user id, optional
-        as in flagd) and attributes at the top level; `$flagd.flagKey` and `$flagd.timestamp` are
-        added by the server. An unknown flag is not an RPC error: it answers `reason` `ERROR`,
-        `errorCode` `FLAG_NOT_FOUND`, `value` and `variant` null. Touches no user state and logs
-        nothing (no impression); answers while the SDK is disabled.
+        resolves it and answers `{value, variant, reason, errorCode?, errorMessage?, metadata?}`
+        with flagd's variant, value and reason, and the merged metadata (the flag's over the flag
+        set's). `context` is a flagd evaluation context: `targetingKey` (the user id, optional as in
+        flagd) and attributes at the top level; `$flagd.flagKey` and `$flagd.timestamp` are added by
+        the server. With `type`, a value of another type answers `reason` `ERROR`, `errorCode`
+        `TYPE_MISMATCH`. An unknown flag is not an RPC error: it answers `reason` `ERROR`,
+        `errorCode` `FLAG_NOT_FOUND`, `value` and `variant` null; a flag whose definition cannot be
+        used answers `PARSE_ERROR`. Touches no user state and logs nothing (no impression); answers
+        while the SDK is disabled.
 
         Args:
             flag_key: The flag's key in the definitions.
             context: The evaluation context, with `targetingKey`.
+            type: (optional) The type the caller asks for (OpenFeature's typed resolution); a
+                resolved value of another type answers `ERROR`/`TYPE_MISMATCH`.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
-            The flag as flagd resolves it. When `errorCode` is present (e.g. `FLAG_NOT_FOUND`),
-                `reason` is `ERROR` and `value` and `variant` are null.
+            The flag as flagd resolves it: value, variant and reason, `metadata` when the flag or
+                flag set has any, and `errorCode` with `errorMessage` for an error (then `reason` is
+                `ERROR` and `value` and `variant` are null). Asked with `type`, a value of another
+                type is `TYPE_MISMATCH`.
 
         Raises:
             InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
                 ServerExited.
         """
         params: Dict[str, Any] = {"flagKey": flag_key, "context": context}
+        if type is not None:
+            params["type"] = type
         return self._request("evaluateFlag", params, timeout)
+
+    def evaluate_flags(
+        self,
+        context: Dict[str, Any],
+        *,
+        flag_keys: Optional[List[str]] = None,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`evaluateFlags`: Evaluates many flags for one context, in one request.
+
+        Resolves every flag of the current definitions (or the ones named in `flagKeys`) for
+        `context` as `evaluateFlag` does, like flagd's `ResolveAll` and OFREP's bulk evaluation, so
+        that a client evaluating many flags pays one round trip. Without `flagKeys`, every flag is
+        in the answer (disabled ones with reason `DISABLED`); a named flag that does not exist
+        answers `FLAG_NOT_FOUND`. `metadata` is the flag set's. Touches no user state and logs
+        nothing.
+
+        Args:
+            context: The evaluation context, with `targetingKey`.
+            flag_keys: (optional) The flags to resolve; every flag when left out.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            Many flags resolved for one context: `flags` maps each flag key to its resolution (as
+                `evaluateFlag` answers it); `metadata` is the flag set's, when it has any.
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        params: Dict[str, Any] = {"context": context}
+        if flag_keys is not None:
+            params["flagKeys"] = flag_keys
+        return self._request("evaluateFlags", params, timeout)
 
     def shutdown(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
         """`shutdown`: Flushes pending work and exits.
@@ -917,8 +1087,10 @@ class AsyncMethods:
         the open session (`sessionId`, null when none), whether the SDK is enabled, per channel
         whether it is enabled, its `lastSyncAt` and how many items the cache holds, and how many
         analytics events wait for the sink. Reads only: it changes nothing, sends no notification,
-        and answers while the SDK is disabled. `definitions` names where the definitions are read
-        from.
+        and answers while the SDK is disabled. `definitions` says where the definitions are read
+        from, whether a document is loaded (and since when), every problem of the loaded document (a
+        flag in error, a banner or card left out, each with its pointer and line:column), and the
+        source's current problem when the last check found one.
 
         Args:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
@@ -1045,10 +1217,11 @@ class AsyncMethods:
     async def subscribe(
         self,
         channel: Channel,
-        callback: Optional[EventCallback] = None,
+        callback: Optional[Callable[[ChannelEvent], Any]] = None,
         *,
+        extras: Optional[Dict[str, Any]] = None,
         timeout: Optional[float] = None,
-    ) -> Optional[AsyncSubscription]:
+    ) -> Optional[AsyncSubscription[ChannelEvent]]:
         """`subscribe`: Subscribes to a channel's events.
 
         Subscribes to a channel's events and answers `{subscriptionId}`. Right after the response
@@ -1056,39 +1229,48 @@ class AsyncMethods:
         receives `CACHE_LOAD`, `DATA_UPDATED`, `IMPRESSION`, `CLICK`, `DISMISS` and `ERROR` events
         of that channel (see the `event` notification). Subscribing starts no refresh. If the
         channel is disabled, or no configuration has arrived yet, it still answers normally, then
-        sends `ERROR` `FEATURE_DISABLED`/`DO_NOT_RETRY` instead of `CACHE_REPLAY`; the subscription
-        stays, and when the channel is enabled a refresh runs and `DATA_UPDATED` follows. If local
-        storage was found damaged at start-up (moved aside and started afresh) or cannot be used
-        (state is kept in memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY` whose `message`
-        says so follows the `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on every subscription
-        made while this server runs. While the SDK is disabled it answers null and makes no
-        subscription (subscriptions made before `disableSDK` stay and work again after `enableSDK`).
-        A channel may have any number of subscriptions; each receives its own events.
+        sends `ERROR` `FEATURE_DISABLED`/`DO_NOT_RETRY` instead of `CACHE_REPLAY` (when the
+        definitions could not be read or were invalid, that `ERROR` carries the real cause instead:
+        `SERVER_ERROR` or `INVALID_SERVER_DATA`, with the source's message); the subscription stays,
+        and when the channel is enabled a refresh runs and `DATA_UPDATED` follows. If local storage
+        was found damaged at start-up (moved aside and started afresh) or cannot be used (state is
+        kept in memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY` whose `message` says so
+        follows the `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on every subscription made
+        while this server runs. While the SDK is disabled it answers null and makes no subscription
+        (subscriptions made before `disableSDK` stay and work again after `enableSDK`). A channel
+        may have any number of subscriptions; each receives its own events. With `extras` (content
+        cards only; -32602 for another channel) the subscription's snapshots list only the cards of
+        that feed.
 
         Args:
             channel: The channel to subscribe to.
+            extras: (optional) Content cards only: the subscription's snapshots list just the cards
+                whose `extras` hold all of these keys and values (a feed), with `unviewedCount`
+                counting those.
             callback: called with each event notification's params (on the client's callback task;
                 may be a coroutine function) instead of queueing them on the subscription.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
-            A AsyncSubscription whose queue (or callback) gets its event notifications, or None when
-                no subscription is made (while the SDK is disabled).
+            An AsyncSubscription whose queue (or callback) gets its event notifications
+                (ChannelEvent), or None when no subscription is made (while the SDK is disabled).
 
         Raises:
             InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
                 ServerExited.
         """
         params: Dict[str, Any] = {"channel": channel}
+        if extras is not None:
+            params["extras"] = extras
         return await self._subscribe("subscribe", params, "event", callback, timeout)
 
     async def subscribe_to_updates(
         self,
         channel: Channel,
-        callback: Optional[EventCallback] = None,
+        callback: Optional[Callable[[UpdatesEvent], Any]] = None,
         *,
         timeout: Optional[float] = None,
-    ) -> Optional[AsyncSubscription]:
+    ) -> Optional[AsyncSubscription[UpdatesEvent]]:
         """`subscribeToUpdates`: Deprecated. Subscribes to a channel's cache updates (deprecated
         pattern).
 
@@ -1106,8 +1288,8 @@ class AsyncMethods:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
-            A AsyncSubscription whose queue (or callback) gets its updates notifications, or None
-                when no subscription is made (while the SDK is disabled).
+            An AsyncSubscription whose queue (or callback) gets its updates notifications
+                (UpdatesEvent), or None when no subscription is made (while the SDK is disabled).
 
         Raises:
             InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
@@ -1115,6 +1297,39 @@ class AsyncMethods:
         """
         params: Dict[str, Any] = {"channel": channel}
         return await self._subscribe("subscribeToUpdates", params, "updates", callback, timeout)
+
+    async def subscribe_to_definitions(
+        self,
+        callback: Optional[Callable[[DefinitionsEvent], Any]] = None,
+        *,
+        timeout: Optional[float] = None,
+    ) -> Optional[AsyncSubscription[DefinitionsEvent]]:
+        """`subscribeToDefinitions`: Subscribes to what becomes of the definitions.
+
+        Subscribes to the definitions themselves — OpenFeature's provider events — and answers
+        `{subscriptionId}`. Right after the response the subscription receives `definitions` `READY`
+        when definitions are loaded, or `ERROR` with the cause (`stale` false) when they could not
+        be loaded; while the first document is still being fetched, nothing until it arrives. Later:
+        `CHANGED` with the flags whose resolution could differ each time a new document is adopted,
+        `ERROR` when the source fails or sends an invalid document (`stale` true while older
+        definitions serve), and `READY` when the source answers again unchanged after an `ERROR`.
+        `removeSubscription` ends it. While the SDK is disabled it answers null.
+
+        Args:
+            callback: called with each definitions notification's params (on the client's callback
+                task; may be a coroutine function) instead of queueing them on the subscription.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            An AsyncSubscription whose queue (or callback) gets its definitions notifications
+                (DefinitionsEvent), or None when no subscription is made (while the SDK is
+                disabled).
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        return await self._subscribe("subscribeToDefinitions", None, "definitions", callback, timeout)
 
     async def remove_subscription(
         self,
@@ -1191,6 +1406,7 @@ class AsyncMethods:
         self,
         channel: Channel,
         *,
+        extras: Optional[Dict[str, Any]] = None,
         timeout: Optional[float] = None,
     ) -> Dict[str, Any]:
         """`getSnapshot`: Returns a channel's cached data.
@@ -1199,10 +1415,13 @@ class AsyncMethods:
         `cacheSnapshot`: `contentCards` → ContentCardsSnapshot, `banners` → BannersSnapshot,
         `featureFlags` → FeatureFlagsSnapshot. While the channel is disabled the data is empty and
         `lastSyncAt` is null. Reads only: no refresh, no notification, nothing logged; answers from
-        the cache while the SDK is disabled.
+        the cache while the SDK is disabled. With `extras` (content cards only; -32602 for another
+        channel) only the cards of that feed are listed, and `unviewedCount` counts them.
 
         Args:
             channel: The channel.
+            extras: (optional) Content cards only: list just the cards whose `extras` hold all of
+                these keys and values.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -1215,6 +1434,8 @@ class AsyncMethods:
                 ServerExited.
         """
         params: Dict[str, Any] = {"channel": channel}
+        if extras is not None:
+            params["extras"] = extras
         return await self._request("getSnapshot", params, timeout)
 
     async def get_feature_flag(
@@ -1227,7 +1448,9 @@ class AsyncMethods:
 
         Returns the current user's feature flag with this id, or null when there is none (unknown
         id, or the featureFlags channel is disabled). Logs nothing: call `logImpression` when the
-        flag is used.
+        flag is used. Before the `featureFlags` channel was refreshed for the current user it
+        answers -32008 `NOT_SYNCED` (with what to do), and while the definitions turn the channel
+        off -32009 `CHANNEL_DISABLED`: `null` means only that the synced cache has no such item.
 
         Args:
             id: The flag's id (its key).
@@ -1237,8 +1460,8 @@ class AsyncMethods:
             The flag.
 
         Raises:
-            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
-                ServerExited.
+            InvalidParams, NotSynced, ChannelDisabled, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {"id": id}
         return await self._request("getFeatureFlag", params, timeout)
@@ -1253,7 +1476,9 @@ class AsyncMethods:
 
         Returns the banner that fills this placement for the current user, or null when none does
         (no eligible banner, unknown placement, dismissed, or the banners channel is disabled). Logs
-        nothing.
+        nothing. Before the `banners` channel was refreshed for the current user it answers -32008
+        `NOT_SYNCED` (with what to do), and while the definitions turn the channel off -32009
+        `CHANNEL_DISABLED`: `null` means only that the synced cache has no such item.
 
         Args:
             placement_id: The placement.
@@ -1263,8 +1488,8 @@ class AsyncMethods:
             The banner.
 
         Raises:
-            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
-                ServerExited.
+            InvalidParams, NotSynced, ChannelDisabled, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {"placementId": placement_id}
         return await self._request("getBanner", params, timeout)
@@ -1383,6 +1608,44 @@ class AsyncMethods:
         """
         params: Dict[str, Any] = {"channel": channel, "id": id}
         return await self._request("logDismiss", params, timeout)
+
+    async def track(
+        self,
+        name: str,
+        *,
+        value: Optional[float] = None,
+        details: Optional[Dict[str, Any]] = None,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`track`: Records a custom event on the durable analytics path.
+
+        Records an event the client names (OpenFeature's `track`), for the current user and session:
+        it is committed to local storage before `CUSTOM`/`ENQUEUED` is sent, and deleted only after
+        the sink accepted it (`CUSTOM`/`FLUSHED`, same `eventId`), as impressions are; at the sink
+        it is `kind` `custom` with `name`, `value` and `details` (`channel` `featureFlags`, `itemId`
+        the name). The notifications go to the event subscriptions of the `featureFlags` channel.
+        Answers the event's id. Refused while the SDK is disabled (-32004); -32007 when it cannot be
+        stored.
+
+        Args:
+            name: The event's name (at most 255 bytes).
+            value: (optional) A number that goes with it (OpenFeature's tracking value).
+            details: (optional) Anything else about it.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The id of the stored event: the same in its `CUSTOM` notifications and at the sink.
+
+        Raises:
+            InvalidParams, SDKDisabled, StorageError, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"name": name}
+        if value is not None:
+            params["value"] = value
+        if details is not None:
+            params["details"] = details
+        return await self._request("track", params, timeout)
 
     async def flush(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
         """`flush`: Sends queued analytics to the sink and waits for its answer.
@@ -1515,33 +1778,77 @@ class AsyncMethods:
         flag_key: str,
         context: Dict[str, Any],
         *,
+        type: Optional[FlagType] = None,
         timeout: Optional[float] = None,
     ) -> Dict[str, Any]:
         """`evaluateFlag`: Evaluates a flag of the definitions as flagd would.
 
         Evaluates the flag `flagKey` of the current definitions for `context` exactly as flagd
-        resolves it and answers `{value, variant, reason, errorCode?}` with flagd's variant, value
-        and reason. `context` is a flagd evaluation context: `targetingKey` (the user id, optional
-        as in flagd) and attributes at the top level; `$flagd.flagKey` and `$flagd.timestamp` are
-        added by the server. An unknown flag is not an RPC error: it answers `reason` `ERROR`,
-        `errorCode` `FLAG_NOT_FOUND`, `value` and `variant` null. Touches no user state and logs
-        nothing (no impression); answers while the SDK is disabled.
+        resolves it and answers `{value, variant, reason, errorCode?, errorMessage?, metadata?}`
+        with flagd's variant, value and reason, and the merged metadata (the flag's over the flag
+        set's). `context` is a flagd evaluation context: `targetingKey` (the user id, optional as in
+        flagd) and attributes at the top level; `$flagd.flagKey` and `$flagd.timestamp` are added by
+        the server. With `type`, a value of another type answers `reason` `ERROR`, `errorCode`
+        `TYPE_MISMATCH`. An unknown flag is not an RPC error: it answers `reason` `ERROR`,
+        `errorCode` `FLAG_NOT_FOUND`, `value` and `variant` null; a flag whose definition cannot be
+        used answers `PARSE_ERROR`. Touches no user state and logs nothing (no impression); answers
+        while the SDK is disabled.
 
         Args:
             flag_key: The flag's key in the definitions.
             context: The evaluation context, with `targetingKey`.
+            type: (optional) The type the caller asks for (OpenFeature's typed resolution); a
+                resolved value of another type answers `ERROR`/`TYPE_MISMATCH`.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
-            The flag as flagd resolves it. When `errorCode` is present (e.g. `FLAG_NOT_FOUND`),
-                `reason` is `ERROR` and `value` and `variant` are null.
+            The flag as flagd resolves it: value, variant and reason, `metadata` when the flag or
+                flag set has any, and `errorCode` with `errorMessage` for an error (then `reason` is
+                `ERROR` and `value` and `variant` are null). Asked with `type`, a value of another
+                type is `TYPE_MISMATCH`.
 
         Raises:
             InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
                 ServerExited.
         """
         params: Dict[str, Any] = {"flagKey": flag_key, "context": context}
+        if type is not None:
+            params["type"] = type
         return await self._request("evaluateFlag", params, timeout)
+
+    async def evaluate_flags(
+        self,
+        context: Dict[str, Any],
+        *,
+        flag_keys: Optional[List[str]] = None,
+        timeout: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """`evaluateFlags`: Evaluates many flags for one context, in one request.
+
+        Resolves every flag of the current definitions (or the ones named in `flagKeys`) for
+        `context` as `evaluateFlag` does, like flagd's `ResolveAll` and OFREP's bulk evaluation, so
+        that a client evaluating many flags pays one round trip. Without `flagKeys`, every flag is
+        in the answer (disabled ones with reason `DISABLED`); a named flag that does not exist
+        answers `FLAG_NOT_FOUND`. `metadata` is the flag set's. Touches no user state and logs
+        nothing.
+
+        Args:
+            context: The evaluation context, with `targetingKey`.
+            flag_keys: (optional) The flags to resolve; every flag when left out.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            Many flags resolved for one context: `flags` maps each flag key to its resolution (as
+                `evaluateFlag` answers it); `metadata` is the flag set's, when it has any.
+
+        Raises:
+            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
+                ServerExited.
+        """
+        params: Dict[str, Any] = {"context": context}
+        if flag_keys is not None:
+            params["flagKeys"] = flag_keys
+        return await self._request("evaluateFlags", params, timeout)
 
     async def shutdown(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
         """`shutdown`: Flushes pending work and exits.

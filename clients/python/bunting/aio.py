@@ -16,7 +16,8 @@ import asyncio
 import inspect
 import logging
 import math
-from typing import Any, Awaitable, Callable, Dict, Generator, List, Mapping, Optional, Sequence, Tuple
+from typing import (Any, Awaitable, Callable, Dict, Generator, Generic, List, Mapping, Optional, Sequence, Tuple,
+                    TypeVar, cast)
 
 from . import errors
 from ._core import Callback, Core, Event, Pending, Predicate, SubscriptionState, describe_wait, fields_of, matcher
@@ -34,7 +35,11 @@ def _seconds(timeout: Optional[float], default: Optional[float]) -> Optional[flo
     return max(0.0, float(value))
 
 
-class AsyncSubscription:
+#: The events of a subscription: a TypedDict of bunting.events (plain dicts at run time).
+E = TypeVar("E")
+
+
+class AsyncSubscription(Generic[E]):
     """A subscription and the queue of its events; see bunting.client.Subscription."""
 
     __slots__ = ("_client", "_state")
@@ -55,32 +60,32 @@ class AsyncSubscription:
     def ended(self) -> bool:
         return self._state.ended
 
-    async def next_event(self, timeout: Optional[float] = None) -> Event:
+    async def next_event(self, timeout: Optional[float] = None) -> E:
         """Takes the oldest queued event, waiting for one if none is queued."""
-        return await self._client._take(self._state, None, timeout, "event on %s" % self.id)
+        return cast(E, await self._client._take(self._state, None, timeout, "event on %s" % self.id))
 
     async def wait_for(self, type: Any = None, reason: Any = None, action: Any = None, *,
-                       match: Optional[Predicate] = None, timeout: Optional[float] = None,
-                       **fields: Any) -> Event:
+                       match: Optional[Callable[[E], Any]] = None, timeout: Optional[float] = None,
+                       **fields: Any) -> E:
         """Takes the oldest event whose fields match (queued ones first), waiting if needed."""
         wanted = fields_of(type, reason, action, extra=fields)
-        return await self._client._take(self._state, matcher(wanted, match), timeout,
-                                        describe_wait("on %s" % self.id, wanted, match))
+        return cast(E, await self._client._take(self._state, matcher(wanted, match), timeout,
+                                                describe_wait("on %s" % self.id, wanted, match)))
 
-    def pending(self) -> List[Event]:
-        return [event for _, event in self._state.queue]
+    def pending(self) -> List[E]:
+        return [cast(E, event) for _, event in self._state.queue]
 
-    def drain(self) -> List[Event]:
-        events = [event for _, event in self._state.queue]
+    def drain(self) -> List[E]:
+        events = [cast(E, event) for _, event in self._state.queue]
         self._state.queue.clear()
         return events
 
-    def __aiter__(self) -> "AsyncSubscription":
+    def __aiter__(self) -> "AsyncSubscription[E]":
         return self
 
-    async def __anext__(self) -> Event:
+    async def __anext__(self) -> E:
         try:
-            return await self._client._take(self._state, None, math.inf, "event on %s" % self.id)
+            return cast(E, await self._client._take(self._state, None, math.inf, "event on %s" % self.id))
         except (errors.SubscriptionEnded, errors.ClientClosed):
             raise StopAsyncIteration from None
 
@@ -90,7 +95,7 @@ class AsyncSubscription:
         result = await self._client.remove_subscription(self.id, timeout=timeout)
         return bool(result.get("removed")) if isinstance(result, dict) else False
 
-    async def __aenter__(self) -> "AsyncSubscription":
+    async def __aenter__(self) -> "AsyncSubscription[E]":
         return self
 
     async def __aexit__(self, *exc_info: Any) -> None:
@@ -316,7 +321,8 @@ class AsyncBunting(AsyncMethods):
             pending.waiter.set_result(None)
 
     async def _subscribe(self, method: str, params: Optional[Dict[str, Any]], notification: str,
-                         callback: Optional[Callback], timeout: Optional[float]) -> Optional[AsyncSubscription]:
+                         callback: Optional[Callback], timeout: Optional[float]
+                         ) -> Optional[AsyncSubscription[Any]]:
         state = await self._request(method, params, timeout, notification, callback)
         return AsyncSubscription(self, state) if state is not None else None
 

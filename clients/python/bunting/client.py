@@ -13,7 +13,7 @@ import queue
 import subprocess
 import threading
 import time
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Generic, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar, cast
 
 from . import errors
 from ._core import Callback, Core, Event, Pending, Predicate, SubscriptionState, describe_wait, fields_of, matcher
@@ -41,13 +41,22 @@ def _outcome_or_error(pending: Pending) -> Any:
     return pending.result
 
 
-class Subscription:
+#: The events of a subscription: a TypedDict of bunting.events (plain dicts at run time).
+E = TypeVar("E")
+
+
+class Subscription(Generic[E]):
     """A subscription and the queue of its events (dicts: the notification's params).
 
     Events wait in the queue until taken: `next_event` takes the oldest,
     `wait_for` the oldest that matches (leaving the others queued), iterating
     takes them one by one until the subscription is removed or the client closes.
     With a callback, events go to the callback instead and the queue stays empty.
+
+    `subscribe` makes a `Subscription[ChannelEvent]`, `subscribe_to_definitions` a
+    `Subscription[DefinitionsEvent]` and `subscribe_to_updates` a
+    `Subscription[UpdatesEvent]` (bunting.events), so that a type checker knows the
+    keys of what `next_event` and `wait_for` return.
     """
 
     __slots__ = ("_client", "_state")
@@ -71,17 +80,17 @@ class Subscription:
         """Whether it was removed (queued events can still be taken)."""
         return self._state.ended
 
-    def next_event(self, timeout: Optional[float] = None) -> Event:
+    def next_event(self, timeout: Optional[float] = None) -> E:
         """Takes the oldest queued event, waiting for one if none is queued.
 
         Raises EventTimeout after `timeout` seconds (default: the client's
         call_timeout; math.inf waits without limit), SubscriptionEnded once it was
         removed and is empty, ClientClosed or ServerExited when the connection ended.
         """
-        return self._client._take(self._state, None, timeout, "event on %s" % self.id)
+        return cast(E, self._client._take(self._state, None, timeout, "event on %s" % self.id))
 
     def wait_for(self, type: Any = None, reason: Any = None, action: Any = None, *,
-                 match: Optional[Predicate] = None, timeout: Optional[float] = None, **fields: Any) -> Event:
+                 match: Optional[Callable[[E], Any]] = None, timeout: Optional[float] = None, **fields: Any) -> E:
         """Takes the oldest event whose fields match, waiting for one if needed.
 
         Each given field must equal the event's (a tuple, list or set: be one of
@@ -90,25 +99,25 @@ class Subscription:
         that do not match stay queued, in order. Raises as `next_event` does.
         """
         wanted = fields_of(type, reason, action, extra=fields)
-        return self._client._take(self._state, matcher(wanted, match), timeout,
-                                  describe_wait("on %s" % self.id, wanted, match))
+        return cast(E, self._client._take(self._state, matcher(wanted, match), timeout,
+                                          describe_wait("on %s" % self.id, wanted, match)))
 
-    def pending(self) -> List[Event]:
+    def pending(self) -> List[E]:
         """The events queued now, oldest first, without taking them."""
         with self._client._lock:
-            return [event for _, event in self._state.queue]
+            return [cast(E, event) for _, event in self._state.queue]
 
-    def drain(self) -> List[Event]:
+    def drain(self) -> List[E]:
         """Takes every event queued now, oldest first, without waiting."""
         with self._client._lock:
-            events = [event for _, event in self._state.queue]
+            events = [cast(E, event) for _, event in self._state.queue]
             self._state.queue.clear()
             return events
 
-    def __iter__(self) -> Iterator[Event]:
+    def __iter__(self) -> Iterator[E]:
         while True:
             try:
-                yield self._client._take(self._state, None, math.inf, "event on %s" % self.id)
+                yield cast(E, self._client._take(self._state, None, math.inf, "event on %s" % self.id))
             except (errors.SubscriptionEnded, errors.ClientClosed):
                 return
 
@@ -119,7 +128,7 @@ class Subscription:
         result = self._client.remove_subscription(self.id, timeout=timeout)
         return bool(result.get("removed")) if isinstance(result, dict) else False
 
-    def __enter__(self) -> "Subscription":
+    def __enter__(self) -> "Subscription[E]":
         return self
 
     def __exit__(self, *exc_info: Any) -> None:
@@ -272,7 +281,7 @@ class Bunting(SyncMethods):
         return pending.outcome()
 
     def _subscribe(self, method: str, params: Optional[Dict[str, Any]], notification: str,
-                   callback: Optional[Callback], timeout: Optional[float]) -> Optional[Subscription]:
+                   callback: Optional[Callback], timeout: Optional[float]) -> Optional[Subscription[Any]]:
         state = self._request(method, params, timeout, notification, callback)
         return Subscription(self, state) if state is not None else None
 

@@ -56,20 +56,38 @@ class _FieldError(RPCError):
         return self.data.get("why") if isinstance(self.data, dict) else None
 
 
+class _ChannelError(_FieldError):
+    """An error about one channel (`data.channel`), saying why (`data.why`)."""
+
+    @property
+    def channel(self) -> Optional[str]:
+        return self.data.get("channel") if isinstance(self.data, dict) else None
+
+
 class ParseError(RPCError):
     """-32700: the server could not read a message (bad JSON or framing)."""
 
     code_family = -32700
     reasons = ("INVALID_JSON", "INVALID_UTF8", "TOO_DEEP", "NUMBER_OUT_OF_RANGE", "DUPLICATE_KEY",
                "EMPTY_MESSAGE", "INVALID_HEADER", "MISSING_CONTENT_LENGTH", "INVALID_CONTENT_LENGTH",
-               "TRUNCATED_MESSAGE")
+               "CONTENT_LENGTH_MISMATCH", "TRUNCATED_MESSAGE")
 
 
 class InvalidRequest(RPCError):
-    """-32600: not a request object, an empty or too large batch, a message too large."""
+    """-32600: not a request object, an empty batch, or past a limit.
+
+    MESSAGE_TOO_LARGE: the message's body was larger than `.limit` bytes and was skipped.
+    BATCH_TOO_LARGE: a batch of more than 1,000 requests, of which none ran (batch() raises it).
+    REPLY_TOO_LARGE: the batch's replies passed 16 MiB, and this request of it did not run.
+    """
 
     code_family = -32600
     reasons = ("INVALID_REQUEST", "EMPTY_BATCH", "MESSAGE_TOO_LARGE", "BATCH_TOO_LARGE", "REPLY_TOO_LARGE")
+
+    @property
+    def limit(self) -> Optional[int]:
+        """The server's limit in bytes, for MESSAGE_TOO_LARGE."""
+        return self.data.get("limit") if isinstance(self.data, dict) else None
 
 
 class MethodNotFound(RPCError):
@@ -142,15 +160,19 @@ class StorageError(RPCError):
     reasons = ("STORAGE_ERROR",)
 
 
-class NotSynced(RPCError):
-    """-32008: the channel (`data["channel"]`) was never refreshed for the current user."""
+class NotSynced(_ChannelError):
+    """-32008: the channel (`.channel`) was never refreshed for the current user.
+
+    Subscribe to the channel before changeUser or openSession (their refresh fills it), or
+    call refresh; `.why` says so in words.
+    """
 
     code_family = -32008
     reasons = ("NOT_SYNCED",)
 
 
-class ChannelDisabled(RPCError):
-    """-32009: the definitions turn this channel (`data["channel"]`) off."""
+class ChannelDisabled(_ChannelError):
+    """-32009: the definitions turn this channel (`.channel`) off."""
 
     code_family = -32009
     reasons = ("CHANNEL_DISABLED",)

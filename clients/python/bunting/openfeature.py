@@ -12,26 +12,31 @@ of another type is TYPE_MISMATCH); the evaluation context becomes
 `{"targetingKey": ..., **attributes}`. Provider events come from
 `subscribeToDefinitions`: READY → PROVIDER_READY, CHANGED →
 PROVIDER_CONFIGURATION_CHANGED (with flags_changed), ERROR with `stale` →
-PROVIDER_STALE, ERROR without → PROVIDER_ERROR. `track` goes to Bunting's
-`track` method. Importing `bunting` does not import this module, so the client
+PROVIDER_STALE, ERROR without → PROVIDER_ERROR; a server that exits (say, because
+its definitions file cannot be used at start-up) makes the provider FATAL. `track`
+goes to Bunting's `track` method. Importing `bunting` does not import this module, so the client
 itself needs nothing outside the standard library.
 """
 
 import datetime
 import logging
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable, Dict, List, Optional, Union
 
 from openfeature.evaluation_context import EvaluationContext
 from openfeature.event import ProviderEventDetails
-from openfeature.exception import ErrorCode, GeneralError, InvalidContextError, OpenFeatureError
+from openfeature.exception import (ErrorCode, GeneralError, InvalidContextError, OpenFeatureError,
+                                   ProviderFatalError)
 from openfeature.flag_evaluation import FlagResolutionDetails, Reason
 from openfeature.provider import AbstractProvider, Metadata
 from openfeature.track import TrackingEventDetails
 
 from . import errors
+from ._methods import FlagType
 from .client import Bunting, Subscription
+from .events import DefinitionsEvent
 
 log = logging.getLogger("bunting.openfeature")
 
@@ -58,10 +63,10 @@ class BuntingProvider(AbstractProvider):
         self._owns_client = client is None
         self._spawn_options = spawn_options
         self.ready_timeout = ready_timeout
-        self._subscription: Optional[Subscription] = None
+        self._subscription: Optional[Subscription[DefinitionsEvent]] = None
         self._lock = threading.Lock()
         self._settled = threading.Event()
-        self._first: Optional[Dict[str, Any]] = None  # the definitions event that settled initialize()
+        self._first: Optional[DefinitionsEvent] = None  # the definitions event that settled initialize()
 
     @property
     def client(self) -> Bunting:
@@ -76,21 +81,32 @@ class BuntingProvider(AbstractProvider):
 
     def initialize(self, evaluation_context: EvaluationContext) -> None:
         if self._client is None:
-            self._client = Bunting.spawn(**self._spawn_options)
+            try:
+                self._client = Bunting.spawn(**self._spawn_options)
+            except errors.BinaryNotFound as error:
+                raise ProviderFatalError(str(error)) from error
         self._settled.clear()
         self._first = None
         try:
-            subscription = self._client._subscribe("subscribeToDefinitions", None, "definitions",
-                                                   self._on_definitions, None)
+            subscription = self._client.subscribe_to_definitions(self._on_definitions)
+        except (errors.ServerExited, errors.ClientClosed, errors.ProtocolError) as error:
+            # No server to come back: not an error that a later READY could clear.
+            raise ProviderFatalError("Bunting is not running: %s" % error) from error
         except errors.BuntingError as error:
             raise GeneralError("subscribeToDefinitions failed: %s" % error) from error
         if subscription is None:
             raise GeneralError("Bunting's SDK is disabled (subscribeToDefinitions answered null)")
         self._subscription = subscription
-        if not self._settled.wait(self.ready_timeout):
-            raise GeneralError("Bunting loaded no definitions within %g s" % self.ready_timeout)
-        first: Dict[str, Any] = self._first or {}
-        if first.get("type") == "ERROR" and not first.get("stale"):
+        deadline = time.monotonic() + self.ready_timeout
+        while not self._settled.wait(min(0.5, max(0.0, deadline - time.monotonic()))):
+            # Look up now and then whether the server is still there to send the event.
+            if not self._client.alive:
+                raise ProviderFatalError("Bunting stopped before its definitions loaded: %s"
+                                         % "; ".join(self._client.stderr_tail()[-3:]))
+            if time.monotonic() >= deadline:
+                raise GeneralError("Bunting loaded no definitions within %g s" % self.ready_timeout)
+        first = self._first
+        if first is not None and first["type"] == "ERROR" and not first.get("stale"):
             # The SDK turns this into PROVIDER_ERROR; a later READY makes the provider ready.
             raise GeneralError(_error_message(first))
 
@@ -108,7 +124,7 @@ class BuntingProvider(AbstractProvider):
             client.close()
             self._client = None
 
-    def _on_definitions(self, event: Dict[str, Any]) -> None:
+    def _on_definitions(self, event: DefinitionsEvent) -> None:
         """Runs on the client's callback thread, in the order the server sent the events."""
         with self._lock:
             if not self._settled.is_set():
@@ -160,10 +176,9 @@ class BuntingProvider(AbstractProvider):
         return self._resolve(flag_key, default_value, evaluation_context, "object", _object)
 
     def _resolve(self, flag_key: str, default_value: Any, evaluation_context: Optional[EvaluationContext],
-                 flag_type: str, convert: Callable[[Any], Any]) -> FlagResolutionDetails[Any]:
-        params = {"flagKey": flag_key, "context": context_of(evaluation_context), "type": flag_type}
+                 flag_type: FlagType, convert: Callable[[Any], Any]) -> FlagResolutionDetails[Any]:
         try:
-            result = self.client.call("evaluateFlag", params)
+            result = self.client.evaluate_flag(flag_key, context_of(evaluation_context), type=flag_type)
         except (TypeError, ValueError) as error:  # the context does not encode as JSON
             raise InvalidContextError("the evaluation context is not JSON: %s" % error) from error
         except errors.InvalidParams as error:
@@ -180,14 +195,13 @@ class BuntingProvider(AbstractProvider):
               tracking_event_details: Optional[TrackingEventDetails] = None) -> None:
         """Sends the event to Bunting's `track`, for the server's current user (Bunting
         tracks for its user; the evaluation context is not sent). Failures are logged."""
-        params: Dict[str, Any] = {"name": tracking_event_name}
+        value = details = None
         if tracking_event_details is not None:
-            if tracking_event_details.value is not None:
-                params["value"] = tracking_event_details.value
+            value = tracking_event_details.value
             if tracking_event_details.attributes:
-                params["details"] = _jsonable(dict(tracking_event_details.attributes))
+                details = _jsonable(dict(tracking_event_details.attributes))
         try:
-            self.client.call("track", params)
+            self.client.track(tracking_event_name, value=value, details=details)
         except (errors.BuntingError, OpenFeatureError, TypeError, ValueError) as error:
             log.warning("tracking %r failed: %s", tracking_event_name, error)
 
@@ -249,13 +263,13 @@ def _flag_metadata(metadata: Any) -> Dict[str, Union[bool, int, float, str]]:
     return {key: value for key, value in metadata.items() if isinstance(value, (bool, int, float, str))}
 
 
-def _event_metadata(event: Dict[str, Any]) -> Dict[str, Union[bool, int, float, str]]:
+def _event_metadata(event: Mapping[str, Any]) -> Dict[str, Union[bool, int, float, str]]:
     return {key: value for key, value in event.items()
             if key not in ("subscriptionId", "type", "flagsChanged", "message")
             and isinstance(value, (bool, int, float, str))}
 
 
-def _error_message(event: Dict[str, Any]) -> str:
+def _error_message(event: Mapping[str, Any]) -> str:
     words = [str(event.get(key)) for key in ("reason", "retryState") if event.get(key)]
     message = event.get("message")
     return "%s%s" % ("/".join(words) or "ERROR", ": %s" % message if message else "")

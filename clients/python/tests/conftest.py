@@ -78,7 +78,7 @@ def sync_user(client: Bunting, user: str = "ada", channels=CHANNELS, **attribute
     subscriptions = {channel: client.subscribe(channel) for channel in channels}
     client.change_user(user, attributes=attributes or None)
     for subscription in subscriptions.values():
-        subscription.wait_for(type="DATA_UPDATED", timeout=10)
+        subscription.wait_for(type="DATA_UPDATED", timeout=30)
     return subscriptions
 
 

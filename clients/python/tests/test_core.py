@@ -146,6 +146,47 @@ def test_errors_with_id_null_are_kept_as_unattributed():
     assert isinstance(core.unattributed[0], errors.ParseError)
 
 
+def refusal(reason, **data):
+    return {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid request",
+                                                    "data": dict(reason=reason, **data)}}
+
+
+def test_a_message_too_large_refusal_ends_the_oldest_request_larger_than_the_limit():
+    core = Core("ndjson")
+    small, _ = core.request("evaluate", {"rule": 1})
+    large, frame = core.request("evaluate", {"rule": "x" * 2000})
+    larger, _ = core.request("evaluate", {"rule": "x" * 3000})
+    assert large.size == len(frame) - 1  # the body, without the newline
+    fed = core.feed(wire(refusal("MESSAGE_TOO_LARGE", limit=1024)))
+    assert fed.completed == [large] and set(core.pending) == {small.id, larger.id}
+    with pytest.raises(errors.InvalidRequest) as raised:
+        large.outcome()
+    assert (raised.value.reason, raised.value.data["limit"], raised.value.method) == (
+        "MESSAGE_TOO_LARGE", 1024, "evaluate")
+    assert not core.unattributed
+
+
+def test_a_batch_too_large_refusal_ends_every_request_of_that_batch():
+    core = Core("lsp")
+    single, _ = core.request("status")
+    small, _ = core.batch([("status", None)] * 3)
+    large, _ = core.batch([("status", None)] * 1001)
+    fed = core.feed(b"Content-Length: %d\r\n\r\n%s" % (len(json.dumps(refusal("BATCH_TOO_LARGE"))),
+                                                        json.dumps(refusal("BATCH_TOO_LARGE")).encode()))
+    assert fed.completed == large and set(core.pending) == {single.id} | {p.id for p in small}
+    exceptions = {id(p.exception) for p in large}
+    assert len(exceptions) == 1 and isinstance(large[0].exception, errors.InvalidRequest)
+    assert large[0].exception.reason == "BATCH_TOO_LARGE"
+
+
+def test_a_refusal_that_fits_no_unanswered_message_is_unattributed():
+    core = Core("ndjson")
+    pending, _ = core.request("evaluate", {"rule": 1})
+    fed = core.feed(wire(refusal("MESSAGE_TOO_LARGE", limit=1024), refusal("BATCH_TOO_LARGE")))
+    assert fed.completed == [] and set(core.pending) == {pending.id}
+    assert [error.reason for error in core.unattributed] == ["MESSAGE_TOO_LARGE", "BATCH_TOO_LARGE"]
+
+
 def test_late_replies_of_abandoned_requests_are_dropped():
     core = Core("ndjson")
     pending, _ = core.request("status")

@@ -14,7 +14,7 @@ def test_the_replay_that_follows_a_subscribe_reply_is_never_lost(spawn, framing)
     client = spawn(framing=framing)
     for _ in range(100):
         subscription = client.subscribe("featureFlags")
-        replay = subscription.next_event(timeout=5)
+        replay = subscription.next_event(timeout=30)
         assert (replay["type"], replay["subscriptionId"]) == ("CACHE_REPLAY", subscription.id)
 
 
@@ -30,7 +30,7 @@ def test_a_callback_gets_every_event_from_the_replay_on(spawn, framing):
 
     subscription = client.subscribe("banners", on_event)
     client.change_user("ada")
-    assert updated.wait(10)
+    assert updated.wait(30)
     assert seen == ["CACHE_REPLAY", "CACHE_LOAD", "DATA_UPDATED"]
     assert subscription.pending() == []
     with pytest.raises(TypeError):
@@ -49,7 +49,7 @@ def test_callbacks_may_call_the_client(spawn):
 
     client.subscribe("featureFlags", on_event)
     client.change_user("ada", attributes={"tier": "gold"})
-    assert done.wait(10)
+    assert done.wait(30)
     assert flags[0]["enabled"] is True
 
 
@@ -82,14 +82,14 @@ def test_waiters_on_several_threads_each_get_their_own_event(spawn):
     got = {}
 
     def wait(channel):
-        got[channel] = subscriptions[channel].wait_for(type="DATA_UPDATED", timeout=10)["channel"]
+        got[channel] = subscriptions[channel].wait_for(type="DATA_UPDATED", timeout=30)["channel"]
 
     threads = [threading.Thread(target=wait, args=(channel,)) for channel in subscriptions]
     for thread in threads:
         thread.start()
     client.change_user("ada")
     for thread in threads:
-        thread.join(15)
+        thread.join(45)
     assert got == {channel: channel for channel in subscriptions}
 
 
@@ -125,9 +125,9 @@ def test_iteration_ends_when_the_subscription_is_removed(spawn):
 
     thread = threading.Thread(target=iterate)
     thread.start()
-    assert started.wait(10)
+    assert started.wait(30)
     assert flags.remove() is True
-    thread.join(10)
+    thread.join(30)
     assert not thread.is_alive() and seen == ["CACHE_REPLAY"]
     assert flags.ended and flags.remove() is False
     with pytest.raises(SubscriptionEnded):
@@ -165,7 +165,7 @@ def test_a_changed_definitions_file_refreshes_the_subscribers(spawn, definitions
     staged = definitions.with_suffix(".next")
     staged.write_text(json.dumps(changed))
     os.replace(staged, definitions)
-    event = flags.wait_for(type="DATA_UPDATED", reason="AUTO_SERVER_REFRESH", timeout=10,
+    event = flags.wait_for(type="DATA_UPDATED", reason="AUTO_SERVER_REFRESH", timeout=30,
                            match=lambda e: any(f["id"] == "checkout" and f["enabled"]
                                                for f in e["cacheSnapshot"]["featureFlags"]))
     assert event["channel"] == "featureFlags"
@@ -176,3 +176,70 @@ def test_a_disabled_channel_reports_feature_disabled(spawn):
     cards = client.subscribe("contentCards")
     error = cards.next_event()
     assert (error["type"], error["reason"], error["retryState"]) == ("ERROR", "FEATURE_DISABLED", "DO_NOT_RETRY")
+
+
+def replace(path, text):
+    staged = path.with_suffix(".next")
+    staged.write_text(text)
+    os.replace(staged, path)
+
+
+def test_a_definitions_subscription_gets_ready_changed_error_and_ready_again(spawn, definitions):
+    client = spawn(definitions=str(definitions), poll_interval=0.05)
+    flags = sync_user(client, channels=("featureFlags",))["featureFlags"]
+    subscription = client.subscribe_to_definitions()
+    assert subscription.notification == "definitions"
+    ready = subscription.next_event()
+    assert (ready["type"], ready["subscriptionId"]) == ("READY", subscription.id) and ready["loadedAt"] > 0
+    changed = json.loads(definitions.read_text())
+    changed["flags"]["greeting"]["defaultVariant"] = "short"
+    replace(definitions, json.dumps(changed))
+    # CHANGED comes before the DATA_UPDATED that the new document causes.
+    flags.wait_for(type="DATA_UPDATED", reason="AUTO_SERVER_REFRESH")
+    (event,) = subscription.drain()
+    assert event["type"] == "CHANGED" and event["flagsChanged"] == ["greeting"]
+    assert event["loadedAt"] >= ready["loadedAt"]
+    replace(definitions, "{ not json")
+    error = subscription.wait_for(type="ERROR")
+    assert (error["reason"], error["retryState"], error["stale"]) == ("INVALID_SERVER_DATA", "DO_NOT_RETRY", True)
+    replace(definitions, json.dumps(changed))  # the same document again: READY, not CHANGED
+    assert subscription.next_event()["type"] == "READY"
+    assert client.queued_events("definitions") == []
+    assert subscription.remove() is True and subscription.ended
+
+
+def test_definitions_that_cannot_be_loaded_are_an_error_that_is_not_stale(spawn, tmp_path):
+    path = tmp_path / "definitions.json"
+    path.write_text((DEFINITIONS / "broken.json").read_text())
+    client = spawn(definitions=str(path), poll_interval=0.05, start_without_definitions=True)
+    seen = []
+    loaded = threading.Event()
+
+    def on_definitions(event):
+        seen.append(event)
+        if event["type"] == "READY":
+            loaded.set()
+
+    subscription = client.subscribe_to_definitions(on_definitions)
+    replace(path, (DEFINITIONS / "shop.json").read_text())
+    assert loaded.wait(30)
+    assert [(event["type"], event.get("stale")) for event in seen] == [("ERROR", False), ("READY", None)]
+    assert seen[0]["reason"] == "INVALID_SERVER_DATA" and "banners" in seen[0]["message"]
+    assert subscription.pending() == []
+
+
+def test_no_definitions_subscription_while_the_sdk_is_disabled(spawn):
+    client = spawn()
+    client.disable_sdk()
+    assert client.subscribe_to_definitions() is None
+    client.enable_sdk()
+    assert client.subscribe_to_definitions().next_event()["type"] == "READY"
+
+
+def test_custom_events_of_track_come_to_feature_flag_subscriptions(spawn):
+    client = spawn()
+    flags = client.subscribe("featureFlags")
+    event_id = client.track("purchase", value=3)["eventId"]
+    custom = flags.wait_for(type="CUSTOM")
+    assert (custom["channel"], custom["action"], custom["eventId"]) == ("featureFlags", "ENQUEUED", event_id)
+    assert custom["event"] == {"name": "purchase", "value": 3}

@@ -54,3 +54,16 @@ def test_lsp_length_counts_bytes_not_characters():
 def test_lsp_bad_headers_are_protocol_errors(stream):
     with pytest.raises(ProtocolError):
         LspDecoder().feed(stream)
+
+
+@pytest.mark.parametrize("decoder, encode", [(NdjsonDecoder, encode_ndjson), (LspDecoder, encode_lsp)])
+def test_a_body_of_many_chunks_with_the_next_one_fused_to_its_end(decoder, encode):
+    large = b'{"s":"' + b"x" * 300_000 + b'"}'
+    stream = encode(large) + encode(BODIES[0]) + encode(BODIES[1])[:5]
+    one = decoder()
+    got = []
+    for start in range(0, len(stream), 4096):
+        got += one.feed(stream[start:start + 4096])
+    assert got == [large, BODIES[0]]
+    assert one.pending == 5
+    assert one.feed(encode(BODIES[1])[5:]) == [BODIES[1]] and one.pending == 0

@@ -23,10 +23,23 @@ def generator():
     return module
 
 
-def test_the_generated_module_is_up_to_date():
-    written = (CLIENT / "bunting" / "_methods.py").read_text(encoding="utf-8")
-    assert written == generator().generate(DOCUMENT), (
-        "bunting/_methods.py is out of date: run python3 clients/python/tools/generate_methods.py")
+def test_the_generated_modules_are_up_to_date():
+    outputs = generator().outputs(DOCUMENT)
+    assert sorted(path.name for path in outputs) == ["_methods.py", "events.py"]
+    for path, text in outputs.items():
+        assert path.read_text(encoding="utf-8") == text, (
+            "bunting/%s is out of date: run python3 clients/python/tools/generate_methods.py" % path.name)
+
+
+def test_each_notification_has_a_typed_dict_of_its_params():
+    from bunting import events
+    for notification in DOCUMENT["x-notifications"]:
+        typed = getattr(events, generator().EVENT_TYPES[notification["name"]])
+        assert {"subscriptionId"} <= typed.__required_keys__
+    assert events.DefinitionsEvent.__required_keys__ == {"subscriptionId", "type"}
+    assert {"loadedAt", "flagsChanged", "stale", "reason"} <= events.DefinitionsEvent.__optional_keys__
+    assert events.ChannelEvent.__required_keys__ == {"subscriptionId", "channel", "type"}
+    assert {"cacheSnapshot", "event", "eventId", "action"} <= events.ChannelEvent.__optional_keys__
 
 
 @pytest.mark.parametrize("name", [method["name"] for method in DOCUMENT["methods"]])

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from bunting import ClientClosed, InvalidParams, SDKDisabled
-from conftest import CHANNELS, sync_user
+from conftest import CHANNELS, DEFINITIONS, sync_user
 
 
 def test_discover_and_status(spawn, framing):
@@ -129,7 +129,7 @@ def test_batches_answer_in_order_with_errors_returned(spawn, framing):
 def test_shutdown_ends_the_connection(spawn, framing):
     client = spawn(framing=framing)
     assert client.shutdown() == {}
-    assert client._process.wait(10) == 0
+    assert client._process.wait(30) == 0
     with pytest.raises(ClientClosed):
         client.status()
     assert client.close() == 0
@@ -139,3 +139,100 @@ def test_messages_far_larger_than_a_pipe_go_both_ways(spawn, framing):
     client = spawn(framing=framing)
     text = "\u00e9a" * 1_500_000  # 4.5 MB of UTF-8 each way
     assert client.evaluate({"var": "x"}, data={"x": text}, timeout=60) == {"result": text}
+
+
+def test_evaluate_flag_of_a_type_and_its_metadata(spawn, framing):
+    client = spawn(framing=framing)
+    gold = {"targetingKey": "ada", "tier": "gold"}
+    resolved = client.evaluate_flag("max-items", gold, type="integer")
+    assert (resolved["value"], resolved["variant"], resolved["metadata"]) == (
+        10, "many", {"version": "shop-1", "owner": "client-tests"})
+    mismatch = client.evaluate_flag("max-items", gold, type="string")
+    assert (mismatch["value"], mismatch["variant"], mismatch["reason"], mismatch["errorCode"]) == (
+        None, None, "ERROR", "TYPE_MISMATCH")
+    assert mismatch["errorMessage"]
+    with pytest.raises(InvalidParams) as raised:
+        client.evaluate_flag("max-items", gold, type="number")
+    assert raised.value.field == "type"
+
+
+def test_evaluate_flags_resolves_all_or_the_named_flags_in_one_reply(spawn, framing):
+    client = spawn(framing=framing)
+    gold = {"targetingKey": "ada", "tier": "gold", "email": "ada@example.com"}
+    every = client.evaluate_flags(gold)
+    assert set(every["flags"]) == {"checkout", "dark-mode", "greeting", "max-items", "ratio", "layout", "retired"}
+    assert every["metadata"] == {"version": "shop-1", "owner": "client-tests"}
+    assert every["flags"]["retired"]["reason"] == "DISABLED"
+    assert every["flags"]["dark-mode"] == client.evaluate_flag("dark-mode", gold)
+    named = client.evaluate_flags(gold, flag_keys=["layout", "nope"])
+    assert set(named["flags"]) == {"layout", "nope"}
+    assert named["flags"]["layout"]["value"] == {"columns": 2}
+    assert named["flags"]["nope"]["errorCode"] == "FLAG_NOT_FOUND"
+
+
+def test_track_takes_the_durable_path_to_the_sink(spawn, framing, tmp_path):
+    sink = tmp_path / "events.ndjson"
+    client = spawn(framing=framing, sink=str(sink), flush_interval=3600)
+    flags = sync_user(client, channels=("featureFlags",))["featureFlags"]
+    banners = client.subscribe("banners")
+    tracked = client.track("purchase", value=12.5, details={"sku": "boots"})
+    enqueued = flags.wait_for(type="CUSTOM", action="ENQUEUED")
+    assert enqueued["eventId"] == tracked["eventId"]
+    assert enqueued["event"] == {"name": "purchase", "value": 12.5, "details": {"sku": "boots"}}
+    assert client.track("signup")["eventId"] != tracked["eventId"]
+    assert flags.wait_for(type="CUSTOM", action="ENQUEUED")["event"] == {"name": "signup"}
+    assert client.flush() == {"flushed": 2, "pending": 0}
+    assert flags.wait_for(type="CUSTOM", action="FLUSHED")["eventId"] == tracked["eventId"]
+    lines = [json.loads(line) for line in sink.read_text().splitlines()]
+    assert [(line["kind"], line["name"], line["itemId"], line["channel"]) for line in lines] == [
+        ("custom", "purchase", "purchase", "featureFlags"), ("custom", "signup", "signup", "featureFlags")]
+    assert lines[0]["eventId"] == tracked["eventId"] and lines[0]["userId"] == "ada"
+    # Custom events go to featureFlags subscriptions only.
+    assert [event["type"] for event in banners.drain()] == ["CACHE_REPLAY"]
+
+
+def test_track_refuses_what_it_cannot_store(spawn):
+    client = spawn()
+    with pytest.raises(InvalidParams) as raised:
+        client.track("")
+    assert raised.value.field == "name"
+    with pytest.raises(ValueError):  # JSON has no NaN: refused before it is sent
+        client.track("x", value=float("nan"))
+    client.disable_sdk()
+    with pytest.raises(SDKDisabled):
+        client.track("purchase")
+
+
+def test_extras_select_a_feed_of_content_cards(spawn, framing):
+    client = spawn(framing=framing)
+    inbox = client.subscribe("contentCards", extras={"feed": "inbox"})
+    every = client.subscribe("contentCards")
+    client.change_user("ada")
+    updated = inbox.wait_for(type="DATA_UPDATED")["cacheSnapshot"]["contentCards"]
+    assert ([card["id"] for card in updated["cards"]], updated["unviewedCount"]) == (["welcome"], 1)
+    assert len(every.wait_for(type="DATA_UPDATED")["cacheSnapshot"]["contentCards"]["cards"]) == 2
+    news = client.get_snapshot("contentCards", extras={"feed": "news"})["contentCards"]
+    assert [card["id"] for card in news["cards"]] == ["house-rules"]
+    assert client.get_snapshot("contentCards", extras={"feed": "nowhere"})["contentCards"] == {
+        "cards": [], "unviewedCount": 0}
+    with pytest.raises(InvalidParams):
+        client.get_snapshot("banners", extras={"feed": "inbox"})
+
+
+def test_status_describes_the_definitions(spawn, framing):
+    definitions = spawn(framing=framing).status()["definitions"]
+    assert definitions["loaded"] is True and definitions["problems"] == []
+    assert definitions["location"].endswith("shop.json") and definitions["loadedAt"] > 0
+    flawed = spawn(framing=framing, definitions=str(DEFINITIONS / "flawed.json")).status()["definitions"]
+    (problem,) = flawed["problems"]
+    assert problem["pointer"].startswith("/flags/typo") and problem["line"] > 0 and problem["message"]
+
+
+def test_a_request_after_change_user_sees_the_new_users_data(spawn, framing):
+    client = spawn(framing=framing)
+    flags = client.subscribe("featureFlags")
+    client.change_user("ada", attributes={"tier": "gold"})
+    # No wait: the refresh that changeUser started is finished before the next request is handled,
+    # and its events are queued before that request's reply returns.
+    assert client.get_feature_flag("checkout")["enabled"] is True
+    assert [event["type"] for event in flags.pending()] == ["CACHE_REPLAY", "CACHE_LOAD", "DATA_UPDATED"]

@@ -1,5 +1,5 @@
-"""The OpenFeature provider, against the server methods of this round: evaluateFlag with
-`type`, subscribeToDefinitions and track. A server without them fails these tests."""
+"""The OpenFeature provider with the real openfeature-sdk, against the real server:
+typed resolution, errors, metadata, provider events from the definitions, and track."""
 
 import datetime
 import json
@@ -7,19 +7,16 @@ import os
 import queue
 
 import pytest
+from openfeature import api
+from openfeature.evaluation_context import EvaluationContext
+from openfeature.event import ProviderEvent
+from openfeature.exception import ErrorCode
+from openfeature.flag_evaluation import Reason
+from openfeature.provider import ProviderStatus
+from openfeature.track import TrackingEventDetails
 
-openfeature = pytest.importorskip("openfeature")
-
-from openfeature import api  # noqa: E402
-from openfeature.evaluation_context import EvaluationContext  # noqa: E402
-from openfeature.event import ProviderEvent  # noqa: E402
-from openfeature.exception import ErrorCode  # noqa: E402
-from openfeature.flag_evaluation import Reason  # noqa: E402
-from openfeature.provider import ProviderStatus  # noqa: E402
-from openfeature.track import TrackingEventDetails  # noqa: E402
-
-from bunting.openfeature import BuntingProvider, context_of  # noqa: E402
-from conftest import DEFINITIONS  # noqa: E402
+from bunting.openfeature import BuntingProvider, context_of
+from conftest import DEFINITIONS
 
 ADA = EvaluationContext("ada", {"email": "ada@example.com", "tier": "gold", "locale": "en-GB"})
 
@@ -45,7 +42,7 @@ def events():
     api.clear_providers()
 
 
-def next_event(received, kind, timeout=10.0):
+def next_event(received, kind, timeout=30.0):
     while True:
         got, details = received.get(timeout=timeout)
         if got is kind:
@@ -83,20 +80,48 @@ def test_each_type_resolves(provider):
     assert provider.resolve_boolean_details("dark-mode", False, ADA).reason == Reason.TARGETING_MATCH
 
 
-def test_errors_map_to_openfeature_codes(provider):
-    mismatch = provider.resolve_boolean_details("greeting", False, ADA)
-    assert (mismatch.value, mismatch.reason, mismatch.error_code) == (False, Reason.ERROR, ErrorCode.TYPE_MISMATCH)
-    assert mismatch.error_message
-    missing = provider.resolve_string_details("nope", "fallback", ADA)
-    assert (missing.value, missing.error_code) == ("fallback", ErrorCode.FLAG_NOT_FOUND)
-    disabled = provider.resolve_boolean_details("retired", True, ADA)
-    assert disabled.reason == Reason.DISABLED
+def test_a_value_of_another_type_is_a_type_mismatch_for_each_type(provider):
+    cases = [
+        (provider.resolve_boolean_details, "greeting", False, "boolean"),
+        (provider.resolve_string_details, "max-items", "?", "string"),
+        (provider.resolve_integer_details, "ratio", 7, "integer"),
+        (provider.resolve_float_details, "layout", 1.5, "float"),
+        (provider.resolve_object_details, "dark-mode", {"x": 1}, "object"),
+    ]
+    for resolve, key, default, asked in cases:
+        details = resolve(key, default, ADA)
+        assert (details.value, details.reason, details.error_code) == (default, Reason.ERROR,
+                                                                       ErrorCode.TYPE_MISMATCH), key
+        assert details.variant is None and asked in details.error_message
+    # An integer is a float too (flagd's rule): not a mismatch, and a float comes back.
+    widened = provider.resolve_float_details("max-items", 0.0, ADA)
+    assert (widened.value, type(widened.value), widened.error_code) == (10.0, float, None)
+
+
+def test_errors_map_to_openfeature_codes(spawn):
+    provider = BuntingProvider(spawn(definitions=str(DEFINITIONS / "flawed.json")))
+    provider.initialize(EvaluationContext())
+    try:
+        missing = provider.resolve_string_details("nope", "fallback", ADA)
+        assert (missing.value, missing.reason, missing.error_code) == ("fallback", Reason.ERROR,
+                                                                       ErrorCode.FLAG_NOT_FOUND)
+        assert "nope" in missing.error_message
+        broken = provider.resolve_boolean_details("typo", True, ADA)
+        assert (broken.value, broken.reason, broken.error_code) == (True, Reason.ERROR, ErrorCode.PARSE_ERROR)
+        assert "iff" in broken.error_message and broken.flag_metadata["version"] == "flawed-1"
+        # The other flags of that document serve.
+        assert provider.resolve_boolean_details("dark-mode", False, ADA).value is True
+        disabled = provider.resolve_boolean_details("retired", True, ADA)
+        assert (disabled.value, disabled.reason, disabled.error_code) == (True, Reason.DISABLED, None)
+    finally:
+        provider.shutdown()
 
 
 def test_flag_metadata_overlays_the_flag_set_metadata(provider):
     details = provider.resolve_boolean_details("dark-mode", False, ADA)
-    assert details.flag_metadata["team"] == "design"
-    assert details.flag_metadata["version"] == "shop-1"
+    assert dict(details.flag_metadata) == {"team": "design", "version": "shop-1", "owner": "client-tests"}
+    assert dict(provider.resolve_float_details("ratio", 0.0, ADA).flag_metadata) == {
+        "version": "shop-1", "owner": "client-tests"}
 
 
 def test_through_the_openfeature_api(spawn, events):
@@ -106,8 +131,12 @@ def test_through_the_openfeature_api(spawn, events):
     next_event(events, ProviderEvent.PROVIDER_READY)
     assert client.get_boolean_value("dark-mode", False, ADA) is True
     assert client.get_integer_value("max-items", 0, EvaluationContext("bob")) == 3
+    assert client.get_float_value("ratio", 0.0, ADA) == 0.25
+    assert client.get_string_value("greeting", "?", ADA) == "Hi!"
+    assert client.get_object_value("layout", {}, ADA) == {"columns": 2}
     details = client.get_string_details("max-items", "x", ADA)
     assert details.value == "x" and details.error_code == ErrorCode.TYPE_MISMATCH
+    assert client.get_boolean_details("dark-mode", False, ADA).flag_metadata["team"] == "design"
 
 
 def test_definition_changes_become_provider_events(spawn, definitions, events):
@@ -133,32 +162,56 @@ def test_definition_changes_become_provider_events(spawn, definitions, events):
 def test_no_definitions_is_an_error_until_they_load(spawn, tmp_path, events):
     path = tmp_path / "definitions.json"
     path.write_text((DEFINITIONS / "broken.json").read_text())
-    api.set_provider(BuntingProvider(spawn(definitions=str(path), poll_interval=0.05)))
+    client = spawn(definitions=str(path), poll_interval=0.05, start_without_definitions=True)
+    api.set_provider(BuntingProvider(client))
     error = next_event(events, ProviderEvent.PROVIDER_ERROR)
-    assert error.error_code == ErrorCode.GENERAL
+    assert error.error_code == ErrorCode.GENERAL and "INVALID_SERVER_DATA" in error.message
     assert api.get_client().get_provider_status() == ProviderStatus.ERROR
     replace(path, (DEFINITIONS / "shop.json").read_text())
     next_event(events, ProviderEvent.PROVIDER_READY)
     assert api.get_client().get_boolean_value("dark-mode", False, ADA) is True
 
 
-def test_track_goes_to_the_durable_analytics_path(spawn, tmp_path):
+def test_a_server_that_cannot_start_makes_the_provider_fatal(spawn, events):
+    # Without --start-without-definitions, unusable definitions stop the server at start-up.
+    api.set_provider(BuntingProvider(spawn(definitions=str(DEFINITIONS / "broken.json"))))
+    error = next_event(events, ProviderEvent.PROVIDER_ERROR)
+    assert error.error_code == ErrorCode.PROVIDER_FATAL and "expected array" in error.message
+    assert api.get_client().get_provider_status() == ProviderStatus.FATAL
+
+
+def custom_lines(sink):
+    return [json.loads(line) for line in sink.read_text().splitlines() if json.loads(line)["kind"] == "custom"]
+
+
+def test_track_reaches_the_sink_exactly_once(spawn, tmp_path, events):
     sink = tmp_path / "events.ndjson"
     client = spawn(sink=str(sink), flush_interval=3600)
     flags = client.subscribe("featureFlags")
     client.change_user("ada")
-    provider = BuntingProvider(client)
-    provider.initialize(EvaluationContext())
-    try:
-        provider.track("purchase", ADA, TrackingEventDetails(9.5, {"sku": "boots"}))
-        enqueued = flags.wait_for(type="CUSTOM", action="ENQUEUED")
-        assert enqueued["event"] == {"name": "purchase", "value": 9.5, "details": {"sku": "boots"}}
-        client.flush()
-        (line,) = [json.loads(line) for line in sink.read_text().splitlines() if '"custom"' in line]
-        assert (line["kind"], line["name"], line["value"], line["userId"]) == ("custom", "purchase", 9.5, "ada")
-        assert line["eventId"] == enqueued["eventId"] and line["details"] == {"sku": "boots"}
-    finally:
-        provider.shutdown()
+    api.set_provider_and_wait(BuntingProvider(client))
+    api.get_client().track("purchase", ADA, TrackingEventDetails(9.5, {"sku": "boots", "size": 42}))
+    enqueued = flags.wait_for(type="CUSTOM", action="ENQUEUED")
+    assert enqueued["channel"] == "featureFlags"
+    assert enqueued["event"] == {"name": "purchase", "value": 9.5, "details": {"sku": "boots", "size": 42}}
+    assert client.flush() == {"flushed": 1, "pending": 0}
+    flushed = flags.wait_for(type="CUSTOM", action="FLUSHED")
+    assert flushed["eventId"] == enqueued["eventId"]
+    (line,) = custom_lines(sink)
+    assert (line["kind"], line["channel"], line["itemId"], line["name"], line["value"], line["userId"]) == (
+        "custom", "featureFlags", "purchase", "purchase", 9.5, "ada")
+    assert line["eventId"] == enqueued["eventId"] and line["details"] == {"sku": "boots", "size": 42}
+    # Neither another flush nor the one at shutdown sends it again.
+    assert client.flush() == {"flushed": 0, "pending": 0}
+    assert client.close() == 0
+    assert [line["eventId"] for line in custom_lines(sink)] == [enqueued["eventId"]]
+
+
+def test_track_without_value_or_details_sends_only_the_name(spawn, tmp_path, provider):
+    client = provider.client
+    flags = client.subscribe("featureFlags")
+    provider.track("signup")
+    assert flags.wait_for(type="CUSTOM", action="ENQUEUED")["event"] == {"name": "signup"}
 
 
 def test_a_provider_may_spawn_and_own_its_client(binary):

@@ -20,8 +20,11 @@ def check(output: str) -> None:
     assert all(e["cacheSnapshot"]["lastSyncAt"] > 0 for e in events)
 
 
-def test_the_program_is_five_lines():
+def test_the_program_is_five_lines_and_the_one_the_readme_shows():
     assert len(PROGRAM.read_text().splitlines()) == 5
+    readme = (PROGRAM.parents[1] / "README.md").read_text()
+    first_block = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    assert first_block == PROGRAM.read_text()
 
 
 def test_the_program_runs_on_its_own(binary):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes bunting/_methods.py from the OpenRPC document.
+"""Writes bunting/_methods.py and bunting/events.py from the OpenRPC document.
 
     python3 clients/python/tools/generate_methods.py          # regenerate
     python3 clients/python/tools/generate_methods.py --check  # exit 1 if out of date
@@ -9,7 +9,13 @@ Each method of the document becomes one method of `SyncMethods` (mixed into
 snake_case keyword params, camelCase on the wire; required params may also be
 given by position, optional ones are keyword-only and left out of the request
 when None; every method takes `timeout`. Methods that make a subscription
-(SUBSCRIPTIONS below) take a `callback` and return a Subscription.
+(SUBSCRIPTIONS below) take a `callback` and return a Subscription of the
+TypedDict of their notification's params.
+
+bunting/events.py has one TypedDict per notification of the document's
+`x-notifications`: the keys every variant of its params has are required, the
+others optional (a notification whose params are one of several shapes gets
+the union of their keys).
 """
 
 import argparse
@@ -24,6 +30,7 @@ from typing import Any, Dict, List, Optional, Tuple
 HERE = Path(__file__).resolve().parent
 PACKAGE = HERE.parent / "bunting"
 OUTPUT = PACKAGE / "_methods.py"
+EVENTS_OUTPUT = PACKAGE / "events.py"
 DOCUMENT = HERE.parent.parent.parent / "schemas" / "openrpc.json"
 
 
@@ -44,6 +51,12 @@ SUBSCRIPTIONS = {
     "subscribe": "event",
     "subscribeToUpdates": "updates",
     "subscribeToDefinitions": "definitions",
+}
+#: The TypedDict (in bunting/events.py) of each notification's params.
+EVENT_TYPES = {
+    "event": "ChannelEvent",
+    "updates": "UpdatesEvent",
+    "definitions": "DefinitionsEvent",
 }
 #: Names every generated method takes besides the document's params.
 RESERVED = ("self", "timeout", "callback", "params")
@@ -171,7 +184,7 @@ class Method:
                     for _, python, needed, kind, _ in self.params if not needed]
         parts = ["self", *required]
         if self.notification:
-            parts.append("callback: Optional[EventCallback] = None")
+            parts.append("callback: Optional[Callable[[%s], Any]] = None" % EVENT_TYPES[self.notification])
         parts += ["*", *optional, "timeout: Optional[float] = None"]
         return parts
 
@@ -199,8 +212,10 @@ class Method:
         lines += ["", indent + "Returns:"]
         if self.notification:
             kind = "Subscription" if flavour == "sync" else "AsyncSubscription"
-            lines += wrap("A %s whose queue (or callback) gets its %s notifications, or None when "
-                          "no subscription is made (while the SDK is disabled)." % (kind, self.notification),
+            article = "An" if kind[0] in "AEIOU" else "A"
+            lines += wrap("%s %s whose queue (or callback) gets its %s notifications (%s), or None "
+                          "when no subscription is made (while the SDK is disabled)."
+                          % (article, kind, self.notification, EVENT_TYPES[self.notification]),
                           indent + "    ", "    ")
         else:
             lines += wrap(self.result_description or "The result.", indent + "    ", "    ")
@@ -216,7 +231,8 @@ class Method:
     def render(self, flavour: str) -> List[str]:
         is_async = flavour == "async"
         if self.notification:
-            returns = "Optional[%s]" % ("Subscription" if not is_async else "AsyncSubscription")
+            returns = "Optional[%s[%s]]" % ("Subscription" if not is_async else "AsyncSubscription",
+                                           EVENT_TYPES[self.notification])
         else:
             returns = self.result_type
         head = "    %sdef %s(%s) -> %s:" % ("async " if is_async else "", self.python, ", ".join(self.signature()),
@@ -280,11 +296,13 @@ from __future__ import annotations
 from typing import (TYPE_CHECKING, Any, Callable, Dict, List, Literal, NamedTuple, Optional, Tuple,
                     Union)
 
+from .events import ChannelEvent, DefinitionsEvent, UpdatesEvent
+
 if TYPE_CHECKING:
     from .aio import AsyncSubscription
     from .client import Subscription
 
-EventCallback = Callable[[Dict[str, Any]], Any]
+EventCallback = Callable[[Any], Any]
 '''
 
 TABLE = '''
@@ -336,7 +354,7 @@ def generate(document: Dict[str, Any]) -> str:
     info = document.get("info", {})
     out = [HEADER.format(title=info.get("title", "?"), version=info.get("version", "?"))]
     for alias in sorted(types.aliases):
-        out.append("%s = Literal[%s]" % (alias, ", ".join(json.dumps(value) for value in types.aliases[alias])))
+        out.append(literal_alias(alias, types.aliases[alias]))
     out.append(TABLE.format(entries="\n".join(m.table_entry() for m in methods)))
     for flavour, name, doc in (("sync", "SyncMethods", "The methods of `Bunting`; each returns the reply's result."),
                                ("async", "AsyncMethods", "The methods of `AsyncBunting`; each is a coroutine.")):
@@ -346,23 +364,142 @@ def generate(document: Dict[str, Any]) -> str:
     return "".join(part if part.endswith("\n") else part + "\n" for part in out)
 
 
+EVENTS_HEADER = '''\
+# Generated from schemas/openrpc.json ({title} {version}) by clients/python/tools/generate_methods.py.
+# Do not edit: change the document, then run `python3 clients/python/tools/generate_methods.py`.
+"""The params of the server's notifications, as TypedDicts generated from the OpenRPC document.
+
+Each is what a Subscription's events are: `subscribe` gives `Subscription[ChannelEvent]`,
+`subscribeToDefinitions` `Subscription[DefinitionsEvent]`, `subscribeToUpdates`
+`Subscription[UpdatesEvent]`. At run time they are plain dicts. The keys every variant
+has are required; the rest are present only where the type of event has them.
+"""
+
+from typing import Any, Dict, List, Literal, TypedDict, Union
+'''
+
+
+class EventType:
+    """One notification's params as a TypedDict: the union of its variants' keys."""
+
+    def __init__(self, name: str, notification: Dict[str, Any], types: Types):
+        self.name = name
+        self.notification = notification
+        self.types = types
+        self.schema = types.resolve(notification.get("params", {}))[1]
+        variants = [types.resolve(option)[1] for option in self.schema.get("oneOf", [])] or [self.schema]
+        self.keys: Dict[str, List[Any]] = {}  # key → its schemas across the variants, in order
+        required = None
+        for variant in variants:
+            for key, schema in variant.get("properties", {}).items():
+                self.keys.setdefault(key, []).append(schema)
+            wanted = set(variant.get("required", []))
+            required = wanted if required is None else required & wanted
+        self.required = [key for key in self.keys if key in (required or set())]
+        self.optional = [key for key in self.keys if key not in self.required]
+
+    def annotation(self, key: str) -> str:
+        schemas = self.keys[key]
+        constants = [schema["const"] for schema in schemas if isinstance(schema, dict) and "const" in schema]
+        others = [self.types.annotation(schema) for schema in schemas
+                  if not (isinstance(schema, dict) and "const" in schema)]
+        if not others:
+            return "Literal[%s]" % ", ".join(json.dumps(value) for value in dict.fromkeys(constants))
+        # A constant is one value of a wider type that another variant names, and an enum
+        # whose values another lists as well (InteractiveChannel in Channel) adds nothing.
+        aliases = self.types.aliases
+        wider = [name for name in dict.fromkeys(others)
+                 if not any(other != name and name in aliases and other in aliases
+                            and set(aliases[name]) <= set(aliases[other]) for other in others)]
+        return self.types.union(wider)
+
+    def render(self) -> List[str]:
+        summary = self.notification.get("summary", "").strip() or "A `%s` notification." % self.notification["name"]
+        description = self.schema.get("description", "").strip()
+        doc = wrap(summary, "    ")
+        if description:
+            doc += [""] + wrap(description, "    ")
+        doc = [escape(line) for line in doc]
+        doc[0] = '    """' + doc[0].strip()
+        doc.append('    """')
+        base = "_%sKeys" % self.name
+        lines = ["", "", "class %s(TypedDict):" % base]
+        for key in self.required:
+            lines += self.field(key)
+        lines += ["", "", "class %s(%s, total=False):" % (self.name, base)]
+        lines += doc
+        if self.optional:
+            lines.append("")
+            for key in self.optional:
+                lines += self.field(key)
+        return lines
+
+    def field(self, key: str) -> List[str]:
+        annotation = self.annotation(key)
+        line = "    %s: %s" % (key, annotation)
+        if len(line) <= WIDTH or not annotation.startswith("Literal["):
+            return [line]
+        return wrap_list("    %s: Literal[" % key, annotation[len("Literal["):-1].split(", "), "]", "    ")
+
+
+def generate_events(document: Dict[str, Any]) -> str:
+    types = Types(document)
+    by_name = {notification["name"]: notification for notification in document.get("x-notifications", [])}
+    missing = sorted(set(EVENT_TYPES) - set(by_name))
+    if missing:
+        raise SystemExit("the document has no notification %s" % ", ".join(missing))
+    unnamed = sorted(set(by_name) - set(EVENT_TYPES))
+    if unnamed:
+        raise SystemExit("name a TypedDict for the notification %s in EVENT_TYPES" % ", ".join(unnamed))
+    events = [EventType(EVENT_TYPES[name], by_name[name], types) for name in EVENT_TYPES]
+    body: List[str] = []
+    for event in events:
+        body += event.render()
+    info = document.get("info", {})
+    out = [EVENTS_HEADER.format(title=info.get("title", "?"), version=info.get("version", "?"))]
+    out += [literal_alias(alias, types.aliases[alias]) for alias in sorted(types.aliases)]
+    out += body
+    names = sorted([*types.aliases, *(event.name for event in events)])
+    out += ["", ""] + wrap_list("__all__ = [", [json.dumps(name) for name in names], "]")
+    return "\n".join(out) + "\n"
+
+
+def literal_alias(name: str, values: List[Any]) -> str:
+    return "\n".join(wrap_list("%s = Literal[" % name, [json.dumps(value) for value in values], "]"))
+
+
+def wrap_list(opening: str, items: List[str], closing: str, indent: str = "") -> List[str]:
+    """`opening` + the items separated by commas + `closing`, on one line or, when too
+    long, one item a line."""
+    line = opening + ", ".join(items) + closing
+    if len(line) <= WIDTH:
+        return [line]
+    return [opening] + ["%s    %s," % (indent, item) for item in items] + [indent + closing]
+
+
+def outputs(document: Dict[str, Any], package: Path = PACKAGE) -> Dict[Path, str]:
+    """Each module to write, with its text."""
+    return {package / OUTPUT.name: generate(document), package / EVENTS_OUTPUT.name: generate_events(document)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--document", type=Path, default=DOCUMENT, help="the OpenRPC document")
-    parser.add_argument("--output", type=Path, default=OUTPUT, help="the module to write")
+    parser.add_argument("--package", type=Path, default=PACKAGE, help="the package directory to write into")
     parser.add_argument("--check", action="store_true", help="only check that the output is up to date")
     options = parser.parse_args()
-    text = generate(json.loads(options.document.read_text(encoding="utf-8")))
-    current = options.output.read_text(encoding="utf-8") if options.output.exists() else None
-    if options.check:
-        if current != text:
-            print("%s is out of date; run %s" % (options.output, Path(__file__).name), file=sys.stderr)
-            return 1
-        return 0
-    if current != text:
-        options.output.write_text(text, encoding="utf-8")
-        print("wrote %s" % options.output)
-    return 0
+    stale = 0
+    for path, text in outputs(json.loads(options.document.read_text(encoding="utf-8")), options.package).items():
+        current = path.read_text(encoding="utf-8") if path.exists() else None
+        if current == text:
+            continue
+        if options.check:
+            print("%s is out of date; run %s" % (path, Path(__file__).name), file=sys.stderr)
+            stale = 1
+        else:
+            path.write_text(text, encoding="utf-8")
+            print("wrote %s" % path)
+    return stale
 
 
 if __name__ == "__main__":
