@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { BuntingClosedError } from "../index.js";
 import { basicDefinitions, spawnClient, temporaryDirectory } from "./support.mjs";
 
 const basic = readFileSync(basicDefinitions, "utf8");
@@ -165,5 +166,32 @@ describe("subscribeToDefinitions", () => {
     await client.enableSDK();
     const after = await client.subscribeToDefinitions();
     assert.equal((await after.waitFor({ type: "READY" })).type, "READY");
+  });
+});
+
+describe("status.definitions", () => {
+  it("lists each problem of definitions that loaded anyway, and --strict refuses them", async (t) => {
+    const path = definitionsFile(t);
+    const document = basicDocument();
+    document.flags.greeting.defaultVariant = "missing";
+    replaceFile(path, JSON.stringify(document, null, 2));
+    const client = await spawnClient(t, { definitions: path });
+    const { definitions } = await client.status();
+    assert.equal(definitions.loaded, true);
+    assert.equal(definitions.problems.length, 1, JSON.stringify(definitions.problems));
+    const [problem] = definitions.problems;
+    assert.equal(problem.pointer, "/flags/greeting/defaultVariant");
+    const line = JSON.stringify(document, null, 2).split("\n").findIndex((text) => text.includes('"missing"')) + 1;
+    assert.equal(problem.line, line);
+    assert.ok(problem.column > 0);
+    assert.equal(typeof problem.message, "string");
+    // The other flags serve.
+    assert.equal((await client.evaluateFlag({ flagKey: "beta", context: { targetingKey: "ada" } })).variant, "on");
+
+    const strict = await spawnClient(t, { definitions: path, strict: true });
+    const [exit, refused] = await Promise.all([strict.exited, strict.status().catch((error) => error)]);
+    assert.equal(exit.exitCode, 1);
+    assert.ok(refused instanceof BuntingClosedError, String(refused));
+    assert.match(strict.stderrLines.join("\n"), /greeting/);
   });
 });
