@@ -28,8 +28,8 @@ function definitionsFile(t) {
 const basicDocument = () => JSON.parse(basic);
 
 /**
- * loadedAt of the same adoption, told twice, may differ in its last bits
- * (different roundings of one moment): equal to a millisecond is the same.
+ * The same adoption's loadedAt, told by CHANGED and by status (or a later
+ * READY), can be microseconds apart: equal to a millisecond is the same.
  */
 const sameMoment = (a, b) => Math.abs(a - b) < 0.001;
 
