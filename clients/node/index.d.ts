@@ -32,6 +32,9 @@ export type Property =
 
 export type Properties = { [key: string]: Property };
 
+/** flagd flag metadata: the flag set's `metadata` overlaid with the flag's own. */
+export type FlagMetadata = { [key: string]: string | number | boolean };
+
 /** A feature flag as evaluated for the current user. */
 export interface FeatureFlag {
   /** The flag key. */
@@ -40,6 +43,8 @@ export interface FeatureFlag {
   properties: Properties;
   /** Present when the flag has one; flag impressions are de-duplicated by it. */
   trackingString?: string;
+  /** flagd's metadata of the flag and its flag set; absent when there is none. */
+  metadata?: FlagMetadata;
 }
 
 /** The banner that fills a placement for the current user. */
@@ -84,6 +89,12 @@ export interface ContentCard {
   clicked: boolean;
 }
 
+/**
+ * A feed of content cards (`getSnapshot` and `subscribe` with `extras`): only the cards whose
+ * `extras` hold every key given with exactly that value are listed, and counted in `unviewedCount`.
+ */
+export type ExtrasFilter = { [key: string]: string };
+
 /** Listed cards, pinned first, then newest first; `unviewedCount` leaves control cards out. */
 export interface ContentCardsData {
   cards: ContentCard[];
@@ -119,7 +130,7 @@ export interface DataByChannel {
 /** One channel's cached data for the current user, with `lastSyncAt`. */
 export type CacheSnapshot<C extends Channel = Channel> = SnapshotByChannel[C];
 
-export type EventType = "CACHE_REPLAY" | "CACHE_LOAD" | "DATA_UPDATED" | "IMPRESSION" | "CLICK" | "DISMISS" | "ERROR";
+export type EventType = "CACHE_REPLAY" | "CACHE_LOAD" | "DATA_UPDATED" | "IMPRESSION" | "CLICK" | "DISMISS" | "CUSTOM" | "ERROR";
 export type DataUpdatedReason = "AUTO_SERVER_REFRESH" | "MANUAL_SERVER_REFRESH" | "CLIENT_ACTION";
 export type ErrorReason =
   | "SERVER_ERROR"
@@ -156,8 +167,28 @@ export interface StatusResult {
   channels: { banners: ChannelStatus; contentCards: ChannelStatus; featureFlags: ChannelStatus };
   /** Events committed locally and not yet accepted by the sink. */
   pendingAnalytics: number;
-  /** Where the definitions are read from. */
-  definitions: string;
+  definitions: DefinitionsStatus;
+}
+
+/** One thing wrong in definitions that loaded anyway (a flag in error, a banner or card left out). */
+export interface DefinitionsProblem {
+  /** A JSON pointer into the document, e.g. `/flags/checkout/defaultVariant`. */
+  pointer: string;
+  line: number;
+  column: number;
+  message: string;
+}
+
+/** `status().definitions`: where they come from, whether and when a document is loaded, what is wrong. */
+export interface DefinitionsStatus {
+  /** A path, a URL without user:password, or `(bundled example)`. */
+  location: string;
+  loaded: boolean;
+  /** When the document in use was adopted; absent while none is. */
+  loadedAt?: UnixTime;
+  problems: DefinitionsProblem[];
+  /** The source's problem now, when the last check found one. */
+  lastError?: string;
 }
 
 export interface FlushResult {
@@ -167,16 +198,57 @@ export interface FlushResult {
   pending: number;
 }
 
-/** The flag as flagd resolves it. */
-export interface EvaluateFlagResult {
-  /** The variant's value; null when `errorCode` is present. */
-  value: unknown;
+/** The type a flag is asked for as (`evaluateFlag` `type`): OpenFeature's typed resolution. */
+export type FlagType = "boolean" | "string" | "integer" | "float" | "object";
+/** The values each FlagType accepts: `integer` is a number without a fraction, `object` an object or array. */
+export interface ValueByFlagType {
+  boolean: boolean;
+  string: string;
+  integer: number;
+  float: number;
+  object: { [key: string]: unknown } | unknown[];
+}
+/** The value a resolution asked for as T has; any JSON when no type was asked for. */
+export type FlagValue<T extends FlagType = never> = [T] extends [never] ? unknown : ValueByFlagType[T];
+
+/** flagd's resolution reasons (others may come). */
+export type FlagResolutionReason = "STATIC" | "DEFAULT" | "TARGETING_MATCH" | "DISABLED" | "ERROR" | (string & {});
+/** OpenFeature's error codes. */
+export type FlagErrorCode =
+  | "FLAG_NOT_FOUND"
+  | "PARSE_ERROR"
+  | "TYPE_MISMATCH"
+  | "TARGETING_KEY_MISSING"
+  | "INVALID_CONTEXT"
+  | "GENERAL"
+  | (string & {});
+
+/** The flag as flagd resolves it; V is the value's type when `evaluateFlag` was asked for a `type`. */
+export interface EvaluateFlagResult<V = unknown> {
+  /** The variant's value; null when `errorCode` is present (a TYPE_MISMATCH included). */
+  value: V | null;
   /** The variant's key; null when no variant was resolved. */
   variant: string | null;
   /** e.g. `STATIC`, `DEFAULT`, `TARGETING_MATCH`, `DISABLED`, `ERROR`. */
-  reason: string;
-  /** e.g. `FLAG_NOT_FOUND`, `PARSE_ERROR`, `TYPE_MISMATCH`, `GENERAL`. */
-  errorCode?: string;
+  reason: FlagResolutionReason;
+  /** e.g. `FLAG_NOT_FOUND`, `PARSE_ERROR`, `TYPE_MISMATCH`, `GENERAL`; then `reason` is `ERROR`. */
+  errorCode?: FlagErrorCode;
+  /** What went wrong, in words, with `errorCode`. */
+  errorMessage?: string;
+  /** The flag's metadata over the flag set's; absent when empty. */
+  metadata?: FlagMetadata;
+}
+
+/** `evaluateFlags`: each flag key's resolution, and the flag set's metadata. */
+export interface EvaluateFlagsResult {
+  flags: { [flagKey: string]: EvaluateFlagResult };
+  /** The flag set's metadata; absent when empty. */
+  metadata?: FlagMetadata;
+}
+
+/** `track`: the stored event's id, the same in its `CUSTOM` events and at the sink. */
+export interface TrackResult {
+  eventId: string;
 }
 
 /** What `subscribe` answers on the wire; the client resolves to a Subscription instead. */
@@ -203,8 +275,9 @@ export interface OpenRPCDocument {
 /** For reference: one analytics event as the sink receives it. */
 export interface AnalyticsEvent {
   eventId: string;
-  kind: "impression" | "click" | "dismiss";
+  kind: "impression" | "click" | "dismiss" | "custom";
   channel: Channel;
+  /** Card id, flag id, banner placement id, or a custom event's name. */
   itemId: string;
   userId: string | null;
   time: UnixTime;
@@ -214,6 +287,12 @@ export interface AnalyticsEvent {
   sessionId?: string;
   bannerId?: string;
   isControl?: true;
+  /** `custom` events: the name given to `track` (also `itemId`). */
+  name?: string;
+  /** `custom` events: the value given to `track`. */
+  value?: number;
+  /** `custom` events: the details given to `track`. */
+  details?: { [key: string]: unknown };
   [key: string]: unknown;
 }
 /** For reference: the body POSTed to an http(s) sink. */
@@ -263,6 +342,23 @@ export type ClickEvent<C extends InteractiveChannel = InteractiveChannel> = C ex
 export type DismissEvent<C extends InteractiveChannel = InteractiveChannel> = C extends InteractiveChannel
   ? EventHeader<C, "DISMISS"> & AnalyticsFields & ItemByChannel[C]
   : never;
+/** What `track` was given, as its `CUSTOM` events carry it. */
+export interface TrackedEvent {
+  name: string;
+  value?: number;
+  details?: { [key: string]: unknown };
+}
+/** A `track` event was stored (`ENQUEUED`) or accepted by the sink (`FLUSHED`); to featureFlags subscriptions. */
+export interface CustomEvent {
+  subscriptionId: SubscriptionId;
+  channel: "featureFlags";
+  type: "CUSTOM";
+  /** `ENQUEUED` once stored, then `FLUSHED` once the sink accepted it. */
+  action: AnalyticsAction;
+  /** The one `track` answered; the same on `ENQUEUED` and `FLUSHED`, and at the sink. */
+  eventId: string;
+  event: TrackedEvent;
+}
 /** A refresh failed or was refused, the sink refused analytics, or storage is in trouble. */
 export type ErrorEvent<C extends Channel = Channel> = C extends Channel
   ? EventHeader<C, "ERROR"> & {
@@ -282,6 +378,7 @@ export type BuntingEvent<C extends Channel = Channel> =
   | ImpressionEvent<C>
   | ClickEvent<Extract<C, InteractiveChannel>>
   | DismissEvent<Extract<C, InteractiveChannel>>
+  | ("featureFlags" extends C ? CustomEvent : never)
   | ErrorEvent<C>;
 /** The document's name for BuntingEvent. */
 export type EventNotificationParams = BuntingEvent;
@@ -292,6 +389,52 @@ export type UpdatesNotification<C extends Channel = Channel> = C extends Channel
   : never;
 /** The document's name for UpdatesNotification. */
 export type UpdatesNotificationParams = UpdatesNotification;
+
+/** The types of `definitions` notifications: OpenFeature's provider events. */
+export type DefinitionsEventType = "READY" | "CHANGED" | "ERROR";
+/**
+ * The definitions in use are loaded and current: right after `subscribeToDefinitions` when they
+ * are, when the first document loads, and when the source answers again unchanged after an ERROR
+ * (OpenFeature's PROVIDER_READY).
+ */
+export interface DefinitionsReadyEvent {
+  subscriptionId: SubscriptionId;
+  type: "READY";
+  /** When the document in use was adopted. */
+  loadedAt: UnixTime;
+}
+/**
+ * A new document was adopted; it comes before the DATA_UPDATED events it causes
+ * (OpenFeature's PROVIDER_CONFIGURATION_CHANGED with flags_changed).
+ */
+export interface DefinitionsChangedEvent {
+  subscriptionId: SubscriptionId;
+  type: "CHANGED";
+  loadedAt: UnixTime;
+  /** The flags added, removed, or whose resolution could differ. */
+  flagsChanged: string[];
+}
+/**
+ * The source failed or sent a document that cannot be used (OpenFeature's PROVIDER_STALE when
+ * `stale`, else PROVIDER_ERROR).
+ */
+export interface DefinitionsErrorEvent {
+  subscriptionId: SubscriptionId;
+  type: "ERROR";
+  reason: ErrorReason;
+  retryState: RetryState;
+  /** Present exactly when `reason` is `RATE_LIMITED`. */
+  rateLimitedUntil?: UnixTime;
+  message?: string;
+  /** True while older definitions still serve; false when none are loaded. */
+  stale: boolean;
+}
+/** A `definitions` notification's params, to a subscription of `subscribeToDefinitions`. */
+export type DefinitionsEvent = DefinitionsReadyEvent | DefinitionsChangedEvent | DefinitionsErrorEvent;
+/** The document's name for DefinitionsEvent. */
+export type DefinitionsNotificationParams = DefinitionsEvent;
+/** Whatever a subscription can receive: `event`, `updates` or `definitions` params. */
+export type AnyEvent = BuntingEvent | UpdatesNotification | DefinitionsEvent;
 
 // ---------------------------------------------------------------------------
 // Params, one interface per method (NoParams where it takes none)
@@ -308,8 +451,12 @@ export interface ChangeUserParams {
 export interface SetUserAttributesParams {
   attributes: Attributes;
 }
+/** `extras` is for content cards only (the server answers -32602 for another channel). */
+type ExtrasFor<C extends Channel> = "contentCards" extends C ? ExtrasFilter : never;
 export interface SubscribeParams<C extends Channel = Channel> {
   channel: C;
+  /** Content cards only: the subscription's snapshots list just this feed's cards. */
+  extras?: ExtrasFor<C>;
 }
 export interface SubscribeToUpdatesParams<C extends Channel = Channel> {
   channel: C;
@@ -324,6 +471,8 @@ export interface RefreshParams {
 }
 export interface GetSnapshotParams<C extends Channel = Channel> {
   channel: C;
+  /** Content cards only: list just this feed's cards, and count them in `unviewedCount`. */
+  extras?: ExtrasFor<C>;
 }
 export interface GetFeatureFlagParams {
   id: string;
@@ -356,10 +505,25 @@ export interface EvaluateParams {
   rule: unknown;
   data?: unknown;
 }
-export interface EvaluateFlagParams {
+/** A flagd evaluation context: `targetingKey` and attributes at the top level. */
+export type EvaluationContext = { targetingKey?: string; [key: string]: unknown };
+export interface EvaluateFlagParams<T extends FlagType = FlagType> {
   flagKey: string;
-  /** A flagd evaluation context: `targetingKey` and attributes at the top level. */
-  context: { targetingKey?: string; [key: string]: unknown };
+  context: EvaluationContext;
+  /** Ask for a value of this type; another type resolves to `ERROR`/`TYPE_MISMATCH`. */
+  type?: T;
+}
+export interface EvaluateFlagsParams {
+  context: EvaluationContext;
+  /** The flags to resolve, each once; every flag of the definitions when left out. */
+  flagKeys?: string[];
+}
+export interface TrackParams {
+  /** At most 255 bytes. */
+  name: string;
+  /** A finite number (OpenFeature's tracking value). */
+  value?: number;
+  details?: { [key: string]: unknown };
 }
 
 // ---------------------------------------------------------------------------
@@ -376,9 +540,12 @@ export type RPCErrorReason =
   | "INVALID_HEADER"
   | "MISSING_CONTENT_LENGTH"
   | "INVALID_CONTENT_LENGTH"
+  | "CONTENT_LENGTH_MISMATCH"
   | "TRUNCATED_MESSAGE"
   | "INVALID_REQUEST"
   | "EMPTY_BATCH"
+  | "BATCH_TOO_LARGE"
+  | "REPLY_TOO_LARGE"
   | "METHOD_NOT_FOUND"
   | "INVALID_PARAMS"
   | "INTERNAL_ERROR"
@@ -388,7 +555,9 @@ export type RPCErrorReason =
   | "SDK_DISABLED"
   | "INVALID_RULE"
   | "SHUTTING_DOWN"
-  | "STORAGE_ERROR";
+  | "STORAGE_ERROR"
+  | "NOT_SYNCED"
+  | "CHANNEL_DISABLED";
 
 /** The `data` of an error reply; which fields appear depends on `reason`. */
 export interface ErrorData {
@@ -403,6 +572,10 @@ export interface ErrorData {
   column?: number;
   detail?: string;
   limit?: number;
+  /** METHOD_NOT_FOUND: the known method the name most likely meant (`sattus` → `status`). */
+  suggestion?: string;
+  /** NOT_SYNCED, CHANNEL_DISABLED: the channel read. */
+  channel?: Channel;
   /** Fields of reasons this client does not know yet. */
   [key: string]: unknown;
 }
@@ -426,13 +599,13 @@ export declare class BuntingError extends Error {
   readonly method: string | undefined;
 }
 type FieldWhy = ErrorData & { field: string; why: string };
-/** -32700: INVALID_JSON, INVALID_UTF8, TOO_DEEP, … and the LSP framing errors. */
+/** -32700: INVALID_JSON, INVALID_UTF8, TOO_DEEP, … and the LSP framing errors (CONTENT_LENGTH_MISMATCH, …). */
 export declare class ParseError extends BuntingError {}
 /** -32600: INVALID_REQUEST, EMPTY_BATCH, MESSAGE_TOO_LARGE, BATCH_TOO_LARGE, REPLY_TOO_LARGE. */
 export declare class InvalidRequestError extends BuntingError {}
-/** -32601 METHOD_NOT_FOUND. */
+/** -32601 METHOD_NOT_FOUND: `data.method`, and `data.suggestion` when a known method is a likely slip of it. */
 export declare class MethodNotFoundError extends BuntingError {
-  readonly data: ErrorData & { method: string };
+  readonly data: ErrorData & { method: string; suggestion?: string };
 }
 /** -32602 INVALID_PARAMS: `data.field` and `data.why`. */
 export declare class InvalidParamsError extends BuntingError {
@@ -464,10 +637,18 @@ export declare class InvalidRuleError extends BuntingError {
 export declare class ShuttingDownError extends BuntingError {}
 /** -32007 STORAGE_ERROR. */
 export declare class StorageError extends BuntingError {}
-/** -32008 NOT_SYNCED: the channel was never refreshed for the current user. */
-export declare class NotSyncedError extends BuntingError {}
-/** -32009 CHANNEL_DISABLED: the definitions turn the channel off. */
-export declare class ChannelDisabledError extends BuntingError {}
+type ChannelWhy = ErrorData & { channel: Channel; why: string };
+/**
+ * -32008 NOT_SYNCED: `getFeatureFlag`/`getBanner` of a channel never refreshed for the current
+ * user. Subscribe before `changeUser` or `openSession`, or call `refresh`.
+ */
+export declare class NotSyncedError extends BuntingError {
+  readonly data: ChannelWhy;
+}
+/** -32009 CHANNEL_DISABLED: `getFeatureFlag`/`getBanner` of a channel the definitions turn off. */
+export declare class ChannelDisabledError extends BuntingError {
+  readonly data: ChannelWhy;
+}
 
 /** A call or a wait that did not finish in time (nothing is cancelled on the server). */
 export declare class BuntingTimeoutError extends Error {
@@ -539,6 +720,10 @@ export interface ClientOptions {
 export interface ServeOptions {
   /** A file (watched) or an http(s) URL (polled). */
   definitions?: string;
+  /** Refuse definitions with any problem at all (by default, as flagd, the rest serves). */
+  strict?: boolean;
+  /** Serve even if the definitions file cannot be used at start-up (subscribers are told why). */
+  startWithoutDefinitions?: boolean;
   /** A directory, or `:memory:`. */
   storage?: string;
   /** An NDJSON file or an http(s) URL. */
@@ -551,6 +736,8 @@ export interface ServeOptions {
   retryMaxAttempts?: number;
   /** `N/S`: N tokens, one back every S seconds. */
   refreshRateLimit?: string;
+  /** Seconds the end of input or `shutdown` waits for a fetch under way and the last flush. */
+  shutdownTimeout?: number;
   /** `Name: value` headers for the definitions and sink URLs; one flag each. */
   header?: string[];
   caFile?: string;
@@ -586,8 +773,8 @@ export interface EventFilter<E = BuntingEvent> {
   signal?: AbortSignal;
 }
 
-/** What the client-wide `waitFor` matches, across every subscription. */
-export interface ClientEventFilter extends EventFilter<BuntingEvent> {
+/** What the client-wide `waitFor` matches, across every subscription (`definitions` events have no channel). */
+export interface ClientEventFilter extends EventFilter<BuntingEvent | DefinitionsEvent> {
   channel?: OneOrMore<Channel>;
   subscriptionId?: OneOrMore<SubscriptionId>;
 }
@@ -600,6 +787,7 @@ export interface ClientEventFilter extends EventFilter<BuntingEvent> {
 export declare class Subscription<E = BuntingEvent> extends EventEmitter implements AsyncIterable<E> {
   /** The server's subscription id. */
   readonly id: SubscriptionId;
+  /** The channel subscribed to; undefined for `subscribeToDefinitions`. */
   readonly channel: Channel | undefined;
   /** The method that made it, e.g. `subscribe`. */
   readonly method: string;
@@ -645,7 +833,7 @@ export declare class Bunting extends EventEmitter {
   /** Whether the connection has ended: every call then rejects with BuntingClosedError. */
   readonly closed: boolean;
   /** The live subscriptions, by id. */
-  readonly subscriptions: Map<SubscriptionId, Subscription<BuntingEvent | UpdatesNotification>>;
+  readonly subscriptions: Map<SubscriptionId, Subscription<AnyEvent>>;
   /** The last lines the server wrote to stderr. */
   readonly stderrLines: string[];
   /** Resolves once the server has exited and its output is read. */
@@ -662,12 +850,16 @@ export declare class Bunting extends EventEmitter {
   /** Sends a notification: the method runs and nothing is answered. */
   notify(method: string, params?: object): void;
   /** Takes the first matching event of any subscription, arrived or not. */
-  waitFor<T extends EventType, C extends Channel = Channel>(
-    filter: ClientEventFilter & { type: OneOrMore<T>; channel?: OneOrMore<C> },
+  waitFor<T extends EventType, C extends Channel>(
+    filter: ClientEventFilter & { type: OneOrMore<T>; channel: OneOrMore<C> },
   ): Promise<Extract<BuntingEvent<C>, { type: T }>>;
-  waitFor(filter?: ClientEventFilter): Promise<BuntingEvent | UpdatesNotification>;
+  /** Without a channel, a `definitions` event of the type matches too (READY, CHANGED, ERROR). */
+  waitFor<T extends EventType | DefinitionsEventType>(
+    filter: ClientEventFilter & { type: OneOrMore<T> },
+  ): Promise<Extract<BuntingEvent | DefinitionsEvent, { type: T }>>;
+  waitFor(filter?: ClientEventFilter): Promise<AnyEvent>;
 
-  on(name: "event", listener: (event: BuntingEvent | UpdatesNotification, subscription: Subscription | undefined) => void): this;
+  on(name: "event", listener: (event: AnyEvent, subscription: Subscription<AnyEvent> | undefined) => void): this;
   on(name: "notification", listener: (method: string, params: unknown) => void): this;
   on(name: "stderr", listener: (line: string) => void): this;
   on(name: "exit", listener: (exit: ExitInfo) => void): this;
@@ -700,6 +892,8 @@ export declare class Bunting extends EventEmitter {
     params: SubscribeToUpdatesParams<C>,
     options?: CallOptions,
   ): Promise<Subscription<UpdatesNotification<C>> | null>;
+  /** Subscribes to the definitions' READY, CHANGED and ERROR (OpenFeature's provider events); null while the SDK is disabled. */
+  subscribeToDefinitions(params?: NoParams, options?: CallOptions): Promise<Subscription<DefinitionsEvent> | null>;
   /** Ends a subscription. */
   removeSubscription(params: RemoveSubscriptionParams, options?: CallOptions): Promise<RemoveSubscriptionResult>;
   /** Refreshes a channel; the outcome arrives as events. */
@@ -716,6 +910,8 @@ export declare class Bunting extends EventEmitter {
   logClick(params: LogClickParams, options?: CallOptions): Promise<EmptyResult>;
   /** Dismisses a card or banner. */
   logDismiss(params: LogDismissParams, options?: CallOptions): Promise<EmptyResult>;
+  /** Records a custom event (`CUSTOM` events to featureFlags subscriptions, `kind` `custom` at the sink). */
+  track(params: TrackParams, options?: CallOptions): Promise<TrackResult>;
   /** Sends queued analytics; resolves once the sink answered. */
   flush(params?: NoParams, options?: CallOptions): Promise<FlushResult>;
   /** Forgets every user's data and the analytics queue. */
@@ -726,8 +922,10 @@ export declare class Bunting extends EventEmitter {
   enableSDK(params?: NoParams, options?: CallOptions): Promise<EmptyResult>;
   /** Evaluates a JSONLogic rule. */
   evaluate(params: EvaluateParams, options?: CallOptions): Promise<EvaluateResult>;
-  /** Resolves a flag for a context as flagd does. */
-  evaluateFlag(params: EvaluateFlagParams, options?: CallOptions): Promise<EvaluateFlagResult>;
+  /** Resolves a flag for a context as flagd does; with `type`, the value is of that type (or null, TYPE_MISMATCH). */
+  evaluateFlag<T extends FlagType = never>(params: EvaluateFlagParams<T>, options?: CallOptions): Promise<EvaluateFlagResult<FlagValue<T>>>;
+  /** Resolves every flag (or those of `flagKeys`) for one context. */
+  evaluateFlags(params: EvaluateFlagsParams, options?: CallOptions): Promise<EvaluateFlagsResult>;
   /** Asks the server to exit (prefer `close()`, which waits for it). */
   shutdown(params?: NoParams, options?: CallOptions): Promise<EmptyResult>;
 

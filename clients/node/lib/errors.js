@@ -26,7 +26,7 @@ export class BuntingError extends Error {
 export class ParseError extends BuntingError {}
 /** -32600: not a valid JSON-RPC request, an empty or too large batch, a message over the size limit. */
 export class InvalidRequestError extends BuntingError {}
-/** -32601 METHOD_NOT_FOUND: the server has no such method. */
+/** -32601 METHOD_NOT_FOUND: the server has no such method; `data.suggestion` names the one it likely meant. */
 export class MethodNotFoundError extends BuntingError {}
 /** -32602 INVALID_PARAMS: `data.field` names the param at fault and `data.why` says why. */
 export class InvalidParamsError extends BuntingError {}
@@ -46,9 +46,12 @@ export class InvalidRuleError extends BuntingError {}
 export class ShuttingDownError extends BuntingError {}
 /** -32007 STORAGE_ERROR: local storage failed; the server goes on from memory. */
 export class StorageError extends BuntingError {}
-/** -32008 NOT_SYNCED: the channel was never refreshed for the current user. */
+/**
+ * -32008 NOT_SYNCED (`data.channel`): the channel was never refreshed for the current user.
+ * Subscribe to the channel before `changeUser` or `openSession`, or call `refresh`.
+ */
 export class NotSyncedError extends BuntingError {}
-/** -32009 CHANNEL_DISABLED: the definitions turn this channel off. */
+/** -32009 CHANNEL_DISABLED (`data.channel`): the definitions turn this channel off. */
 export class ChannelDisabledError extends BuntingError {}
 
 const classByReason = {
@@ -61,6 +64,7 @@ const classByReason = {
   INVALID_HEADER: ParseError,
   MISSING_CONTENT_LENGTH: ParseError,
   INVALID_CONTENT_LENGTH: ParseError,
+  CONTENT_LENGTH_MISMATCH: ParseError,
   TRUNCATED_MESSAGE: ParseError,
   INVALID_REQUEST: InvalidRequestError,
   EMPTY_BATCH: InvalidRequestError,

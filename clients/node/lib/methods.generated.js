@@ -43,7 +43,10 @@ export class BuntingMethods extends Connection {
    * the open session (`sessionId`, null when none), whether the SDK is enabled, per channel
    * whether it is enabled, its `lastSyncAt` and how many items the cache holds, and how many
    * analytics events wait for the sink. Reads only: it changes nothing, sends no notification, and
-   * answers while the SDK is disabled. `definitions` names where the definitions are read from.
+   * answers while the SDK is disabled. `definitions` says where the definitions are read from,
+   * whether a document is loaded (and since when), every problem of the loaded document (a flag in
+   * error, a banner or card left out, each with its pointer and line:column), and the source's
+   * current problem when the last check found one.
    *
    * @param {{}} [params] none
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
@@ -67,7 +70,7 @@ export class BuntingMethods extends Connection {
    * //       "contentCards": {"enabled":true,"lastSyncAt":0,"itemCount":0}
    * //     },
    * //     "pendingAnalytics": 0,
-   * //     "definitions": "(bundled example)"
+   * //     "definitions": {"location":"(bundled example)","loaded":true,"loadedAt":1701000000.25,"problems":[]}
    * //   }
    */
   status(params, options) {
@@ -193,17 +196,23 @@ export class BuntingMethods extends Connection {
    * receives `CACHE_LOAD`, `DATA_UPDATED`, `IMPRESSION`, `CLICK`, `DISMISS` and `ERROR` events of
    * that channel (see the `event` notification). Subscribing starts no refresh. If the channel is
    * disabled, or no configuration has arrived yet, it still answers normally, then sends `ERROR`
-   * `FEATURE_DISABLED`/`DO_NOT_RETRY` instead of `CACHE_REPLAY`; the subscription stays, and when
-   * the channel is enabled a refresh runs and `DATA_UPDATED` follows. If local storage was found
+   * `FEATURE_DISABLED`/`DO_NOT_RETRY` instead of `CACHE_REPLAY` (when the definitions could not be
+   * read or were invalid, that `ERROR` carries the real cause instead: `SERVER_ERROR` or
+   * `INVALID_SERVER_DATA`, with the source's message); the subscription stays, and when the
+   * channel is enabled a refresh runs and `DATA_UPDATED` follows. If local storage was found
    * damaged at start-up (moved aside and started afresh) or cannot be used (state is kept in
    * memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY` whose `message` says so follows the
    * `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on every subscription made while this server
    * runs. While the SDK is disabled it answers null and makes no subscription (subscriptions made
    * before `disableSDK` stay and work again after `enableSDK`). A channel may have any number of
-   * subscriptions; each receives its own events.
+   * subscriptions; each receives its own events. With `extras` (content cards only; -32602 for
+   * another channel) the subscription's snapshots list only the cards of that feed.
    *
    * @param {object} params
    * @param {import("../index.js").Channel} params.channel The channel to subscribe to.
+   * @param {import("../index.js").ExtrasFilter} [params.extras] Content cards only: the
+   *     subscription's snapshots list just the cards whose `extras` hold all of these keys and
+   *     values (a feed), with `unviewedCount` counting those.
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<import("../index.js").Subscription | null>} the Subscription (null where the
    *     server made none)
@@ -243,6 +252,33 @@ export class BuntingMethods extends Connection {
    */
   subscribeToUpdates(params, options) {
     return this.subscribeWith("subscribeToUpdates", params, options);
+  }
+
+  /**
+   * Subscribes to what becomes of the definitions.
+   *
+   * Subscribes to the definitions themselves — OpenFeature's provider events — and answers
+   * `{subscriptionId}`. Right after the response the subscription receives `definitions` `READY`
+   * when definitions are loaded, or `ERROR` with the cause (`stale` false) when they could not be
+   * loaded; while the first document is still being fetched, nothing until it arrives. Later:
+   * `CHANGED` with the flags whose resolution could differ each time a new document is adopted,
+   * `ERROR` when the source fails or sends an invalid document (`stale` true while older
+   * definitions serve), and `READY` when the source answers again unchanged after an `ERROR`.
+   * `removeSubscription` ends it. While the SDK is disabled it answers null.
+   *
+   * @param {{}} [params] none
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").Subscription | null>} the Subscription (null where the
+   *     server made none)
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // subscribe
+   * await client.subscribeToDefinitions();
+   */
+  subscribeToDefinitions(params, options) {
+    return this.subscribeWith("subscribeToDefinitions", params, options);
   }
 
   /**
@@ -316,10 +352,13 @@ export class BuntingMethods extends Connection {
    * `cacheSnapshot`: `contentCards` → ContentCardsSnapshot, `banners` → BannersSnapshot,
    * `featureFlags` → FeatureFlagsSnapshot. While the channel is disabled the data is empty and
    * `lastSyncAt` is null. Reads only: no refresh, no notification, nothing logged; answers from
-   * the cache while the SDK is disabled.
+   * the cache while the SDK is disabled. With `extras` (content cards only; -32602 for another
+   * channel) only the cards of that feed are listed, and `unviewedCount` counts them.
    *
    * @param {object} params
    * @param {import("../index.js").Channel} params.channel The channel.
+   * @param {import("../index.js").ExtrasFilter} [params.extras] Content cards only: list just the
+   *     cards whose `extras` hold all of these keys and values.
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<import("../index.js").CacheSnapshot>} cacheSnapshot
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
@@ -380,13 +419,17 @@ export class BuntingMethods extends Connection {
    *
    * Returns the current user's feature flag with this id, or null when there is none (unknown id,
    * or the featureFlags channel is disabled). Logs nothing: call `logImpression` when the flag is
-   * used.
+   * used. Before the `featureFlags` channel was refreshed for the current user it answers -32008
+   * `NOT_SYNCED` (with what to do), and while the definitions turn the channel off -32009
+   * `CHANNEL_DISABLED`: `null` means only that the synced cache has no such item.
    *
    * @param {object} params
    * @param {string} params.id The flag's id (its key).
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<import("../index.js").FeatureFlag | null>} flag
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").NotSyncedError} -32008 NOT_SYNCED
+   * @throws {import("../index.js").ChannelDisabledError} -32009 CHANNEL_DISABLED
    * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
    * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
    * @example
@@ -413,13 +456,17 @@ export class BuntingMethods extends Connection {
    *
    * Returns the banner that fills this placement for the current user, or null when none does (no
    * eligible banner, unknown placement, dismissed, or the banners channel is disabled). Logs
-   * nothing.
+   * nothing. Before the `banners` channel was refreshed for the current user it answers -32008
+   * `NOT_SYNCED` (with what to do), and while the definitions turn the channel off -32009
+   * `CHANNEL_DISABLED`: `null` means only that the synced cache has no such item.
    *
    * @param {object} params
    * @param {string} params.placementId The placement.
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<import("../index.js").Banner | null>} banner
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").NotSyncedError} -32008 NOT_SYNCED
+   * @throws {import("../index.js").ChannelDisabledError} -32009 CHANNEL_DISABLED
    * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
    * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
    * @example
@@ -544,6 +591,36 @@ export class BuntingMethods extends Connection {
    */
   logDismiss(params, options) {
     return this.call("logDismiss", params, options);
+  }
+
+  /**
+   * Records a custom event on the durable analytics path.
+   *
+   * Records an event the client names (OpenFeature's `track`), for the current user and session:
+   * it is committed to local storage before `CUSTOM`/`ENQUEUED` is sent, and deleted only after
+   * the sink accepted it (`CUSTOM`/`FLUSHED`, same `eventId`), as impressions are; at the sink it
+   * is `kind` `custom` with `name`, `value` and `details` (`channel` `featureFlags`, `itemId` the
+   * name). The notifications go to the event subscriptions of the `featureFlags` channel. Answers
+   * the event's id. Refused while the SDK is disabled (-32004); -32007 when it cannot be stored.
+   *
+   * @param {object} params
+   * @param {string} params.name The event's name (at most 255 bytes).
+   * @param {number} [params.value] A number that goes with it (OpenFeature's tracking value).
+   * @param {object} [params.details] Anything else about it.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").TrackResult>} tracked
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").SDKDisabledError} -32004 SDK_DISABLED
+   * @throws {import("../index.js").StorageError} -32007 STORAGE_ERROR
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // a purchase
+   * await client.track({"name":"checkout-completed","value":42.5,"details":{"items":3}});
+   * // → {"eventId":"5f0c3a9e2b1d4c6e8f7a9b0c1d2e3f40"}
+   */
+  track(params, options) {
+    return this.call("track", params, options);
   }
 
   /**
@@ -685,17 +762,23 @@ export class BuntingMethods extends Connection {
    * Evaluates a flag of the definitions as flagd would.
    *
    * Evaluates the flag `flagKey` of the current definitions for `context` exactly as flagd
-   * resolves it and answers `{value, variant, reason, errorCode?}` with flagd's variant, value and
-   * reason. `context` is a flagd evaluation context: `targetingKey` (the user id, optional as in
-   * flagd) and attributes at the top level; `$flagd.flagKey` and `$flagd.timestamp` are added by
-   * the server. An unknown flag is not an RPC error: it answers `reason` `ERROR`, `errorCode`
-   * `FLAG_NOT_FOUND`, `value` and `variant` null. Touches no user state and logs nothing (no
-   * impression); answers while the SDK is disabled.
+   * resolves it and answers `{value, variant, reason, errorCode?, errorMessage?, metadata?}` with
+   * flagd's variant, value and reason, and the merged metadata (the flag's over the flag set's).
+   * `context` is a flagd evaluation context: `targetingKey` (the user id, optional as in flagd)
+   * and attributes at the top level; `$flagd.flagKey` and `$flagd.timestamp` are added by the
+   * server. With `type`, a value of another type answers `reason` `ERROR`, `errorCode`
+   * `TYPE_MISMATCH`. An unknown flag is not an RPC error: it answers `reason` `ERROR`, `errorCode`
+   * `FLAG_NOT_FOUND`, `value` and `variant` null; a flag whose definition cannot be used answers
+   * `PARSE_ERROR`. Touches no user state and logs nothing (no impression); answers while the SDK
+   * is disabled.
    *
    * @param {object} params
    * @param {string} params.flagKey The flag's key in the definitions.
    * @param {{targetingKey?: string, [key: string]: any}} params.context The evaluation context,
    *     with `targetingKey`.
+   * @param {import("../index.js").FlagType} [params.type] The type the caller asks for
+   *     (OpenFeature's typed resolution); a resolved value of another type answers
+   *     `ERROR`/`TYPE_MISMATCH`.
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<import("../index.js").EvaluateFlagResult>} resolution
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
@@ -712,6 +795,44 @@ export class BuntingMethods extends Connection {
    */
   evaluateFlag(params, options) {
     return this.call("evaluateFlag", params, options);
+  }
+
+  /**
+   * Evaluates many flags for one context, in one request.
+   *
+   * Resolves every flag of the current definitions (or the ones named in `flagKeys`) for `context`
+   * as `evaluateFlag` does, like flagd's `ResolveAll` and OFREP's bulk evaluation, so that a
+   * client evaluating many flags pays one round trip. Without `flagKeys`, every flag is in the
+   * answer (disabled ones with reason `DISABLED`); a named flag that does not exist answers
+   * `FLAG_NOT_FOUND`. `metadata` is the flag set's. Touches no user state and logs nothing.
+   *
+   * @param {object} params
+   * @param {{targetingKey?: string, [key: string]: any}} params.context The evaluation context,
+   *     with `targetingKey`.
+   * @param {string[]} [params.flagKeys] The flags to resolve; every flag when left out.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").EvaluateFlagsResult>} resolutions
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // two flags
+   * await client.evaluateFlags({"context":{"targetingKey":"user-7"},"flagKeys":["rollout","nope"]});
+   * // → {
+   * //     "flags": {
+   * //       "rollout": {"value":false,"variant":"off","reason":"TARGETING_MATCH"},
+   * //       "nope": {
+   * //         "value": null,
+   * //         "variant": null,
+   * //         "reason": "ERROR",
+   * //         "errorCode": "FLAG_NOT_FOUND",
+   * //         "errorMessage": "flag \"nope\" not found"
+   * //       }
+   * //     }
+   * //   }
+   */
+  evaluateFlags(params, options) {
+    return this.call("evaluateFlags", params, options);
   }
 
   /**
@@ -747,21 +868,24 @@ export const protocolMethods = Object.freeze([
   { method: "setUserAttributes", name: "setUserAttributes", subscribes: false, deprecated: false, params: [{ name: "attributes", required: true }] },
   { method: "openSession", name: "openSession", subscribes: false, deprecated: false, params: [] },
   { method: "closeSession", name: "closeSession", subscribes: false, deprecated: false, params: [] },
-  { method: "subscribe", name: "subscribe", subscribes: true, deprecated: false, params: [{ name: "channel", required: true }] },
+  { method: "subscribe", name: "subscribe", subscribes: true, deprecated: false, params: [{ name: "channel", required: true }, { name: "extras", required: false }] },
   { method: "subscribeToUpdates", name: "subscribeToUpdates", subscribes: true, deprecated: true, params: [{ name: "channel", required: true }] },
+  { method: "subscribeToDefinitions", name: "subscribeToDefinitions", subscribes: true, deprecated: false, params: [] },
   { method: "removeSubscription", name: "removeSubscription", subscribes: false, deprecated: false, params: [{ name: "subscriptionId", required: true }] },
   { method: "refresh", name: "refresh", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "placementIds", required: false }] },
-  { method: "getSnapshot", name: "getSnapshot", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }] },
+  { method: "getSnapshot", name: "getSnapshot", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "extras", required: false }] },
   { method: "getFeatureFlag", name: "getFeatureFlag", subscribes: false, deprecated: false, params: [{ name: "id", required: true }] },
   { method: "getBanner", name: "getBanner", subscribes: false, deprecated: false, params: [{ name: "placementId", required: true }] },
   { method: "logImpression", name: "logImpression", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "id", required: false }, { name: "ids", required: false }] },
   { method: "logClick", name: "logClick", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "id", required: true }, { name: "buttonId", required: false }] },
   { method: "logDismiss", name: "logDismiss", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "id", required: true }] },
+  { method: "track", name: "track", subscribes: false, deprecated: false, params: [{ name: "name", required: true }, { name: "value", required: false }, { name: "details", required: false }] },
   { method: "flush", name: "flush", subscribes: false, deprecated: false, params: [] },
   { method: "wipeData", name: "wipeData", subscribes: false, deprecated: false, params: [] },
   { method: "disableSDK", name: "disableSDK", subscribes: false, deprecated: false, params: [] },
   { method: "enableSDK", name: "enableSDK", subscribes: false, deprecated: false, params: [] },
   { method: "evaluate", name: "evaluate", subscribes: false, deprecated: false, params: [{ name: "rule", required: true }, { name: "data", required: false }] },
-  { method: "evaluateFlag", name: "evaluateFlag", subscribes: false, deprecated: false, params: [{ name: "flagKey", required: true }, { name: "context", required: true }] },
+  { method: "evaluateFlag", name: "evaluateFlag", subscribes: false, deprecated: false, params: [{ name: "flagKey", required: true }, { name: "context", required: true }, { name: "type", required: false }] },
+  { method: "evaluateFlags", name: "evaluateFlags", subscribes: false, deprecated: false, params: [{ name: "context", required: true }, { name: "flagKeys", required: false }] },
   { method: "shutdown", name: "shutdown", subscribes: false, deprecated: false, params: [] },
 ]);

@@ -150,7 +150,7 @@ describe("index.d.ts with the TypeScript compiler", { skip: noCompiler }, () => 
   it("accepts every example of the document: params, results, notifications and errors", (t) => {
     const directory = temporaryDirectory(t);
     const lines = [`import type * as B from ${JSON.stringify(join(here, "..", "index.js"))};`, "declare const client: B.Bunting;", "async function examples() {"];
-    const notificationTypes = { event: "B.BuntingEvent", updates: "B.UpdatesNotification" };
+    const notificationTypes = { event: "B.BuntingEvent", updates: "B.UpdatesNotification", definitions: "B.DefinitionsEvent" };
     let count = 0;
     for (const method of document.methods) {
       const name = clientMethodName(method.name);

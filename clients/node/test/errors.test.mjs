@@ -73,9 +73,16 @@ describe("errors of the real server", () => {
     await assert.rejects(client.status({ verbose: true }), InvalidParamsError);
   });
 
-  it("METHOD_NOT_FOUND names the method", async (t) => {
+  it("METHOD_NOT_FOUND names the method, and the one it likely meant", async (t) => {
     const client = await spawnClient(t);
-    await assert.rejects(client.call("sattus"), (e) => e instanceof MethodNotFoundError && e.code === -32601 && e.data.method === "sattus");
+    const slip = await client.call("sattus").catch((e) => e);
+    assert.ok(slip instanceof MethodNotFoundError, String(slip));
+    assert.equal(slip.code, -32601);
+    assert.equal(slip.data.method, "sattus");
+    assert.equal(slip.data.suggestion, "status");
+    const unlike = await client.call("frobnicate").catch((e) => e);
+    assert.ok(unlike instanceof MethodNotFoundError);
+    assert.equal(unlike.data.suggestion, undefined);
   });
 
   it("NOT_FOUND and NOT_ALLOWED for cards that are missing or not dismissible", async (t) => {
@@ -128,14 +135,39 @@ describe("errors of the real server", () => {
     assert.equal((await client.status()).userId, "ada");
   });
 
-  const implemented = new Set(Object.values(document.components.errors).map((error) => error.data.reason));
-  it("NOT_SYNCED before a channel's first refresh", { skip: !implemented.has("NOT_SYNCED") && "the server has no NOT_SYNCED yet" }, async (t) => {
+  it("NOT_SYNCED before a channel's first refresh for this user, saying what to do; null only once synced", async (t) => {
     const client = await spawnClient(t);
-    await assert.rejects(client.getFeatureFlag({ id: "beta" }), (e) => e instanceof NotSyncedError && e.data.channel === "featureFlags");
+    const notSynced = await client.getFeatureFlag({ id: "beta" }).catch((e) => e);
+    assert.ok(notSynced instanceof NotSyncedError, String(notSynced));
+    assert.equal(notSynced.code, -32008);
+    assert.equal(notSynced.reason, "NOT_SYNCED");
+    assert.equal(notSynced.data.channel, "featureFlags");
+    assert.match(notSynced.data.why, /refresh/);
+    await assert.rejects(client.getBanner({ placementId: "home-top" }), (e) => e instanceof NotSyncedError && e.data.channel === "banners");
+    // A channel without a subscription is not refreshed by changeUser: still not synced.
+    const flags = await client.subscribe({ channel: "featureFlags" });
+    await signIn(client, "ada", [flags]);
+    assert.equal((await client.getFeatureFlag({ id: "beta" })).enabled, true);
+    assert.equal(await client.getFeatureFlag({ id: "no-such-flag" }), null);
+    await assert.rejects(client.getBanner({ placementId: "home-top" }), NotSyncedError);
+    // Another user's cache has not been refreshed either.
+    await client.removeSubscription({ subscriptionId: flags.id });
+    await client.changeUser({ userId: "bob" });
+    await assert.rejects(client.getFeatureFlag({ id: "beta" }), NotSyncedError);
   });
 
-  it("CHANNEL_DISABLED for a channel the definitions turn off", { skip: !implemented.has("CHANNEL_DISABLED") && "the server has no CHANNEL_DISABLED yet" }, async (t) => {
+  it("CHANNEL_DISABLED for a channel the definitions turn off", async (t) => {
     const client = await spawnClient(t, { definitions: definitionsPath("banners-off.json") });
-    await assert.rejects(client.getBanner({ placementId: "home-top" }), (e) => e instanceof ChannelDisabledError && e.data.channel === "banners");
+    const error = await client.getBanner({ placementId: "home-top" }).catch((e) => e);
+    assert.ok(error instanceof ChannelDisabledError, String(error));
+    assert.equal(error.code, -32009);
+    assert.equal(error.data.channel, "banners");
+    const banners = await client.subscribe({ channel: "banners" });
+    const flags = await client.subscribe({ channel: "featureFlags" });
+    await client.changeUser({ userId: "ada" });
+    await flags.waitFor({ type: "DATA_UPDATED" });
+    await banners.waitFor({ type: "ERROR", reason: "FEATURE_DISABLED" });
+    await assert.rejects(client.getBanner({ placementId: "home-top" }), ChannelDisabledError);
+    assert.equal((await client.getFeatureFlag({ id: "dark-mode" })).enabled, true);
   });
 });

@@ -22,6 +22,9 @@ for (const framing of FRAMINGS) {
       assert.equal(status.userId, null);
       assert.equal(status.sdkEnabled, true);
       assert.deepEqual(Object.keys(status.channels).sort(), ["banners", "contentCards", "featureFlags"]);
+      assert.match(status.definitions.location, /basic\.json$/);
+      assert.equal(status.definitions.loaded, true);
+      assert.deepEqual(status.definitions.problems, []);
     });
 
     it("changeUser, setUserAttributes, openSession and closeSession change the user and session", async (t) => {
@@ -154,6 +157,23 @@ for (const framing of FRAMINGS) {
       const unknown = await client.evaluateFlag({ flagKey: "nope", context: {} });
       assert.equal(unknown.reason, "ERROR");
       assert.equal(unknown.errorCode, "FLAG_NOT_FOUND");
+    });
+
+    it("track, subscribeToDefinitions, evaluateFlags and extras feeds", async (t) => {
+      const client = await spawnClient(t, { framing });
+      const definitions = await client.subscribeToDefinitions();
+      assert.equal((await definitions.waitFor({ type: "READY" })).subscriptionId, definitions.id);
+      const flags = await client.subscribe({ channel: "featureFlags" });
+      const inbox = await client.subscribe({ channel: "contentCards", extras: { feed: "inbox" } });
+      const [, inboxUpdated] = await signIn(client, "ada", [flags, inbox]);
+      assert.deepEqual(inboxUpdated.cacheSnapshot.contentCards.cards.map((card) => card.id), ["house-rules", "welcome"]);
+      const { eventId } = await client.track({ name: "greeted", value: 1 });
+      const custom = await flags.waitFor({ type: "CUSTOM", action: "ENQUEUED" });
+      assert.equal(custom.eventId, eventId);
+      const { flags: resolved } = await client.evaluateFlags({ context: { targetingKey: "ada" }, flagKeys: ["beta", "dark-mode"] });
+      assert.deepEqual(Object.keys(resolved).sort(), ["beta", "dark-mode"]);
+      assert.equal(resolved.beta.variant, "on");
+      assert.equal((await client.evaluateFlag({ flagKey: "dark-mode", context: {}, type: "string" })).errorCode, "TYPE_MISMATCH");
     });
 
     it("shutdown answers, then the server exits 0", async (t) => {
