@@ -20,9 +20,9 @@ extension Engine {
                 + "(the rest serves): " + compiled.problems.prefix(20).map(\.description).joined(separator: "; "))
         }
         if !definitionsSubscriptions.isEmpty, let loadedAt = definitionsLoadedAt {
-            let flagsChanged = previous.map { compiled.flagsChanged(since: $0) } ?? []
-            if previous != nil, changed, !flagsChanged.isEmpty {
-                sendDefinitionsNotice(.changed(loadedAt: loadedAt, flagsChanged: flagsChanged))
+            if let previous, changed {
+                // Even when no flag changed (a banner did): a new document is in use.
+                sendDefinitionsNotice(.changed(loadedAt: loadedAt, flagsChanged: compiled.flagsChanged(since: previous)))
             } else if previous == nil || definitionsErrorTold {
                 // A first document, or the same flags again after an error.
                 sendDefinitionsNotice(.ready(loadedAt: loadedAt))
