@@ -21,6 +21,8 @@ extension RemoteFailure {
             self = .authentication("HTTP \(status)")
         case 500..<600:
             self = .serverError("HTTP \(status)")
+        case 400, 413, 422:
+            self = .refusedContent("HTTP \(status)")
         case 300..<400:
             let location = response.redirect.flatMap { try? HTTPURL($0) }.map { " to \($0)" } ?? ""
             self = .clientError("HTTP \(status) (redirect\(location) not followed)")

@@ -139,3 +139,34 @@ func refreshedHarness(configure: (inout Engine.Configuration) -> Void = { _ in }
         #expect(harness.sink.accepted.map(\.eventId) == queued)
     }
 }
+
+/// A sink that refuses one event must not block the ones behind it.
+@Suite struct PoisonBatchTests {
+    @Test func theRefusedEventIsFoundDroppedAndReportedAndTheRestAreDelivered() throws {
+        let harness = try refreshedHarness { $0.maxBatchSize = 100 }
+        for _ in 0..<10 { try harness.engine.openSession(); try harness.engine.logImpression(.featureFlags, ids: ["checkout", "tracked"]) }
+        try harness.engine.logImpression(.contentCards, ids: ["c1", "c2", "fixed"])
+        _ = harness.take()
+        harness.sink.refuse(itemIds: ["c2"])
+        var answer: (Int, Int)?
+        harness.engine.flush { answer = ($0, $1) }
+        let events = harness.take()
+        #expect(answer?.0 == 22 && answer?.1 == 0, "every other event went out; none is left")
+        #expect(Set(harness.sink.accepted.map(\.itemId)) == ["checkout", "tracked", "c1", "fixed"])
+        #expect(harness.sink.accepted.count == 22)
+        #expect(events.filter { $0.contains("ERROR") } == ["sub-3 ERROR contentCards CLIENT_ERROR DO_NOT_RETRY"])
+        #expect(events.filter { $0.contains("FLUSHED") }.count == 22)
+        #expect(harness.sink.batches < 12, "found by halving, not one by one: \(harness.sink.batches) batches")
+        #expect(harness.store.queuedEventCount == 0)
+    }
+
+    @Test func aSinkThatRefusesEverythingLosesNothing() throws {
+        let harness = try refreshedHarness()
+        try harness.engine.logImpression(.contentCards, ids: ["c1", "c2"])
+        _ = harness.take()
+        harness.sink.refuse(itemIds: ["c1", "c2"])
+        harness.engine.flush { _, _ in }
+        #expect(harness.take() == ["sub-3 ERROR contentCards CLIENT_ERROR DO_NOT_RETRY"])
+        #expect(harness.store.queuedEventCount == 2, "refused alone, with nothing accepted: the sink is at fault, not the events")
+    }
+}

@@ -10,8 +10,6 @@ struct FlushRequest {
     let done: (_ flushed: Int, _ pending: Int) -> Void
 }
 
-/// Impressions, clicks and dismissals: checked, stored before ENQUEUED is
-/// sent, delivered to the sink in batches, and FLUSHED once it accepted them.
 /// Delivering queued analytics to the sink in batches: FLUSHED once it
 /// accepted them, the failure model when it did not.
 extension Engine {
@@ -37,9 +35,13 @@ extension Engine {
     }
 
     func sendBatch() {
-        guard let sink else { return }
-        let batch = store.queuedEvents(limit: configuration.maxBatchSize)
+        let batch = isolation?.segments.popLast() ?? store.queuedEvents(limit: configuration.maxBatchSize)
         guard !batch.isEmpty else { return finishFlushRequests() }
+        deliver(batch)
+    }
+
+    private func deliver(_ batch: [AnalyticsEvent]) {
+        guard let sink else { return }
         flushInFlight = true
         worker.run({ () -> SinkFailure? in
             do throws(SinkFailure) {
@@ -69,6 +71,10 @@ extension Engine {
         // A flush's reply comes before the FLUSHED events it caused: they wait for it.
         flushedAwaitingReply += batch
         for index in flushRequests.indices { flushRequests[index].flushed += batch.count }
+        if isolation != nil {
+            isolation?.accepted = true
+            return continueIsolating()
+        }
         let wantsMore = flushRequests.contains { $0.all }
         if wantsMore && store.queuedEventCount > 0 {
             sendBatch()
@@ -80,6 +86,22 @@ extension Engine {
     /// The sink refused: ERROR to each channel in the batch, answer waiting
     /// flushes, and retry later unless the failure says not to.
     func batchFailed(_ batch: [AnalyticsEvent], _ failure: SinkFailure) {
+        if case .refusedContent = failure {
+            // The sink refused what the batch holds: find the events it refuses.
+            if isolation == nil {
+                log.info("the analytics sink \(sink?.location ?? "") refused a batch of \(batch.count) (\(failure.message)); "
+                    + "sending it in smaller parts to find the events it refuses")
+                isolation = BatchIsolation(failure: failure)
+            }
+            if batch.count > 1 {
+                let half = batch.count / 2
+                isolation?.segments += [Array(batch[half...]), Array(batch[..<half])]
+            } else {
+                isolation?.suspects += batch
+            }
+            return continueIsolating()
+        }
+        isolation = nil
         flushFailedTries += 1
         log.warning("the analytics sink \(sink?.location ?? "") failed: \(failure.message)")
         let willRetry = failure.isRetried && configuration.retry.retries(afterFailedTries: flushFailedTries)
@@ -115,4 +137,48 @@ extension Engine {
                 kind: event.kind, action: .flushed, eventId: event.eventId, item: event.item, buttonId: event.buttonId))
         }
     }
+
+    // MARK: - Refused events
+
+    /// Sends the next part of a refused batch, or, when every part has been
+    /// tried, deals with the events refused alone: when the sink accepted
+    /// others meanwhile, they are the ones it cannot take — each is dropped,
+    /// with an ERROR and a log line, instead of blocking the queue for ever;
+    /// when it accepted none, the sink refuses everything and the events stay
+    /// queued, reported as any refusal is.
+    func continueIsolating() {
+        guard var isolation else { return }
+        if !isolation.segments.isEmpty { return sendBatch() }
+        self.isolation = nil
+        if isolation.accepted {
+            do {
+                try store.removeEvents(isolation.suspects.map(\.eventId))
+            } catch {
+                log.error("cannot drop refused events: \(error.message)")
+            }
+            for event in isolation.suspects {
+                log.warning("the analytics sink refused event \(event.eventId) (\(event.kind.rawValue) of \(event.itemId)): "
+                    + "\(isolation.failure.message); it is dropped")
+                sendError(event.channel, .clientError, .doNotRetry,
+                          message: "analytics event \(event.eventId) (\(event.kind.rawValue) of \(event.itemId)) was refused by the sink (\(isolation.failure.message)) and dropped")
+            }
+            isolation.suspects.removeAll()
+            let wantsMore = flushRequests.contains { $0.all }
+            return wantsMore && store.queuedEventCount > 0 ? sendBatch() : finishFlushRequests()
+        }
+        batchFailed(isolation.suspects, .clientError(isolation.failure.message))
+    }
+}
+
+/// A batch the sink refused for what it holds, cut in halves until the
+/// events it refuses stand alone.
+struct BatchIsolation {
+    let failure: SinkFailure
+    /// Parts still to send; the last is sent next.
+    var segments: [[AnalyticsEvent]] = []
+    /// Events refused on their own.
+    var suspects: [AnalyticsEvent] = []
+    /// The sink accepted at least one part: it can take events, so the ones
+    /// it refuses alone are at fault.
+    var accepted = false
 }

@@ -92,6 +92,8 @@ public final class Engine: @unchecked Sendable {
     var flushRequests: [FlushRequest] = []
     /// Events the sink accepted whose FLUSHED waits for the flush's reply.
     var flushedAwaitingReply: [AnalyticsEvent] = []
+    /// A refused batch being searched for the events the sink refuses.
+    var isolation: BatchIsolation?
 
     var isShutDown = false
     /// Run when the fetch under way ends (shutting down waits for it).

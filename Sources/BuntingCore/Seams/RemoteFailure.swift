@@ -10,6 +10,9 @@ public enum RemoteFailure: Error, Equatable, Sendable {
     case authentication(String)
     /// Another HTTP 4xx: not retried.
     case clientError(String)
+    /// HTTP 400, 413 or 422: the server understood the request and refused
+    /// what it carried. Not retried; the sink looks for the events it refuses.
+    case refusedContent(String)
     /// An answer that cannot be a document before any parsing (larger than
     /// the limit, an HTML page): INVALID_SERVER_DATA, like a document that
     /// does not parse, and not retried.
@@ -18,7 +21,7 @@ public enum RemoteFailure: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .serverError(let text), .rateLimited(_, let text), .authentication(let text), .clientError(let text),
-             .invalidData(let text): text
+             .refusedContent(let text), .invalidData(let text): text
         }
     }
 
@@ -27,7 +30,7 @@ public enum RemoteFailure: Error, Equatable, Sendable {
         switch self {
         case .serverError: .serverError
         case .rateLimited: .rateLimited
-        case .authentication, .clientError: .clientError
+        case .authentication, .clientError, .refusedContent: .clientError
         case .invalidData: .invalidServerData
         }
     }
@@ -36,7 +39,7 @@ public enum RemoteFailure: Error, Equatable, Sendable {
     var isRetried: Bool {
         switch self {
         case .serverError, .rateLimited, .authentication: true
-        case .clientError, .invalidData: false
+        case .clientError, .refusedContent, .invalidData: false
         }
     }
 
@@ -45,7 +48,7 @@ public enum RemoteFailure: Error, Equatable, Sendable {
     var givenUpState: RetryState {
         switch self {
         case .serverError, .rateLimited: .integratorMayRetry
-        case .authentication, .clientError, .invalidData: .doNotRetry
+        case .authentication, .clientError, .refusedContent, .invalidData: .doNotRetry
         }
     }
 

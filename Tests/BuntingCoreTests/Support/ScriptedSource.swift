@@ -49,9 +49,16 @@ final class ScriptedSource: DefinitionsSource {
 /// A sink that records what it accepted and can be told to fail.
 final class RecordingSink: AnalyticsSink {
     let location = "test://sink"
-    private let state = Mutex<(accepted: [AnalyticsEvent], failures: [SinkFailure])>(([], []))
+    private let state = Mutex<(accepted: [AnalyticsEvent], failures: [SinkFailure], refusedItems: Set<String>, batches: Int)>(([], [], [], 0))
 
     var accepted: [AnalyticsEvent] { state.withLock { $0.accepted } }
+    /// How many deliveries were attempted.
+    var batches: Int { state.withLock { $0.batches } }
+
+    /// Refuses (HTTP 400) every batch that holds an event of one of these items.
+    func refuse(itemIds: Set<String>) {
+        state.withLock { $0.refusedItems = itemIds }
+    }
 
     func fail(_ failures: SinkFailure...) {
         state.withLock { $0.failures += failures }
@@ -59,7 +66,9 @@ final class RecordingSink: AnalyticsSink {
 
     func deliver(_ events: [AnalyticsEvent]) throws(SinkFailure) {
         let failure: SinkFailure? = state.withLock { state in
+            state.batches += 1
             if !state.failures.isEmpty { return state.failures.removeFirst() }
+            if events.contains(where: { state.refusedItems.contains($0.itemId) }) { return .refusedContent("HTTP 400") }
             state.accepted += events
             return nil
         }
