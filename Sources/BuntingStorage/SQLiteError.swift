@@ -13,6 +13,9 @@ struct SQLiteError: Error, Equatable, CustomStringConvertible {
 
     /// The file is not a database, or not a sound one: it is moved aside,
     /// never written to again.
+    /// Another connection holds a lock this one needs.
+    var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+
     var isDamage: Bool { primaryCode == SQLITE_CORRUPT || primaryCode == SQLITE_NOTADB }
 
     /// The file cannot be opened or read (no permission): once moved aside,

@@ -9,8 +9,10 @@ import BuntingRuntime
 /// Two servers on one directory would each cache the profile in memory and
 /// overwrite the other's, and both would send the one queue: so the first
 /// takes an exclusive `flock` on `bunting.lock` for as long as it runs, and a
-/// second is refused. The kernel drops the lock when the process ends,
-/// however it ends, so a killed server leaves no stale lock.
+/// second is refused, with the first one's pid. The database itself is held
+/// too (SQLite's exclusive locking mode), so that removing the lock file
+/// cannot let a second server share it. The kernel drops both locks when the
+/// process ends, however it ends, so a killed server leaves no stale lock.
 public final class StorageDirectory: Sendable {
     public let path: String
     /// The open lock file; closing it (in deinit) releases the lock.
@@ -64,6 +66,8 @@ public final class StorageDirectory: Sendable {
             return OpenedStore(store: store, damage: nil)
         case .failed(let failure):
             throw failure
+        case .inUse:
+            throw StorageFailure("\(databasePath) is in use by another process (its database is locked)", inUse: true)
         case .damaged(let problem):
             let movedTo = try Self.moveAside(databasePath)
             log.error("storage: \(databasePath) is damaged (\(problem)); moved it to \(movedTo) and started afresh")
@@ -72,6 +76,8 @@ public final class StorageDirectory: Sendable {
                 return OpenedStore(store: store, damage: StorageDamage(problem: problem, movedTo: movedTo))
             case .failed(let failure):
                 throw failure
+            case .inUse:
+                throw StorageFailure("\(databasePath) is in use by another process (its database is locked)", inUse: true)
             case .damaged(let again):
                 throw StorageFailure("a fresh database at \(databasePath) is damaged too: \(again)")
             }
@@ -84,6 +90,8 @@ public final class StorageDirectory: Sendable {
         case opened(SQLiteStore)
         case damaged(String)
         case failed(StorageFailure)
+        /// Another connection holds the database.
+        case inUse
     }
 
     private static func attempt(_ databasePath: String) -> Attempt {
@@ -92,11 +100,16 @@ public final class StorageDirectory: Sendable {
         if exists && info.st_mode & S_IFMT != S_IFREG { return .damaged("not a regular file") }
         do throws(SQLiteError) {
             let database = try Database(path: databasePath)
+            // Held from the first write until closed: a second process cannot
+            // open it, and no shared-memory index is needed (fewer syscalls).
+            try database.execute("PRAGMA locking_mode = EXCLUSIVE")
             // Reading the header first: a file that is not a database fails here.
             guard try database.value("PRAGMA journal_mode = WAL").textValue == "wal" else {
                 return .failed(StorageFailure("\(databasePath): the write-ahead log cannot be used"))
             }
             try database.execute("PRAGMA synchronous = NORMAL")
+            // Takes the exclusive lock now, while the server starts.
+            try database.execute("BEGIN IMMEDIATE; COMMIT")
             // Reads every page once, so damage shows now rather than halfway
             // through the session; for a queue of 10,000 events this is a few ms.
             let verdict = try database.value("PRAGMA quick_check").textValue ?? "no answer"
@@ -116,6 +129,7 @@ public final class StorageDirectory: Sendable {
             }
             return .opened(try SQLiteStore(database: database))
         } catch {
+            if error.isBusy { return .inUse }
             // A file that is there but cannot be opened or read (no permission,
             // not a database, damaged) is moved aside; the rest is the disk's fault.
             if error.isDamage || (exists && error.isUnreadableFile) { return .damaged(error.message) }
@@ -205,7 +219,12 @@ public struct StorageDamage: Equatable, Sendable {
 /// The disk cannot be used: the caller keeps state in memory instead.
 public struct StorageFailure: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    /// Another process holds the database: the server must not start.
+    public let inUse: Bool
+    public init(_ message: String, inUse: Bool = false) {
+        self.message = message
+        self.inUse = inUse
+    }
     public var description: String { message }
 }
 

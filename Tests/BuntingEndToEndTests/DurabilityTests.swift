@@ -53,6 +53,21 @@ import Testing
         #expect(try server.shutDown() == 0)
     }
 
+    /// The database itself is held: removing the lock file lets no second
+    /// server share it (they would double each other's events).
+    @Test func aSecondServerIsRefusedEvenWhenTheLockFileWasRemoved() throws {
+        let workspace = try StorageWorkspace()
+        let first = try workspace.startServer()
+        _ = try first.call("changeUser", ["userId": "alice"])
+        try FileManager.default.removeItem(atPath: workspace.storage + "/bunting.lock")
+        let second = try workspace.startServer()
+        #expect(try second.waitForExit() == 1)
+        #expect(second.stderrContains("storage directory \(workspace.storage) is in use by another bunting serve"))
+        #expect(second.received.isEmpty)
+        #expect(try first.call("status")["result"]?["userId"] == "alice")
+        #expect(try first.shutDown() == 0)
+    }
+
     @Test func aSecondServerOnTheSameDirectoryIsRefusedAndTheFirstCarriesOn() throws {
         let workspace = try StorageWorkspace()
         let first = try workspace.startServer()

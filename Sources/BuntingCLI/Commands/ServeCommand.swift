@@ -35,8 +35,8 @@ enum ServeCommand {
             log.info("no --sink: analytics stay queued until one is given")
         }
         let storage: ServeStorage
-        switch ServeStorage.prepare(configuration.storage) {
-        case .success(let prepared): storage = prepared
+        switch ServeStorage.open(configuration.storage) {
+        case .success(let opened): storage = opened
         case .failure(let refusal):
             printToStderr("bunting: \(refusal.message)\n")
             return .failure
@@ -66,19 +66,18 @@ enum ServeCommand {
         let server = StdioServer(options: configuration.server)
         log.info("bunting \(BuntingVersion.current) serving \(source.location) on stdin/stdout")
         let status = server.run { context in
-            let (store, storageProblem, closeStore) = storage.open()
             let engine = Engine(
                 configuration: engineConfiguration, loop: context.loop, worker: WorkerPool(), source: source,
-                compile: compiler, sink: sink, store: store
+                compile: compiler, sink: sink, store: storage.store
             ) { event in
                 let notification = EventNotifications.notification(for: event)
                 context.notify(method: notification.method, params: notification.params)
             }
             engine.start(initialLoad: initialLoad)
-            if let storageProblem { engine.reportStorageProblem(storageProblem) }
+            if let problem = storage.problem { engine.reportStorageProblem(problem) }
             context.onShutdown { done in engine.shutDown(done) }
             context.onShutdown { done in
-                closeStore()
+                storage.close()
                 done()
             }
             return BuntingMethods.table(engine: engine, context: context)

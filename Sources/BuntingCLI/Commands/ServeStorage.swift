@@ -5,56 +5,72 @@ import BuntingCore
 import BuntingRuntime
 import BuntingStorage
 
-/// Where `bunting serve` keeps its state: a locked storage directory, or
-/// memory — by choice (`--storage :memory:`) or because the disk cannot be
-/// used, in which case the server still serves and says why.
-enum ServeStorage: Sendable {
-    case memory(problem: String?)
-    case directory(StorageDirectory)
+/// Where `bunting serve` keeps its state: the store in a locked storage
+/// directory, or memory — by choice (`--storage :memory:`) or because the
+/// disk cannot be used, in which case the server still serves and says why.
+///
+/// Opened before the server starts, on the thread that then runs the event
+/// loop (the store's owner): a directory or database another server holds
+/// refuses the start instead of being found out later.
+final class ServeStorage {
+    let store: any Store
+    /// What subscribers are told (see `Engine.reportStorageProblem`).
+    let problem: String?
+    /// Held for as long as the server runs; nil in memory.
+    private let directory: StorageDirectory?
 
-    /// Makes and locks the directory named by `--storage` (or the default).
-    /// Fails only when another server holds it: two servers on one directory
-    /// are refused rather than left to overwrite each other's state.
-    static func prepare(_ choice: String?) -> Result<ServeStorage, StorageRefusal> {
-        if choice == ":memory:" { return .success(.memory(problem: nil)) }
+    private init(store: any Store, problem: String?, directory: StorageDirectory?) {
+        self.store = store
+        self.problem = problem
+        self.directory = directory
+    }
+
+    /// Makes, locks and opens the storage named by `--storage` (or the
+    /// default). Fails only when another server holds it: two servers on one
+    /// directory are refused rather than left to overwrite each other's state.
+    static func open(_ choice: String?) -> Result<ServeStorage, StorageRefusal> {
+        if choice == ":memory:" { return .success(ServeStorage(store: MemoryStore(), problem: nil, directory: nil)) }
         guard let path = choice ?? StorageDirectory.defaultPath(environment: environment) else {
-            return .success(.memory(problem: unavailable("no storage directory: neither XDG_STATE_HOME nor HOME is set")))
+            return .success(inMemory(because: "no storage directory: neither XDG_STATE_HOME nor HOME is set"))
         }
+        let directory: StorageDirectory
         do {
-            return .success(.directory(try StorageDirectory(path: path)))
+            directory = try StorageDirectory(path: path)
         } catch {
             switch error {
             case .inUse(let path, let pid):
-                let holder = pid.map { " (pid \($0))" } ?? ""
-                return .failure(StorageRefusal(
-                    message: "storage directory \(path) is in use by another bunting serve\(holder); "
-                        + "stop that one, or give this one another --storage (or --storage :memory:)"))
+                return .failure(refusal(path, holder: pid.map { " (pid \($0))" } ?? ""))
             case .unusable(let message):
-                return .success(.memory(problem: unavailable(message)))
+                return .success(inMemory(because: message))
             }
+        }
+        do {
+            let opened = try directory.openStore()
+            log.info("storage: \(opened.store.path)")
+            let problem = opened.damage.map {
+                "local storage was damaged (\($0.problem)) and has been started afresh; the damaged file was moved to \($0.movedTo)"
+            }
+            return .success(ServeStorage(store: opened.store, problem: problem, directory: directory))
+        } catch {
+            if error.inUse { return .failure(refusal(path, holder: " (\(error.message))")) }
+            return .success(inMemory(because: error.message))
         }
     }
 
-    /// Opens the store, on the event loop that will own it. `problem` is what
-    /// subscribers are told (see `Engine.reportStorageProblem`); `close` runs
-    /// at shutdown.
-    func open() -> (store: any Store, problem: String?, close: () -> Void) {
-        switch self {
-        case .memory(let problem):
-            return (MemoryStore(), problem, {})
-        case .directory(let directory):
-            do {
-                let opened = try directory.openStore()
-                let store = opened.store
-                log.info("storage: \(store.path)")
-                let problem = opened.damage.map {
-                    "local storage was damaged (\($0.problem)) and has been started afresh; the damaged file was moved to \($0.movedTo)"
-                }
-                return (store, problem, { store.close() })
-            } catch {
-                return (MemoryStore(), Self.unavailable(error.message), {})
-            }
-        }
+    /// Closes the store, at shutdown; the directory's lock goes with the process.
+    func close() {
+        (store as? SQLiteStore)?.close()
+        withExtendedLifetime(directory) {}
+    }
+
+    private static func refusal(_ path: String, holder: String) -> StorageRefusal {
+        StorageRefusal(
+            message: "storage directory \(path) is in use by another bunting serve\(holder); "
+                + "stop that one, or give this one another --storage (or --storage :memory:)")
+    }
+
+    private static func inMemory(because reason: String) -> ServeStorage {
+        ServeStorage(store: MemoryStore(), problem: unavailable(reason), directory: nil)
     }
 
     /// Logs that the disk cannot be used and returns what subscribers are told.

@@ -15,13 +15,18 @@ struct FlushRequest {
 extension Engine {
     /// Sends queued events to the sink and calls `done` with how many went out
     /// and how many are still queued, once the sink answered. Without a sink
-    /// nothing is sent and everything stays queued.
+    /// nothing is sent and everything stays queued. A flush asked for tries at
+    /// once, rather than waiting for a retry that is scheduled.
     public func flush(all: Bool = true, _ done: @escaping (_ flushed: Int, _ pending: Int) -> Void) {
         guard sink != nil, profile.sdkEnabled, store.queuedEventCount > 0 else {
             return done(0, store.queuedEventCount)
         }
         flushRequests.append(FlushRequest(all: all, done: done))
-        if !flushInFlight && flushRetryTimer == nil { sendBatch() }
+        if let retry = flushRetryTimer {
+            loop.cancel(retry)
+            flushRetryTimer = nil
+        }
+        if !flushInFlight { sendBatch() }
     }
 
     func scheduleFlush() {
