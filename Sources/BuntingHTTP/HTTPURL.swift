@@ -7,7 +7,8 @@ public struct HTTPURL: Equatable, Sendable, CustomStringConvertible {
     public let scheme: String
     public let host: String
     public let port: Int
-    /// The URL without `user:password@`, for logs and `status`.
+    /// The URL without `user:password@` and with every query value replaced
+    /// by `…` (tokens and signatures ride there), for logs and `status`.
     public let redacted: String
 
     /// Whether `text` names an HTTP resource rather than a file.
@@ -54,7 +55,18 @@ public struct HTTPURL: Equatable, Sendable, CustomStringConvertible {
         self.scheme = scheme
         self.host = host.lowercased()
         self.port = port
-        self.redacted = redacted
+        self.redacted = Self.withoutQueryValues(redacted)
+    }
+
+    /// `?token=abc&v=1#top` → `?token=…&v=…#top`.
+    static func withoutQueryValues(_ text: String) -> String {
+        guard let question = text.firstIndex(of: "?") else { return text }
+        let queryEnd = text[question...].firstIndex(of: "#") ?? text.endIndex
+        let query = text[text.index(after: question)..<queryEnd]
+        let hidden = query.split(separator: "&", omittingEmptySubsequences: false).map { parameter in
+            parameter.firstIndex(of: "=").map { parameter[...$0] + "…" } ?? String(parameter)
+        }
+        return String(text[...question]) + hidden.joined(separator: "&") + String(text[queryEnd...])
     }
 
     /// Scheme, host and port: where a request goes, for deciding whether

@@ -23,7 +23,9 @@ import Testing
         #expect(url.host == "cdn.example.com")
         #expect(url.port == 443)
         #expect(url.origin == "https://cdn.example.com:443")
-        #expect(url.redacted == "https://CDN.Example.com/defs.json?v=1")
+        #expect(url.redacted == "https://CDN.Example.com/defs.json?v=…")
+        // Tokens ride in query strings: no value is logged or shown in status.
+        #expect(try HTTPURL("https://cdn/defs.json?token=s3cr3t&flag&v=2#top").redacted == "https://cdn/defs.json?token=…&flag&v=…#top")
         #expect(try HTTPURL("http://127.0.0.1:8080").origin == "http://127.0.0.1:8080")
         #expect(try HTTPURL("http://[::1]:9/x").host == "[::1]")
         #expect(HTTPURL.isHTTP("HTTPS://x") && !HTTPURL.isHTTP("defs.json"))

@@ -5,6 +5,8 @@ import BuntingJSON
 extension Engine {
     /// The longest event name, in bytes of UTF-8.
     public static let maxTrackNameBytes = 255
+    /// The most an event's details may take, encoded: each is stored until sent.
+    public static let maxTrackDetailsBytes = 16 << 10
 
     /// Stores a custom event — committed before its ENQUEUED, FLUSHED once the
     /// sink accepted it, `kind` `custom` at the sink — attributed to the
@@ -22,7 +24,13 @@ extension Engine {
             guard value.isFinite else { throw EngineError(.invalidParams, field: "value", "must be a finite number") }
             event["value"] = .number(value)
         }
-        if let details { event["details"] = .object(details) }
+        if let details {
+            let size = JSON.object(details).encoded().count
+            guard size <= Self.maxTrackDetailsBytes else {
+                throw EngineError(.invalidParams, field: "details", "takes \(size) bytes encoded; at most \(Self.maxTrackDetailsBytes) are allowed")
+            }
+            event["details"] = .object(details)
+        }
         return try enqueue(.custom, .featureFlags, itemId: name, item: .object(event))
     }
 }

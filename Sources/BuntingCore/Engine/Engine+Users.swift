@@ -12,17 +12,18 @@ extension Engine {
     public func changeUser(_ userId: String, attributes: JSONObject?) throws(EngineError) {
         guard profile.sdkEnabled else { throw .sdkDisabled }
         if userId == profile.userId {
-            if let attributes { mergeAttributes(attributes) }
+            if let attributes { profile.attributes = try merged(profile.attributes, attributes) }
             saveProfile()
             return
         }
+        // Checked before anything changes: a refused change changes nothing.
+        let newAttributes = try merged(storedAttributes(of: userId), attributes ?? [:])
         flush(all: true) { _, _ in }
         userGeneration += 1
         waitingRefreshes.removeAll { $0.userGeneration != userGeneration }
         storeAttributesOfCurrentUser()
         profile.userId = userId
-        profile.attributes = storedAttributes(of: userId)
-        if let attributes { mergeAttributes(attributes) }
+        profile.attributes = newAttributes
         profile.sessionFlagImpressions = []
         loadCurrentUser()
         for channel in subscribedChannels { sendCacheChange(channel, reason: nil) }
@@ -34,7 +35,7 @@ extension Engine {
     /// attribute. The next refresh evaluates with them; none starts now.
     public func setUserAttributes(_ attributes: JSONObject) throws(EngineError) {
         guard profile.sdkEnabled else { throw .sdkDisabled }
-        mergeAttributes(attributes)
+        profile.attributes = try merged(profile.attributes, attributes)
         saveProfile()
     }
 
@@ -115,10 +116,20 @@ extension Engine {
         for channel in subscribedChannels { refreshFromDefinitions(channel) }
     }
 
-    func mergeAttributes(_ attributes: JSONObject) {
-        for (key, value) in attributes {
-            profile.attributes[key] = value.isNull ? nil : value
+    /// The most a user's attributes may take, encoded: they are stored, and
+    /// copied into every evaluation of the user.
+    public static let maxAttributesBytes = 64 << 10
+
+    /// `attributes` merged into `base` (a null value removes the attribute),
+    /// refused when the result would be larger than `maxAttributesBytes`.
+    func merged(_ base: JSONObject, _ attributes: JSONObject) throws(EngineError) -> JSONObject {
+        var result = base
+        for (key, value) in attributes { result[key] = value.isNull ? nil : value }
+        let size = JSON.object(result).encoded().count
+        guard size <= Self.maxAttributesBytes else {
+            throw EngineError(.invalidParams, field: "attributes", "the user's attributes would take \(size) bytes encoded; at most \(Self.maxAttributesBytes) are allowed")
         }
+        return result
     }
 
     /// Attributes are kept per user next to the user's caches, so that a user

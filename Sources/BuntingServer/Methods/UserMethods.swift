@@ -4,9 +4,13 @@ import BuntingJSONRPC
 
 /// Users, sessions, wiping, and turning the SDK off and on.
 enum UserMethods {
+    /// Braze's limit on external user ids; every event carries the id.
+    static let maxUserIdLength = 997
+
     static func methods(_ engine: Engine) -> [Method] {
         [
-            .immediate("changeUser", params: [.string("userId", required: true, minLength: 1), .object("attributes")]) { params throws(RPCError) in
+            .immediate("changeUser", params: [.string("userId", required: true, minLength: 1, maxLength: maxUserIdLength), .object("attributes")]) {
+                params throws(RPCError) in
                 let userId = try params.string("userId")
                 let attributes = try CommonParams.attributes(params)
                 try engineCall("changeUser") { () throws(EngineError) in try engine.changeUser(userId, attributes: attributes) }

@@ -94,3 +94,20 @@ import Testing
         #expect(text.contains(message), "\(text)")
     }
 }
+
+@Suite struct URLSecretsTests {
+    /// A token in the definitions URL's query string is sent, but never logged or shown.
+    @Test func aQueryTokenIsNeitherLoggedNorShown() throws {
+        let server = try FaultServer()
+        let path = DefinitionsFixture.path
+        try server.setDocument(path, definitions("v1"))
+        let bunting = try BuntingClient(["--definitions", server.url(path) + "?token=s3cr3t-value", "--log-level", "debug"])
+        try bunting.startSynced()
+        let location = try bunting.call("status")["definitions"]?["location"]?.stringValue ?? ""
+        #expect(location.hasSuffix("?token=…"), "status shows \(location)")
+        try bunting.call("shutdown")
+        _ = try bunting.process.waitForExit()
+        #expect(!bunting.process.stderr.contains("s3cr3t"), "the token was logged")
+        #expect(try server.requests(path).allSatisfy { $0.target.contains("token=s3cr3t-value") }, "it is still sent")
+    }
+}

@@ -95,9 +95,10 @@ export class BuntingMethods extends Connection {
    *
    * @param {object} params
    * @param {string} params.userId The new current user; becomes `targetingKey` in evaluation
-   *     contexts.
+   *     contexts (at most 997 characters, Braze's limit on external ids).
    * @param {import("../index.js").Attributes} [params.attributes] Attributes of the new user,
-   *     merged into the stored ones.
+   *     merged into the stored ones; merged, they may take at most 64 KiB encoded (-32602 past
+   *     that).
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<import("../index.js").EmptyResult>} `{}`
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
@@ -122,7 +123,8 @@ export class BuntingMethods extends Connection {
    * SDK_DISABLED.
    *
    * @param {object} params
-   * @param {import("../index.js").Attributes} params.attributes The attributes to merge.
+   * @param {import("../index.js").Attributes} params.attributes The attributes to merge; merged,
+   *     they may take at most 64 KiB encoded (-32602 past that).
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<import("../index.js").EmptyResult>} `{}`
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
@@ -606,7 +608,7 @@ export class BuntingMethods extends Connection {
    * @param {object} params
    * @param {string} params.name The event's name (at most 255 bytes).
    * @param {number} [params.value] A number that goes with it (OpenFeature's tracking value).
-   * @param {object} [params.details] Anything else about it.
+   * @param {object} [params.details] Anything else about it (at most 16 KiB encoded).
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<import("../index.js").TrackResult>} tracked
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS

@@ -302,8 +302,10 @@ class SyncMethods:
         new session. While the SDK is disabled it answers -32004 SDK_DISABLED and nothing changes.
 
         Args:
-            user_id: The new current user; becomes `targetingKey` in evaluation contexts.
-            attributes: (optional) Attributes of the new user, merged into the stored ones.
+            user_id: The new current user; becomes `targetingKey` in evaluation contexts (at most
+                997 characters, Braze's limit on external ids).
+            attributes: (optional) Attributes of the new user, merged into the stored ones; merged,
+                they may take at most 64 KiB encoded (-32602 past that).
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -332,7 +334,8 @@ class SyncMethods:
         SDK_DISABLED.
 
         Args:
-            attributes: The attributes to merge.
+            attributes: The attributes to merge; merged, they may take at most 64 KiB encoded
+                (-32602 past that).
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -805,7 +808,7 @@ class SyncMethods:
         Args:
             name: The event's name (at most 255 bytes).
             value: (optional) A number that goes with it (OpenFeature's tracking value).
-            details: (optional) Anything else about it.
+            details: (optional) Anything else about it (at most 16 KiB encoded).
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -1127,8 +1130,10 @@ class AsyncMethods:
         new session. While the SDK is disabled it answers -32004 SDK_DISABLED and nothing changes.
 
         Args:
-            user_id: The new current user; becomes `targetingKey` in evaluation contexts.
-            attributes: (optional) Attributes of the new user, merged into the stored ones.
+            user_id: The new current user; becomes `targetingKey` in evaluation contexts (at most
+                997 characters, Braze's limit on external ids).
+            attributes: (optional) Attributes of the new user, merged into the stored ones; merged,
+                they may take at most 64 KiB encoded (-32602 past that).
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -1157,7 +1162,8 @@ class AsyncMethods:
         SDK_DISABLED.
 
         Args:
-            attributes: The attributes to merge.
+            attributes: The attributes to merge; merged, they may take at most 64 KiB encoded
+                (-32602 past that).
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -1630,7 +1636,7 @@ class AsyncMethods:
         Args:
             name: The event's name (at most 255 bytes).
             value: (optional) A number that goes with it (OpenFeature's tracking value).
-            details: (optional) Anything else about it.
+            details: (optional) Anything else about it (at most 16 KiB encoded).
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
