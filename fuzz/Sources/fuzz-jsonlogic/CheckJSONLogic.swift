@@ -18,7 +18,8 @@ private let shallowDepth = 8
 /// - evaluating twice gives the same outcome, and the result holds no
 ///   NaN or infinity;
 /// - truthiness asked directly (`isSatisfied`, which takes short cuts)
-///   agrees with the truthiness of the value, unless a limit cut one short;
+///   agrees with the truthiness of the value (an infinity, returned as
+///   null, is truthy), unless a limit cut one short;
 /// - the result encodes and parses back to itself.
 func checkJSONLogic(_ bytes: UnsafeRawBufferPointer) {
     guard let document = try? JSON.parse(bytes) else { return }
@@ -46,6 +47,13 @@ func checkJSONLogic(_ bytes: UnsafeRawBufferPointer) {
         try compiled.isSatisfied(by: data, flagd: flagd, limits: limits)
     }
     switch (outcome, satisfied) {
+    case (.success(.null), .success(true)):
+        // An infinity comes back as null, yet is truthy: then the value the
+        // rule computed must not have been null.
+        let strictlyNull = JSON.object(["===": .array([rule, .null])])
+        if let check = try? JSONLogicRule(strictlyNull, evaluators: evaluators, fractionalHashing: hashing) {
+            require(evaluate(check, data, flagd) == .success(.bool(false)), "isSatisfied says true where the value is null")
+        }
     case (.success(let value), .success(let truthy)):
         require(value.isTruthy == truthy, "isSatisfied says \(truthy) for the value \(value.encodedString().prefix(200))")
     case (.success, .failure(let error)) where !isLimit(error):

@@ -32,7 +32,9 @@ func checkSchema(_ bytes: UnsafeRawBufferPointer) {
         require(violations.count <= JSONSchema.defaultViolationLimit, "\(violations.count) violations past the limit")
         require(schema.isValid(instance) == violations.isEmpty, "isValid disagrees with \(violations.count) violations")
         let first = schema.validate(instance, limit: 1)
-        require(first == Array(violations.prefix(1)), "with a limit of one: \(first), unlimited first: \(violations.first.map(\.description) ?? "none")")
+        require(
+            first == Array(violations.prefix(1)),
+            "with a limit of one: \(first.map(describe)), unlimited: \(violations.prefix(3).map(describe))")
 
         let text = instance.encoded()
         let locator = JSONSourceLocator(text)
@@ -48,6 +50,10 @@ func checkSchema(_ bytes: UnsafeRawBufferPointer) {
             require(startsValue(of: value, at: location.offset, in: text), "location \(location) of \(violation.instanceLocation) in \(String(decoding: text.prefix(200), as: UTF8.self))")
         }
     }
+}
+
+private func describe(_ violation: JSONSchemaViolation) -> String {
+    "\(violation.instanceLocation) \(violation.keywordLocation): \(violation.message)"
 }
 
 /// Looks up the first few hundred values of `document` in its own text.
