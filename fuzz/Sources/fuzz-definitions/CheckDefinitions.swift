@@ -32,7 +32,7 @@ func checkDefinitions(_ bytes: UnsafeRawBufferPointer) {
         require(!failure.problems.isEmpty, "a document refused without a problem")
         let lines = text.count { $0 == UInt8(ascii: "\n") } + 1
         for problem in failure.problems {
-            require(problem.pointer.isEmpty || problem.pointer.hasPrefix("/"), "problem pointer \(problem.pointer)")
+            require(isPointer(problem.pointer), "problem pointer \(problem.pointer)")
             require(problem.line >= 0 && problem.line <= lines, "problem line \(problem.line) in a text of \(lines) lines")
             require(!problem.message.isEmpty, "a problem without a message at \(problem.pointer)")
         }

@@ -30,7 +30,7 @@ func checkJSONLogic(_ bytes: UnsafeRawBufferPointer) {
     do {
         compiled = try JSONLogicRule(rule, evaluators: evaluators, fractionalHashing: hashing)
     } catch {
-        require(error.pointer.isEmpty || error.pointer.hasPrefix("/"), "compile error pointer \(error.pointer)")
+        require(isPointer(error.pointer), "compile error pointer \(error.pointer)")
         return
     }
     let flagd = FlagdProperties(flagKey: "fuzz-flag", timestamp: 1_764_600_000)
