@@ -97,8 +97,8 @@ let package = Package(
 // Fuzz targets
 // libFuzzer harnesses, one program each (fuzz/README.md). A normal build makes
 // each a program that replays the files named on its command line; scripts/fuzz
-// builds them with `-sanitize=fuzzer,address -DFUZZING`, where libFuzzer's own
-// main drives them instead.
+// builds them with AddressSanitizer, coverage instrumentation and -DFUZZING,
+// and links libFuzzer, which then drives them.
 package.targets += [
     .target(name: "FuzzSupport", path: "fuzz/Sources/FuzzSupport"),
     .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", "BuntingJSON"], path: "fuzz/Sources/fuzz-json"),
