@@ -113,3 +113,23 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m")]),
     ]
 )
+
+// Fuzz targets
+// libFuzzer harnesses, one program each (fuzz/README.md). A normal build makes
+// each a program that replays the files named on its command line; scripts/fuzz
+// builds them with AddressSanitizer, coverage instrumentation and -DFUZZING,
+// and links libFuzzer, which then drives them.
+package.targets += [
+    .target(name: "FuzzSupport", path: "fuzz/Sources/FuzzSupport"),
+    .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", "BuntingJSON"], path: "fuzz/Sources/fuzz-json"),
+    .executableTarget(name: "fuzz-framer", dependencies: ["FuzzSupport", "BuntingRPC"], path: "fuzz/Sources/fuzz-framer"),
+    .executableTarget(
+        name: "fuzz-jsonlogic", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingRules"],
+        path: "fuzz/Sources/fuzz-jsonlogic"),
+    .executableTarget(
+        name: "fuzz-definitions", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingCore", "BuntingDefinitions"],
+        path: "fuzz/Sources/fuzz-definitions"),
+    .executableTarget(
+        name: "fuzz-schema", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingSchema"],
+        path: "fuzz/Sources/fuzz-schema"),
+]

@@ -65,9 +65,14 @@ struct SchemaValidator {
     /// when a validation outgrows the base, which small documents never do.
     static let baseStepBudget = 100_000
     static let stepsPerValue = 1_000
+    /// Findings each branch of an `anyOf` or `oneOf` may gather while the
+    /// branches are compared, whatever the caller's limit: which branch
+    /// speaks must not depend on how many findings the caller asked for.
+    static let branchFindingLimit = JSONSchema.defaultViolationLimit
 
     let nodes: [SchemaNode]
-    let limit: Int
+    /// The most findings to record; `branchFindingLimit` while branches are judged apart.
+    private(set) var limit: Int
     private(set) var findings: [SchemaFinding] = []
     private(set) var collecting: Bool
     /// The instance location being evaluated.
@@ -168,16 +173,20 @@ struct SchemaValidator {
     }
 
     /// Runs `body` in collecting mode with a fresh list, and gives that list back
-    /// without adding it to the findings so far.
+    /// without adding it to the findings so far. The list holds up to
+    /// `branchFindingLimit` findings, whatever the caller's limit.
     mutating func findingsApart(_ body: (inout SchemaValidator) -> Void) -> [SchemaFinding] {
         let saved = findings
         let wasCollecting = collecting
+        let savedLimit = limit
         findings = []
         collecting = true
+        limit = Self.branchFindingLimit
         body(&self)
         let separate = findings
         findings = saved
         collecting = wasCollecting
+        limit = savedLimit
         return separate
     }
 

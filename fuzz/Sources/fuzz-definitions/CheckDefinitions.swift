@@ -1,0 +1,81 @@
+import BuntingCore
+import BuntingDefinitions
+import BuntingJSON
+import FuzzSupport
+
+/// Users the document is evaluated for: one with the attributes the examples
+/// target, one with nothing at all.
+private let subjects = [
+    EvaluationSubject(
+        targetingKey: "ada",
+        attributes: [
+            "tier": "gold", "country": "NZ", "age": 36, "email": "ada@example.com", "appVersion": "2.4.1",
+            "beta": true, "score": 0.75,
+        ]),
+    EvaluationSubject(targetingKey: "", attributes: [:]),
+]
+
+/// Before every schedule, inside most, and after every expiry.
+private let times: [Double] = [0, 1_764_600_000.5, 4_102_444_800]
+
+/// Loads the input as a definitions document, as `bunting validate` and every
+/// refresh do, and evaluates what loads. Checks:
+/// - a refused document lists at least one problem, each with a pointer into
+///   the document and a line within the text;
+/// - a loaded one evaluates the same twice; its channel flags are flags of the
+///   document, each once; its banners fill known placements; every flag
+///   resolves with a reason; the evaluation report survives encoding.
+func checkDefinitions(_ bytes: UnsafeRawBufferPointer) {
+    let text = Array(bytes)
+    switch Definitions.load(text) {
+    case .failure(let failure):
+        require(!failure.problems.isEmpty, "a document refused without a problem")
+        let lines = text.count { $0 == UInt8(ascii: "\n") } + 1
+        for problem in failure.problems {
+            require(isPointer(problem.pointer), "problem pointer \(problem.pointer)")
+            require(problem.line >= 0 && problem.line <= lines, "problem line \(problem.line) in a text of \(lines) lines")
+            require(!problem.message.isEmpty, "a problem without a message at \(problem.pointer)")
+        }
+    case .success(let definitions):
+        for subject in subjects {
+            for now in times { evaluate(definitions, subject, now) }
+        }
+    }
+}
+
+private func evaluate(_ definitions: Definitions, _ subject: EvaluationSubject, _ now: Double) {
+    let flags = definitions.featureFlags(for: subject, at: now)
+    require(definitions.featureFlags(for: subject, at: now) == flags, "feature flags differ between two evaluations")
+    let keys = Set(definitions.flagSet.flagKeys)
+    var seen = Set<String>()
+    for flag in flags {
+        require(keys.contains(flag.id), "the channel lists \(flag.id), which is not a flag of the document")
+        require(seen.insert(flag.id).inserted, "the channel lists \(flag.id) twice")
+    }
+
+    let banners = definitions.banners(for: subject, at: now)
+    require(definitions.banners(for: subject, at: now) == banners, "banners differ between two evaluations")
+    for placement in banners.keys {
+        require(definitions.placementIds.contains(placement), "a banner fills the unknown placement \(placement)")
+    }
+    let cards = definitions.contentCards(for: subject, at: now)
+    require(definitions.contentCards(for: subject, at: now) == cards, "content cards differ between two evaluations")
+
+    let contextObject = subject.attributes.merging(["targetingKey": .string(subject.targetingKey)])
+    let context = JSON.object(contextObject)
+    for key in definitions.flagSet.flagKeys.prefix(50) {
+        let result = definitions.evaluateFlag(key, context: context, at: now)
+        require(result["reason"]?.stringValue != nil, "flag \(key) resolved without a reason")
+    }
+
+    let report = JSON.object(definitions.evaluation(for: contextObject, at: now))
+    require((try? JSON.parse(report.encoded())) == report, "the evaluation report does not survive encoding")
+}
+
+extension JSONObject {
+    fileprivate func merging(_ other: JSONObject) -> JSONObject {
+        var copy = self
+        copy.merge(other)
+        return copy
+    }
+}
