@@ -122,7 +122,7 @@ let package = Package(
 package.targets += [
     .target(name: "FuzzSupport", path: "fuzz/Sources/FuzzSupport"),
     .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", "BuntingJSON"], path: "fuzz/Sources/fuzz-json"),
-    .executableTarget(name: "fuzz-framer", dependencies: ["FuzzSupport", "BuntingRPC"], path: "fuzz/Sources/fuzz-framer"),
+    .executableTarget(name: "fuzz-framer", dependencies: ["FuzzSupport", "BuntingJSONRPC"], path: "fuzz/Sources/fuzz-framer"),
     .executableTarget(
         name: "fuzz-jsonlogic", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingRules"],
         path: "fuzz/Sources/fuzz-jsonlogic"),
@@ -132,4 +132,8 @@ package.targets += [
     .executableTarget(
         name: "fuzz-schema", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingSchema"],
         path: "fuzz/Sources/fuzz-schema"),
+    .executableTarget(
+        name: "fuzz-dispatch",
+        dependencies: ["FuzzSupport", "BuntingJSON", "BuntingJSONRPC", "BuntingRuntime", "BuntingCore", "BuntingDefinitions", "BuntingServer"],
+        path: "fuzz/Sources/fuzz-dispatch"),
 ]

@@ -78,7 +78,13 @@ final class ServerProcess: @unchecked Sendable {
         process.standardInput = stdinPipe
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
-        if let environment { process.environment = environment }
+        if var environment {
+            // The sanitizers' settings (scripts/sanitize) reach the server whatever the test sets.
+            for (name, value) in ProcessInfo.processInfo.environment where name.hasSuffix("SAN_OPTIONS") && environment[name] == nil {
+                environment[name] = value
+            }
+            process.environment = environment
+        }
         try process.run()
         let stderrHandle = stderrPipe.fileHandleForReading
         if readingOutput { startReadingOutput() }

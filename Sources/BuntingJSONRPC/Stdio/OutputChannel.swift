@@ -131,13 +131,15 @@ public final class OutputChannel {
         watch = nil
     }
 
-    /// Writes everything staged and pending, waiting for room as long as it
-    /// takes, at most `timeout` seconds: for the end of the process, when the
-    /// loop no longer runs. Returns whether all was written.
+    /// Writes everything staged and pending, for the end of the process, when
+    /// the loop no longer runs: as long as the client keeps reading, and at
+    /// most `timeout` seconds after it last took anything (a client that
+    /// reads slowly gets all of it; one that stopped does not hold the exit
+    /// up). Returns whether all was written.
     @discardableResult
     public func drain(timeout: Double) -> Bool {
         flush()
-        let deadline = SystemClock().monotonicTime() + timeout
+        var deadline = SystemClock().monotonicTime() + timeout
         while !failed && written < pending.count {
             let left = deadline - SystemClock().monotonicTime()
             guard left > 0 else { return false }
@@ -146,6 +148,7 @@ public final class OutputChannel {
             let count = pending.withUnsafeBytes { output.write($0.baseAddress! + written, $0.count - written) }
             guard let count else { return false }
             written += count
+            if count > 0 { deadline = SystemClock().monotonicTime() + timeout }
         }
         return !failed
     }

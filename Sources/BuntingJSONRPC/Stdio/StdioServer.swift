@@ -28,7 +28,7 @@ public final class StdioServer {
         public var maxPendingOutputBytes = 8 << 20
         /// Batch bounds.
         public var limits = RPCConnection.Limits()
-        /// Longest wait for the last output to be written at exit.
+        /// Longest wait at exit for a client that takes none of the last output.
         public var outputDrainTimeout = 10.0
 
         public init() {}

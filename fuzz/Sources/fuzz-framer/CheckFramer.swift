@@ -1,4 +1,4 @@
-import BuntingRPC  // the framer's module; the one line to change if it moves
+import BuntingJSONRPC  // the framer's module; the one line to change if it moves
 import FuzzSupport
 
 /// Longest LSP header line the framer keeps (`MessageFramer.maxHeaderLineBytes`).
