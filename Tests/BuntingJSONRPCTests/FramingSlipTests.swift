@@ -77,3 +77,13 @@ func frameInTwo(_ input: [UInt8], at cut: Int, choice: FramingChoice) -> [Messag
     framer.finish(into: &outputs)
     return outputs
 }
+
+/// Found by fuzzing: in auto mode, a first line that starts with neither a
+/// bracket nor a header and ends with the input was emitted whatever its size.
+@Suite struct FramerFuzzRegressionTests {
+    @Test func anUndecidedFirstLineKeepsTheLimit() {
+        let line = [UInt8(0xFF)] + Array(repeating: 0xB7, count: 140)
+        #expect(frame(line, choice: .auto, limit: 64).outputs == [.problem(.messageTooLarge(limit: 64))])
+        #expect(frame(line, choice: .auto, limit: 200).outputs == [.message(line)])
+    }
+}

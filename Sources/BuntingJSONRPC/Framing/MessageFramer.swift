@@ -149,7 +149,11 @@ public struct MessageFramer {
             // One line without a newline: NDJSON.
             framing = .ndjson
             framingDecided?(.ndjson)
-            emitBufferedLine(emit)
+            if buffer.count > maxMessageBytes {
+                emit(.problem(.messageTooLarge(limit: maxMessageBytes)))
+            } else {
+                emitBufferedLine(emit)
+            }
         case .line(discarding: false):
             emitBufferedLine(emit)
         case .body(let remaining, let discarding):

@@ -62,6 +62,9 @@ func checkDispatch(_ bytes: UnsafeRawBufferPointer) {
         require(parsed != nil, "a written message is not JSON: \(String(decoding: message.prefix(200), as: UTF8.self))")
     }
     require(engine.status()["sdkEnabled"] != nil, "the engine answers status afterwards")
+    // Ends the engine's timers, which hold it, so that nothing outlives the input.
+    engine.shutDown {}
+    loop.runPending()
 }
 
 /// How many messages an item owes: one reply per request or invalid message,
