@@ -17,6 +17,8 @@ public final class Definitions: CompiledDefinitions {
     /// flags a new document changes: each flag's definition, and what every
     /// flag shares (evaluators, flag-set metadata, the fractional generation).
     let fingerprints: FlagFingerprints
+    /// Results `evaluateFlag` has written, kept for as long as this document is current.
+    private let encodedResults = EncodedFlagResults()
 
     init(
         flagSet: FlagSet, banners: [BannerDefinition], cards: [CardDefinition], channels: [Channel: Bool],
@@ -108,6 +110,12 @@ public final class Definitions: CompiledDefinitions {
     public func evaluateFlag(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> JSONObject {
         let expecting = type.flatMap { FlagValueType(rawValue: $0.rawValue) }
         return Self.flagdResult(flagSet.resolve(flagKey: flagKey, context: context, timestamp: Int64(now.rounded(.down)), expecting: expecting))
+    }
+
+    public func encodedFlagResult(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> EncodedJSON {
+        let expecting = type.flatMap { FlagValueType(rawValue: $0.rawValue) }
+        let resolution = flagSet.resolve(flagKey: flagKey, context: context, timestamp: Int64(now.rounded(.down)), expecting: expecting)
+        return encodedResults.result(for: resolution, type: type) { EncodedJSON(.object(Self.flagdResult($0))) }
     }
 
     public func evaluateFlags(context: JSON, flagKeys: [String]?, at now: Double) -> JSONObject {

@@ -99,9 +99,9 @@ public final class SQLiteStore: Store {
         return stored
     }
 
-    public func saveChannelCache(user: String, channel: Channel, cache: JSON) throws(StoreError) {
+    public func saveChannelCache(user: String, channel: Channel, encoded cache: EncodedJSON) throws(StoreError) {
         try write("save the \(channel.rawValue) cache") { (statements) throws(SQLiteError) in
-            try statements.saveCache.run([.text(user), .text(channel.rawValue), Self.text(cache)])
+            try statements.saveCache.run([.text(user), .text(channel.rawValue), .text(String(decoding: cache.bytes, as: UTF8.self))])
         }
     }
 

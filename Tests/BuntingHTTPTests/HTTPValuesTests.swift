@@ -55,7 +55,11 @@ import Testing
         #expect(failure(401) == .authentication("HTTP 401"))
         #expect(failure(403) == .authentication("HTTP 403"))
         #expect(failure(404) == .clientError("HTTP 404"))
-        #expect(failure(400) == .clientError("HTTP 400"))
+        // The sink refused what was sent: the batch is split to find the event it cannot take.
+        #expect(failure(400) == .refusedContent("HTTP 400"))
+        #expect(failure(413) == .refusedContent("HTTP 413"))
+        #expect(failure(422) == .refusedContent("HTTP 422"))
+        #expect(failure(405) == .clientError("HTTP 405"))
         let redirect = HTTPResponse(status: 302, redirect: "http://u:p@other/x")
         #expect(RemoteFailure(redirect, now: now) == .clientError("HTTP 302 (redirect to http://other/x not followed)"))
     }

@@ -43,7 +43,7 @@ final class StateLog: Sendable {
         let log = StateLog()
         let loopBox = Mutex<EventLoop?>(nil)
         let writeEnd = ends[1]
-        let message = OutgoingMessage.notification(method: "event", params: ["padding": .string(String(repeating: "x", count: 4000))])
+        let message = OutgoingMessage.notification(method: "event", params: EncodedJSON(["padding": .string(String(repeating: "x", count: 4000))]))
         let messageBytes = message.encoded.count + 1  // and its newline
         startThread(name: "test-output") {
             let loop = EventLoop()

@@ -11,14 +11,14 @@ struct ChannelCache: Equatable {
     var banners: [String: Banner] = [:]
     var cards: [ContentCard] = []
 
-    /// The form kept by the store.
-    var json: JSON {
-        .object([
-            "lastSyncAt": .number(lastSyncAt),
-            "flags": .array(flags.map(\.json)),
-            "banners": .array(banners.keys.sorted().compactMap { banners[$0]?.json }),
-            "cards": .array(cards.map(\.json)),
-        ])
+    /// The form kept by the store, written from the text of its items.
+    var encoded: EncodedJSON {
+        var object = EncodedJSON.ObjectBuilder()
+        object.add("lastSyncAt", .number(lastSyncAt))
+        object.add("flags", .array(flags.lazy.map(\.encoded)))
+        object.add("banners", .array(banners.keys.sorted().lazy.compactMap { banners[$0]?.encoded }))
+        object.add("cards", .array(cards.lazy.map(\.encoded)))
+        return object.finish()
     }
 
     init() {}

@@ -66,32 +66,40 @@ extension Engine {
     /// The data of a channel under its key: what snapshots and `updates`
     /// carry; `extras` chooses content cards (see `visibleCards`).
     public func snapshotData(_ channel: Channel, extras: JSONObject? = nil) -> JSON {
-        guard isEnabled(channel) else {
-            switch channel {
-            case .featureFlags: return .array([])
-            case .banners: return .object([:])
-            case .contentCards: return .object(["cards": .array([]), "unviewedCount": 0])
-            }
-        }
+        encodedSnapshotData(channel, extras: extras).value
+    }
+
+    /// The same, written from the text each item holds: a snapshot of
+    /// thousands of items costs no tree and no encoding of its own.
+    func encodedSnapshotData(_ channel: Channel, extras: JSONObject?) -> EncodedJSON {
+        guard isEnabled(channel) else { return Self.emptyData[channel]! }
         switch channel {
         case .featureFlags:
-            return .array(cache(.featureFlags).flags.map(\.json))
+            return .array(cache(.featureFlags).flags.lazy.map(\.encoded))
         case .banners:
             let banners = visibleBanners()
-            var object = JSONObject()
-            for placement in banners.keys.sorted() { object[placement] = banners[placement]!.json }
-            return .object(object)
+            var object = EncodedJSON.ObjectBuilder()
+            for placement in banners.keys.sorted() { object.add(placement, banners[placement]!.encoded) }
+            return object.finish()
         case .contentCards:
             let cards = visibleCards(matching: extras)
-            let unviewed = cards.filter { !$0.viewed && !$0.isControl }.count
-            return .object(["cards": .array(cards.map(\.json)), "unviewedCount": .int(unviewed)])
+            let unviewed = cards.count { !$0.viewed && !$0.isControl }
+            var object = EncodedJSON.ObjectBuilder()
+            object.add("cards", .array(cards.lazy.map(\.encoded)))
+            object.add("unviewedCount", .int(unviewed))
+            return object.finish()
         }
     }
+
+    private static let emptyData: [Channel: EncodedJSON] = [
+        .featureFlags: EncodedJSON(.array([])), .banners: EncodedJSON(.object([:])),
+        .contentCards: EncodedJSON(.object(["cards": .array([]), "unviewedCount": 0])),
+    ]
 
     /// The channel's data and lastSyncAt (nil while the channel is disabled).
     public func snapshot(_ channel: Channel, extras: JSONObject? = nil) -> ChannelSnapshot {
         ChannelSnapshot(
-            channel: channel, data: snapshotData(channel, extras: extras),
+            channel: channel, encodedData: encodedSnapshotData(channel, extras: extras),
             lastSyncAt: isEnabled(channel) ? cache(channel).lastSyncAt : nil)
     }
 
@@ -102,13 +110,22 @@ extension Engine {
     }
 
     public func featureFlag(id: String) -> JSON? {
+        encodedFeatureFlag(id: id)?.value
+    }
+
+    /// The flag as its text, for replies.
+    public func encodedFeatureFlag(id: String) -> EncodedJSON? {
         guard isEnabled(.featureFlags) else { return nil }
-        return cache(.featureFlags).flags.first { $0.id == id }?.json
+        return cache(.featureFlags).flags.first { $0.id == id }?.encoded
     }
 
     public func banner(placementId: String) -> JSON? {
+        encodedBanner(placementId: placementId)?.value
+    }
+
+    public func encodedBanner(placementId: String) -> EncodedJSON? {
         guard isEnabled(.banners) else { return nil }
-        return visibleBanner(placementId)?.json
+        return visibleBanner(placementId)?.encoded
     }
 
     /// A flag of the current definitions resolved for `context`, as flagd
@@ -116,6 +133,12 @@ extension Engine {
     public func evaluateFlag(_ flagKey: String, context: JSON, type: FlagType? = nil) -> JSONObject {
         guard let definitions else { return Self.flagNotFound(flagKey) }
         return definitions.evaluateFlag(flagKey, context: context, type: type, at: now)
+    }
+
+    /// The same, as the text of the reply.
+    public func encodedFlagResult(_ flagKey: String, context: JSON, type: FlagType? = nil) -> EncodedJSON {
+        guard let definitions else { return EncodedJSON(.object(Self.flagNotFound(flagKey))) }
+        return definitions.encodedFlagResult(flagKey, context: context, type: type, at: now)
     }
 
     /// Many flags of the current definitions for one context.

@@ -277,7 +277,7 @@ public final class Engine: @unchecked Sendable {
 
     func saveCache(_ channel: Channel) {
         do {
-            try store.saveChannelCache(user: userKey, channel: channel, cache: cache(channel).json)
+            try store.saveChannelCache(user: userKey, channel: channel, encoded: cache(channel).encoded)
         } catch {
             log.error("cannot save the \(channel.rawValue) cache: \(error.message)")
         }

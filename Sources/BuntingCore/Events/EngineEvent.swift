@@ -81,23 +81,36 @@ public struct EventTarget: Equatable, Sendable {
 }
 
 /// A channel's cache as the client sees it: its data (what `getSnapshot`
-/// answers under the channel's key) and when it was last synced.
+/// answers under the channel's key) and when it was last synced. The data
+/// is kept as text, written once from the items' own text and spliced into
+/// every notification that carries it.
 public struct ChannelSnapshot: Sendable {
     public let channel: Channel
-    public let data: JSON
+    public let encodedData: EncodedJSON
     /// Unix seconds; 0 before the first sync for this user; nil while the channel is disabled.
     public let lastSyncAt: Double?
 
-    public init(channel: Channel, data: JSON, lastSyncAt: Double?) {
+    public init(channel: Channel, encodedData: EncodedJSON, lastSyncAt: Double?) {
         self.channel = channel
-        self.data = data
+        self.encodedData = encodedData
         self.lastSyncAt = lastSyncAt
     }
 
+    /// The data as a tree, for readers that need one.
+    public var data: JSON { encodedData.value }
+
     /// `{"<channel>": data, "lastSyncAt": N|null}`.
-    public var json: JSON {
-        .object([channel.dataKey: data, "lastSyncAt": lastSyncAt.map(JSON.number) ?? .null])
+    public var encoded: EncodedJSON {
+        var object = EncodedJSON.ObjectBuilder()
+        object.add(Self.dataKeys[channel]!, encodedData)
+        object.add(Self.lastSyncAtKey, lastSyncAt.map(JSON.number) ?? .null)
+        return object.finish()
     }
+
+    private static let dataKeys = Dictionary(uniqueKeysWithValues: Channel.allCases.map { ($0, EncodedJSON.Key($0.dataKey)) })
+    private static let lastSyncAtKey = EncodedJSON.Key("lastSyncAt")
+
+    public var json: JSON { encoded.value }
 }
 
 /// An ERROR event: what failed, and who (if anyone) tries again.

@@ -2,16 +2,18 @@ import BuntingJSON
 
 /// The banner that fills one placement for the current user.
 public struct Banner: Equatable, Sendable {
-    public var id: String
-    public var placementId: String
-    public var html: String
+    public let id: String
+    public let placementId: String
+    public let html: String
     /// A control banner marks a user of the control group: never meant to be
     /// shown (its html is empty), but its impression is logged.
-    public var isControl: Bool
-    public var isTestSend: Bool
-    public var expiresAt: Double?
-    public var properties: JSONObject
-    public var trackingId: String?
+    public let isControl: Bool
+    public let isTestSend: Bool
+    public let expiresAt: Double?
+    public let properties: JSONObject
+    public let trackingId: String?
+    /// The banner as JSON text, written once when it is made.
+    public let encoded: EncodedJSON
 
     public init(
         id: String, placementId: String, html: String, isControl: Bool = false, isTestSend: Bool = false,
@@ -25,13 +27,6 @@ public struct Banner: Equatable, Sendable {
         self.expiresAt = expiresAt
         self.properties = properties
         self.trackingId = trackingId
-    }
-
-    public func isExpired(at now: Double) -> Bool {
-        expiresAt.map { $0 <= now } ?? false
-    }
-
-    public var json: JSON {
         var object: JSONObject = [
             "id": .string(id), "placementId": .string(placementId), "html": .string(html),
             "isControl": .bool(isControl), "isTestSend": .bool(isTestSend),
@@ -39,6 +34,14 @@ public struct Banner: Equatable, Sendable {
         if let expiresAt { object["expiresAt"] = .number(expiresAt) }
         object["properties"] = .object(properties)
         if let trackingId { object["trackingId"] = .string(trackingId) }
-        return .object(object)
+        encoded = EncodedJSON(.object(object))
+    }
+
+    public func isExpired(at now: Double) -> Bool {
+        expiresAt.map { $0 <= now } ?? false
+    }
+
+    public var json: JSON {
+        encoded.value
     }
 }

@@ -7,23 +7,26 @@ public struct ContentCard: Equatable, Sendable {
         case classic, captionedImage, imageOnly, control
     }
 
-    public var id: String
-    public var type: Kind
+    public let id: String
+    public let type: Kind
     public var isControl: Bool { type == .control }
-    public var title: String?
-    public var description: String?
-    public var imageUrl: String?
-    public var aspectRatio: Double?
-    public var url: String?
-    public var linkText: String?
-    public var extras: JSONObject
-    public var created: Double
-    public var updated: Double?
-    public var expiresAt: Double?
-    public var pinned: Bool
-    public var dismissible: Bool
+    public let title: String?
+    public let description: String?
+    public let imageUrl: String?
+    public let aspectRatio: Double?
+    public let url: String?
+    public let linkText: String?
+    public let extras: JSONObject
+    public let created: Double
+    public let updated: Double?
+    public let expiresAt: Double?
+    public let pinned: Bool
+    public let dismissible: Bool
     public var viewed: Bool
     public var clicked: Bool
+    /// The card's JSON up to its user state: `{…,"dismissible":true`, written
+    /// once when the card is made; `encoded` adds viewed and clicked.
+    private let encodedPrefix: [UInt8]
 
     public init(
         id: String, type: Kind, title: String? = nil, description: String? = nil, imageUrl: String? = nil,
@@ -47,6 +50,13 @@ public struct ContentCard: Equatable, Sendable {
         self.dismissible = dismissible
         self.viewed = viewed
         self.clicked = clicked
+        var prefix = Self.definitionJSON(
+            id: id, type: type, title: title, description: description, imageUrl: imageUrl, aspectRatio: aspectRatio, url: url,
+            linkText: linkText, extras: extras, created: created, updated: updated, expiresAt: expiresAt, pinned: pinned,
+            dismissible: dismissible
+        ).encoded()
+        prefix.removeLast()  // the closing brace; `encoded` writes the user state and its own
+        encodedPrefix = prefix
     }
 
     public func isExpired(at now: Double) -> Bool {
@@ -61,7 +71,32 @@ public struct ContentCard: Equatable, Sendable {
     }
 
     public var json: JSON {
-        var object: JSONObject = ["id": .string(id), "type": .string(type.rawValue), "isControl": .bool(isControl)]
+        encoded.value
+    }
+
+    /// The card as the client sees it, written from the text made once.
+    public var encoded: EncodedJSON {
+        var text = encodedPrefix
+        text.append(contentsOf: viewed ? Self.viewedTrue : Self.viewedFalse)
+        text.append(contentsOf: clicked ? Self.clickedTrue : Self.clickedFalse)
+        return EncodedJSON(trustedText: text)
+    }
+
+    private static let viewedTrue = Array(#","viewed":true"#.utf8)
+    private static let viewedFalse = Array(#","viewed":false"#.utf8)
+    private static let clickedTrue = Array(#","clicked":true}"#.utf8)
+    private static let clickedFalse = Array(#","clicked":false}"#.utf8)
+
+    public static func == (lhs: ContentCard, rhs: ContentCard) -> Bool {
+        lhs.encoded == rhs.encoded
+    }
+
+    private static func definitionJSON(
+        id: String, type: Kind, title: String?, description: String?, imageUrl: String?, aspectRatio: Double?, url: String?,
+        linkText: String?, extras: JSONObject, created: Double, updated: Double?, expiresAt: Double?, pinned: Bool,
+        dismissible: Bool
+    ) -> JSON {
+        var object: JSONObject = ["id": .string(id), "type": .string(type.rawValue), "isControl": .bool(type == .control)]
         if let title { object["title"] = .string(title) }
         if let description { object["description"] = .string(description) }
         if let imageUrl { object["imageUrl"] = .string(imageUrl) }
@@ -74,8 +109,6 @@ public struct ContentCard: Equatable, Sendable {
         if let expiresAt { object["expiresAt"] = .number(expiresAt) }
         object["pinned"] = .bool(pinned)
         object["dismissible"] = .bool(dismissible)
-        object["viewed"] = .bool(viewed)
-        object["clicked"] = .bool(clicked)
         return .object(object)
     }
 }

@@ -2,13 +2,15 @@ import BuntingJSON
 
 /// A Braze-style feature flag as the client sees it.
 public struct FeatureFlag: Equatable, Sendable {
-    public var id: String
-    public var enabled: Bool
+    public let id: String
+    public let enabled: Bool
     /// Key → `{type, value}`, as the definitions give them.
-    public var properties: JSONObject
-    public var trackingString: String?
+    public let properties: JSONObject
+    public let trackingString: String?
     /// flagd's metadata of the flag, over the flag set's (strings, numbers, booleans).
-    public var metadata: JSONObject
+    public let metadata: JSONObject
+    /// The flag as JSON text, written once when it is made.
+    public let encoded: EncodedJSON
 
     public init(id: String, enabled: Bool, properties: JSONObject = [:], trackingString: String? = nil, metadata: JSONObject = [:]) {
         self.id = id
@@ -16,13 +18,14 @@ public struct FeatureFlag: Equatable, Sendable {
         self.properties = properties
         self.trackingString = trackingString
         self.metadata = metadata
-    }
-
-    public var json: JSON {
         var object: JSONObject = ["id": .string(id), "enabled": .bool(enabled), "properties": .object(properties)]
         if let trackingString { object["trackingString"] = .string(trackingString) }
         if !metadata.isEmpty { object["metadata"] = .object(metadata) }
-        return .object(object)
+        encoded = EncodedJSON(.object(object))
+    }
+
+    public var json: JSON {
+        encoded.value
     }
 
     /// What makes two impressions the same within a session: the tracking

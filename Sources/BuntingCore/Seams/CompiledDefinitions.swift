@@ -20,6 +20,9 @@ public protocol CompiledDefinitions: AnyObject, Sendable {
     /// another type is ERROR/TYPE_MISMATCH. Touches no user state.
     func evaluateFlag(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> JSONObject
 
+    /// The same result as text, for replies (a document may keep results it wrote before).
+    func encodedFlagResult(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> EncodedJSON
+
     /// Many flags for one context: `{flags: {key: result}, metadata?}`,
     /// every flag of the document, or the ones named.
     func evaluateFlags(context: JSON, flagKeys: [String]?, at now: Double) -> JSONObject
@@ -37,6 +40,10 @@ extension CompiledDefinitions {
     /// A flag resolved whatever the type of its value.
     public func evaluateFlag(_ flagKey: String, context: JSON, at now: Double) -> JSONObject {
         evaluateFlag(flagKey, context: context, type: nil, at: now)
+    }
+
+    public func encodedFlagResult(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> EncodedJSON {
+        EncodedJSON(.object(evaluateFlag(flagKey, context: context, type: type, at: now)))
     }
 }
 

@@ -13,8 +13,8 @@ public final class MemoryStore: Store {
 
     public func loadUser(_ user: String) -> StoredUser { users[user] ?? StoredUser() }
 
-    public func saveChannelCache(user: String, channel: Channel, cache: JSON) throws(StoreError) {
-        users[user, default: StoredUser()].caches[channel] = cache
+    public func saveChannelCache(user: String, channel: Channel, encoded cache: EncodedJSON) throws(StoreError) {
+        users[user, default: StoredUser()].caches[channel] = cache.value
     }
 
     public func saveItemState(user: String, channel: Channel, itemId: String, state: ItemState) throws(StoreError) {

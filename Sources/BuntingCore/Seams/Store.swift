@@ -11,7 +11,8 @@ public protocol Store: AnyObject {
     /// Everything kept for one user, keyed by the user id (the anonymous
     /// user's key is the empty string; user ids are never empty).
     func loadUser(_ user: String) -> StoredUser
-    func saveChannelCache(user: String, channel: Channel, cache: JSON) throws(StoreError)
+    /// Stores a channel's cache as the text the engine wrote once for it.
+    func saveChannelCache(user: String, channel: Channel, encoded cache: EncodedJSON) throws(StoreError)
     func saveItemState(user: String, channel: Channel, itemId: String, state: ItemState) throws(StoreError)
     func saveAttributes(user: String, attributes: JSONObject) throws(StoreError)
 
@@ -23,6 +24,12 @@ public protocol Store: AnyObject {
     func queuedEvents(limit: Int) -> [AnalyticsEvent]
     var queuedEventCount: Int { get }
     func removeEvents(_ eventIds: [String]) throws(StoreError)
+}
+
+extension Store {
+    public func saveChannelCache(user: String, channel: Channel, cache: JSON) throws(StoreError) {
+        try saveChannelCache(user: user, channel: channel, encoded: EncodedJSON(cache))
+    }
 }
 
 /// The part of the engine's state that is not per user.

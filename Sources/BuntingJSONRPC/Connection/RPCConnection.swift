@@ -40,13 +40,17 @@ public final class RPCConnection {
     }
 
     /// Sends a notification, after any reply being put together now.
-    public func notify(method: String, params: JSON) {
+    public func notify(method: String, params: EncodedJSON) {
         let message = OutgoingMessage.notification(method: method, params: params)
         if holds > 0 {
             heldNotifications.append(message)
         } else {
             send(message)
         }
+    }
+
+    public func notify(method: String, params: JSON) {
+        notify(method: method, params: EncodedJSON(params))
     }
 
     /// Refuses every request from now on with `SHUTTING_DOWN`.
@@ -143,6 +147,8 @@ public final class RPCConnection {
             switch method.handler {
             case .immediate(let handler):
                 responder.succeed(try handler(params))
+            case .immediateEncoded(let handler):
+                responder.succeed(encoded: try handler(params))
             case .deferred(let handler):
                 try handler(params, responder)
             case .notImplemented:

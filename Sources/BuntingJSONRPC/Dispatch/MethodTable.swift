@@ -71,11 +71,14 @@ public struct ParamSpec: Equatable, Sendable {
 public struct Method {
     /// Answers at once.
     public typealias Immediate = (Params) throws(RPCError) -> JSON
+    /// Answers at once with a result already written as text.
+    public typealias ImmediateEncoded = (Params) throws(RPCError) -> EncodedJSON
     /// Answers later, through the responder (exactly once).
     public typealias Deferred = (Params, Responder) throws(RPCError) -> Void
 
     public enum Handler {
         case immediate(Immediate)
+        case immediateEncoded(ImmediateEncoded)
         case deferred(Deferred)
         /// Declared (so that discovery and the table agree) but not built:
         /// answers NOT_IMPLEMENTED.
@@ -94,6 +97,10 @@ public struct Method {
 
     public static func immediate(_ name: String, params: [ParamSpec] = [], _ body: @escaping Immediate) -> Method {
         Method(name, params: params, .immediate(body))
+    }
+
+    public static func encoded(_ name: String, params: [ParamSpec] = [], _ body: @escaping ImmediateEncoded) -> Method {
+        Method(name, params: params, .immediateEncoded(body))
     }
 
     public static func deferred(_ name: String, params: [ParamSpec] = [], _ body: @escaping Deferred) -> Method {

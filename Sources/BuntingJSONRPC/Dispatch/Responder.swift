@@ -14,9 +14,9 @@ public final class Responder: @unchecked Sendable {
     public let method: String
     /// Nil for a notification: whatever it is answered is dropped.
     public let id: RequestID?
-    private var deliver: ((Result<JSON, RPCError>) -> Void)?
+    private var deliver: ((Result<EncodedJSON, RPCError>) -> Void)?
 
-    init(method: String, id: RequestID?, deliver: @escaping (Result<JSON, RPCError>) -> Void) {
+    init(method: String, id: RequestID?, deliver: @escaping (Result<EncodedJSON, RPCError>) -> Void) {
         self.method = method
         self.id = id
         self.deliver = deliver
@@ -24,10 +24,12 @@ public final class Responder: @unchecked Sendable {
 
     public var isAnswered: Bool { deliver == nil }
 
-    public func succeed(_ result: JSON) { answer(.success(result)) }
+    public func succeed(_ result: JSON) { answer(.success(EncodedJSON(result))) }
+    /// Answers with a result already written as text.
+    public func succeed(encoded result: EncodedJSON) { answer(.success(result)) }
     public func fail(_ error: RPCError) { answer(.failure(error)) }
 
-    public func answer(_ outcome: Result<JSON, RPCError>) {
+    public func answer(_ outcome: Result<EncodedJSON, RPCError>) {
         guard let deliver else {
             log.error("\(method) (id \(id?.description ?? "none")) was answered twice; the second answer is dropped")
             assertionFailure("request answered twice")

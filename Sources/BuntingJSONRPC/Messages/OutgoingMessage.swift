@@ -1,12 +1,13 @@
 import BuntingJSON
 
-/// A message the server writes, encoded when it is framed, members in a fixed
-/// order (`jsonrpc`, then `id`, then `result`/`error`) so that replies read
-/// the same every time.
+/// A message the server writes, members in a fixed order (`jsonrpc`, then
+/// `id`, then `result`/`error`) so that replies read the same every time.
+/// Results and params arrive already written as text, so that what the
+/// engine keeps as text (snapshots, cached items) is spliced, not re-encoded.
 public enum OutgoingMessage: Sendable {
-    case success(id: RequestID, result: JSON)
+    case success(id: RequestID, result: EncodedJSON)
     case failure(id: RequestID?, error: RPCError)
-    case notification(method: String, params: JSON)
+    case notification(method: String, params: EncodedJSON)
     /// A batch's replies, each already encoded (so that the batch's size is
     /// known while it is put together).
     case batch([[UInt8]])
@@ -18,7 +19,7 @@ public enum OutgoingMessage: Sendable {
             output.append(contentsOf: Self.replyStart)
             id.encode(appendingTo: &output)
             output.append(contentsOf: Self.resultKey)
-            result.encode(appendingTo: &output)
+            output.append(contentsOf: result.bytes)
             output.append(UInt8(ascii: "}"))
         case .failure(let id, let error):
             output.append(contentsOf: Self.replyStart)
@@ -30,7 +31,7 @@ public enum OutgoingMessage: Sendable {
             output.append(contentsOf: Self.notificationStart)
             JSON.string(method).encode(appendingTo: &output)
             output.append(contentsOf: Self.paramsKey)
-            params.encode(appendingTo: &output)
+            output.append(contentsOf: params.bytes)
             output.append(UInt8(ascii: "}"))
         case .batch(let replies):
             output.append(UInt8(ascii: "["))

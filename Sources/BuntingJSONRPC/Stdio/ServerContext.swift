@@ -24,8 +24,12 @@ public final class ServerContext {
     }
 
     /// Sends a notification to the client (after the reply being written now, if any).
-    public func notify(method: String, params: JSON) {
+    public func notify(method: String, params: EncodedJSON) {
         connection?.notify(method: method, params: params)
+    }
+
+    public func notify(method: String, params: JSON) {
+        notify(method: method, params: EncodedJSON(params))
     }
 
     /// Adds a step to run at shutdown, after the ones added before it.

@@ -10,20 +10,21 @@ import BuntingJSON
 /// `{"subscriptionId", "channel", "<channel>": data}`; definitions
 /// subscriptions get `definitions`: `{"subscriptionId", "type", …}`.
 public enum EventNotifications {
-    public static func notification(for event: EngineEvent) -> (method: String, params: JSON) {
+    public static func notification(for event: EngineEvent) -> (method: String, params: EncodedJSON) {
         switch event {
         case .definitions(let subscriptionId, let notice):
-            return ("definitions", .object(definitionsParams(subscriptionId, notice)))
+            return ("definitions", EncodedJSON(.object(definitionsParams(subscriptionId, notice))))
         case .updates(let target, let snapshot):
-            var params = addressed(target)
-            params[target.channel.dataKey] = snapshot.data
-            return ("updates", .object(params))
+            var params = EncodedJSON.ObjectBuilder()
+            params.add(contentsOf: addressed(target))
+            params.add(target.channel.dataKey, snapshot.encodedData)
+            return ("updates", params.finish())
         case .cacheReplay(let target, let snapshot):
-            return eventNotification(target, "CACHE_REPLAY", ["cacheSnapshot": snapshot.json])
+            return eventNotification(target, "CACHE_REPLAY", snapshot: snapshot)
         case .cacheLoad(let target, let snapshot):
-            return eventNotification(target, "CACHE_LOAD", ["cacheSnapshot": snapshot.json])
+            return eventNotification(target, "CACHE_LOAD", snapshot: snapshot)
         case .dataUpdated(let target, let snapshot, let reason):
-            return eventNotification(target, "DATA_UPDATED", ["cacheSnapshot": snapshot.json, "reason": .string(name(of: reason))])
+            return eventNotification(target, "DATA_UPDATED", snapshot: snapshot, ["reason": .string(name(of: reason))])
         case .error(let target, let error):
             return eventNotification(target, "ERROR", errorFields(error))
         case .analytics(let target, let notice):
@@ -40,12 +41,22 @@ public enum EventNotifications {
         ["subscriptionId": .string(target.subscriptionId), "channel": .string(target.channel.rawValue)]
     }
 
-    private static func eventNotification(_ target: EventTarget, _ type: String, _ fields: JSONObject) -> (method: String, params: JSON) {
-        var params = addressed(target)
-        params["type"] = .string(type)
-        params.merge(fields)
-        return ("event", .object(params))
+    /// `{subscriptionId, channel, type, cacheSnapshot?, …fields}`: the small
+    /// members are written by jansson, the snapshot (kept as text by the
+    /// engine, and often large) is spliced between them.
+    private static func eventNotification(
+        _ target: EventTarget, _ type: String, snapshot: ChannelSnapshot? = nil, _ fields: JSONObject = [:]
+    ) -> (method: String, params: EncodedJSON) {
+        var head = addressed(target)
+        head["type"] = .string(type)
+        var params = EncodedJSON.ObjectBuilder()
+        params.add(contentsOf: head)
+        if let snapshot { params.add(cacheSnapshotKey, snapshot.encoded) }
+        params.add(contentsOf: fields)
+        return ("event", params.finish())
     }
+
+    private static let cacheSnapshotKey = EncodedJSON.Key("cacheSnapshot")
 
     /// The fields of an ERROR: its reason, who retries, and the optional rest.
     private static func errorFields(_ error: ChannelError) -> JSONObject {

@@ -15,18 +15,19 @@ enum CacheMethods {
                 try engineCall("refresh") { () throws(EngineError) in try engine.refresh(channel, placementIds: placementIds) }
                 return .object([:])
             },
-            .immediate("getSnapshot", params: [CommonParams.channel(), .object("extras")]) { params throws(RPCError) in
+            // Reads answer with the text the cache keeps: nothing is encoded per read.
+            .encoded("getSnapshot", params: [CommonParams.channel(), .object("extras")]) { params throws(RPCError) in
                 let channel = try CommonParams.channel(params)
                 let extras = params.optionalObject("extras")
-                return try engineCall("getSnapshot") { () throws(EngineError) in try engine.readSnapshot(channel, extras: extras) }.json
+                return try engineCall("getSnapshot") { () throws(EngineError) in try engine.readSnapshot(channel, extras: extras) }.encoded
             },
-            .immediate("getFeatureFlag", params: [.string("id", required: true, minLength: 1)]) { params throws(RPCError) in
+            .encoded("getFeatureFlag", params: [.string("id", required: true, minLength: 1)]) { params throws(RPCError) in
                 try requireSynced(.featureFlags, engine)
-                return engine.featureFlag(id: try params.string("id")) ?? .null
+                return engine.encodedFeatureFlag(id: try params.string("id")) ?? .null
             },
-            .immediate("getBanner", params: [.string("placementId", required: true, minLength: 1)]) { params throws(RPCError) in
+            .encoded("getBanner", params: [.string("placementId", required: true, minLength: 1)]) { params throws(RPCError) in
                 try requireSynced(.banners, engine)
-                return engine.banner(placementId: try params.string("placementId")) ?? .null
+                return engine.encodedBanner(placementId: try params.string("placementId")) ?? .null
             },
         ]
     }

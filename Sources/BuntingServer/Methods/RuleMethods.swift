@@ -12,14 +12,14 @@ public enum RuleMethods {
             .immediate("evaluate", params: [.any("rule", required: true), .any("data")]) { params throws(RPCError) in
                 .object(["result": try evaluate(try params.requiredValue("rule"), data: params.value("data") ?? .null)])
             },
-            .immediate("evaluateFlag", params: [
+            .encoded("evaluateFlag", params: [
                 .string("flagKey", required: true, minLength: 1), .object("context", required: true),
                 .string("type", oneOf: FlagType.allCases.map(\.rawValue)),
             ]) { params throws(RPCError) in
                 let flagKey = try params.string("flagKey")
                 let context = try flagdContext(params)
                 let type = params.optionalString("type").flatMap(FlagType.init(rawValue:))
-                return .object(engine.evaluateFlag(flagKey, context: .object(context), type: type))
+                return engine.encodedFlagResult(flagKey, context: .object(context), type: type)
             },
             .immediate("evaluateFlags", params: [
                 .object("context", required: true), .stringArray("flagKeys", uniqueItems: true),

@@ -59,6 +59,11 @@ private func checkRoundTrip(
         // A line cannot hold a newline; a trailing CR and blank lines are dropped by design.
         bodies = bodies.map { $0.filter { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") } }
             .filter { $0.contains { !isWhitespace($0) } }
+    } else {
+        // An object or array followed by more than white space is what a
+        // Content-Length too large looks like, so the framer reads it as a
+        // slip by design; the server never writes such a body.
+        bodies = bodies.filter { !mayEndEarly($0) }
     }
     var wire: [UInt8] = []
     var expected: [MessageFramer.Output] = []
@@ -99,6 +104,18 @@ private func checkHeldBytes(_ framer: MessageFramer, limit: Int) {
         if let held = child.value as? [UInt8] {
             require(held.count <= bound, "the framer holds \(held.count) bytes in \(child.label ?? "?"), past \(bound)")
         }
+    }
+}
+
+/// Whether a body opens an object or array but does not end by closing it:
+/// its value may end before the body does.
+private func mayEndEarly(_ body: [UInt8]) -> Bool {
+    guard let first = body.first(where: { !isWhitespace($0) }), let last = body.last(where: { !isWhitespace($0) })
+    else { return false }
+    switch first {
+    case UInt8(ascii: "{"): return last != UInt8(ascii: "}")
+    case UInt8(ascii: "["): return last != UInt8(ascii: "]")
+    default: return false
     }
 }
 
