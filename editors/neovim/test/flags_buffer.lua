@@ -1,0 +1,59 @@
+-- Runs the plugin against the real server and checks the flags buffer: started
+-- for ada (gold, in Norway), then :BuntingUser grace, then :BuntingStop. Each
+-- step waits for its event with a deadline; the buffer must then hold exactly
+-- the lines of expected-ada.txt and expected-grace.txt. Exits 0 when all
+-- holds, else 1 with what went wrong on stderr. Run by test/run.
+local here = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h")
+local DEADLINE = 20000 -- ms: generous for a loaded machine; a passing run takes a few
+
+local function read_lines(path)
+  local lines = {}
+  for line in io.lines(path) do lines[#lines + 1] = line end
+  return lines
+end
+
+local function wait(what, condition)
+  if not vim.wait(DEADLINE, condition, 10) then
+    error(string.format("no %s within %d ms; the buffer shows:\n%s", what, DEADLINE, table.concat(require("bunting").lines(), "\n")), 0)
+  end
+end
+
+local function expect_buffer(expected_file)
+  local state = require("bunting").state
+  local actual = vim.api.nvim_buf_get_lines(state.buffer, 0, -1, false)
+  local expected = read_lines(here .. "/" .. expected_file)
+  if not vim.deep_equal(actual, expected) then
+    error(string.format("the buffer is not as in %s:\nexpected\n%s\nactual\n%s", expected_file,
+      table.concat(expected, "\n"), table.concat(actual, "\n")), 0)
+  end
+  io.stdout:write("ok the flags buffer for " .. state.user .. " is as in " .. expected_file .. "\n")
+end
+
+local function test()
+  vim.cmd("runtime plugin/bunting.lua")
+  local bunting = require("bunting")
+  bunting.defaults.definitions = here .. "/definitions.json"
+
+  bunting.start({ user = "ada", attributes = { tier = "gold", country = "NO" } })
+  bunting.show()
+  wait("DATA_UPDATED for ada", function() return bunting.state.user == "ada" and bunting.state.synced end)
+  if vim.api.nvim_buf_get_name(0) ~= "bunting://feature-flags" then error("the flags buffer is not shown", 0) end
+  expect_buffer("expected-ada.txt")
+
+  vim.cmd("BuntingUser grace")
+  wait("DATA_UPDATED for grace", function() return bunting.state.user == "grace" and bunting.state.synced end)
+  expect_buffer("expected-grace.txt")
+
+  vim.cmd("BuntingStop")
+  wait("exit of the server", function() return bunting.state.exit_code ~= nil end)
+  if bunting.state.exit_code ~= 0 then error("the server exited with status " .. bunting.state.exit_code, 0) end
+  io.stdout:write("ok the server shut down with status 0\n")
+end
+
+local ok, problem = xpcall(test, debug.traceback)
+if ok then
+  vim.cmd("qall!")
+else
+  io.stderr:write("FAIL " .. tostring(problem) .. "\n")
+  vim.cmd("cquit 1")
+end
