@@ -1,8 +1,10 @@
 -- Runs the plugin against the real server and checks the flags buffer: started
--- for ada (gold, in Norway), then :BuntingUser grace, then :BuntingStop. Each
--- step waits for its event with a deadline; the buffer must then hold exactly
--- the lines of expected-ada.txt and expected-grace.txt. Exits 0 when all
--- holds, else 1 with what went wrong on stderr. Run by test/run.
+-- for ada (gold, in Norway), then :BuntingUser grace, then an edit of the
+-- definitions file that turns dark-mode off, then :BuntingStop. Each step
+-- waits for its event with a deadline; the buffer must then hold exactly the
+-- lines of expected-ada.txt, expected-grace.txt and expected-edited.txt.
+-- Exits 0 when all holds, else 1 with what went wrong on stderr. Run by
+-- test/run, which gives a scratch directory in $BUNTING_TEST_DIRECTORY.
 local here = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h")
 local DEADLINE = 20000 -- ms: generous for a loaded machine; a passing run takes a few
 
@@ -32,7 +34,11 @@ end
 local function test()
   vim.cmd("runtime plugin/bunting.lua")
   local bunting = require("bunting")
-  bunting.defaults.definitions = here .. "/definitions.json"
+  -- A copy of the definitions, to edit; polled often, so that the edit shows soon.
+  local definitions = vim.env.BUNTING_TEST_DIRECTORY .. "/definitions.json"
+  vim.fn.writefile(read_lines(here .. "/definitions.json"), definitions)
+  bunting.defaults.definitions = definitions
+  bunting.defaults.args = { "--poll-interval", "0.05" }
 
   bunting.start({ user = "ada", attributes = { tier = "gold", country = "NO" } })
   bunting.show()
@@ -43,6 +49,20 @@ local function test()
   vim.cmd("BuntingUser grace")
   wait("DATA_UPDATED for grace", function() return bunting.state.user == "grace" and bunting.state.synced end)
   expect_buffer("expected-grace.txt")
+
+  -- A new version is written beside the file and renamed over it, as a deployment would.
+  local edited = vim.tbl_map(function(line)
+    return (line:gsub('^(%s*"dark%-mode": .*"defaultVariant": )"on"', '%1"off"'))
+  end, read_lines(definitions))
+  vim.fn.writefile(edited, definitions .. ".new")
+  assert(os.rename(definitions .. ".new", definitions))
+  wait("DATA_UPDATED after the edit", function()
+    for _, flag in ipairs(bunting.state.flags) do
+      if flag.id == "dark-mode" then return not flag.enabled end
+    end
+    return false
+  end)
+  expect_buffer("expected-edited.txt")
 
   vim.cmd("BuntingStop")
   wait("exit of the server", function() return bunting.state.exit_code ~= nil end)

@@ -20,6 +20,7 @@ M.defaults = {
   storage = ":memory:", -- a directory to keep the user and their caches across restarts
   user = nil, -- a user to change to once subscribed
   attributes = nil, -- that user's attributes
+  args = {}, -- more `bunting serve` arguments, e.g. { "--poll-interval", "5" }
 }
 
 --- What the plugin knows; read by the buffer and by tests.
@@ -114,6 +115,7 @@ function M.start(options)
   if binary == nil or binary == "" then binary = "bunting" end
   local argv = { binary, "serve", "--framing", "lsp", "--storage", options.storage }
   if options.definitions then vim.list_extend(argv, { "--definitions", options.definitions }) end
+  vim.list_extend(argv, options.args)
 
   M.state = { flags = {}, synced = false, buffer = M.state.buffer }
   local rpc = spawn(argv, {
