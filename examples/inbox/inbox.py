@@ -5,7 +5,7 @@ Each tab is a feed, the cards whose `extras.feed` names it, with an unread
 badge; opening a tab logs an impression of each card shown; a tap goes where
 the card's extras say (`extras.deeplink`, a screen of the app, else the card's
 web `url`); a swipe dismisses a card. After each step it prints what the screen
-shows: the same screens as the Node client's examples/inbox.mjs.
+shows: the same screens as the Node client's clients/node/examples/inbox.mjs.
 
     python3 examples/inbox/inbox.py [--definitions PATH] [--sink PATH] [--framing lsp]
 """
