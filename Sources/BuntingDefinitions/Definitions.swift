@@ -88,11 +88,12 @@ public final class Definitions: CompiledDefinitions {
     }
 
     /// For each placement, the eligible banner of highest priority (the
-    /// earlier entry on a tie), or its control banner for a user in the control group.
-    public func banners(for subject: EvaluationSubject, at now: Double) -> [String: Banner] {
+    /// earlier entry on a tie), or its control banner for a user in the
+    /// control group; banners in `excluding` (dismissed) are passed over.
+    public func banners(for subject: EvaluationSubject, at now: Double, excluding: Set<String> = []) -> [String: Banner] {
         let context = subject.context
         var winners: [String: BannerDefinition] = [:]
-        for banner in banners where banner.isShown(at: now) {
+        for banner in banners where banner.isShown(at: now) && !excluding.contains(banner.id) {
             if let current = winners[banner.placementId], current.priority >= banner.priority { continue }
             guard banner.targeting.matches(banner.id, context: context, at: now) else { continue }
             winners[banner.placementId] = banner

@@ -116,6 +116,14 @@ let now = 1_800_000_000.0
         #expect(definitions.banners(for: user("u", ["tier": "basic"]), at: now)["home"]?.id == "tie")
     }
 
+    @Test func aDismissedBannerLeavesItsPlacementToTheNextEligibleOne() throws {
+        let definitions = try load(Self.document)
+        let gold = user("u", ["tier": "gold"])
+        #expect(definitions.banners(for: gold, at: now, excluding: ["high"])["home"]?.id == "tie")
+        #expect(definitions.banners(for: gold, at: now, excluding: ["high", "tie"])["home"]?.id == "low")
+        #expect(definitions.banners(for: gold, at: now, excluding: ["high", "tie", "low"])["home"] == nil)
+    }
+
     @Test func schedulesAndExpiryDecideWhenABannerShows() throws {
         let definitions = try load(Self.document)
         #expect(definitions.banners(for: user("u"), at: now)["side"] == nil)

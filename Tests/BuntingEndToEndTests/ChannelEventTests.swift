@@ -127,6 +127,33 @@ func isEvent(_ message: JSON, _ type: String, _ channel: String? = nil) -> Bool 
         server.expectCleanProtocol()
     }
 
+    /// A dismissed banner leaves its placement empty until a refresh, which
+    /// fills it with the next eligible banner.
+    @Test func aRefreshFillsADismissedBannersPlacementWithTheNextOne() throws {
+        let workspace = try Workspace()
+        try workspace.writeDefinitions("""
+            {"banners": [
+              {"id": "spring", "placementId": "home", "html": "<p>Spring</p>", "priority": 5, "properties": {}},
+              {"id": "always", "placementId": "home", "html": "<p>Always</p>", "priority": 1, "properties": {}}
+            ]}
+            """)
+        let server = try ServerProcess(framing: .ndjson, arguments: ["--definitions", workspace.definitions.path, "--storage", ":memory:"])
+        _ = try server.request("subscribe", params: ["channel": "banners"], id: 1)
+        _ = try server.request("changeUser", params: ["userId": "ada"], id: 2)
+        #expect(try server.request("getBanner", params: ["placementId": "home"], id: 3)["result"]?["id"] == "spring")
+        _ = try server.request("logDismiss", params: ["channel": "banners", "id": "home"], id: 4)
+        #expect(try server.request("getBanner", params: ["placementId": "home"], id: 5)["result"] == .null)
+        let replied = try server.request("refresh", params: ["channel": "banners"], id: 6)
+        #expect(replied["result"] == .object([:]))
+        let refreshed = try server.waitForMessage("manual refresh") {
+            isEvent($0, "DATA_UPDATED") && $0["params"]?["reason"] == "MANUAL_SERVER_REFRESH"
+        }
+        #expect(refreshed.message["params"]?["cacheSnapshot"]?["banners"]?["home"]?["id"] == "always")
+        #expect(try server.request("getBanner", params: ["placementId": "home"], id: 7)["result"]?["id"] == "always")
+        try server.closeInput()
+        #expect(try server.waitForExit() == 0)
+    }
+
     @Test(arguments: ServerProcess.WireFraming.allCases)
     func editingTheFileRefreshesAndBreakingItKeepsTheCache(framing: ServerProcess.WireFraming) throws {
         let workspace = try Workspace()

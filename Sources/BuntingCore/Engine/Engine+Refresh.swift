@@ -90,7 +90,8 @@ extension Engine {
         case .contentCards:
             cache.cards = definitions.contentCards(for: subject, at: now)
         case .banners:
-            let fresh = definitions.banners(for: subject, at: now)
+            let dismissed = Set((itemStates[.banners] ?? [:]).lazy.filter { $0.value.dismissed }.map(\.key))
+            let fresh = definitions.banners(for: subject, at: now, excluding: dismissed)
             if let placementIds {
                 for placement in placementIds { cache.banners[placement] = fresh[placement] }
             } else {

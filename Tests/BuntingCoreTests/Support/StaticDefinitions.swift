@@ -49,9 +49,9 @@ final class StaticDefinitions: CompiledDefinitions {
         }
     }
 
-    func banners(for subject: EvaluationSubject, at now: Double) -> [String: Banner] {
+    func banners(for subject: EvaluationSubject, at now: Double, excluding: Set<String>) -> [String: Banner] {
         var banners: [String: Banner] = [:]
-        for entry in entries("banners", for: subject) {
+        for entry in entries("banners", for: subject) where !excluding.contains(entry["id"]!.stringValue!) {
             let banner = Banner(
                 id: entry["id"]!.stringValue!, placementId: entry["placementId"]!.stringValue!,
                 html: entry["html"]?.stringValue ?? "", isControl: entry["isControl"]?.boolValue ?? false,
