@@ -55,7 +55,8 @@ struct DefinitionsLoader {
             report(violation.instanceLocation, violation.message)
             let tokens = violation.instanceLocation.tokens
             switch tokens.first.flatMap(Section.init(rawValue:)) {
-            case .flags?, .evaluators? where tokens.count >= 2:
+            // (Each pattern takes its own `where`: `/flags` itself is structure.)
+            case .flags? where tokens.count >= 2, .evaluators? where tokens.count >= 2:
                 break  // the flag set decides what each flag's mistakes mean
             case .banners? where tokens.count >= 2:
                 if let index = Int(tokens[1]) { brokenBanners.insert(index) }

@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test(arguments: [
-        #"{"flags": "none"}"#, #"{"contentCards": {"a": 1}}"#, #"{"banners": 7}"#, #"{"channels": {"featureFlags": "on"}}"#,
+        #"{"flags": "none"}"#, #"{"flags": []}"#, #"{"contentCards": {"a": 1}}"#, #"{"banners": 7}"#, #"{"channels": {"featureFlags": "on"}}"#,
         #"{"fractionalHashing": "md5"}"#, #"[]"#, #"{"flags": {}, "$evaluators": []}"#,
     ])
     func aDocumentWithoutAReadableStructureIsRefusedWhole(text: String) {

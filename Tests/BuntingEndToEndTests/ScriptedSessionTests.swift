@@ -67,7 +67,12 @@ import Testing
         let path = try Self.temporaryFile(name, contents)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let server = try ServerProcess(
-            framing: .ndjson, arguments: ["--definitions", path, "--start-without-definitions", "--poll-interval", "0.05", "--log-level", "debug"])
+            // No retry within the test (each failed retry is an ERROR of its
+            // own): only polls, which must stay quiet, check the file again.
+            framing: .ndjson, arguments: [
+                "--definitions", path, "--start-without-definitions", "--poll-interval", "0.05", "--retry-initial-delay", "600",
+                "--retry-max-delay", "600", "--log-level", "debug",
+            ])
         let reply = try server.request("subscribe", params: ["channel": "featureFlags"])
         #expect(reply["result"]?["subscriptionId"] == "sub-1")
         let event = try server.waitForMessage("the first event") { $0["method"] == "event" }.message["params"]

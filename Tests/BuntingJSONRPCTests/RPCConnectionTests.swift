@@ -10,7 +10,7 @@ final class ConnectionHarness {
     var pending: [Responder] = []
     var connection: RPCConnection!
 
-    init() {
+    init(limits: RPCConnection.Limits = RPCConnection.Limits()) {
         let table = MethodTable([
             .immediate("echo", params: [.any("value", required: true), .any("optional")]) { params throws(RPCError) in
                 try params.requiredValue("value")
@@ -34,7 +34,7 @@ final class ConnectionHarness {
             },
             Method("someday", params: [.any("x")], .notImplemented),
         ])
-        connection = RPCConnection(methods: table) { [unowned self] message in
+        connection = RPCConnection(methods: table, limits: limits) { [unowned self] message in
             sentText.append(String(decoding: message.encoded, as: UTF8.self))
             sent.append(try! JSON.parse(message.encoded))
         }
@@ -205,6 +205,21 @@ func reason(_ reply: JSON?) -> String? { reply?["error"]?["data"]?["reason"]?.st
         #expect(errorCode(array[2]) == -32600)
         #expect(array[2]["id"] == .null)
         #expect(result(array[3]) == "c")
+    }
+
+    /// Replies of exactly the limit let the next request run; one byte past, it does not.
+    @Test(arguments: [(0, "echo"), (-1, "REPLY_TOO_LARGE")])
+    func aBatchsRepliesAreBounded(slack: Int, secondOutcome: String) throws {
+        let single = #"{"jsonrpc":"2.0","id":1,"result":"0123456789"}"#.utf8.count
+        var limits = RPCConnection.Limits()
+        limits.maxBatchReplyBytes = single + slack
+        let harness = ConnectionHarness(limits: limits)
+        let request = { (id: Int) in #"{"jsonrpc":"2.0","id":\#(id),"method":"echo","params":{"value":"0123456789"}}"# }
+        let replies = try #require(harness.exchange("[\(request(1)),\(request(2)),\(request(3))]").first?.arrayValue)
+        #expect(replies.map { $0["id"] } == [1, 2, 3])
+        #expect(result(replies[0]) == "0123456789")
+        #expect((result(replies[1]) == "0123456789" ? "echo" : reason(replies[1])) == secondOutcome)
+        #expect(reason(replies[2]) == "REPLY_TOO_LARGE")
     }
 
     @Test func anEmptyBatchIsOneInvalidRequest() {

@@ -1,0 +1,139 @@
+import BuntingJSON
+import Foundation
+import Testing
+
+/// Every limit of the README's table, at the limit (accepted) and one past it
+/// (refused with its documented reason, the server still serving), over a
+/// real server process.
+@Suite struct LimitsTests {
+    private func server(_ framing: ServerProcess.WireFraming = .ndjson, _ arguments: [String] = []) throws -> ServerProcess {
+        try ServerProcess(framing: framing, arguments: ["--framing", framing.rawValue, "--storage", ":memory:"] + arguments)
+    }
+
+    private func finish(_ server: ServerProcess) throws {
+        #expect(try server.request("status", id: "last")["result"]?["version"] != nil, "still serving")
+        try server.closeInput()
+        #expect(try server.waitForExit() == 0)
+        server.expectCleanProtocol()
+    }
+
+    private func reason(_ reply: JSON) -> String? { reply["error"]?["data"]?["reason"]?.stringValue }
+
+    /// A `status` request padded with an unknown param to exactly `size` bytes.
+    private func paddedRequest(id: Int, size: Int) -> [UInt8] {
+        let head = #"{"jsonrpc":"2.0","id":\#(id),"method":"status","params":{"pad":""#
+        let tail = #""}}"#
+        return Array((head + String(repeating: "p", count: size - head.utf8.count - tail.utf8.count) + tail).utf8)
+    }
+
+    @Test(arguments: ServerProcess.WireFraming.allCases)
+    func messageSize(framing: ServerProcess.WireFraming) throws {
+        let server = try server(framing, ["--max-message-size", "2000"])
+        try server.sendRaw(framing.frame(paddedRequest(id: 1, size: 2000)))
+        try server.sendRaw(framing.frame(paddedRequest(id: 2, size: 2001)))
+        let replies = try server.waitForMessages(count: 2)
+        // Read whole: refused for its unknown param, which names it.
+        #expect(replies[0]["id"] == 1 && replies[0]["error"]?["data"]?["field"] == "pad")
+        #expect(replies[1]["id"] == .null && reason(replies[1]) == "MESSAGE_TOO_LARGE")
+        #expect(replies[1]["error"]?["data"]?["limit"] == 2000)
+        try finish(server)
+    }
+
+    @Test func nesting() throws {
+        let server = try server()
+        // The envelope and params are two levels: data nested 510 deep makes 512.
+        func evaluate(depth: Int, id: Int) -> String {
+            #"{"jsonrpc":"2.0","id":\#(id),"method":"evaluate","params":{"rule":true,"data":"#
+                + String(repeating: "[", count: depth - 2) + String(repeating: "]", count: depth - 2) + "}}\n"
+        }
+        try server.sendRaw(evaluate(depth: 512, id: 1))
+        try server.sendRaw(evaluate(depth: 513, id: 2))
+        let replies = try server.waitForMessages(count: 2)
+        #expect(replies[0]["result"] == ["result": true])
+        #expect(reason(replies[1]) == "TOO_DEEP")
+        try finish(server)
+    }
+
+    @Test func headerLine() throws {
+        let server = try server(.lsp)
+        // 8,192 bytes counting the \r, not the \n.
+        for (length, id) in [(8191, 1), (8192, 2)] {
+            let body = Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"status"}"#.utf8)
+            try server.sendRaw(Array(("X-Pad: " + String(repeating: "x", count: length - 7) + "\r\n").utf8)
+                + Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body)
+        }
+        let replies = try server.waitForMessages(count: 3)
+        #expect(replies[0]["id"] == 1 && replies[0]["result"] != nil)
+        #expect(reason(replies[1]) == "INVALID_HEADER")
+        // The rest of the stream is read again from the next header block.
+        #expect(replies[2]["id"] == 2 && replies[2]["result"] != nil)
+        try finish(server)
+    }
+
+    @Test func batchLength() throws {
+        let server = try server()
+        func batch(_ count: Int, from first: Int) -> String {
+            "[" + (0..<count).map { #"{"jsonrpc":"2.0","id":\#(first + $0),"method":"status"}"# }.joined(separator: ",") + "]\n"
+        }
+        try server.sendRaw(batch(1000, from: 0))
+        try server.sendRaw(batch(1001, from: 5000))
+        let replies = try server.waitForMessages(count: 2)
+        #expect(replies[0].arrayValue?.count == 1000)
+        #expect(replies[0].arrayValue?.allSatisfy { $0["result"] != nil } == true)
+        #expect(replies[1]["id"] == .null && reason(replies[1]) == "BATCH_TOO_LARGE")
+        try finish(server)
+    }
+
+    @Test func userIdLength() throws {
+        let server = try server()
+        let atLimit = String(repeating: "é", count: 997)  // counted in characters, not bytes
+        #expect(try server.request("changeUser", params: ["userId": .string(atLimit)], id: 1)["result"] == [:])
+        #expect(try server.request("status", id: 2)["result"]?["userId"] == .string(atLimit))
+        let past = try server.request("changeUser", params: ["userId": .string(String(repeating: "u", count: 998))], id: 3)
+        #expect(reason(past) == "INVALID_PARAMS" && past["error"]?["data"]?["field"] == "userId")
+        #expect(try server.request("status", id: 4)["result"]?["userId"] == .string(atLimit), "nothing changed")
+        try finish(server)
+    }
+
+    /// `{"a":"…"}` taking exactly `size` bytes encoded.
+    private func object(encodedSize size: Int) -> JSON {
+        .object(["a": .string(String(repeating: "v", count: size - #"{"a":""}"#.utf8.count))])
+    }
+
+    @Test func attributesSize() throws {
+        let server = try server()
+        _ = try server.request("changeUser", params: ["userId": "ada"], id: 1)
+        let atLimit = object(encodedSize: 64 << 10)
+        #expect(try server.request("setUserAttributes", params: ["attributes": atLimit], id: 2)["result"] == [:])
+        // One byte more, merged over the same key.
+        let past = try server.request("setUserAttributes", params: ["attributes": object(encodedSize: (64 << 10) + 1)], id: 3)
+        #expect(reason(past) == "INVALID_PARAMS" && past["error"]?["data"]?["field"] == "attributes")
+        // Nothing changed: one more byte under another key is still too much.
+        #expect(reason(try server.request("setUserAttributes", params: ["attributes": ["b": 1]], id: 4)) == "INVALID_PARAMS")
+        try finish(server)
+    }
+
+    @Test func trackNameAndDetails() throws {
+        let server = try server()
+        _ = try server.request("changeUser", params: ["userId": "ada"], id: 1)
+        let ok = try server.request("track", params: [
+            "name": .string(String(repeating: "n", count: 255)), "details": object(encodedSize: 16 << 10),
+        ], id: 2)
+        #expect(ok["result"] != nil && ok["error"] == nil)
+        let longName = try server.request("track", params: ["name": .string(String(repeating: "n", count: 256))], id: 3)
+        #expect(reason(longName) == "INVALID_PARAMS" && longName["error"]?["data"]?["field"] == "name")
+        let bigDetails = try server.request("track", params: ["name": "e", "details": object(encodedSize: (16 << 10) + 1)], id: 4)
+        #expect(reason(bigDetails) == "INVALID_PARAMS" && bigDetails["error"]?["data"]?["field"] == "details")
+        #expect(try server.request("status", id: 5)["result"]?["pendingAnalytics"] == 1, "only the first was queued")
+        try finish(server)
+    }
+
+    @Test func placementsPerRefresh() throws {
+        let server = try server()
+        let ids = (0..<11).map { JSON.string("p\($0)") }
+        #expect(try server.request("refresh", params: ["channel": "banners", "placementIds": .array(Array(ids.prefix(10)))], id: 1)["result"] == [:])
+        let past = try server.request("refresh", params: ["channel": "banners", "placementIds": .array(ids)], id: 2)
+        #expect(reason(past) == "INVALID_PARAMS" && past["error"]?["data"]?["field"] == "placementIds")
+        try finish(server)
+    }
+}
