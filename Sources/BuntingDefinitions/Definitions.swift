@@ -1,6 +1,7 @@
 import BuntingCore
 import BuntingJSON
 import BuntingRules
+import Synchronization
 
 /// A definitions document, checked against `schemas/definitions.schema.json`
 /// and compiled: flagd's flags, banners, content cards and channel switches,
@@ -19,6 +20,15 @@ public final class Definitions: CompiledDefinitions {
     let fingerprints: FlagFingerprints
     /// Results `evaluateFlag` has written, kept for as long as this document is current.
     private let encodedResults = EncodedFlagResults()
+    /// The channel's flag for each flag and variant met so far (nil: not listed).
+    private let madeFlags = Mutex<[FlagVariant: FeatureFlag?]>([:])
+
+    private struct FlagVariant: Hashable {
+        let flagKey: String
+        let variant: String
+        /// Disabled and error resolutions are not listed: the reason is part of the key.
+        let reason: FlagReason
+    }
 
     init(
         flagSet: FlagSet, banners: [BannerDefinition], cards: [CardDefinition], channels: [Channel: Bool],
@@ -66,8 +76,23 @@ public final class Definitions: CompiledDefinitions {
     /// The flags the channel lists: those that resolve (not disabled, not in
     /// error) to a boolean or to `{"enabled", "properties"}`; flags of other
     /// value types are for `evaluateFlag` only.
+    ///
+    /// A flag resolved to a variant is always the same `FeatureFlag` (its
+    /// value and metadata are the document's), so each is made and encoded
+    /// once and shared by every user whose flag resolves to that variant:
+    /// a user change costs a lookup per flag, and their caches share the text.
     public func featureFlags(for subject: EvaluationSubject, at now: Double) -> [FeatureFlag] {
-        flagSet.resolveAll(context: subject.context, timestamp: Int64(now.rounded(.down))).compactMap(Self.featureFlag)
+        let resolutions = flagSet.resolveAll(context: subject.context, timestamp: Int64(now.rounded(.down)))
+        return madeFlags.withLock { made in
+            resolutions.compactMap { resolution -> FeatureFlag? in
+                guard let variant = resolution.variant else { return Self.featureFlag(resolution) }
+                let key = FlagVariant(flagKey: resolution.flagKey, variant: variant, reason: resolution.reason)
+                if let known = made[key] { return known }
+                let flag = Self.featureFlag(resolution)
+                made[key] = flag
+                return flag
+            }
+        }
     }
 
     static func featureFlag(_ resolution: FlagResolution) -> FeatureFlag? {

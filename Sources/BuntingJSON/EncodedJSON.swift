@@ -23,14 +23,15 @@ public struct EncodedJSON: Sendable, Hashable {
 
     public static let null = EncodedJSON(trustedText: Array("null".utf8))
 
-    /// `[e0,e1,…]` from encoded elements.
-    public static func array<Elements: Sequence>(_ elements: Elements) -> EncodedJSON where Elements.Element == EncodedJSON {
+    /// `[e0,e1,…]` from elements that write their own text, each appended
+    /// in place (no copy per element).
+    public static func array<Elements: Sequence>(_ elements: Elements) -> EncodedJSON where Elements.Element: JSONText {
         var text: [UInt8] = [UInt8(ascii: "[")]
         var first = true
         for element in elements {
             if !first { text.append(UInt8(ascii: ",")) }
             first = false
-            text.append(contentsOf: element.bytes)
+            element.appendEncoded(to: &text)
         }
         text.append(UInt8(ascii: "]"))
         return EncodedJSON(trustedText: text)
@@ -91,5 +92,16 @@ public struct EncodedJSON: Sendable, Hashable {
         public func finish() -> EncodedJSON {
             EncodedJSON(trustedText: text + [UInt8(ascii: "}")])
         }
+    }
+}
+
+/// A value that writes its own JSON text, kept or spliced from pieces jansson wrote.
+public protocol JSONText {
+    func appendEncoded(to output: inout [UInt8])
+}
+
+extension EncodedJSON: JSONText {
+    public func appendEncoded(to output: inout [UInt8]) {
+        output.append(contentsOf: bytes)
     }
 }

@@ -15,9 +15,9 @@ struct ChannelCache: Equatable {
     var encoded: EncodedJSON {
         var object = EncodedJSON.ObjectBuilder()
         object.add("lastSyncAt", .number(lastSyncAt))
-        object.add("flags", .array(flags.lazy.map(\.encoded)))
+        object.add("flags", .array(flags))
         object.add("banners", .array(banners.keys.sorted().lazy.compactMap { banners[$0]?.encoded }))
-        object.add("cards", .array(cards.lazy.map(\.encoded)))
+        object.add("cards", .array(cards))
         return object.finish()
     }
 

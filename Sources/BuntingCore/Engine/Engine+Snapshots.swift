@@ -75,7 +75,7 @@ extension Engine {
         guard isEnabled(channel) else { return Self.emptyData[channel]! }
         switch channel {
         case .featureFlags:
-            return .array(cache(.featureFlags).flags.lazy.map(\.encoded))
+            return .array(cache(.featureFlags).flags)
         case .banners:
             let banners = visibleBanners()
             var object = EncodedJSON.ObjectBuilder()
@@ -85,7 +85,7 @@ extension Engine {
             let cards = visibleCards(matching: extras)
             let unviewed = cards.count { !$0.viewed && !$0.isControl }
             var object = EncodedJSON.ObjectBuilder()
-            object.add("cards", .array(cards.lazy.map(\.encoded)))
+            object.add("cards", .array(cards))
             object.add("unviewedCount", .int(unviewed))
             return object.finish()
         }

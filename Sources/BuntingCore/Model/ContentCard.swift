@@ -2,31 +2,81 @@ import BuntingJSON
 
 /// A content card as the client sees it: the definition's fields plus this
 /// user's `viewed` and `clicked` state.
-public struct ContentCard: Equatable, Sendable {
+public struct ContentCard: Equatable, Sendable, JSONText {
     public enum Kind: String, Sendable {
         case classic, captionedImage, imageOnly, control
     }
 
-    public let id: String
-    public let type: Kind
-    public var isControl: Bool { type == .control }
-    public let title: String?
-    public let description: String?
-    public let imageUrl: String?
-    public let aspectRatio: Double?
-    public let url: String?
-    public let linkText: String?
-    public let extras: JSONObject
-    public let created: Double
-    public let updated: Double?
-    public let expiresAt: Double?
-    public let pinned: Bool
-    public let dismissible: Bool
+    /// What the definitions say of the card, made (and encoded) once and
+    /// shared by every copy: a user's cache of thousands of cards copies one
+    /// reference per card, not a dozen strings.
+    private final class Definition: Sendable {
+        let id: String
+        let type: Kind
+        let title: String?
+        let description: String?
+        let imageUrl: String?
+        let aspectRatio: Double?
+        let url: String?
+        let linkText: String?
+        let extras: JSONObject
+        let created: Double
+        let updated: Double?
+        let expiresAt: Double?
+        let pinned: Bool
+        let dismissible: Bool
+        /// The card's JSON up to its user state: `{…,"dismissible":true`;
+        /// `encoded` adds viewed and clicked.
+        let encodedPrefix: [UInt8]
+
+        init(
+            id: String, type: Kind, title: String?, description: String?, imageUrl: String?, aspectRatio: Double?,
+            url: String?, linkText: String?, extras: JSONObject, created: Double, updated: Double?, expiresAt: Double?,
+            pinned: Bool, dismissible: Bool
+        ) {
+            self.id = id
+            self.type = type
+            self.title = title
+            self.description = description
+            self.imageUrl = imageUrl
+            self.aspectRatio = aspectRatio
+            self.url = url
+            self.linkText = linkText
+            self.extras = extras
+            self.created = created
+            self.updated = updated
+            self.expiresAt = expiresAt
+            self.pinned = pinned
+            self.dismissible = dismissible
+            var prefix = ContentCard.definitionJSON(
+                id: id, type: type, title: title, description: description, imageUrl: imageUrl, aspectRatio: aspectRatio,
+                url: url, linkText: linkText, extras: extras, created: created, updated: updated, expiresAt: expiresAt,
+                pinned: pinned, dismissible: dismissible
+            ).encoded()
+            prefix.removeLast()  // the closing brace; `encoded` writes the user state and its own
+            encodedPrefix = prefix
+        }
+    }
+
+    private let definition: Definition
     public var viewed: Bool
     public var clicked: Bool
-    /// The card's JSON up to its user state: `{…,"dismissible":true`, written
-    /// once when the card is made; `encoded` adds viewed and clicked.
-    private let encodedPrefix: [UInt8]
+
+    public var id: String { definition.id }
+    public var type: Kind { definition.type }
+    public var isControl: Bool { definition.type == .control }
+    public var title: String? { definition.title }
+    public var description: String? { definition.description }
+    public var imageUrl: String? { definition.imageUrl }
+    public var aspectRatio: Double? { definition.aspectRatio }
+    public var url: String? { definition.url }
+    public var linkText: String? { definition.linkText }
+    public var extras: JSONObject { definition.extras }
+    public var created: Double { definition.created }
+    public var updated: Double? { definition.updated }
+    public var expiresAt: Double? { definition.expiresAt }
+    public var pinned: Bool { definition.pinned }
+    public var dismissible: Bool { definition.dismissible }
 
     public init(
         id: String, type: Kind, title: String? = nil, description: String? = nil, imageUrl: String? = nil,
@@ -34,29 +84,12 @@ public struct ContentCard: Equatable, Sendable {
         created: Double, updated: Double? = nil, expiresAt: Double? = nil, pinned: Bool = false,
         dismissible: Bool = true, viewed: Bool = false, clicked: Bool = false
     ) {
-        self.id = id
-        self.type = type
-        self.title = title
-        self.description = description
-        self.imageUrl = imageUrl
-        self.aspectRatio = aspectRatio
-        self.url = url
-        self.linkText = linkText
-        self.extras = extras
-        self.created = created
-        self.updated = updated
-        self.expiresAt = expiresAt
-        self.pinned = pinned
-        self.dismissible = dismissible
+        definition = Definition(
+            id: id, type: type, title: title, description: description, imageUrl: imageUrl, aspectRatio: aspectRatio,
+            url: url, linkText: linkText, extras: extras, created: created, updated: updated, expiresAt: expiresAt,
+            pinned: pinned, dismissible: dismissible)
         self.viewed = viewed
         self.clicked = clicked
-        var prefix = Self.definitionJSON(
-            id: id, type: type, title: title, description: description, imageUrl: imageUrl, aspectRatio: aspectRatio, url: url,
-            linkText: linkText, extras: extras, created: created, updated: updated, expiresAt: expiresAt, pinned: pinned,
-            dismissible: dismissible
-        ).encoded()
-        prefix.removeLast()  // the closing brace; `encoded` writes the user state and its own
-        encodedPrefix = prefix
     }
 
     public func isExpired(at now: Double) -> Bool {
@@ -76,10 +109,16 @@ public struct ContentCard: Equatable, Sendable {
 
     /// The card as the client sees it, written from the text made once.
     public var encoded: EncodedJSON {
-        var text = encodedPrefix
-        text.append(contentsOf: viewed ? Self.viewedTrue : Self.viewedFalse)
-        text.append(contentsOf: clicked ? Self.clickedTrue : Self.clickedFalse)
+        var text: [UInt8] = []
+        appendEncoded(to: &text)
         return EncodedJSON(trustedText: text)
+    }
+
+    /// Appends the card's text, user state included, without a copy of its own.
+    public func appendEncoded(to output: inout [UInt8]) {
+        output.append(contentsOf: definition.encodedPrefix)
+        output.append(contentsOf: viewed ? Self.viewedTrue : Self.viewedFalse)
+        output.append(contentsOf: clicked ? Self.clickedTrue : Self.clickedFalse)
     }
 
     private static let viewedTrue = Array(#","viewed":true"#.utf8)
@@ -88,10 +127,11 @@ public struct ContentCard: Equatable, Sendable {
     private static let clickedFalse = Array(#","clicked":false}"#.utf8)
 
     public static func == (lhs: ContentCard, rhs: ContentCard) -> Bool {
-        lhs.encoded == rhs.encoded
+        lhs.viewed == rhs.viewed && lhs.clicked == rhs.clicked
+            && (lhs.definition === rhs.definition || lhs.definition.encodedPrefix == rhs.definition.encodedPrefix)
     }
 
-    private static func definitionJSON(
+    fileprivate static func definitionJSON(
         id: String, type: Kind, title: String?, description: String?, imageUrl: String?, aspectRatio: Double?, url: String?,
         linkText: String?, extras: JSONObject, created: Double, updated: Double?, expiresAt: Double?, pinned: Bool,
         dismissible: Bool

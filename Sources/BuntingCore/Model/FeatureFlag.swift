@@ -1,7 +1,7 @@
 import BuntingJSON
 
 /// A Braze-style feature flag as the client sees it.
-public struct FeatureFlag: Equatable, Sendable {
+public struct FeatureFlag: Equatable, Sendable, JSONText {
     public let id: String
     public let enabled: Bool
     /// Key → `{type, value}`, as the definitions give them.
@@ -22,6 +22,10 @@ public struct FeatureFlag: Equatable, Sendable {
         if let trackingString { object["trackingString"] = .string(trackingString) }
         if !metadata.isEmpty { object["metadata"] = .object(metadata) }
         encoded = EncodedJSON(.object(object))
+    }
+
+    public func appendEncoded(to output: inout [UInt8]) {
+        output.append(contentsOf: encoded.bytes)
     }
 
     public var json: JSON {
