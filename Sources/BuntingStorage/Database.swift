@@ -31,11 +31,14 @@ final class Database {
     /// Closes the connection; statements prepared on it must be gone first
     /// (each keeps its database alive, so the owner drops them, then closes).
     /// The last connection to close checkpoints the write-ahead log into the
-    /// database file and removes it.
-    func close() {
-        guard let handle else { return }
-        sqlite3_close_v2(handle)
+    /// database file and removes it. Returns whether it closed cleanly (false
+    /// when already closed).
+    @discardableResult
+    func close() -> Bool {
+        guard let handle else { return false }
+        let result = sqlite3_close_v2(handle)
         self.handle = nil
+        return result == SQLITE_OK
     }
 
     /// Runs SQL that returns no rows; `sql` may hold several statements.
@@ -65,11 +68,35 @@ final class Database {
             return result
         } catch {
             // A failed COMMIT (a full disk) can leave the transaction open.
-            if let handle, sqlite3_get_autocommit(handle) == 0 {
-                sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
-            }
+            rollBackIfOpen()
             throw error
         }
+    }
+
+    /// Runs `body` inside the transaction under way (or as one of its own)
+    /// so that it takes effect whole or not at all; the transaction around
+    /// it stays open either way.
+    func savepoint<Result>(_ body: () throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
+        try execute("SAVEPOINT whole")
+        do {
+            let result = try body()
+            try execute("RELEASE whole")
+            return result
+        } catch {
+            if isInTransaction, let handle { sqlite3_exec(handle, "ROLLBACK TO whole; RELEASE whole", nil, nil, nil) }
+            throw error
+        }
+    }
+
+    /// Whether a transaction is open. SQLite ends one by itself (rolls it
+    /// back) after some failures — a full disk, an I/O error — which this tells.
+    var isInTransaction: Bool {
+        handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
+    }
+
+    /// Ends the transaction under way, if any, undoing it.
+    func rollBackIfOpen() {
+        if isInTransaction, let handle { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.

@@ -5,51 +5,81 @@ import BuntingRuntime
 /// The engine's store in a SQLite database (write-ahead log), opened by
 /// `StorageDirectory.openStore()`.
 ///
-/// Every write is its own transaction, committed before the call returns:
-/// an event is in the log file before ENQUEUED is sent, and the removal of a
-/// delivered batch is one transaction. Synchronous mode NORMAL: a commit is
-/// written to the log with `write(2)` but not synced, so it survives the
-/// process being killed at any moment (the kernel holds the bytes); only a
-/// power cut or kernel crash can take back the last commits. Syncing every
-/// commit (FULL) costs a disk flush per event for a failure this store does
-/// not promise to survive.
+/// Writes are grouped: the first write after a commit opens a transaction
+/// and `commitPending()` commits it. The server calls that at the end of
+/// every turn of its event loop and before any output reaches the client, so
+/// an event is in the log file before its ENQUEUED can be seen, and the
+/// requests read in one go share one commit. Synchronous mode NORMAL: a
+/// commit is written to the log with `write(2)` but not synced, so it
+/// survives the process being killed at any moment (the kernel holds the
+/// bytes); only a power cut or kernel crash can take back the last commits.
+/// Syncing every commit (FULL) costs a disk flush per commit for a failure
+/// this store does not promise to survive.
+///
+/// A commit that fails (a full disk) is undone by SQLite; what the store
+/// holds in memory it redoes first thing in the next transaction
+/// (SQLiteStore+Commits.swift). A file that SQLite finds damaged while
+/// serving is moved aside and replaced (SQLiteStore+Damage.swift).
 ///
 /// Used on one thread, the event loop's; after `close()` writes throw and
 /// reads come back empty.
 public final class SQLiteStore: Store {
     /// The database file.
     public let path: String
-    /// Nil once closed.
-    private var statements: Statements?
-    private var database: Database?
-    /// Counted once at open and kept up to date, because the engine asks often.
-    private var eventCount = 0
-    /// The profile as stored: the engine saves it often, mostly unchanged
-    /// (at every start, for one), and an unchanged one is not written again.
-    private var storedProfile: StoredProfile?
+    /// Nil once closed, or once the disk was given up for `memory`.
+    var connection: StoreConnection?
+    /// Queued events in the file, counting the open transaction's.
+    var fileEventCount: Int
+    /// The profile as last written, committed or not: the engine saves it
+    /// often, mostly unchanged (at every start, for one), and an unchanged
+    /// one is not written again.
+    var storedProfile: StoredProfile?
+    /// The writes of the open transaction; nil between commits.
+    var transaction: PendingWrites?
+    /// What failed commits undid, to be redone.
+    var redo = Redo()
+    /// What the next `commitPending()` reports.
+    var trouble: StoreTrouble?
+    /// Damaged files replaced while serving; after a second the disk is given up.
+    var replacements = 0
+    /// Where everything is kept once the disk is given up.
+    var memory: MemoryStore?
 
-    init(database: Database) throws(SQLiteError) {
-        self.path = database.path
-        self.database = database
-        let statements = try Statements(database)
-        self.statements = statements
-        try statements.countEvents.run { row in eventCount = Int(row.integer(0)) }
+    init(_ connection: StoreConnection) {
+        self.path = connection.database.path
+        self.connection = connection
+        self.fileEventCount = connection.eventCount
     }
 
-    /// Finalizes the statements and closes the database, which checkpoints
-    /// the log into the database file.
+    /// Commits what is pending, finalizes the statements and closes the
+    /// database, which checkpoints the log into the database file; then
+    /// marks the file as closed cleanly, so that the next start need not check it.
     public func close() {
-        statements = nil
-        database?.close()
-        database = nil
+        guard connection != nil else { return }
+        commit()
+        if !redo.events.isEmpty {
+            log.error("storage: \(Self.analyticsEvents(redo.events.count)) kept in memory could not be stored: lost")
+        }
+        guard let database = connection?.database else { return }
+        connection = nil
+        if database.close() { CleanShutdownMark.write(for: path) }
+    }
+
+    public func commitPending() -> StoreTrouble? {
+        commit()
+        defer { trouble = nil }
+        return trouble
     }
 
     // MARK: - Profile
 
     public func loadProfile() -> StoredProfile? {
+        if let memory { return memory.loadProfile() }
+        // Not yet in the file: a failed commit undid it.
+        if redo.profile { return storedProfile }
         var profile: StoredProfile?
-        read("the profile") { (statements) throws(SQLiteError) in
-            try statements.loadProfile.run { row in
+        read("the profile") { (connection) throws(SQLiteError) in
+            try connection.loadProfile.run { row in
                 var channels: [Channel: Bool] = [:]
                 for (name, value) in Self.json(row.text(4)).objectValue ?? [:] {
                     if let channel = Channel(rawValue: name), let enabled = value.boolValue { channels[channel] = enabled }
@@ -66,33 +96,42 @@ public final class SQLiteStore: Store {
 
     public func saveProfile(_ profile: StoredProfile) throws(StoreError) {
         guard profile != storedProfile else { return }
+        try write("save the profile", memory: { (memory) throws(StoreError) in try memory.saveProfile(profile) }) {
+            (connection) throws(SQLiteError) in
+            try Self.writeProfile(profile, connection)
+            transaction?.wroteProfile = true
+        }
+        storedProfile = profile
+    }
+
+    static func writeProfile(_ profile: StoredProfile, _ connection: StoreConnection) throws(SQLiteError) {
         var channels = JSONObject()
         for channel in Channel.allCases {
             if let enabled = profile.channelsEnabled[channel] { channels[channel.rawValue] = .bool(enabled) }
         }
-        try write("save the profile") { (statements) throws(SQLiteError) in
-            try statements.saveProfile.run([
-                .text(profile.deviceId), .text(profile.userId), Self.text(.object(profile.attributes)),
-                .bool(profile.sdkEnabled), Self.text(.object(channels)), .text(profile.sessionId),
-                Self.text(.array(profile.sessionFlagImpressions.map(JSON.string))),
-            ])
-        }
-        storedProfile = profile
+        try connection.saveProfile.run([
+            .text(profile.deviceId), .text(profile.userId), text(.object(profile.attributes)),
+            .bool(profile.sdkEnabled), text(.object(channels)), .text(profile.sessionId),
+            text(.array(profile.sessionFlagImpressions.map(JSON.string))),
+        ])
     }
 
     // MARK: - Users
 
     public func loadUser(_ user: String) -> StoredUser {
+        if let memory { return memory.loadUser(user) }
         var stored = StoredUser()
-        read("the data of a user") { (statements) throws(SQLiteError) in
-            try statements.loadCaches.run([.text(user)]) { row in
+        // A wipe that a failed commit undid: what the file holds is gone.
+        guard !redo.wipe else { return stored }
+        read("the data of a user") { (connection) throws(SQLiteError) in
+            try connection.loadCaches.run([.text(user)]) { row in
                 if let channel = row.text(0).flatMap(Channel.init(rawValue:)) { stored.caches[channel] = Self.json(row.text(1)) }
             }
-            try statements.loadItemStates.run([.text(user)]) { row in
+            try connection.loadItemStates.run([.text(user)]) { row in
                 guard let channel = row.text(0).flatMap(Channel.init(rawValue:)), let itemId = row.text(1) else { return }
                 stored.itemStates[channel, default: [:]][itemId] = ItemState(viewed: row.bool(2), clicked: row.bool(3), dismissed: row.bool(4))
             }
-            try statements.loadAttributes.run([.text(user)]) { row in
+            try connection.loadAttributes.run([.text(user)]) { row in
                 stored.attributes = Self.json(row.text(0)).objectValue ?? [:]
             }
         }
@@ -100,160 +139,180 @@ public final class SQLiteStore: Store {
     }
 
     public func saveChannelCache(user: String, channel: Channel, encoded cache: EncodedJSON) throws(StoreError) {
-        try write("save the \(channel.rawValue) cache") { (statements) throws(SQLiteError) in
-            try statements.saveCache.run([.text(user), .text(channel.rawValue), .text(String(decoding: cache.bytes, as: UTF8.self))])
+        try write("save the \(channel.rawValue) cache", memory: { (memory) throws(StoreError) in
+            try memory.saveChannelCache(user: user, channel: channel, encoded: cache)
+        }) { (connection) throws(SQLiteError) in
+            try connection.saveCache.run([.text(user), .text(channel.rawValue), .text(String(decoding: cache.bytes, as: UTF8.self))])
         }
     }
 
     public func saveItemState(user: String, channel: Channel, itemId: String, state: ItemState) throws(StoreError) {
-        try write("save the state of an item") { (statements) throws(SQLiteError) in
-            try statements.saveItemState.run([
+        try write("save the state of an item", memory: { (memory) throws(StoreError) in
+            try memory.saveItemState(user: user, channel: channel, itemId: itemId, state: state)
+        }) { (connection) throws(SQLiteError) in
+            try connection.saveItemState.run([
                 .text(user), .text(channel.rawValue), .text(itemId), .bool(state.viewed), .bool(state.clicked), .bool(state.dismissed),
             ])
         }
     }
 
     public func saveAttributes(user: String, attributes: JSONObject) throws(StoreError) {
-        try write("save a user's attributes") { (statements) throws(SQLiteError) in
-            try statements.saveAttributes.run([.text(user), Self.text(.object(attributes))])
+        try write("save a user's attributes", memory: { (memory) throws(StoreError) in
+            try memory.saveAttributes(user: user, attributes: attributes)
+        }) { (connection) throws(SQLiteError) in
+            try connection.saveAttributes.run([.text(user), Self.text(.object(attributes))])
         }
     }
 
     public func wipe() throws(StoreError) {
-        try write("wipe the data") { (statements) throws(SQLiteError) in
-            try statements.database.transaction { () throws(SQLiteError) in
-                for statement in statements.wipe { try statement.run() }
-            }
+        try write("wipe the data", memory: { (memory) throws(StoreError) in try memory.wipe() }) {
+            (connection) throws(SQLiteError) in
+            try Self.wipe(connection)
+            fileEventCount = 0
+            transaction?.wiped = true
+            transaction?.events.removeAll()
+            transaction?.removals.removeAll()
         }
-        eventCount = 0
+    }
+
+    /// Whole or not at all, inside the transaction under way.
+    static func wipe(_ connection: StoreConnection) throws(SQLiteError) {
+        try connection.database.savepoint { () throws(SQLiteError) in
+            for statement in connection.wipe { try statement.run() }
+        }
     }
 
     // MARK: - Analytics queue
 
     public func enqueue(_ event: AnalyticsEvent) throws(StoreError) {
-        try write("store the event") { (statements) throws(SQLiteError) in
-            try statements.enqueue.run([
-                .text(event.eventId), .text(event.kind.rawValue), .text(event.channel.rawValue), .text(event.itemId),
-                .text(event.userId), .text(event.deviceId), .text(event.sessionId), .real(event.time),
-                .text(event.buttonId), .text(event.trackingString), Self.text(event.item),
-            ])
+        try write("store the event", memory: { (memory) throws(StoreError) in try memory.enqueue(event) }) {
+            (connection) throws(SQLiteError) in
+            try Self.insert(event, connection)
+            fileEventCount += 1
+            transaction?.events.append(event)
         }
-        eventCount += 1
+    }
+
+    static func insert(_ event: AnalyticsEvent, _ connection: StoreConnection) throws(SQLiteError) {
+        try connection.enqueue.run([
+            .text(event.eventId), .text(event.kind.rawValue), .text(event.channel.rawValue), .text(event.itemId),
+            .text(event.userId), .text(event.deviceId), .text(event.sessionId), .real(event.time),
+            .text(event.buttonId), .text(event.trackingString), text(event.item),
+        ])
     }
 
     public func queuedEvents(limit: Int) -> [AnalyticsEvent] {
+        if let memory { return memory.queuedEvents(limit: limit) }
         var events: [AnalyticsEvent] = []
         var unreadable: [String] = []
-        read("the analytics queue") { (statements) throws(SQLiteError) in
-            try statements.queuedEvents.run([.integer(Int64(limit))]) { row in
-                guard let eventId = row.text(0) else { return }
-                guard let kind = row.text(1).flatMap(AnalyticsEvent.Kind.init(rawValue:)),
-                      let channel = row.text(2).flatMap(Channel.init(rawValue:)),
-                      let itemId = row.text(3), let deviceId = row.text(5)
-                else { return unreadable.append(eventId) }
-                events.append(AnalyticsEvent(
-                    eventId: eventId, kind: kind, channel: channel, itemId: itemId, userId: row.text(4), deviceId: deviceId,
-                    sessionId: row.text(6), time: row.real(7), buttonId: row.text(8), trackingString: row.text(9),
-                    item: Self.json(row.text(10))))
+        // Delivered, and deleted again with the next commit: not sent twice.
+        let removed = redo.removals
+        if !redo.wipe {
+            read("the analytics queue") { (connection) throws(SQLiteError) in
+                try connection.queuedEvents.run([.integer(Int64(limit + removed.count))]) { row in
+                    guard let eventId = row.text(0), !removed.contains(eventId) else { return }
+                    guard let kind = row.text(1).flatMap(AnalyticsEvent.Kind.init(rawValue:)),
+                          let channel = row.text(2).flatMap(Channel.init(rawValue:)),
+                          let itemId = row.text(3), let deviceId = row.text(5)
+                    else { return unreadable.append(eventId) }
+                    events.append(AnalyticsEvent(
+                        eventId: eventId, kind: kind, channel: channel, itemId: itemId, userId: row.text(4), deviceId: deviceId,
+                        sessionId: row.text(6), time: row.real(7), buttonId: row.text(8), trackingString: row.text(9),
+                        item: Self.json(row.text(10))))
+                }
             }
         }
+        // The disk was given up while reading.
+        if let memory { return memory.queuedEvents(limit: limit) }
         if !unreadable.isEmpty {
             // Only a damaged file holds such rows; kept, they would block the queue forever.
             log.error("storage: dropping \(unreadable.count) queued events that cannot be read")
             try? removeEvents(unreadable)
         }
+        if events.count > limit { events.removeLast(events.count - limit) }
+        // Events a failed commit undid are newer than every event in the file.
+        events += redo.events.prefix(limit - events.count)
         return events
     }
 
-    public var queuedEventCount: Int { eventCount }
+    public var queuedEventCount: Int {
+        if let memory { return memory.queuedEventCount }
+        return (redo.wipe ? 0 : fileEventCount - redo.removals.count) + redo.events.count
+    }
 
     public func removeEvents(_ eventIds: [String]) throws(StoreError) {
-        var removed = 0
-        try write("remove sent events") { (statements) throws(SQLiteError) in
-            removed = 0
-            try statements.database.transaction { () throws(SQLiteError) in
-                for eventId in eventIds {
-                    try statements.removeEvent.run([.text(eventId)])
-                    removed += statements.database.changes
-                }
-            }
+        if memory == nil && !redo.events.isEmpty {
+            let removed = Set(eventIds)
+            redo.events.removeAll { removed.contains($0.eventId) }
         }
-        eventCount -= removed
+        try write("remove sent events", memory: { (memory) throws(StoreError) in try memory.removeEvents(eventIds) }) {
+            (connection) throws(SQLiteError) in
+            let pending = Set(transaction?.events.map(\.eventId) ?? [])
+            var removedPending: Set<String> = []
+            for eventId in eventIds {
+                try connection.removeEvent.run([.text(eventId)])
+                guard connection.database.changes > 0 else { continue }
+                fileEventCount -= 1
+                // One stored by this very transaction goes with it if it fails.
+                if pending.contains(eventId) { removedPending.insert(eventId) } else { transaction?.removals.append(eventId) }
+            }
+            if !removedPending.isEmpty { transaction?.events.removeAll { removedPending.contains($0.eventId) } }
+        }
     }
 
     // MARK: - Helpers
 
-    /// Runs a write; a SQLite failure becomes a `StoreError` naming what failed.
-    private func write(_ what: String, _ body: (Statements) throws(SQLiteError) -> Void) throws(StoreError) {
-        guard let statements else { throw StoreError("cannot \(what): the storage is closed") }
-        do {
-            try body(statements)
-        } catch {
-            throw StoreError("cannot \(what) in \(path): \(error.message)")
+    /// Runs a write in the open transaction, opening one if none is; a SQLite
+    /// failure becomes a `StoreError` naming what failed. Damage moves the
+    /// file aside and the write is made again on the fresh one (or in memory).
+    func write(
+        _ what: String, memory inMemory: (MemoryStore) throws(StoreError) -> Void,
+        _ body: (StoreConnection) throws(SQLiteError) -> Void
+    ) throws(StoreError) {
+        var replaced = false
+        while true {
+            if let memory { return try inMemory(memory) }
+            guard let connection else { throw StoreError("cannot \(what): the storage is closed") }
+            do {
+                if transaction == nil { try begin(connection) }
+                try body(connection)
+                transaction?.writes += 1
+                return
+            } catch {
+                if error.isDamage && !replaced {
+                    replaced = true
+                    replaceDamaged(error)
+                    continue
+                }
+                // SQLite ends the transaction itself after some failures (a
+                // full disk, an I/O error): the earlier writes of the turn are undone.
+                if transaction != nil && !connection.database.isInTransaction { abandon(error) }
+                throw StoreError("cannot \(what) in \(path): \(error.message)")
+            }
         }
     }
 
     /// Runs a read; a failure is logged and the caller keeps what it had (the
     /// `Store` protocol's reads do not fail: the engine carries on from memory).
-    private func read(_ what: String, _ body: (Statements) throws(SQLiteError) -> Void) {
-        guard let statements else { return }
+    func read(_ what: String, _ body: (StoreConnection) throws(SQLiteError) -> Void) {
+        guard let connection else { return }
         do {
-            try body(statements)
+            try body(connection)
         } catch {
             log.error("storage: cannot read \(what) from \(path): \(error.message)")
+            if error.isDamage {
+                replaceDamaged(error)
+            } else if transaction != nil && !connection.database.isInTransaction {
+                abandon(error)
+            }
         }
     }
 
-    private static func text(_ json: JSON) -> SQLValue { .text(json.encodedString()) }
+    static func text(_ json: JSON) -> SQLValue { .text(json.encodedString()) }
 
     /// Stored JSON read back; text that does not parse (a damaged row) reads as null.
-    private static func json(_ text: String?) -> JSON {
+    static func json(_ text: String?) -> JSON {
         guard let text, let json = try? JSON.parse(text) else { return .null }
         return json
-    }
-}
-
-/// The store's statements, prepared once at open.
-private final class Statements {
-    let database: Database
-    let loadProfile, saveProfile: Statement
-    let loadCaches, saveCache, loadItemStates, saveItemState, loadAttributes, saveAttributes: Statement
-    let wipe: [Statement]
-    let enqueue, queuedEvents, countEvents, removeEvent: Statement
-
-    init(_ database: Database) throws(SQLiteError) {
-        self.database = database
-        loadProfile = try database.prepare("""
-            SELECT device_id, user_id, attributes, sdk_enabled, channels_enabled, session_id, session_flag_impressions
-            FROM profile WHERE id = 1
-            """)
-        saveProfile = try database.prepare("""
-            INSERT OR REPLACE INTO profile
-                (id, device_id, user_id, attributes, sdk_enabled, channels_enabled, session_id, session_flag_impressions)
-            VALUES (1, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        loadCaches = try database.prepare("SELECT channel, cache FROM channel_cache WHERE user = ?")
-        saveCache = try database.prepare("INSERT OR REPLACE INTO channel_cache (user, channel, cache) VALUES (?, ?, ?)")
-        loadItemStates = try database.prepare("SELECT channel, item_id, viewed, clicked, dismissed FROM item_state WHERE user = ?")
-        saveItemState = try database.prepare("""
-            INSERT OR REPLACE INTO item_state (user, channel, item_id, viewed, clicked, dismissed) VALUES (?, ?, ?, ?, ?, ?)
-            """)
-        loadAttributes = try database.prepare("SELECT attributes FROM user_attributes WHERE user = ?")
-        saveAttributes = try database.prepare("INSERT OR REPLACE INTO user_attributes (user, attributes) VALUES (?, ?)")
-        wipe = [
-            try database.prepare("DELETE FROM channel_cache"), try database.prepare("DELETE FROM item_state"),
-            try database.prepare("DELETE FROM user_attributes"), try database.prepare("DELETE FROM event_queue"),
-        ]
-        enqueue = try database.prepare("""
-            INSERT INTO event_queue
-                (event_id, kind, channel, item_id, user_id, device_id, session_id, time, button_id, tracking_string, item)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        queuedEvents = try database.prepare("""
-            SELECT event_id, kind, channel, item_id, user_id, device_id, session_id, time, button_id, tracking_string, item
-            FROM event_queue ORDER BY position LIMIT ?
-            """)
-        countEvents = try database.prepare("SELECT count(*) FROM event_queue")
-        removeEvent = try database.prepare("DELETE FROM event_queue WHERE event_id = ?")
     }
 }

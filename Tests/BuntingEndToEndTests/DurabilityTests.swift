@@ -121,6 +121,104 @@ import Testing
         #expect(try third.shutDown() == 0)
     }
 
+    /// A server killed leaves no mark of a clean shutdown, so the next start
+    /// checks the whole file; the start after a clean shutdown does not.
+    @Test func theStartAfterAKillChecksTheFileAndTheStartAfterACleanShutdownDoesNot() throws {
+        let workspace = try StorageWorkspace()
+        let checking = "storage: checking \(workspace.database): it was not closed cleanly"
+        let first = try workspace.startServer(sink: false)
+        _ = try first.call("changeUser", ["userId": "alice"])
+        #expect(try first.shutDown() == 0)
+        #expect(FileManager.default.fileExists(atPath: workspace.database + ".clean"))
+
+        let second = try workspace.startServer(sink: false)
+        #expect(try second.call("status")["result"]?["userId"] == "alice")
+        // Logged after the store is open: a check would have been logged before it.
+        #expect(second.stderrContains("storage: \(workspace.database)\n"))
+        #expect(!second.stderr.contains(checking))
+        #expect(!FileManager.default.fileExists(atPath: workspace.database + ".clean"))
+        second.killHard()
+
+        let third = try workspace.startServer(sink: false)
+        #expect(try third.call("status")["result"]?["userId"] == "alice")
+        #expect(third.stderrContains(checking))
+        #expect(try third.shutDown() == 0)
+    }
+
+    /// Bit rot while no server ran (the file's size and times unchanged):
+    /// the start after a clean shutdown does not check the file, so the
+    /// damage shows when SQLite reads the page, and ends as damage found at
+    /// start-up does — moved aside, reported, replaced — once.
+    @Test func damageTheStartDidNotLookForIsMovedAsideWhenMetAndReportedOnce() throws {
+        let workspace = try StorageWorkspace()
+        let marker = "rot-\(UUID().uuidString)"
+        try Data(StorageWorkspace.definitions.replacingOccurrences(of: "\"Two\"", with: "\"\(marker)\"").utf8)
+            .write(to: URL(fileURLWithPath: workspace.definitions))
+        let first = try workspace.startServer(sink: false)
+        _ = try first.call("subscribe", ["channel": "contentCards"])
+        _ = try first.call("changeUser", ["userId": "alice"])
+        try first.waitForEvent("DATA_UPDATED", "contentCards")
+        #expect(try first.shutDown() == 0)
+        // The pages of the stored snapshots: read when the server loads its user.
+        try scribbleOverPages(holding: marker, in: workspace.database)
+
+        let second = try workspace.startServer(sink: false)
+        _ = try second.call("subscribe", ["channel": "contentCards"])
+        #expect(try second.call("status")["result"]?["userId"] == "alice")
+        #expect(second.stderrContains("storage: \(workspace.database)\n"))
+        #expect(!second.stderr.contains("storage: checking"))
+        #expect(second.stderrContains("\(workspace.database) is damaged ("))
+        let events = second.events
+        #expect(events.prefix(2).map { $0["type"] } == ["CACHE_REPLAY", "ERROR"])
+        let error = try #require(events.dropFirst().first)
+        #expect(error["reason"] == "CLIENT_ERROR" && error["retryState"] == "DO_NOT_RETRY")
+        let message = error["message"]?.stringValue ?? ""
+        #expect(message.hasPrefix("local storage was damaged (") && message.contains("moved to \(workspace.database).damaged-"))
+        #expect(try workspace.names(in: workspace.storage).filter { $0.hasPrefix("bunting.sqlite3.damaged-") && !$0.hasSuffix("-wal") }.count == 1)
+
+        // The fresh file serves, and nothing fails again.
+        _ = try second.call("changeUser", ["userId": "bob"])
+        try second.waitForEvent("DATA_UPDATED", "contentCards")
+        #expect(try second.call("logImpression", ["channel": "contentCards", "id": "c1"])["result"] == [:])
+        _ = try second.call("changeUser", ["userId": "alice"])
+        try second.waitForEvent("DATA_UPDATED", "contentCards") { $0["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue?.count == 2 }
+        #expect(second.events.filter { $0["type"] == "ERROR" }.count == 1)
+        #expect(try second.shutDown() == 0)
+        #expect(second.stderr.components(separatedBy: " is damaged (").count == 2)
+
+        let third = try workspace.startServer(sink: false)
+        _ = try third.call("subscribe", ["channel": "contentCards"])
+        let status = try third.call("status")["result"]
+        #expect(status?["userId"] == "alice" && status?["pendingAnalytics"] == 1)
+        #expect(third.events.map { $0["type"] } == ["CACHE_REPLAY"])
+        #expect(try third.shutDown() == 0)
+    }
+
+    /// Overwrites every page of `database` that holds `marker`, keeping the
+    /// file's size and times: damage no look at the file's metadata can see.
+    private func scribbleOverPages(holding marker: String, in database: String) throws {
+        var before = stat()
+        #expect(stat(database, &before) == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: database))
+        let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])
+        var pages: Set<Int> = []
+        var searchFrom = bytes.startIndex
+        while let found = bytes.range(of: Data(marker.utf8), in: searchFrom..<bytes.endIndex) {
+            pages.insert((found.lowerBound - bytes.startIndex) / pageSize)
+            searchFrom = found.upperBound
+        }
+        #expect(!pages.isEmpty && !pages.contains(0))
+        let fd = open(database, O_WRONLY)
+        #expect(fd >= 0)
+        let garbage = [UInt8](repeating: 0xA5, count: pageSize)
+        for page in pages {
+            #expect(garbage.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(page * pageSize)) } == pageSize)
+        }
+        close(fd)
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, database, &times, 0) == 0)
+    }
+
     @Test func aQueueOverItsLimitDropsTheOldestWithAnErrorAndALogLine() throws {
         let workspace = try StorageWorkspace()
         let first = try workspace.startServer(sink: false, ["--max-queued-events", "3"])
@@ -146,45 +244,103 @@ import Testing
         #expect(try workspace.sinkContents().ids == Array(enqueued.suffix(3)))
     }
 
+    /// The writes of a turn are committed together, after their ENQUEUED
+    /// was staged: when that commit fails, the events are kept in memory,
+    /// still queued, and each subscription told ENQUEUED of one is told so.
     // Under ThreadSanitizer a server at the file size limit dies of SIGBUS,
     // and the sanitizer fails while reporting it ("nested bug"): not seen in
     // the normal and AddressSanitizer builds, not yet understood.
     @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "SIGBUS under ThreadSanitizer at the file size limit"))
-    func aFullDiskRefusesWhatCannotBeStoredAndTheServerServesOn() throws {
+    func aFullDiskKeepsTheTurnsEventsInMemoryWithAnErrorAndTheServerServesOn() throws {
         let workspace = try StorageWorkspace()
         // A file size limit makes the write-ahead log hit the wall after a few
-        // events, as a full disk would (writes fail with EFBIG).
+        // commits, as a full disk would (writes fail with EFBIG).
+        let limited = try ServerProcess(
+            framing: .ndjson, arguments: workspace.arguments(sink: true, ["--flush-interval", "3600"]),
+            launcher: ["/bin/sh", "-c", "ulimit -f 256 && exec \"$@\"", "sh"])
+        _ = try limited.call("subscribe", ["channel": "contentCards"])
+        _ = try limited.call("changeUser", ["userId": "alice"])
+        try limited.waitForEvent("DATA_UPDATED", "contentCards")
+        var failedAt: Int?
+        for _ in 1...2000 {
+            #expect(try limited.call("logImpression", ["channel": "contentCards", "id": "c1"])["result"] == [:])
+            // A later reply: what the turn of the impression wrote is in by then.
+            _ = try limited.call("status")
+            if let index = limited.received.firstIndex(where: { $0["params"]?["type"] == "ERROR" }) {
+                failedAt = index
+                break
+            }
+        }
+        let errorIndex = try #require(failedAt, "the file size limit was never reached")
+        let error = try #require(limited.received[errorIndex]["params"])
+        #expect(error["channel"] == "contentCards" && error["reason"] == "CLIENT_ERROR" && error["retryState"] == "DO_NOT_RETRY")
+        let message = error["message"]?.stringValue ?? ""
+        #expect(message.hasPrefix("1 analytics event could not be stored (cannot commit to \(workspace.database): "))
+        #expect(message.hasSuffix("; kept in memory until sent, and lost if the server stops first"))
+        #expect(limited.stderrContains("storage: cannot commit to \(workspace.database)"))
+        // The ENQUEUED just before the ERROR is the event whose commit failed; those before it are stored.
+        let enqueuedBefore = limited.received[..<errorIndex].compactMap { message -> String? in
+            guard message["params"]?["action"] == "ENQUEUED" else { return nil }
+            return message["params"]?["eventId"]?.stringValue
+        }
+        let stored = Array(enqueuedBefore.dropLast())
+        #expect(!stored.isEmpty)
+
+        // The next turn's commit fails too: its event is told, the first one not again.
+        _ = try limited.call("logImpression", ["channel": "contentCards", "id": "c2"])
+        _ = try limited.call("status")
+        let errors = limited.events.filter { $0["type"] == "ERROR" }
+        #expect(errors.count == 2 && errors.last?["message"]?.stringValue?.hasPrefix("1 analytics event could not") == true)
+        let enqueued = limited.eventIds("ENQUEUED")
+        #expect(try limited.call("status")["result"]?["pendingAnalytics"] == .int(enqueued.count))
+        // Reads and refreshes go on from memory.
+        #expect(try limited.call("getSnapshot", ["channel": "contentCards"])["result"]?["contentCards"]?["cards"]?.arrayValue?.count == 2)
+        _ = try limited.call("refresh", ["channel": "contentCards"])
+        try limited.waitForEvent("DATA_UPDATED", "contentCards") { $0["reason"] == "MANUAL_SERVER_REFRESH" }
+
+        // Kept in memory until sent: delivered, from the file and from memory alike.
+        #expect(try limited.call("flush")["result"] == ["flushed": .int(enqueued.count), "pending": 0])
+        // Their removal from the file could not be committed either: they are not sent twice.
+        #expect(try limited.call("flush")["result"] == ["flushed": 0, "pending": 0])
+        #expect(try limited.shutDown() == 0)
+        #expect(Set(try workspace.sinkContents().ids) == Set(enqueued))
+
+        // The stored ones whose removal was undone go again; the sink already holds them.
+        let server = try workspace.startServer()
+        _ = try server.call("subscribe", ["channel": "contentCards"])
+        #expect(try server.call("flush")["result"] == ["flushed": .int(stored.count), "pending": 0])
+        #expect(server.events.filter { $0["type"] == "ERROR" }.isEmpty)
+        #expect(try server.shutDown() == 0)
+        let sink = try workspace.sinkContents().ids
+        #expect(sink.count == Set(sink).count && Set(sink) == Set(enqueued))
+    }
+
+    /// Each event written when the commit of its turn could not be: kept in
+    /// memory, lost if the server stops before sending it — told, not silent.
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "SIGBUS under ThreadSanitizer at the file size limit"))
+    func eventsKeptInMemoryAreLostAtShutdownOnlyWithALogLine() throws {
+        let workspace = try StorageWorkspace()
         let limited = try ServerProcess(
             framing: .ndjson, arguments: workspace.arguments(sink: false),
             launcher: ["/bin/sh", "-c", "ulimit -f 256 && exec \"$@\"", "sh"])
         _ = try limited.call("subscribe", ["channel": "contentCards"])
         _ = try limited.call("changeUser", ["userId": "alice"])
         try limited.waitForEvent("DATA_UPDATED", "contentCards")
-        var refusal: JSON?
-        for _ in 1...2000 {
-            let reply = try limited.call("logImpression", ["channel": "contentCards", "id": "c1"])
-            if let error = reply["error"] {
-                refusal = error
-                break
-            }
+        var told = 0
+        for _ in 1...2000 where told == 0 {
+            _ = try limited.call("logImpression", ["channel": "contentCards", "id": "c1"])
+            _ = try limited.call("status")
+            told = limited.events.filter { $0["type"] == "ERROR" }.count
         }
-        let error = try #require(refusal, "the file size limit was never reached")
-        #expect(error["code"] == -32007 && error["data"]?["reason"] == "STORAGE_ERROR")
-        #expect(error["message"]?.stringValue?.hasPrefix("Storage error: cannot store the event in \(workspace.database): ") == true)
-        // Reads and refreshes go on from memory.
-        #expect(try limited.call("getSnapshot", ["channel": "contentCards"])["result"]?["contentCards"]?["cards"]?.arrayValue?.count == 2)
-        _ = try limited.call("refresh", ["channel": "contentCards"])
-        try limited.waitForEvent("DATA_UPDATED", "contentCards") { $0["reason"] == "MANUAL_SERVER_REFRESH" }
+        #expect(told == 1)
         let enqueued = limited.eventIds("ENQUEUED")
         #expect(try limited.shutDown() == 0)
+        #expect(limited.stderrContains("storage: 1 analytics event kept in memory could not be stored: lost"))
 
-        // Every event reported ENQUEUED was stored, and the file is sound.
         let server = try workspace.startServer()
-        _ = try server.call("subscribe", ["channel": "contentCards"])
-        #expect(try server.call("flush")["result"] == ["flushed": .int(enqueued.count), "pending": 0])
-        #expect(server.events.filter { $0["type"] == "ERROR" }.isEmpty)
+        #expect(try server.call("flush")["result"] == ["flushed": .int(enqueued.count - 1), "pending": 0])
         #expect(try server.shutDown() == 0)
-        #expect(Set(try workspace.sinkContents().ids) == Set(enqueued))
+        #expect(try workspace.sinkContents().ids == Array(enqueued.dropLast()))
     }
 
     @Test func anUnusableStorageDirectoryMeansMemoryAndSubscribersAreTold() throws {

@@ -118,10 +118,12 @@ func event(_ number: Int, channel: Channel = .contentCards, item: JSON = ["id": 
             try FileManager.default.attributesOfItem(atPath: directory.database + "-wal")[.size] as? Int ?? -1
         }
         try store.saveProfile(profile)
+        #expect(store.commitPending() == nil)
         #expect(try logSize() == 0)
         var changed = profile
         changed.sdkEnabled = false
         try store.saveProfile(changed)
+        #expect(store.commitPending() == nil)
         #expect(try logSize() > 0)
         #expect(store.loadProfile() == changed)
     }

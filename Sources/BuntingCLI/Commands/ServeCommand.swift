@@ -70,9 +70,20 @@ enum ServeCommand {
                 configuration: engineConfiguration, loop: context.loop, worker: WorkerPool(), source: source,
                 compile: compiler, sink: sink, store: storage.store
             ) { event in
+                storage.sent(event)
                 let notification = EventNotifications.notification(for: event)
                 context.notify(method: notification.method, params: notification.params)
             }
+            // One commit for the writes of a turn, made before the client can
+            // see what they report (ENQUEUED), and at the turn's end at the latest.
+            let commit = {
+                storage.commit(engine: engine) { event in
+                    let notification = EventNotifications.notification(for: event)
+                    context.notify(method: notification.method, params: notification.params)
+                }
+            }
+            context.beforeOutput = commit
+            context.loop.addTurnEndHook(commit)
             engine.start(initialLoad: initialLoad)
             if let problem = storage.problem { engine.reportStorageProblem(problem) }
             context.onShutdown { done in engine.shutDown(done) }

@@ -38,4 +38,7 @@ public final class MemoryStore: Store {
         let removed = Set(eventIds)
         queue.removeAll { removed.contains($0.eventId) }
     }
+
+    /// Nothing to commit: every write is done when it returns.
+    public func commitPending() -> StoreTrouble? { nil }
 }

@@ -1,8 +1,11 @@
 import BuntingJSON
 
-/// What the engine keeps across restarts. Called on the event loop; each call
-/// is one small transaction (a SQLite store commits before returning, so an
-/// event is on disk before ENQUEUED is sent).
+/// What the engine keeps across restarts. Called on the event loop. A store
+/// may group its writes: those made since the last `commitPending()` are
+/// committed together by that call, which the server makes at the end of
+/// every turn and before any output reaches the client — so an event is on
+/// disk before its ENQUEUED can be seen. Reads see every write made before
+/// them, committed or not.
 public protocol Store: AnyObject {
     /// Who the client was and how things stood, or nil for fresh storage.
     func loadProfile() -> StoredProfile?
@@ -24,6 +27,40 @@ public protocol Store: AnyObject {
     func queuedEvents(limit: Int) -> [AnalyticsEvent]
     var queuedEventCount: Int { get }
     func removeEvents(_ eventIds: [String]) throws(StoreError)
+
+    /// Commits the writes made since the last call, as one transaction.
+    /// Returns what the store could not keep since the last call (a commit
+    /// that failed, a damaged file replaced), for the client to be told; nil
+    /// when nothing went wrong.
+    func commitPending() -> StoreTrouble?
+}
+
+/// What a store could not keep, as `commitPending()` reports it. The store
+/// has already dealt with it (kept the events in memory, started afresh);
+/// what is left is telling the client.
+public struct StoreTrouble: Equatable, Sendable {
+    /// The ids of events whose ENQUEUED was staged but whose commit failed:
+    /// they stay queued in memory (and are sent as usual), lost if the
+    /// process ends before they are.
+    public var eventIdsInMemory: [String]
+    /// Why they could not be stored, in the store's words.
+    public var reason: String?
+    /// Local storage was found damaged, moved aside and replaced, or given up
+    /// for memory: what every event subscription is told, now and later.
+    public var storageProblem: String?
+
+    public init(eventIdsInMemory: [String] = [], reason: String? = nil, storageProblem: String? = nil) {
+        self.eventIdsInMemory = eventIdsInMemory
+        self.reason = reason
+        self.storageProblem = storageProblem
+    }
+
+    /// The ERROR message for a subscription that was told ENQUEUED of `count` of them.
+    public func message(forEvents count: Int) -> String {
+        let events = count == 1 ? "1 analytics event" : "\(count) analytics events"
+        return "\(events) could not be stored (\(reason ?? "storage failure")); "
+            + "kept in memory until sent, and lost if the server stops first"
+    }
 }
 
 extension Store {

@@ -16,6 +16,10 @@ public final class ServerContext {
     private let exit: (Int32) -> Void
     private let stopInput: () -> Void
     public private(set) var isShuttingDown = false
+    /// Runs before output staged so far reaches the client, including a
+    /// write that starts before the turn ends: what a message reports must be
+    /// done by the time it can be seen (a storage commit, for ENQUEUED).
+    public var beforeOutput: (() -> Void)?
 
     public init(loop: EventLoop, stopInput: @escaping () -> Void, exit: @escaping (Int32) -> Void) {
         self.loop = loop

@@ -84,6 +84,7 @@ public final class StdioServer {
             log.debug("end of input")
             context.shutDown()
         }
+        output.beforeWrite = { context.beforeOutput?() }
         output.onFull = { input.pause() }
         output.onRoom = { input.resume() }
         loop.addTurnEndHook { output.flush() }

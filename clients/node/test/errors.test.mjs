@@ -21,7 +21,6 @@ import {
   ParseError,
   SDKDisabledError,
   ShuttingDownError,
-  StorageError,
 } from "../index.js";
 import { binary, definitionsPath, documentPath, signIn, spawnClient, temporaryDirectory } from "./support.mjs";
 
@@ -115,7 +114,7 @@ describe("errors of the real server", () => {
     await assert.rejects(late, ShuttingDownError);
   });
 
-  it("STORAGE_ERROR when storage cannot be written (a file size limit)", async (t) => {
+  it("a full disk (a file size limit) keeps events in memory, tells the channel with ERROR, and serves on", async (t) => {
     const directory = temporaryDirectory(t);
     // The real server under a file size limit, SIGXFSZ ignored: writes past it fail.
     const limited = join(directory, "bunting-limited");
@@ -124,14 +123,21 @@ describe("errors of the real server", () => {
     const client = await spawnClient(t, { binary: limited, storage: join(directory, "state") });
     const cards = await client.subscribe({ channel: "contentCards" });
     await signIn(client, "ada", [cards]);
-    let error;
+    let told;
+    const failed = cards.waitFor({ type: "ERROR", timeout: 120_000 }).then((event) => { told = event; });
     let calls = 0;
-    for (; calls < 5000 && !error; calls++) {
-      error = await client.logImpression({ channel: "contentCards", ids: ["welcome", "ada-only", "house-rules"] }).then(() => undefined, (e) => e);
+    for (; calls < 2000 && !told; calls++) {
+      // Each impression is answered: its commit comes after the reply, and
+      // an ERROR, if it fails, before the reply to the next request.
+      assert.deepEqual(await client.logImpression({ channel: "contentCards", ids: ["welcome", "ada-only", "house-rules"] }), {});
+      await client.status();
     }
-    assert.ok(error instanceof StorageError, `after ${calls} calls: ${error}`);
-    assert.equal(error.code, -32007);
+    await failed;
+    assert.equal(told.reason, "CLIENT_ERROR", `after ${calls} calls`);
+    assert.equal(told.retryState, "DO_NOT_RETRY");
+    assert.match(told.message, /analytics events? could not be stored .*kept in memory until sent/);
     // The server goes on serving from memory.
+    assert.deepEqual(await client.logImpression({ channel: "contentCards", id: "welcome" }), {});
     assert.equal((await client.status()).userId, "ada");
   });
 

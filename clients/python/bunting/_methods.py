@@ -547,14 +547,18 @@ class SyncMethods:
 
         Starts a manual refresh of a channel for the current user and answers `{}` at once; the
         outcome arrives as events to the channel's subscriptions:
-        `DATA_UPDATED`/`MANUAL_SERVER_REFRESH` when it finishes (even with no change), or `ERROR`. A
-        manual refresh re-reads the definitions source; if the document changed, the other
-        subscribed channels are refreshed too (`DATA_UPDATED`/`AUTO_SERVER_REFRESH`). Manual
-        refreshes are rate limited per channel by a token bucket (defaults: content cards 5 tokens,
-        one back every 180 s; banners 5 tokens per session, one back every 180 s; feature flags 5
-        tokens, one back every 300 s; `--refresh-rate-limit` overrides): a refused refresh sends
-        `ERROR` `RATE_LIMITED`/`INTEGRATOR_MAY_RETRY` with `rateLimitedUntil`. Failures are retried
-        with backoff (`ERROR` `SERVER_ERROR`/`SDK_WILL_RETRY` on each failed try, then
+        `DATA_UPDATED`/`MANUAL_SERVER_REFRESH` when it finishes (even with no change), or `ERROR`.
+        Unlike the other requests, its effect is not in place when the next request is handled: it
+        re-reads the source, which is I/O, and later requests are not held up for it, so a read sent
+        before its `DATA_UPDATED` (or `ERROR`) arrives answers from the cache as it was; a script
+        waits for that event before reading. A manual refresh re-reads the definitions source; if
+        the document changed, the other subscribed channels are refreshed too
+        (`DATA_UPDATED`/`AUTO_SERVER_REFRESH`). Manual refreshes are rate limited per channel by a
+        token bucket (defaults: content cards 5 tokens, one back every 180 s; banners 5 tokens per
+        session, one back every 180 s; feature flags 5 tokens, one back every 300 s;
+        `--refresh-rate-limit` overrides): a refused refresh sends `ERROR`
+        `RATE_LIMITED`/`INTEGRATOR_MAY_RETRY` with `rateLimitedUntil`. Failures are retried with
+        backoff (`ERROR` `SERVER_ERROR`/`SDK_WILL_RETRY` on each failed try, then
         `INTEGRATOR_MAY_RETRY`); see ErrorReason and RetryState. A disabled channel sends `ERROR`
         `FEATURE_DISABLED`/`DO_NOT_RETRY`; while the SDK is disabled it sends `ERROR`
         `SDK_DISABLED`/`DO_NOT_RETRY` and nothing goes to the network. `placementIds` is for
@@ -830,12 +834,17 @@ class SyncMethods:
 
         Sends every queued analytics event (of any user) to the sink and answers once the sink
         answered: `{flushed, pending}`, the events it accepted and those still queued. The `FLUSHED`
-        events of the accepted events follow the response. A sink failure or timeout is not an
-        error: the events stay queued (`pending`) and are sent again at the next flush, with the
-        same `eventId`. Without a sink (`--sink` not given) it answers `{flushed: 0, pending: N}` at
-        once. Queued analytics are also flushed every `--flush-interval` (10 s by default), at
-        `closeSession`, at `changeUser` (the previous user's events first) and at shutdown. While
-        the SDK is disabled it answers -32004 SDK_DISABLED and nothing goes to the network.
+        events of the accepted events follow the response. `flushed` counts the events the sink
+        accepted while this flush ran, including a batch already on its way when it was called (sent
+        by `changeUser` or the periodic flush) that lands after the call; a batch that landed before
+        it is not counted again, so after a user change the count depends on timing: to know that an
+        event reached the sink, wait for its `FLUSHED`, or for `pending` 0. A sink failure or
+        timeout is not an error: the events stay queued (`pending`) and are sent again at the next
+        flush, with the same `eventId`. Without a sink (`--sink` not given) it answers `{flushed: 0,
+        pending: N}` at once. Queued analytics are also flushed every `--flush-interval` (10 s by
+        default), at `closeSession`, at `changeUser` (the previous user's events first) and at
+        shutdown. While the SDK is disabled it answers -32004 SDK_DISABLED and nothing goes to the
+        network.
 
         Args:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
@@ -1375,14 +1384,18 @@ class AsyncMethods:
 
         Starts a manual refresh of a channel for the current user and answers `{}` at once; the
         outcome arrives as events to the channel's subscriptions:
-        `DATA_UPDATED`/`MANUAL_SERVER_REFRESH` when it finishes (even with no change), or `ERROR`. A
-        manual refresh re-reads the definitions source; if the document changed, the other
-        subscribed channels are refreshed too (`DATA_UPDATED`/`AUTO_SERVER_REFRESH`). Manual
-        refreshes are rate limited per channel by a token bucket (defaults: content cards 5 tokens,
-        one back every 180 s; banners 5 tokens per session, one back every 180 s; feature flags 5
-        tokens, one back every 300 s; `--refresh-rate-limit` overrides): a refused refresh sends
-        `ERROR` `RATE_LIMITED`/`INTEGRATOR_MAY_RETRY` with `rateLimitedUntil`. Failures are retried
-        with backoff (`ERROR` `SERVER_ERROR`/`SDK_WILL_RETRY` on each failed try, then
+        `DATA_UPDATED`/`MANUAL_SERVER_REFRESH` when it finishes (even with no change), or `ERROR`.
+        Unlike the other requests, its effect is not in place when the next request is handled: it
+        re-reads the source, which is I/O, and later requests are not held up for it, so a read sent
+        before its `DATA_UPDATED` (or `ERROR`) arrives answers from the cache as it was; a script
+        waits for that event before reading. A manual refresh re-reads the definitions source; if
+        the document changed, the other subscribed channels are refreshed too
+        (`DATA_UPDATED`/`AUTO_SERVER_REFRESH`). Manual refreshes are rate limited per channel by a
+        token bucket (defaults: content cards 5 tokens, one back every 180 s; banners 5 tokens per
+        session, one back every 180 s; feature flags 5 tokens, one back every 300 s;
+        `--refresh-rate-limit` overrides): a refused refresh sends `ERROR`
+        `RATE_LIMITED`/`INTEGRATOR_MAY_RETRY` with `rateLimitedUntil`. Failures are retried with
+        backoff (`ERROR` `SERVER_ERROR`/`SDK_WILL_RETRY` on each failed try, then
         `INTEGRATOR_MAY_RETRY`); see ErrorReason and RetryState. A disabled channel sends `ERROR`
         `FEATURE_DISABLED`/`DO_NOT_RETRY`; while the SDK is disabled it sends `ERROR`
         `SDK_DISABLED`/`DO_NOT_RETRY` and nothing goes to the network. `placementIds` is for
@@ -1658,12 +1671,17 @@ class AsyncMethods:
 
         Sends every queued analytics event (of any user) to the sink and answers once the sink
         answered: `{flushed, pending}`, the events it accepted and those still queued. The `FLUSHED`
-        events of the accepted events follow the response. A sink failure or timeout is not an
-        error: the events stay queued (`pending`) and are sent again at the next flush, with the
-        same `eventId`. Without a sink (`--sink` not given) it answers `{flushed: 0, pending: N}` at
-        once. Queued analytics are also flushed every `--flush-interval` (10 s by default), at
-        `closeSession`, at `changeUser` (the previous user's events first) and at shutdown. While
-        the SDK is disabled it answers -32004 SDK_DISABLED and nothing goes to the network.
+        events of the accepted events follow the response. `flushed` counts the events the sink
+        accepted while this flush ran, including a batch already on its way when it was called (sent
+        by `changeUser` or the periodic flush) that lands after the call; a batch that landed before
+        it is not counted again, so after a user change the count depends on timing: to know that an
+        event reached the sink, wait for its `FLUSHED`, or for `pending` 0. A sink failure or
+        timeout is not an error: the events stay queued (`pending`) and are sent again at the next
+        flush, with the same `eventId`. Without a sink (`--sink` not given) it answers `{flushed: 0,
+        pending: N}` at once. Queued analytics are also flushed every `--flush-interval` (10 s by
+        default), at `closeSession`, at `changeUser` (the previous user's events first) and at
+        shutdown. While the SDK is disabled it answers -32004 SDK_DISABLED and nothing goes to the
+        network.
 
         Args:
             timeout: seconds to wait for the reply (default: the client's call_timeout).

@@ -1,0 +1,64 @@
+/// An open, checked database with the store's statements prepared once, and
+/// the length of its queue as found: what `SQLiteStore` works on.
+final class StoreConnection {
+    let database: Database
+    /// Queued events in the file when it was opened.
+    let eventCount: Int
+    let begin, commit: Statement
+    let loadProfile, saveProfile: Statement
+    let loadCaches, saveCache, loadItemStates, saveItemState, loadAttributes, saveAttributes: Statement
+    let wipe: [Statement]
+    let enqueue, queuedEvents, countEvents, removeEvent: Statement
+
+    init(_ database: Database) throws(SQLiteError) {
+        self.database = database
+        // IMMEDIATE: the write lock (held anyway in exclusive locking mode) is
+        // taken at the start, so no statement of the transaction waits for it.
+        begin = try database.prepare("BEGIN IMMEDIATE")
+        commit = try database.prepare("COMMIT")
+        loadProfile = try database.prepare("""
+            SELECT device_id, user_id, attributes, sdk_enabled, channels_enabled, session_id, session_flag_impressions
+            FROM profile WHERE id = 1
+            """)
+        saveProfile = try database.prepare("""
+            INSERT OR REPLACE INTO profile
+                (id, device_id, user_id, attributes, sdk_enabled, channels_enabled, session_id, session_flag_impressions)
+            VALUES (1, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        loadCaches = try database.prepare("SELECT channel, cache FROM channel_cache WHERE user = ?")
+        saveCache = try database.prepare("INSERT OR REPLACE INTO channel_cache (user, channel, cache) VALUES (?, ?, ?)")
+        loadItemStates = try database.prepare("SELECT channel, item_id, viewed, clicked, dismissed FROM item_state WHERE user = ?")
+        saveItemState = try database.prepare("""
+            INSERT OR REPLACE INTO item_state (user, channel, item_id, viewed, clicked, dismissed) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        loadAttributes = try database.prepare("SELECT attributes FROM user_attributes WHERE user = ?")
+        saveAttributes = try database.prepare("INSERT OR REPLACE INTO user_attributes (user, attributes) VALUES (?, ?)")
+        wipe = [
+            try database.prepare("DELETE FROM channel_cache"), try database.prepare("DELETE FROM item_state"),
+            try database.prepare("DELETE FROM user_attributes"), try database.prepare("DELETE FROM event_queue"),
+        ]
+        enqueue = try database.prepare("""
+            INSERT INTO event_queue
+                (event_id, kind, channel, item_id, user_id, device_id, session_id, time, button_id, tracking_string, item)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        queuedEvents = try database.prepare("""
+            SELECT event_id, kind, channel, item_id, user_id, device_id, session_id, time, button_id, tracking_string, item
+            FROM event_queue ORDER BY position LIMIT ?
+            """)
+        countEvents = try database.prepare("SELECT count(*) FROM event_queue")
+        removeEvent = try database.prepare("DELETE FROM event_queue WHERE event_id = ?")
+        eventCount = try Self.count(countEvents)
+    }
+
+    /// Queued events in the file now (the open transaction's included).
+    func countQueuedEvents() throws(SQLiteError) -> Int {
+        try Self.count(countEvents)
+    }
+
+    private static func count(_ statement: Statement) throws(SQLiteError) -> Int {
+        var count = 0
+        try statement.run { row in count = Int(row.integer(0)) }
+        return count
+    }
+}
