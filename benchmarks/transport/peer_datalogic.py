@@ -119,11 +119,14 @@ def main():
         "fractional": fractional, "sem_ver": sem_ver, "starts_with": starts_with, "ends_with": ends_with,
     })
     evaluators = document.get("$evaluators", {})
+    flag_set_metadata = document.get("metadata") or {}
     flags = {}
     for key, flag in document.get("flags", {}).items():
         targeting = flag.get("targeting")
         rule = engine.compile(prepare(targeting, evaluators)) if targeting not in (None, {}) else None
-        flags[key] = (flag, rule)
+        # As flagd and Bunting: the flag's metadata over the flag set's.
+        metadata = {**flag_set_metadata, **(flag.get("metadata") or {})}
+        flags[key] = (flag, rule, metadata)
 
     def answer(request):
         if request["method"] != "evaluateFlag":
@@ -132,8 +135,14 @@ def main():
         key = params.get("flagKey")
         if key not in flags:
             return {"value": None, "variant": None, "reason": "ERROR", "errorCode": "FLAG_NOT_FOUND"}
-        flag, rule = flags[key]
+        flag, rule, metadata = flags[key]
         variants = flag["variants"]
+        resolved = resolve(flag, rule, variants, params, key)
+        if metadata:
+            resolved["metadata"] = metadata
+        return resolved
+
+    def resolve(flag, rule, variants, params, key):
         if flag.get("state") == "DISABLED":
             return {"value": None, "variant": None, "reason": "DISABLED"}
         if rule is None:
