@@ -118,14 +118,16 @@ public final class SQLiteStore: Store {
 
     // MARK: - Users
 
-    public func loadUser(_ user: String) -> StoredUser {
-        if let memory { return memory.loadUser(user) }
+    public func loadUser(_ user: String, caches: Bool) -> StoredUser {
+        if let memory { return memory.loadUser(user, caches: caches) }
         var stored = StoredUser()
         // A wipe that a failed commit undid: what the file holds is gone.
         guard !redo.wipe else { return stored }
         read("the data of a user") { (connection) throws(SQLiteError) in
-            try connection.loadCaches.run([.text(user)]) { row in
-                if let channel = row.text(0).flatMap(Channel.init(rawValue:)) { stored.caches[channel] = Self.json(row.text(1)) }
+            if caches {
+                try connection.loadCaches.run([.text(user)]) { row in
+                    if let channel = row.text(0).flatMap(Channel.init(rawValue:)) { stored.caches[channel] = Self.json(row.text(1)) }
+                }
             }
             try connection.loadItemStates.run([.text(user)]) { row in
                 guard let channel = row.text(0).flatMap(Channel.init(rawValue:)), let itemId = row.text(1) else { return }

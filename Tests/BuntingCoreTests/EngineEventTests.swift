@@ -73,6 +73,58 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         ])
     }
 
+    /// Switching back to a user reuses the caches kept when they were left
+    /// instead of reading them from the store; a wipe forgets those too.
+    @Test func aUserSwitchedBackToAfterAWipeHasNoCachedData() throws {
+        let harness = EngineHarness(testDocument)
+        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        try harness.engine.changeUser("alice", attributes: nil)
+        try harness.engine.changeUser("bob", attributes: nil)
+        _ = harness.take()
+        try harness.engine.wipeData()
+        _ = harness.take()
+        try harness.engine.changeUser("alice", attributes: nil)
+        #expect(harness.take() == [
+            "sub-1 CACHE_LOAD featureFlags [] sync=0",
+            "sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,beta,tracked,tracked-too] sync=+0",
+        ])
+    }
+
+    /// What a user switched back to gets first is what the store holds for
+    /// them: the same data a server started afresh on that store replays.
+    @Test func aReturningUsersCacheLoadIsWhatTheStoreHolds() throws {
+        let harness = EngineHarness(testDocument)
+        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        try harness.engine.changeUser("alice", attributes: nil)
+        try harness.engine.logImpression(.contentCards, ids: ["c1"])
+        try harness.engine.logDismiss(.contentCards, id: "c2")
+        harness.advance(10)
+        try harness.engine.changeUser("bob", attributes: nil)
+        _ = harness.take()
+
+        // A copy of what the store holds for alice, read back by a new engine
+        // whose current user she is.
+        let copy = MemoryStore()
+        let alice = harness.store.loadUser("alice")
+        try copy.saveChannelCache(user: "alice", channel: .contentCards, cache: try #require(alice.caches[.contentCards]))
+        for (itemId, state) in alice.itemStates[.contentCards] ?? [:] {
+            try copy.saveItemState(user: "alice", channel: .contentCards, itemId: itemId, state: state)
+        }
+        var profile = try #require(harness.store.loadProfile())
+        profile.userId = "alice"
+        try copy.saveProfile(profile)
+        let restarted = EngineHarness(testDocument, store: copy)
+        _ = restarted.take()
+        _ = restarted.engine.subscribe(.contentCards, kind: .events)
+        guard case .cacheReplay(_, let fromStore)? = restarted.takeRaw().first else { Issue.record("no CACHE_REPLAY"); return }
+
+        try harness.engine.changeUser("alice", attributes: nil)
+        guard case .cacheLoad(_, let switchedBack)? = harness.takeRaw().first else { Issue.record("no CACHE_LOAD"); return }
+        #expect(switchedBack.encodedData.value == fromStore.encodedData.value)
+        #expect(switchedBack.lastSyncAt == fromStore.lastSyncAt)
+        #expect(switchedBack.encodedData.value["unviewedCount"] != nil)
+    }
+
     @Test func changingToTheCurrentUserOnlyMergesAttributes() throws {
         let harness = EngineHarness(testDocument)
         _ = harness.engine.subscribe(.featureFlags, kind: .events)

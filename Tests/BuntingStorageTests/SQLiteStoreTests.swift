@@ -47,6 +47,10 @@ func event(_ number: Int, channel: Channel = .contentCards, item: JSON = ["id": 
             .contentCards: ["c1": ItemState(viewed: true, dismissed: true)], .banners: ["b": ItemState(clicked: true)],
         ])
         #expect(alice.attributes == ["plan": "gold"])
+        // Without its caches, the rest of a user is all there.
+        let aliceWithoutCaches = store.loadUser("alice", caches: false)
+        #expect(aliceWithoutCaches.caches.isEmpty)
+        #expect(aliceWithoutCaches.itemStates == alice.itemStates && aliceWithoutCaches.attributes == alice.attributes)
         #expect(store.loadUser("").caches == [.featureFlags: ["lastSyncAt": 0]])
         #expect(store.loadUser("bob").caches.isEmpty)
         #expect(store.queuedEventCount == 3)

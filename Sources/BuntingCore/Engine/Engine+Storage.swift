@@ -10,6 +10,8 @@ extension Engine {
     /// CACHE_REPLAY — so a client can tell an empty cache from a lost one.
     public func reportStorageProblem(_ message: String) {
         storageProblem = message
+        // The store may hold less than what was kept of other users now.
+        recentUserCaches.forgetAll()
         for subscription in subscriptions where subscription.kind == .events {
             sendStorageProblem(to: subscription)
         }

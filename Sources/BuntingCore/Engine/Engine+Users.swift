@@ -22,6 +22,7 @@ extension Engine {
         userGeneration += 1
         waitingRefreshes.removeAll { $0.userGeneration != userGeneration }
         storeAttributesOfCurrentUser()
+        recentUserCaches.keep(caches, of: userKey)
         profile.userId = userId
         profile.attributes = newAttributes
         profile.sessionFlagImpressions = []
@@ -72,6 +73,7 @@ extension Engine {
         }
         userGeneration += 1
         waitingRefreshes.removeAll()
+        recentUserCaches.forgetAll()
         profile.attributes = [:]
         caches = [:]
         itemStates = [:]
@@ -143,6 +145,6 @@ extension Engine {
     }
 
     func storedAttributes(of userId: String) -> JSONObject {
-        store.loadUser(userId).attributes
+        store.loadUser(userId, caches: false).attributes
     }
 }

@@ -56,6 +56,8 @@ public final class Engine: @unchecked Sendable {
     /// The current user's caches and item states.
     var caches: [Channel: ChannelCache] = [:]
     var itemStates: [Channel: [String: ItemState]] = [:]
+    /// The caches of users switched away from, for switching back.
+    var recentUserCaches = RecentUserCaches()
     var subscriptions: [Subscription] = []
     /// The ids of definitions subscriptions (`subscribeToDefinitions`).
     var definitionsSubscriptions: [String] = []
@@ -269,9 +271,14 @@ public final class Engine: @unchecked Sendable {
 
     /// Makes the stored data of the current user the live caches.
     func loadCurrentUser() {
-        let stored = store.loadUser(userKey)
-        caches = stored.caches.mapValues(ChannelCache.init(stored:))
-        itemStates = stored.itemStates
+        if let kept = recentUserCaches.take(userKey) {
+            caches = kept
+            itemStates = store.loadUser(userKey, caches: false).itemStates
+        } else {
+            let stored = store.loadUser(userKey)
+            caches = stored.caches.mapValues(ChannelCache.init(stored:))
+            itemStates = stored.itemStates
+        }
         sessionFlagImpressions = Set(profile.sessionFlagImpressions)
     }
 

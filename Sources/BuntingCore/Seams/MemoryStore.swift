@@ -11,7 +11,11 @@ public final class MemoryStore: Store {
     public func loadProfile() -> StoredProfile? { profile }
     public func saveProfile(_ profile: StoredProfile) throws(StoreError) { self.profile = profile }
 
-    public func loadUser(_ user: String) -> StoredUser { users[user] ?? StoredUser() }
+    public func loadUser(_ user: String, caches: Bool) -> StoredUser {
+        var stored = users[user] ?? StoredUser()
+        if !caches { stored.caches = [:] }
+        return stored
+    }
 
     public func saveChannelCache(user: String, channel: Channel, encoded cache: EncodedJSON) throws(StoreError) {
         users[user, default: StoredUser()].caches[channel] = cache.value

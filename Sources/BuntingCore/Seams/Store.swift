@@ -12,8 +12,10 @@ public protocol Store: AnyObject {
     func saveProfile(_ profile: StoredProfile) throws(StoreError)
 
     /// Everything kept for one user, keyed by the user id (the anonymous
-    /// user's key is the empty string; user ids are never empty).
-    func loadUser(_ user: String) -> StoredUser
+    /// user's key is the empty string; user ids are never empty). Without
+    /// `caches` the channel caches are left out: they are the bulk of a
+    /// user's data, and reading them back costs a parse of every item.
+    func loadUser(_ user: String, caches: Bool) -> StoredUser
     /// Stores a channel's cache as the text the engine wrote once for it.
     func saveChannelCache(user: String, channel: Channel, encoded cache: EncodedJSON) throws(StoreError)
     func saveItemState(user: String, channel: Channel, itemId: String, state: ItemState) throws(StoreError)
@@ -64,6 +66,9 @@ public struct StoreTrouble: Equatable, Sendable {
 }
 
 extension Store {
+    /// Everything kept for one user, caches included.
+    public func loadUser(_ user: String) -> StoredUser { loadUser(user, caches: true) }
+
     public func saveChannelCache(user: String, channel: Channel, cache: JSON) throws(StoreError) {
         try saveChannelCache(user: user, channel: channel, encoded: EncodedJSON(cache))
     }
