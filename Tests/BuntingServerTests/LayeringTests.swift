@@ -8,7 +8,9 @@ import Testing
         let root = OpenRPCDocumentTests.packageRoot
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         var documented: [String: Set<String>] = [:]
-        let section = readme.components(separatedBy: "## Layout").dropFirst().first ?? ""
+        // The Layout section alone: it ends where the next section starts.
+        let afterHeading = readme.components(separatedBy: "\n## Layout").dropFirst().first ?? ""
+        let section = afterHeading.components(separatedBy: "\n## ").first ?? ""
         for line in section.split(separator: "\n") where line.hasPrefix("| `") {
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count >= 3 else { continue }
