@@ -90,6 +90,17 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         ])
     }
 
+    /// The user switched back to may be the oldest of those kept, which
+    /// keeping the user just left would push out: still their cache.
+    @Test func aUserLeftLongestAgoOfThoseKeptGetsTheirCacheBack() throws {
+        let harness = EngineHarness(testDocument)
+        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        for user in ["alice", "u2", "u3", "u4", "u5"] { try harness.engine.changeUser(user, attributes: nil) }
+        _ = harness.take()
+        try harness.engine.changeUser("alice", attributes: nil)
+        #expect(harness.take().first == "sub-1 CACHE_LOAD featureFlags [checkout,beta,tracked,tracked-too] sync=+0")
+    }
+
     /// What a user switched back to gets first is what the store holds for
     /// them: the same data a server started afresh on that store replays.
     @Test func aReturningUsersCacheLoadIsWhatTheStoreHolds() throws {

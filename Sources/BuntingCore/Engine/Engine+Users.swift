@@ -16,8 +16,12 @@ extension Engine {
             saveProfile()
             return
         }
+        // Read once, without the caches when they are kept in memory.
+        let stored = store.loadUser(userId, caches: !recentUserCaches.contains(userId))
         // Checked before anything changes: a refused change changes nothing.
-        let newAttributes = try merged(storedAttributes(of: userId), attributes ?? [:])
+        let newAttributes = try merged(stored.attributes, attributes ?? [:])
+        // Taken before the old user's are kept, which may push out the oldest.
+        let keptCaches = recentUserCaches.take(userId)
         flush(all: true) { _, _ in }
         userGeneration += 1
         waitingRefreshes.removeAll { $0.userGeneration != userGeneration }
@@ -26,7 +30,7 @@ extension Engine {
         profile.userId = userId
         profile.attributes = newAttributes
         profile.sessionFlagImpressions = []
-        loadCurrentUser()
+        adoptCurrentUser(stored, keptCaches: keptCaches)
         for channel in subscribedChannels { sendCacheChange(channel, reason: nil) }
         beginSession(refreshing: true)
         saveProfile()
@@ -142,9 +146,5 @@ extension Engine {
         } catch {
             log.error("cannot save the user's attributes: \(error.message)")
         }
-    }
-
-    func storedAttributes(of userId: String) -> JSONObject {
-        store.loadUser(userId, caches: false).attributes
     }
 }

@@ -124,7 +124,7 @@ public final class Engine: @unchecked Sendable {
             let rule = configuration.refreshRules[channel] ?? TokenBucket.defaultRules[channel]!
             buckets[channel] = TokenBucket(rule: rule, now: now)
         }
-        loadCurrentUser()
+        adoptCurrentUser(store.loadUser(userKey))
     }
 
     var now: Double { loop.clock.unixTime() }
@@ -269,16 +269,11 @@ public final class Engine: @unchecked Sendable {
         }
     }
 
-    /// Makes the stored data of the current user the live caches.
-    func loadCurrentUser() {
-        if let kept = recentUserCaches.take(userKey) {
-            caches = kept
-            itemStates = store.loadUser(userKey, caches: false).itemStates
-        } else {
-            let stored = store.loadUser(userKey)
-            caches = stored.caches.mapValues(ChannelCache.init(stored:))
-            itemStates = stored.itemStates
-        }
+    /// Makes the current user's data the live state: their caches as kept
+    /// in memory when given, else as `stored` holds them.
+    func adoptCurrentUser(_ stored: StoredUser, keptCaches: [Channel: ChannelCache]? = nil) {
+        caches = keptCaches ?? stored.caches.mapValues(ChannelCache.init(stored:))
+        itemStates = stored.itemStates
         sessionFlagImpressions = Set(profile.sessionFlagImpressions)
     }
 

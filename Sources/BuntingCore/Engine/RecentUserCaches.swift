@@ -20,6 +20,8 @@ struct RecentUserCaches {
         if users.count > Self.capacity { users.removeFirst(users.count - Self.capacity) }
     }
 
+    func contains(_ user: String) -> Bool { users.contains { $0.user == user } }
+
     /// `user`'s kept caches, no longer kept (they become the current ones).
     mutating func take(_ user: String) -> [Channel: ChannelCache]? {
         guard let index = users.firstIndex(where: { $0.user == user }) else { return nil }
