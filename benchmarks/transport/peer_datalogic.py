@@ -136,13 +136,13 @@ def main():
         if key not in flags:
             return {"value": None, "variant": None, "reason": "ERROR", "errorCode": "FLAG_NOT_FOUND"}
         flag, rule, metadata = flags[key]
-        variants = flag["variants"]
-        resolved = resolve(flag, rule, variants, params, key)
+        resolved = resolve(key, flag, rule, params)
         if metadata:
             resolved["metadata"] = metadata
         return resolved
 
-    def resolve(flag, rule, variants, params, key):
+    def resolve(key, flag, rule, params):
+        variants = flag["variants"]
         if flag.get("state") == "DISABLED":
             return {"value": None, "variant": None, "reason": "DISABLED"}
         if rule is None:
