@@ -6,7 +6,7 @@ import Glibc
 /// flagd's `starts_with` and `ends_with`.
 extension Node {
     /// `starts_with` (isPrefix) or `ends_with`: null unless both operands are strings.
-    final class Affix: Node, @unchecked Sendable {
+    final class Affix: NullableTest, @unchecked Sendable {
         let isPrefix: Bool
         let subject: InspectedOperand
         let part: Node
@@ -21,18 +21,8 @@ extension Node {
             literalPart = part.literalValue
         }
 
-        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
-            try interpreter.step()
-            return try test(&interpreter).map(JSON.bool) ?? .null
-        }
-
-        override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
-            try interpreter.step()
-            return try test(&interpreter) ?? false
-        }
-
         /// Charged for the bytes compared: at most the affix's.
-        private func test(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool? {
+        override func test(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool? {
             if let literalPart {
                 let (answer, bytes) = try subject.inspect(&interpreter) { subject -> (Bool?, Int) in
                     guard case .string(let text) = subject, case .string(let affix) = literalPart else { return (nil, 0) }

@@ -4,7 +4,7 @@ import BuntingJSON
 extension Node {
     /// `sem_ver`: true or false, or null when either side is not a version
     /// or the comparison is unknown.
-    final class SemanticVersionComparison: Node, @unchecked Sendable {
+    final class SemanticVersionComparison: NullableTest, @unchecked Sendable {
         let lhs: VersionOperand
         /// The comparison when it is literal; else `operationNode` computes it.
         let operation: SemanticVersionOperation?
@@ -18,17 +18,7 @@ extension Node {
             self.rhs = rhs
         }
 
-        override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
-            try interpreter.step()
-            return try test(&interpreter).map(JSON.bool) ?? .null
-        }
-
-        override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
-            try interpreter.step()
-            return try test(&interpreter) ?? false
-        }
-
-        private func test(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool? {
+        override func test(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool? {
             let left = try version(lhs, &interpreter)
             var comparison = operation
             if let operationNode {
