@@ -19,11 +19,11 @@ struct ParsedOptions {
     /// Parses a command's arguments; with `--help` (or `-h`) among them, prints
     /// `help` instead and returns nil.
     static func unlessHelp(
-        _ arguments: ArraySlice<String>, specs: [OptionSpec], command: String, help: String
+        _ arguments: ArraySlice<String>, specs: [OptionSpec], command: String, help: @autoclosure () -> String
     ) throws(UsageError) -> ParsedOptions? {
         let options = try ParsedOptions(arguments, specs: specs, command: command)
         guard !options.has("help") else {
-            printToStdout(help)
+            printToStdout(help())
             return nil
         }
         return options

@@ -1,6 +1,7 @@
 import BuntingCore
 import BuntingJSON
 import BuntingRules
+import BuntingRuntime
 import Synchronization
 
 /// A definitions document, checked against `schemas/definitions.schema.json`
@@ -53,6 +54,16 @@ public final class Definitions: CompiledDefinitions {
     public static func load(_ bytes: [UInt8], strict: Bool = false) -> Result<Definitions, DefinitionsProblems> {
         var loader = DefinitionsLoader(bytes, strict: strict)
         return loader.load()
+    }
+
+    /// Starts compiling the built-in schema, and then reading its patterns,
+    /// on a thread of its own, so that it is ready, or nearly, by the time
+    /// the first document has been read and parsed: start-up then waits for
+    /// the longer of the two, not both.
+    public static func prepareSchema() {
+        startThread(name: "bunting-schema") {
+            if case .success(let schema) = DefinitionsSchema.compiled { schema.readPatterns() }
+        }
     }
 
     /// The engine's compiler: a refusal becomes an INVALID_SERVER_DATA message.

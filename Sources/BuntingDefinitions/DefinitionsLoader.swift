@@ -1,6 +1,7 @@
 import BuntingCore
 import BuntingJSON
 import BuntingRules
+import BuntingRuntime
 import BuntingSchema
 
 /// Turns the text of a definitions document into `Definitions`.
@@ -19,6 +20,10 @@ struct DefinitionsLoader {
     let strict: Bool
     private var problems: [DefinitionsProblem] = []
     private var locator: JSONSourceLocator?
+
+    /// Documents from this size on are checked and compiled side by side:
+    /// about where each takes longer than starting a thread (100 flags are 65 KB).
+    static let sideBySideBytes = 16 << 10
 
     init(_ bytes: [UInt8], strict: Bool) {
         self.bytes = bytes
@@ -46,12 +51,33 @@ struct DefinitionsLoader {
             schema = compiled
         }
 
+        // The schema's check and the flag set's compilation (with the flags'
+        // fingerprints) each need only the document; on a large one they run
+        // side by side. The flag set is compiled even when the check then
+        // refuses the document.
+        let hashing = FractionalHashing(rawValue: document["fractionalHashing"]?.stringValue ?? "") ?? .default
+        // A document may hold only banners or cards; flagd's format wants `flags`.
+        var flagDocument = document.objectValue ?? [:]
+        if flagDocument["flags"] == nil { flagDocument["flags"] = .object([:]) }
+        let flags = JSON.object(flagDocument)
+        let compileFlags = { () -> (Result<FlagSet, RuleCompileError>, FlagFingerprints) in
+            let compiled = Result { () throws(RuleCompileError) -> FlagSet in try FlagSet(document: flags, fractionalHashing: hashing) }
+            return (compiled, FlagFingerprints(document: flags, hashing: hashing.rawValue))
+        }
+        let violations: [JSONSchemaViolation]
+        let (compiledFlags, fingerprints): (Result<FlagSet, RuleCompileError>, FlagFingerprints)
+        if bytes.count >= Self.sideBySideBytes {
+            (violations, (compiledFlags, fingerprints)) = sideBySide({ schema.validate(document) }, compileFlags)
+        } else {
+            (violations, (compiledFlags, fingerprints)) = (schema.validate(document), compileFlags())
+        }
+
         // Which items the schema finds wrong; a mistake anywhere else (the
         // document's own structure) refuses it.
         var structural = false
         var brokenBanners = Set<Int>()
         var brokenCards = Set<Int>()
-        for violation in schema.validate(document) {
+        for violation in violations {
             report(violation.instanceLocation, violation.message)
             let tokens = violation.instanceLocation.tokens
             switch tokens.first.flatMap(Section.init(rawValue:)) {
@@ -68,14 +94,11 @@ struct DefinitionsLoader {
         }
         guard !structural, !(strict && !problems.isEmpty) else { return .failure(DefinitionsProblems(sorted(problems))) }
 
-        let hashing = FractionalHashing(rawValue: document["fractionalHashing"]?.stringValue ?? "") ?? .default
-        // A document may hold only banners or cards; flagd's format wants `flags`.
-        var flagDocument = document.objectValue ?? [:]
-        if flagDocument["flags"] == nil { flagDocument["flags"] = .object([:]) }
         let flagSet: FlagSet
-        do {
-            flagSet = try FlagSet(document: .object(flagDocument), fractionalHashing: hashing)
-        } catch {
+        switch compiledFlags {
+        case .success(let compiled):
+            flagSet = compiled
+        case .failure(let error):
             report(error.pointer, error.message)
             return .failure(DefinitionsProblems(sorted(problems)))
         }
@@ -89,7 +112,7 @@ struct DefinitionsLoader {
         if strict && !problems.isEmpty { return .failure(DefinitionsProblems(sorted(problems))) }
         return .success(Definitions(
             flagSet: flagSet, banners: banners, cards: cards, channels: channels(document["channels"]),
-            problems: sorted(problems), fingerprints: FlagFingerprints(document: .object(flagDocument), hashing: hashing.rawValue)))
+            problems: sorted(problems), fingerprints: fingerprints))
     }
 
     // MARK: - Sections

@@ -13,6 +13,16 @@ public struct JSONSchema: Sendable {
 
     private let nodes: [SchemaNode]
 
+    /// When `pattern` and `patternProperties` regular expressions are read.
+    public enum PatternChecking: Sendable {
+        /// While compiling: a pattern that does not compile fails the schema.
+        case whileCompiling
+        /// When a pattern first decides a text, for a schema whose patterns
+        /// its own tests check: reading a long pattern costs more than
+        /// validating a large document. One that does not compile matches nothing.
+        case onFirstUse
+    }
+
     /// Compiles `schema`.
     ///
     /// - Parameters:
@@ -23,18 +33,35 @@ public struct JSONSchema: Sendable {
     ///     name resolved against the referring schema's URI, or by the name as
     ///     written in the `$ref` (`"./targeting.json"`).
     /// - Throws: `JSONSchemaError` when a keyword has a value of the wrong kind,
-    ///   a pattern does not compile, a `$ref` leads nowhere, or the schema uses
+    ///   a pattern does not compile (when checked while compiling), a `$ref` leads nowhere, or the schema uses
     ///   `$dynamicRef`, `unevaluatedProperties` or `unevaluatedItems`, which are
     ///   not supported (ignoring them would accept what the author meant to refuse).
-    public init(_ schema: JSON, uri: String = "", resources: [String: JSON] = [:]) throws(JSONSchemaError) {
+    ///   - patterns: When regular expressions are read.
+    public init(
+        _ schema: JSON, uri: String = "", resources: [String: JSON] = [:], patterns: PatternChecking = .whileCompiling
+    ) throws(JSONSchemaError) {
         var index = SchemaResourceIndex()
         let root = try index.add(schema, name: uri, defaultDialect: .modern)
         for name in resources.keys.sorted() {
             guard let document = resources[name] else { continue }
             _ = try index.add(document, name: name, defaultDialect: .modern)
         }
-        var compiler = SchemaCompiler(index: index)
+        var compiler = SchemaCompiler(index: index, patternChecking: patterns == .whileCompiling ? .now : .onFirstUse)
         nodes = try compiler.compile(root: root)
+    }
+
+    /// Reads every pattern not read yet (see `PatternChecking.onFirstUse`):
+    /// for a thread that prepares the schema before the first document comes.
+    public func readPatterns() {
+        for case .keywords(let keywords) in nodes {
+            for keyword in keywords {
+                switch keyword.check {
+                case .pattern(let pattern): pattern.read()
+                case .members(let members): members.patterns.forEach { $0.pattern.read() }
+                default: break
+                }
+            }
+        }
     }
 
     /// Every way `instance` breaks the schema, in document order as far as the

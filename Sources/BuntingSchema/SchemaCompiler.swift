@@ -13,9 +13,11 @@ struct SchemaCompiler {
     private var patterns: [String: SchemaPattern] = [:]
     /// Resolved `$ref`s by base URI and reference: schemas repeat a few references many times.
     private var references: [String: Int] = [:]
+    private let patternChecking: SchemaPattern.Checking
 
-    init(index: SchemaResourceIndex) {
+    init(index: SchemaResourceIndex, patternChecking: SchemaPattern.Checking) {
         self.index = index
+        self.patternChecking = patternChecking
     }
 
     /// Compiles everything reachable from `root`; the root is node 0.
@@ -303,7 +305,7 @@ struct SchemaCompiler {
             guard case .string(let source) = value else { throw error("a pattern must be a string", at: tokens) }
             if let cached = compiler.patterns[source] { return cached }
             do {
-                let compiled = try SchemaPattern(source)
+                let compiled = try SchemaPattern(source, checking: compiler.patternChecking)
                 compiler.patterns[source] = compiled
                 return compiled
             } catch {

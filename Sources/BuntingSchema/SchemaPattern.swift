@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A `pattern` or `patternProperties` regular expression, compiled once.
 ///
 /// JSON Schema patterns are ECMA-262 regular expressions. Swift's `Regex`
@@ -11,31 +13,59 @@
 /// `(a+)+$` takes exponential time on some strings. Schemas are trusted input
 /// written by us; instances cannot make a pattern without such ambiguity slow.
 ///
-/// `@unchecked Sendable`: `Regex` is an immutable value but does not declare
-/// `Sendable`; its lazily built matching program is created once with an
-/// atomic store, and `init` builds it before the value is shared.
-///
 /// `Regex` takes microseconds a match, so a pattern that starts `^literal`
 /// (such as `^\$flagd\.`) first checks that prefix, which settles most texts,
 /// and all of them when the pattern is nothing more.
+///
+/// Reading a pattern is costly (a few million instructions for a long one
+/// such as flagd's semantic version), so a schema that is checked by its own
+/// tests, like the one built into the binary, may leave that to the first
+/// text a pattern must decide (`Checking.onFirstUse`); a pattern that its
+/// prefix decides is then never read at all. A pattern that turns out not to
+/// compile on first use matches nothing.
+///
+/// `@unchecked Sendable`: `Regex` is an immutable value but does not declare
+/// `Sendable`; its lazily built matching program is created once with an
+/// atomic store, and the lock hands out the value only once it is built.
 final class SchemaPattern: @unchecked Sendable {
+    /// When the pattern is read: now, so that a pattern Swift cannot read
+    /// fails the schema's compilation, or on first use.
+    enum Checking: Sendable {
+        case now, onFirstUse
+    }
+
+    private enum State {
+        case unread
+        case compiled(Regex<AnyRegexOutput>)
+        case unreadable
+    }
+
     let source: String
-    private let regex: Regex<AnyRegexOutput>
+    private let state: Mutex<State>
     /// UTF-8 of a literal every matching text starts with.
     private let requiredPrefix: [UInt8]
     /// Whether the pattern is just `^` and that literal, so the prefix decides.
     private let prefixDecides: Bool
 
-    /// Throws the compiler's message when `source` is not a pattern Swift can read.
-    init(_ source: String) throws {
+    /// Throws the compiler's message when `source` is not a pattern Swift can
+    /// read, unless `checking` leaves reading it to the first use.
+    init(_ source: String, checking: Checking = .now) throws {
         self.source = source
-        regex = try Regex(source)
+        (requiredPrefix, prefixDecides) = Self.literalPrefix(of: source)
+        switch checking {
+        case .now: state = Mutex(.compiled(try Self.compile(source)))
+        case .onFirstUse: state = Mutex(.unread)
+        }
+    }
+
+    private static func compile(_ source: String) throws -> Regex<AnyRegexOutput> {
+        let regex = try Regex(source)
             .matchingSemantics(.unicodeScalar)
             .asciiOnlyDigits()
             .asciiOnlyWordCharacters()
             .wordBoundaryKind(.simple)
         _ = try regex.firstMatch(in: "")
-        (requiredPrefix, prefixDecides) = Self.literalPrefix(of: source)
+        return regex
     }
 
     func matches(_ text: String) -> Bool {
@@ -43,7 +73,24 @@ final class SchemaPattern: @unchecked Sendable {
             guard text.utf8.starts(with: requiredPrefix) else { return false }
             if prefixDecides { return true }
         }
+        guard let regex = compiledRegex() else { return false }
         return (try? regex.firstMatch(in: text)) != nil
+    }
+
+    /// Reads the pattern now if it was left for its first use and the
+    /// prefix does not decide it alone.
+    func read() {
+        if !prefixDecides { _ = compiledRegex() }
+    }
+
+    private func compiledRegex() -> Regex<AnyRegexOutput>? {
+        state.withLock { state in
+            if case .unread = state {
+                state = (try? Self.compile(source)).map(State.compiled) ?? .unreadable
+            }
+            if case .compiled(let regex) = state { return regex }
+            return nil
+        }
     }
 
     /// The literal after a leading `^`, up to the first character with a

@@ -39,6 +39,28 @@ import Testing
         #expect(definitions.problems.allSatisfy { $0.line > 0 && $0.column > 0 })
     }
 
+    /// A document past the size from which the schema check and the flag
+    /// set's compilation run side by side loads as a small one does: the same
+    /// flags, cards and problems, and a broken structure is still refused.
+    @Test func aLargeDocumentIsCheckedAsASmallOneIs() throws {
+        let padding = (0..<300).map { #""pad-\#($0)": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}"# }
+        let large = Self.mixed.replacingOccurrences(of: #""flags": {"#, with: #""flags": {"# + padding.joined(separator: ", ") + ",")
+        #expect(large.utf8.count > 20_000)
+        let small = try load(Self.mixed)
+        let big = try load(large)
+        #expect(big.problems.map(\.pointer) == small.problems.map(\.pointer))
+        #expect(big.problems.map(\.message) == small.problems.map(\.message))
+        #expect(big.contentCards(for: user("u"), at: now).map(\.title) == ["Kept"])
+        #expect(big.evaluateFlag("pad-299", context: [:], at: now)["variant"] == "on")
+        #expect(big.evaluateFlag("bad", context: [:], at: now)["errorCode"] == "PARSE_ERROR")
+        let broken = large.replacingOccurrences(of: #""contentCards": ["#, with: #""banners": 7, "contentCards": ["#)
+        guard case .failure(let failure) = Definitions.load(Array(broken.utf8)) else {
+            Issue.record("a large document with banners: 7 loaded")
+            return
+        }
+        #expect(failure.problems.map(\.pointer).contains("/banners"))
+    }
+
     @Test func strictRefusesAnyProblem() {
         guard case .failure(let failure) = Definitions.load(Array(Self.mixed.utf8), strict: true) else {
             Issue.record("a document with problems loaded in strict mode")

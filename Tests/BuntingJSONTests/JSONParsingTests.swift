@@ -106,6 +106,16 @@ import Testing
         #expect(error?.column == 6 + JSON.defaultMaxDepth - 1)
     }
 
+    /// jansson accepts these texts; the depth is found while converting them,
+    /// and the error still names the level too many.
+    @Test func aWellFormedTextOneLevelTooDeepIsRefusedWithItsPosition() throws {
+        #expect(try JSON.parse(#"{"a": [[{}]]}"#, maxDepth: 4)["a"]?[0]?[0] == .object([:]))
+        let error = #expect(throws: JSONParseError.self) { try JSON.parse(#"{"a": [[{"b": []}]]}"#, maxDepth: 4) }
+        #expect(error?.kind == .tooDeep)
+        #expect(error?.position == 14)
+        #expect(error?.line == 1 && error?.column == 15)
+    }
+
     @Test func bracketsInsideStringsDoNotCount() throws {
         let text = "\"" + String(repeating: "[", count: 10_000) + "\\\"{\""
         #expect(try JSON.parse(text).stringValue?.count == 10_002)

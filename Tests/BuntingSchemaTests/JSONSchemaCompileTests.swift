@@ -33,6 +33,30 @@ import Testing
         #expect(try compileError(#"{"pattern": "[a-"}"#)?.schemaLocation == "#/pattern")
     }
 
+    /// Patterns read on first use match as those read while compiling; one
+    /// that cannot be read compiles and then matches nothing.
+    @Test func patternsReadOnFirstUseMatchTheSame() throws {
+        let properties = #"""
+            "version": {"pattern": "^v?[0-9]+(\\.[0-9]+)*$"}, "flagd": {"pattern": "^\\$flagd\\."}
+            """#
+        let others = #""patternProperties": {"^x-[a-z]+$": {"type": "integer"}}"#
+        let eager = try JSONSchema(JSON.parse("{\"properties\": {\(properties)}, \(others)}"))
+        let lazy = try JSONSchema(
+            JSON.parse("{\"properties\": {\(properties), \"broken\": {\"pattern\": \"[a-\"}}, \(others)}"),
+            patterns: .onFirstUse)
+        let instances = [
+            #"{"version": "v1.2.3"}"#, #"{"version": "1..2"}"#, #"{"flagd": "$flagd.flagKey"}"#, #"{"flagd": "flagd"}"#,
+            #"{"x-a": 1}"#, #"{"x-a": "one"}"#, #"{"x-A": "one"}"#,
+        ]
+        for text in instances {
+            let instance = try JSON.parse(text)
+            #expect(lazy.isValid(instance) == eager.isValid(instance), "\(text)")
+            #expect(lazy.validate(instance).map(\.message) == eager.validate(instance).map(\.message), "\(text)")
+        }
+        #expect(!lazy.isValid(try JSON.parse(#"{"broken": "a"}"#)))
+        #expect(lazy.isValid(try JSON.parse(#"{"broken": 1}"#)))
+    }
+
     @Test func aRefThatLeadsNowhereIsAnError() throws {
         let error = try compileError(##"{"properties": {"a": {"$ref": "#/$defs/missing"}}}"##)
         #expect(error?.description == ##"#/properties/a/$ref: cannot resolve "$ref": "#/$defs/missing""##)

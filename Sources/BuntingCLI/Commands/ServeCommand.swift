@@ -29,6 +29,7 @@ enum ServeCommand {
         }
         let configuration = try ServeConfiguration(options)
         log.level = configuration.logLevel
+        Definitions.prepareSchema()
         let source = try makeSource(configuration.definitions, http: configuration.http)
         let sink = try makeSink(configuration.sink, http: configuration.http)
         if sink == nil {
