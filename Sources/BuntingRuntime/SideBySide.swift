@@ -3,21 +3,39 @@
 /// start-up work that each take a millisecond or more on a machine with a
 /// core to spare. Starting the thread costs tens of microseconds, so small
 /// work is better done in turn.
+///
+/// On a busy machine the new thread may not run for milliseconds; if it has
+/// not begun `first` by the time `second` is done, this thread runs `first`
+/// itself, so the pair never takes longer than doing both in turn plus the
+/// thread's start.
 public func sideBySide<First: Sendable, Second>(
     _ first: @escaping @Sendable () -> First, _ second: () -> Second
 ) -> (First, Second) {
     let handOver = HandOver<First>()
-    startThread(name: "bunting-aside") { handOver.put(first()) }
+    startThread(name: "bunting-aside") {
+        if handOver.claim() { handOver.put(first()) }
+    }
     let secondResult = second()
+    if handOver.claim() { return (first(), secondResult) }
     return (handOver.take(), secondResult)
 }
 
-/// One value passed from the thread that makes it to the one that waits for it.
+/// The one piece of work that either thread may take, and its result,
+/// passed from the thread that made it to the one that waits for it.
 ///
-/// `@unchecked Sendable`: `value` is only touched with the lock held.
+/// `@unchecked Sendable`: `claimed` and `value` are only touched with the lock held.
 private final class HandOver<Value: Sendable>: @unchecked Sendable {
     private let lock = ConditionLock()
+    private var claimed = false
     private var value: Value?
+
+    /// Whether the caller is the first to ask, and so does the work.
+    func claim() -> Bool {
+        lock.withLock {
+            defer { claimed = true }
+            return !claimed
+        }
+    }
 
     func put(_ made: Value) {
         lock.withLock {
