@@ -47,7 +47,7 @@ let package = Package(
         // evaluated per user into the engine's items.
         .target(
             name: "BuntingDefinitions", dependencies: ["BuntingJSON", "BuntingRuntime", "BuntingRules", "BuntingSchema", "BuntingCore"],
-            resources: [.embedInCode("Resources/definitions.schema.json")]),
+            resources: [.embedInCode("Resources/definitions.schema.compact.json")]),
 
         // Files behind the engine's seams: the file source and the NDJSON sink.
         .target(name: "BuntingIO", dependencies: ["BuntingJSON", "BuntingRuntime", "BuntingCore"]),

@@ -12,7 +12,7 @@ enum DefinitionsSchema {
         do throws(JSONSchemaError) {
             let document: JSON
             do throws(JSONParseError) {
-                document = try JSON.parse(PackageResources.definitions_schema_json)
+                document = try JSON.parse(PackageResources.definitions_schema_compact_json)
             } catch {
                 throw JSONSchemaError(message: "not JSON: \(error.description)", schemaLocation: "#")
             }

@@ -88,7 +88,7 @@ import Testing
     }
 
     /// A document with one mistake each, and where the mistake is reported.
-    @Test(arguments: [
+    static let mistakes: [(String, String, String)] = [
         (#"{"channel": {}}"#, "/channel", #"unknown property "channel""#),
         (#"{"channels": {"banners": "yes"}}"#, "/channels/banners", "expected boolean or object, got string"),
         (#"{"channels": {"contentCards": {"enabled": 1}}}"#, "/channels/contentCards/enabled", "expected boolean, got integer"),
@@ -130,10 +130,34 @@ import Testing
         (#"{"$evaluators": {"e": {"==": [1]}}}"#, "/$evaluators/e/==", "expected at least 2 items, got 1"),
         (#"{"banners": [{"id": "b", "placementId": "p", "html": "", "priority": 1, "properties": {"p": {"value": 1}}}]}"#,
             "/banners/0/properties/p", #"missing required property "type""#),
-    ])
+    ]
+
+    @Test(arguments: mistakes)
     func mistakesAreFoundWhereTheyAre(_ document: String, _ pointer: String, _ message: String) throws {
         let found = try Self.schema().validate(JSON.parse(document))
         #expect(found.map(\.description) == [pointer + ": " + message])
+    }
+
+    /// The copy built into the binary (`scripts/compact-schema`: no
+    /// annotations, no whitespace) compiles with every pattern read, and
+    /// finds what the schema finds, in the same words and places.
+    @Test func theBuiltInCompactCopyFindsWhatTheSchemaFinds() throws {
+        let compactURL = Fixtures.repository.appendingPathComponent(
+            "Sources/BuntingDefinitions/Resources/definitions.schema.compact.json")
+        let full = try Self.schema()
+        let compact = try JSONSchema(Fixtures.json(compactURL))
+        var documents = try Self.mistakes.map { try JSON.parse($0.0) }
+        documents.append(try JSON.parse(Self.designExample))
+        documents.append(try Fixtures.json(Fixtures.repository.appendingPathComponent("examples/definitions/bunting.json")))
+        for fixture in FlagdSchemaTests.fixtures {
+            let value = try Fixtures.json(fixture.url)
+            documents.append(fixture.folder == "targeting" ? ["flags": ["f": ["state": "ENABLED", "variants": ["on": true], "targeting": value]]] : value)
+        }
+        #expect(documents.count > 50)
+        for document in documents {
+            #expect(compact.validate(document).map(\.description) == full.validate(document).map(\.description))
+            #expect(compact.validate(document).map(\.keywordLocation) == full.validate(document).map(\.keywordLocation))
+        }
     }
 
     /// One compiled schema, shared by concurrent validations, gives each the same answer.
