@@ -23,18 +23,20 @@ public struct EncodedJSON: Sendable, Hashable {
 
     public static let null = EncodedJSON(trustedText: Array("null".utf8))
 
-    /// `[e0,e1,…]` from elements that write their own text, each appended
-    /// in place (no copy per element).
-    public static func array<Elements: Sequence>(_ elements: Elements) -> EncodedJSON where Elements.Element: JSONText {
-        var text: [UInt8] = [UInt8(ascii: "[")]
-        var first = true
-        for element in elements {
-            if !first { text.append(UInt8(ascii: ",")) }
-            first = false
-            element.appendEncoded(to: &text)
-        }
-        text.append(UInt8(ascii: "]"))
-        return EncodedJSON(trustedText: text)
+    /// `[e0,e1,…]` from elements that write their own text, into a buffer
+    /// allocated once at its final size (see `EncodedArray`).
+    @inlinable
+    public static func array<Elements: Collection>(_ elements: Elements) -> EncodedJSON where Elements.Element: JSONText {
+        EncodedJSON(writing: EncodedArray(elements))
+    }
+
+    /// The text of `value`, written into a buffer of its size.
+    @inlinable
+    public init(writing value: some JSONText) {
+        var text: [UInt8] = []
+        text.reserveCapacity(value.encodedCount)
+        value.appendEncoded(to: &text)
+        self.init(trustedText: text)
     }
 
     /// `{"k0":v0,…}` from keys and encoded values, in the order given; keys are written by jansson.
@@ -47,26 +49,56 @@ public struct EncodedJSON: Sendable, Hashable {
     /// An object key written once (by jansson) for builders that use it often.
     public struct Key: Sendable {
         /// `"name":`
-        let bytes: [UInt8]
+        @usableFromInline let bytes: [UInt8]
 
         public init(_ name: String) {
             bytes = JSON.string(name).encoded() + [UInt8(ascii: ":")]
         }
     }
 
-    /// Builds an object member by member, without a tree.
+    /// Builds an object member by member, without a tree. Values that write
+    /// their own text are appended in place, and `finish` hands the text over
+    /// without copying it: a large member (a snapshot) is copied once, into
+    /// the object.
     public struct ObjectBuilder {
-        private var text: [UInt8] = [UInt8(ascii: "{")]
+        @usableFromInline var text: [UInt8] = [UInt8(ascii: "{")]
 
         public init() {}
 
+        /// Room for `count` more bytes, for a caller that knows what it adds.
+        public mutating func reserveCapacity(_ count: Int) {
+            text.reserveCapacity(text.count + count)
+        }
+
+        /// Inlinable, as the generic adds are, so that a large value (an
+        /// `EncodedArray`) is written by code specialized for its elements.
+        @inlinable
+        public mutating func add(_ key: Key, _ value: some JSONText) {
+            start(key.bytes)
+            value.appendEncoded(to: &text)
+        }
+
         public mutating func add(_ key: Key, _ value: EncodedJSON) {
-            if text.count > 1 { text.append(UInt8(ascii: ",")) }
-            text.append(contentsOf: key.bytes)
+            start(key.bytes)
             text.append(contentsOf: value.bytes)
         }
 
         public mutating func add(_ key: Key, _ value: JSON) {
+            add(key, EncodedJSON(value))
+        }
+
+        @inlinable
+        public mutating func add(_ key: String, _ value: some JSONText) {
+            start(key)
+            value.appendEncoded(to: &text)
+        }
+
+        public mutating func add(_ key: String, _ value: EncodedJSON) {
+            start(key)
+            text.append(contentsOf: value.bytes)
+        }
+
+        public mutating func add(_ key: String, _ value: JSON) {
             add(key, EncodedJSON(value))
         }
 
@@ -78,19 +110,25 @@ public struct EncodedJSON: Sendable, Hashable {
             text.append(contentsOf: encoded[1..<(encoded.count - 1)])
         }
 
-        public mutating func add(_ key: String, _ value: EncodedJSON) {
+        /// The separator, if a member came before, and `"key":`.
+        @usableFromInline
+        mutating func start(_ key: [UInt8]) {
+            if text.count > 1 { text.append(UInt8(ascii: ",")) }
+            text.append(contentsOf: key)
+        }
+
+        /// The same for a key written now (by jansson).
+        @usableFromInline
+        mutating func start(_ key: String) {
             if text.count > 1 { text.append(UInt8(ascii: ",")) }
             JSON.string(key).encode(appendingTo: &text)
             text.append(UInt8(ascii: ":"))
-            text.append(contentsOf: value.bytes)
         }
 
-        public mutating func add(_ key: String, _ value: JSON) {
-            add(key, EncodedJSON(value))
-        }
-
-        public func finish() -> EncodedJSON {
-            EncodedJSON(trustedText: text + [UInt8(ascii: "}")])
+        /// The object's text; the builder is used up (its buffer becomes the result's).
+        public consuming func finish() -> EncodedJSON {
+            text.append(UInt8(ascii: "}"))
+            return EncodedJSON(trustedText: text)
         }
     }
 }
@@ -98,10 +136,15 @@ public struct EncodedJSON: Sendable, Hashable {
 /// A value that writes its own JSON text, kept or spliced from pieces jansson wrote.
 public protocol JSONText {
     func appendEncoded(to output: inout [UInt8])
+    /// How many bytes `appendEncoded` writes, so that a builder of many values
+    /// can allocate once.
+    var encodedCount: Int { get }
 }
 
 extension EncodedJSON: JSONText {
     public func appendEncoded(to output: inout [UInt8]) {
         output.append(contentsOf: bytes)
     }
+
+    public var encodedCount: Int { bytes.count }
 }

@@ -144,7 +144,7 @@ public final class SQLiteStore: Store {
         try write("save the \(channel.rawValue) cache", memory: { (memory) throws(StoreError) in
             try memory.saveChannelCache(user: user, channel: channel, encoded: cache)
         }) { (connection) throws(SQLiteError) in
-            try connection.saveCache.run([.text(user), .text(channel.rawValue), .text(String(decoding: cache.bytes, as: UTF8.self))])
+            try connection.saveCache.run([.text(user), .text(channel.rawValue), .utf8(cache.bytes)])
         }
     }
 

@@ -6,6 +6,10 @@ enum SQLValue: Equatable {
     case integer(Int64)
     case real(Double)
     case text(String)
+    /// Text already encoded as UTF-8 (JSON the engine wrote): bound as it
+    /// is, without first becoming a String, which would check and copy
+    /// megabytes for a large cache.
+    case utf8([UInt8])
 
     /// Text, or NULL for nil.
     static func text(_ value: String?) -> SQLValue {
@@ -79,6 +83,10 @@ final class Statement {
         case .text(var text):
             // With an explicit length, so that a NUL inside the text is kept.
             result = text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { bunting_sqlite_bind_text(handle, index, $0.baseAddress, Int32(bytes.count)) }
+            }
+        case .utf8(let bytes):
+            result = bytes.withUnsafeBufferPointer { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { bunting_sqlite_bind_text(handle, index, $0.baseAddress, Int32(bytes.count)) }
             }
         }

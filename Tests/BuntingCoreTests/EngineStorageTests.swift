@@ -37,4 +37,36 @@ import Testing
         #expect(enqueued.eventId == sent.eventId)
         #expect(flushed.eventId == sent.eventId)
     }
+
+    /// A refresh writes the flags' text once, for the snapshot it sends and
+    /// the cache it stores: the two carry the same flags, also for a user
+    /// switched back to (whose kept cache writes its text again).
+    @Test func theFlagsARefreshSendsAreTheFlagsItStores() throws {
+        let harness = EngineHarness(testDocument)
+        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        try harness.engine.changeUser("alice", attributes: nil)
+        guard case .dataUpdated(_, let sent, _)? = harness.takeRaw().last else { Issue.record("no DATA_UPDATED"); return }
+        let stored = try #require(harness.store.loadUser("alice").caches[.featureFlags])
+        #expect(stored["flags"] == sent.encodedData.value)
+        #expect(sent.encodedData.value.arrayValue?.count == 4)
+        #expect(stored["lastSyncAt"] == sent.lastSyncAt.map(JSON.number))
+
+        try harness.engine.changeUser("bob", attributes: nil)
+        _ = harness.take()
+        try harness.engine.changeUser("alice", attributes: nil)
+        guard case .cacheLoad(_, let loaded)? = harness.takeRaw().first else { Issue.record("no CACHE_LOAD"); return }
+        #expect(loaded.encodedData.bytes == sent.encodedData.bytes)
+    }
+
+    /// A snapshot written into a notification is the snapshot's own text.
+    @Test func aSnapshotWrittenInPlaceIsItsText() throws {
+        for lastSyncAt in [nil, 0, 1_750_000_000.5] as [Double?] {
+            let snapshot = ChannelSnapshot(channel: .contentCards, encodedData: EncodedJSON(["cards": [], "unviewedCount": 0]), lastSyncAt: lastSyncAt)
+            var written: [UInt8] = []
+            snapshot.appendEncoded(to: &written)
+            #expect(written == snapshot.encoded.bytes)
+            #expect(written.count == snapshot.encodedCount)
+            #expect(snapshot.json == ["contentCards": ["cards": [], "unviewedCount": 0], "lastSyncAt": lastSyncAt.map(JSON.number) ?? .null])
+        }
+    }
 }

@@ -6,19 +6,59 @@ import BuntingJSON
 struct ChannelCache: Equatable {
     /// Unix seconds of the last finished refresh for this user; 0 before any.
     var lastSyncAt: Double = 0
-    var flags: [FeatureFlag] = []
+    /// Set with `setFlags`, which writes their text.
+    private(set) var flags: [FeatureFlag] = []
+    /// `[flag,…]` as the refresh that made `flags` wrote it: the same text
+    /// goes into the snapshot sent and into the stored form, so it is written
+    /// once per refresh. Nil for caches read back from the store or kept aside
+    /// (`withoutText`), which write it when asked.
+    private(set) var encodedFlags: EncodedJSON?
     /// Placement id → banner.
     var banners: [String: Banner] = [:]
     var cards: [ContentCard] = []
 
-    /// The form kept by the store, written from the text of its items.
+    mutating func setFlags(_ flags: [FeatureFlag]) {
+        self.flags = flags
+        encodedFlags = .array(flags)
+    }
+
+    /// The flags' array text: the one written by the refresh, or a new one.
+    var flagsText: EncodedJSON { encodedFlags ?? .array(flags) }
+
+    /// The same cache without the flags' text, for one kept aside: the text
+    /// is as large as the flags' own, and is needed again only if the user
+    /// comes back before a refresh.
+    var withoutText: ChannelCache {
+        var cache = self
+        cache.encodedFlags = nil
+        return cache
+    }
+
+    /// The form kept by the store, written from the text of its items into
+    /// one buffer of its final size.
     var encoded: EncodedJSON {
+        let flags = flagsText
+        let banners = self.banners.keys.sorted().map { self.banners[$0]!.encoded }
         var object = EncodedJSON.ObjectBuilder()
-        object.add("lastSyncAt", .number(lastSyncAt))
-        object.add("flags", .array(flags))
-        object.add("banners", .array(banners.keys.sorted().lazy.compactMap { banners[$0]?.encoded }))
-        object.add("cards", .array(cards))
+        object.reserveCapacity(
+            flags.bytes.count + EncodedArray(banners).encodedCount + EncodedArray(cards).encodedCount + Self.roomForKeys)
+        object.add(Self.lastSyncAtKey, .number(lastSyncAt))
+        object.add(Self.flagsKey, flags)
+        object.add(Self.bannersKey, EncodedArray(banners))
+        object.add(Self.cardsKey, EncodedArray(cards))
         return object.finish()
+    }
+
+    private static let lastSyncAtKey = EncodedJSON.Key("lastSyncAt")
+    private static let flagsKey = EncodedJSON.Key("flags")
+    private static let bannersKey = EncodedJSON.Key("banners")
+    private static let cardsKey = EncodedJSON.Key("cards")
+    /// The four keys, their commas and the number: a size hint.
+    private static let roomForKeys = 96
+
+    /// Equal when the items are: the flags' text is written from them.
+    static func == (lhs: ChannelCache, rhs: ChannelCache) -> Bool {
+        lhs.lastSyncAt == rhs.lastSyncAt && lhs.flags == rhs.flags && lhs.banners == rhs.banners && lhs.cards == rhs.cards
     }
 
     init() {}

@@ -86,7 +86,7 @@ extension Engine {
         var cache = self.cache(channel)
         switch channel {
         case .featureFlags:
-            cache.flags = definitions.featureFlags(for: subject, at: now)
+            cache.setFlags(definitions.featureFlags(for: subject, at: now))
         case .contentCards:
             cache.cards = definitions.contentCards(for: subject, at: now)
         case .banners:

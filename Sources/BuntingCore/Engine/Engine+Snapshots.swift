@@ -75,7 +75,7 @@ extension Engine {
         guard isEnabled(channel) else { return Self.emptyData[channel]! }
         switch channel {
         case .featureFlags:
-            return .array(cache(.featureFlags).flags)
+            return cache(.featureFlags).flagsText
         case .banners:
             let banners = visibleBanners()
             var object = EncodedJSON.ObjectBuilder()
@@ -84,12 +84,19 @@ extension Engine {
         case .contentCards:
             let cards = visibleCards(matching: extras)
             let unviewed = cards.count { !$0.viewed && !$0.isControl }
+            let listed = EncodedArray(cards)
             var object = EncodedJSON.ObjectBuilder()
-            object.add("cards", .array(cards))
-            object.add("unviewedCount", .int(unviewed))
+            object.reserveCapacity(listed.encodedCount + Self.roomForUnviewedCount)
+            object.add(Self.cardsKey, listed)
+            object.add(Self.unviewedCountKey, .int(unviewed))
             return object.finish()
         }
     }
+
+    private static let cardsKey = EncodedJSON.Key("cards")
+    private static let unviewedCountKey = EncodedJSON.Key("unviewedCount")
+    /// The key, the comma and the count after the cards: a size hint.
+    private static let roomForUnviewedCount = 48
 
     private static let emptyData: [Channel: EncodedJSON] = [
         .featureFlags: EncodedJSON(.array([])), .banners: EncodedJSON(.object([:])),

@@ -13,10 +13,12 @@ struct RecentUserCaches {
     /// Least recently left first.
     private var users: [(user: String, caches: [Channel: ChannelCache])] = []
 
-    /// Keeps `user`'s caches, forgetting the least recently left past `capacity`.
+    /// Keeps `user`'s caches (without the text their refresh wrote, which
+    /// only a snapshot before the next refresh would use), forgetting the
+    /// least recently left past `capacity`.
     mutating func keep(_ caches: [Channel: ChannelCache], of user: String) {
         users.removeAll { $0.user == user }
-        users.append((user, caches))
+        users.append((user, caches.mapValues(\.withoutText)))
         if users.count > Self.capacity { users.removeFirst(users.count - Self.capacity) }
     }
 

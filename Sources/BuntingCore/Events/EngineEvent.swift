@@ -84,31 +84,42 @@ public struct EventTarget: Equatable, Sendable {
 /// answers under the channel's key) and when it was last synced. The data
 /// is kept as text, written once from the items' own text and spliced into
 /// every notification that carries it.
-public struct ChannelSnapshot: Sendable {
+public struct ChannelSnapshot: Sendable, JSONText {
     public let channel: Channel
     public let encodedData: EncodedJSON
     /// Unix seconds; 0 before the first sync for this user; nil while the channel is disabled.
     public let lastSyncAt: Double?
+    /// `,"lastSyncAt":N|null}`: what follows the data, written once.
+    private let tail: [UInt8]
 
     public init(channel: Channel, encodedData: EncodedJSON, lastSyncAt: Double?) {
         self.channel = channel
         self.encodedData = encodedData
         self.lastSyncAt = lastSyncAt
+        tail = Self.lastSyncAtKey + (lastSyncAt.map(JSON.number) ?? .null).encoded() + [UInt8(ascii: "}")]
     }
 
     /// The data as a tree, for readers that need one.
     public var data: JSON { encodedData.value }
 
     /// `{"<channel>": data, "lastSyncAt": N|null}`.
-    public var encoded: EncodedJSON {
-        var object = EncodedJSON.ObjectBuilder()
-        object.add(Self.dataKeys[channel]!, encodedData)
-        object.add(Self.lastSyncAtKey, lastSyncAt.map(JSON.number) ?? .null)
-        return object.finish()
+    public var encoded: EncodedJSON { EncodedJSON(writing: self) }
+
+    /// The same, written straight into a larger text (a notification), so
+    /// that the data, often megabytes, is copied once.
+    public func appendEncoded(to output: inout [UInt8]) {
+        output.append(contentsOf: Self.heads[channel]!)
+        output.append(contentsOf: encodedData.bytes)
+        output.append(contentsOf: tail)
     }
 
-    private static let dataKeys = Dictionary(uniqueKeysWithValues: Channel.allCases.map { ($0, EncodedJSON.Key($0.dataKey)) })
-    private static let lastSyncAtKey = EncodedJSON.Key("lastSyncAt")
+    public var encodedCount: Int { Self.heads[channel]!.count + encodedData.bytes.count + tail.count }
+
+    /// `{"<channel>":` for each channel.
+    private static let heads = Dictionary(uniqueKeysWithValues: Channel.allCases.map {
+        ($0, [UInt8(ascii: "{")] + JSON.string($0.dataKey).encoded() + [UInt8(ascii: ":")])
+    })
+    private static let lastSyncAtKey = Array(#","lastSyncAt":"#.utf8)
 
     public var json: JSON { encoded.value }
 }

@@ -121,6 +121,11 @@ public struct ContentCard: Equatable, Sendable, JSONText {
         output.append(contentsOf: clicked ? Self.clickedTrue : Self.clickedFalse)
     }
 
+    public var encodedCount: Int {
+        definition.encodedPrefix.count + (viewed ? Self.viewedTrue : Self.viewedFalse).count
+            + (clicked ? Self.clickedTrue : Self.clickedFalse).count
+    }
+
     private static let viewedTrue = Array(#","viewed":true"#.utf8)
     private static let viewedFalse = Array(#","viewed":false"#.utf8)
     private static let clickedTrue = Array(#","clicked":true}"#.utf8)

@@ -17,6 +17,7 @@ public enum EventNotifications {
         case .updates(let target, let snapshot):
             var params = EncodedJSON.ObjectBuilder()
             params.add(contentsOf: addressed(target))
+            params.reserveCapacity(snapshot.encodedData.bytes.count + roomForSmallMembers)
             params.add(target.channel.dataKey, snapshot.encodedData)
             return ("updates", params.finish())
         case .cacheReplay(let target, let snapshot):
@@ -51,12 +52,21 @@ public enum EventNotifications {
         head["type"] = .string(type)
         var params = EncodedJSON.ObjectBuilder()
         params.add(contentsOf: head)
-        if let snapshot { params.add(cacheSnapshotKey, snapshot.encoded) }
+        if let snapshot {
+            // Written in place, into a buffer that need not grow (and move) after it.
+            params.reserveCapacity(snapshot.encodedCount + roomForSmallMembers)
+            params.add(cacheSnapshotKey, snapshot)
+        }
         params.add(contentsOf: fields)
         return ("event", params.finish())
     }
 
     private static let cacheSnapshotKey = EncodedJSON.Key("cacheSnapshot")
+
+    /// Room reserved for what follows a snapshot's data in its params (a
+    /// key, a reason): enough that the buffer, megabytes for a large
+    /// snapshot, is not moved to add a few bytes. Only a size hint.
+    private static let roomForSmallMembers = 128
 
     /// The fields of an ERROR: its reason, who retries, and the optional rest.
     private static func errorFields(_ error: ChannelError) -> JSONObject {
