@@ -2,7 +2,7 @@ import CJansson
 
 extension JSON {
     /// The compact UTF-8 text of this value (no white space between tokens,
-    /// object keys in insertion order), in jansson's form.
+    /// object keys in insertion order), written by jansson.
     public func encoded() -> [UInt8] {
         var output: [UInt8] = []
         encode(appendingTo: &output)
@@ -15,21 +15,13 @@ extension JSON {
     }
 
     /// Appends the compact text to `output`, so that a writer can put framing
-    /// and several messages into one buffer. A value with reals is written by
-    /// jansson, the others by `writeWithoutReals`, to the same bytes.
+    /// and several messages into one buffer.
     ///
     /// Reals are written with the fewest digits that read back to the same
     /// Double for the value that needs the most (jansson takes one precision per
     /// call), so `0.1` is written as `0.1`. NaN and infinities, which JSON cannot
     /// express, are written as `null`.
     public func encode(appendingTo output: inout [UInt8]) {
-        // Without reals the text is written in Swift, byte for byte as jansson would.
-        if writeWithoutReals(appendingTo: &output) { return }
-        encodeWithJansson(appendingTo: &output)
-    }
-
-    /// The same text, by jansson, whatever the value holds.
-    func encodeWithJansson(appendingTo output: inout [UInt8]) {
         var builder = JanssonTreeBuilder()
         let tree = builder.build(self)
         let flags = bunting_json_encode_flags(Int32(builder.realPrecision))
