@@ -94,6 +94,7 @@ final class ServerProcess: @unchecked Sendable {
                 if data.isEmpty { break }
                 stderrData.append(data)
             }
+            stderrData.markClosed()
         }
     }
 
@@ -230,6 +231,10 @@ final class ServerProcess: @unchecked Sendable {
         }
         condition.unlock()
         process.waitUntilExit()
+        // All of stderr, read by its own thread, before a test looks at it.
+        guard stderrData.waitUntilClosed(deadline: deadline) else {
+            throw HarnessError(description: "the server exited but stderr stayed open; stderr: \(stderr)")
+        }
         return process.terminationStatus
     }
 
@@ -296,13 +301,31 @@ final class ServerProcess: @unchecked Sendable {
 
 /// Bytes appended from one thread and read from another.
 final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var data = Data()
+    private var closed = false
 
     func append(_ more: Data) {
         lock.lock()
         data.append(more)
         lock.unlock()
+    }
+
+    /// The writer saw end of file: nothing more will come.
+    func markClosed() {
+        lock.lock()
+        closed = true
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    func waitUntilClosed(deadline: Date) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        while !closed {
+            if !lock.wait(until: deadline) { return closed }
+        }
+        return true
     }
 
     var value: Data {
