@@ -21,14 +21,20 @@ public final class Definitions: CompiledDefinitions {
     let fingerprints: FlagFingerprints
     /// Results `evaluateFlag` has written, kept for as long as this document is current.
     private let encodedResults = EncodedFlagResults()
-    /// The channel's flag for each flag and variant met so far (nil: not listed).
-    private let madeFlags = Mutex<[FlagVariant: FeatureFlag?]>([:])
+    /// The channel's flag for each flag and variant met so far (nil: not
+    /// listed), by the flag's place in `resolveAll`'s answer: a user change
+    /// looks each of thousands of flags up, and a short list per place,
+    /// compared without hashing, costs a fraction of a dictionary keyed by
+    /// the flag's name. The name is kept and compared too, so that a place
+    /// holding another flag is only a miss.
+    private let madeFlags = Mutex<[[MadeFlag]]>([])
 
-    private struct FlagVariant: Hashable {
+    private struct MadeFlag {
         let flagKey: String
         let variant: String
         /// Disabled and error resolutions are not listed: the reason is part of the key.
         let reason: FlagReason
+        let flag: FeatureFlag?
     }
 
     init(
@@ -95,14 +101,27 @@ public final class Definitions: CompiledDefinitions {
     public func featureFlags(for subject: EvaluationSubject, at now: Double) -> [FeatureFlag] {
         let resolutions = flagSet.resolveAll(context: subject.context, timestamp: Int64(now.rounded(.down)))
         return madeFlags.withLock { made in
-            resolutions.compactMap { resolution -> FeatureFlag? in
-                guard let variant = resolution.variant else { return Self.featureFlag(resolution) }
-                let key = FlagVariant(flagKey: resolution.flagKey, variant: variant, reason: resolution.reason)
-                if let known = made[key] { return known }
-                let flag = Self.featureFlag(resolution)
-                made[key] = flag
-                return flag
+            if made.count < resolutions.count { made += Array(repeating: [], count: resolutions.count - made.count) }
+            var flags: [FeatureFlag] = []
+            flags.reserveCapacity(resolutions.count)
+            for (place, resolution) in resolutions.enumerated() {
+                guard let variant = resolution.variant else {
+                    if let flag = Self.featureFlag(resolution) { flags.append(flag) }
+                    continue
+                }
+                let known = made[place].first {
+                    $0.reason == resolution.reason && $0.variant == variant && $0.flagKey == resolution.flagKey
+                }
+                let flag: FeatureFlag?
+                if let known {
+                    flag = known.flag
+                } else {
+                    flag = Self.featureFlag(resolution)
+                    made[place].append(MadeFlag(flagKey: resolution.flagKey, variant: variant, reason: resolution.reason, flag: flag))
+                }
+                if let flag { flags.append(flag) }
             }
+            return flags
         }
     }
 
@@ -141,7 +160,13 @@ public final class Definitions: CompiledDefinitions {
     /// for those in a card's control group). Expiry is applied when read.
     public func contentCards(for subject: EvaluationSubject, at now: Double) -> [ContentCard] {
         let context = subject.context
-        return cards.filter { $0.targeting.matches($0.id, context: context, at: now) }.map { $0.card(for: subject) }
+        // One pass, without an array of the matching definitions in between.
+        var shown: [ContentCard] = []
+        shown.reserveCapacity(cards.count)
+        for index in cards.indices where cards[index].targeting.matches(cards[index].id, context: context, at: now) {
+            shown.append(cards[index].card(for: subject))
+        }
+        return shown
     }
 
     public func evaluateFlag(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> JSONObject {
