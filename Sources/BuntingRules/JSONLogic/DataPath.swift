@@ -15,6 +15,9 @@ final class DataPath: Sendable {
     /// Whether the path starts at `$flagd`, which flag evaluation supplies
     /// without copying the context.
     let startsAtFlagdProperties: Bool
+    /// Whether the path is `$flagd.flagKey`, which `fractional`'s bucketing
+    /// usually reads: answered from the lent flag keys without a walk.
+    let isFlagdFlagKey: Bool
     /// Where the first component's value waits when the evaluation was set up
     /// with `table` (see `AttributeTable`).
     let table: AttributeTable?
@@ -27,6 +30,7 @@ final class DataPath: Sendable {
         }
         firstKey = components.first?.key ?? ""
         startsAtFlagdProperties = components.first?.key == FlagdProperties.key
+        isFlagdFlagKey = startsAtFlagdProperties && components.count == 2 && components[1].key == "flagKey"
         if let table, let first = components.first, !startsAtFlagdProperties {
             self.table = table
             slot = table.slot(for: first.key)

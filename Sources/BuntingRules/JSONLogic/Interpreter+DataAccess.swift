@@ -48,6 +48,7 @@ extension Interpreter {
         switch scope {
         case nil:
             if let flagd, path.startsAtFlagdProperties {
+                if path.isFlagdFlagKey { return .string(flagd.flagKey) }
                 guard path.components.count > 1 else { return flagd.json }
                 switch path.components[1].key {
                 case "flagKey": current = .string(flagd.flagKey)

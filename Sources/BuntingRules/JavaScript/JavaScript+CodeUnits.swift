@@ -15,6 +15,19 @@ extension JavaScript {
         }
     }
 
+    /// `sameCodeUnits(text, ascii)` for a string `ascii` of ASCII only, in
+    /// fewer instructions: Swift's `==` (which answers at once for identical
+    /// or small strings) decides once the byte counts agree. `==` is
+    /// canonical equivalence, which differs from equal code units only for
+    /// non-ASCII text, and no non-ASCII string is equivalent to an ASCII one
+    /// of the same byte count: the characters equivalent to an ASCII one
+    /// (KELVIN SIGN for K, GREEK QUESTION MARK for ;, …) take more bytes,
+    /// and combining marks never vanish.
+    @inline(__always)
+    static func sameCodeUnits(_ text: String, ascii: String) -> Bool {
+        text.utf8.count == ascii.utf8.count && text == ascii
+    }
+
     /// Calls `body` with the UTF-8 bytes of `text`, read in place: through
     /// a span of the string, which (unlike `utf8.withContiguousStorage…`)
     /// does not retain and release it around the call.

@@ -51,6 +51,11 @@ extension Node {
         /// code units directly. Not optional, so that reading it binds no copy.
         private let shortLiteralText: String
         private let literalIsShortText: Bool
+        /// Whether the comparison is an equality (`==` `===` `!=` `!==`) with
+        /// such a short literal of ASCII only, which `JavaScript.sameCodeUnits(_:ascii:)`
+        /// decides faster; and whether equal strings make it hold.
+        private let isEqualityWithASCII: Bool
+        private let holdsWhenEqual: Bool
 
         init(_ comparison: Comparison, _ operand: Node, _ literal: JSON, literalFirst: Bool) {
             self.comparison = comparison
@@ -68,6 +73,12 @@ extension Node {
             literalNumber = literal.numberValue ?? .nan
             literalIsShortText = literalIsString && literalIsCheap
             shortLiteralText = literalIsShortText ? literal.stringValue ?? "" : ""
+            switch comparison {
+            case .looseEqual, .strictEqual: holdsWhenEqual = true
+            default: holdsWhenEqual = false
+            }
+            let isEquality = holdsWhenEqual || comparison == .looseNotEqual || comparison == .strictNotEqual
+            isEqualityWithASCII = isEquality && literalIsShortText && shortLiteralText.utf8.allSatisfy { $0 < 0x80 }
         }
 
         override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
@@ -83,6 +94,7 @@ extension Node {
                     return literalFirst ? comparison.holds(literalNumber, a) : comparison.holds(a, literalNumber)
                 }
                 if literalIsShortText, case .string(let text) = value {
+                    if isEqualityWithASCII { return JavaScript.sameCodeUnits(text, ascii: shortLiteralText) == holdsWhenEqual }
                     return literalFirst ? comparison.holds(shortLiteralText, text) : comparison.holds(text, shortLiteralText)
                 }
                 guard literalIsCheap, value.isPrimitive else { return nil }

@@ -25,16 +25,29 @@ extension Node {
         let consequent: Node
         let alternative: Node
 
+        /// The branches' values when both are literals, as in most flag rules
+        /// (`"on"`, `"off"`): returned from here, without a call to each
+        /// literal's `evaluate` (literals charge nothing, so the work is the same).
+        private let literalConsequent: JSON
+        private let literalAlternative: JSON
+        private let branchesAreLiteral: Bool
+
         init(_ test: Node, _ consequent: Node, _ alternative: Node) {
             self.test = test
             self.consequent = consequent
             self.alternative = alternative
+            if let consequentValue = consequent.literalValue, let alternativeValue = alternative.literalValue {
+                (literalConsequent, literalAlternative, branchesAreLiteral) = (consequentValue, alternativeValue, true)
+            } else {
+                (literalConsequent, literalAlternative, branchesAreLiteral) = (.null, .null, false)
+            }
         }
 
         override func evaluate(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> JSON {
             try interpreter.step()
-            return try test.isTruthy(&interpreter)
-                ? try consequent.evaluate(&interpreter) : try alternative.evaluate(&interpreter)
+            let holds = try test.isTruthy(&interpreter)
+            if branchesAreLiteral { return holds ? literalConsequent : literalAlternative }
+            return holds ? try consequent.evaluate(&interpreter) : try alternative.evaluate(&interpreter)
         }
 
         override func isTruthy(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool {
