@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import BuntingJSON
-import BuntingJSONRPC
+@testable import BuntingJSONRPC
 import BuntingRuntime
 import Synchronization
 import Testing
@@ -74,4 +74,65 @@ final class StateLog: Sendable {
         #expect(log.waitFor("room"))
         loopBox.withLock { $0?.stop() }
     }
+}
+
+/// A reader that keeps up but never empties the pipe: the channel keeps
+/// what waits, not everything it ever wrote.
+@Suite struct OutputChannelMemoryTests {
+    @Test func whatWasWrittenIsGivenBackWhileTheReaderKeepsUp() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let writeEnd = ends[1]
+        let log = StateLog()
+        let loopBox = Mutex<EventLoop?>(nil)
+        let outputBox = LoopOwned()
+        // The most held beyond twice what waits plus the compaction floor, over every round.
+        let worstExcess = Mutex(Int.min)
+        let message = OutgoingMessage.notification(method: "event", params: EncodedJSON(["padding": .string(String(repeating: "x", count: 4000))]))
+        let messageBytes = message.encoded.count + 1
+        startThread(name: "test-output") {
+            let loop = EventLoop()
+            let output = OutputChannel(loop: loop, fd: writeEnd, maxPendingBytes: 1 << 30)
+            loopBox.withLock { $0 = loop }
+            outputBox.output = output
+            log.record("ready")
+            loop.run()
+            close(writeEnd)
+        }
+        #expect(log.waitFor("ready"))
+        let loop = try #require(loopBox.withLock { $0 })
+        let rounds = 300
+        let perRound = 10  // about 40 KB a round; the reader takes about 32 KB of it
+        var received = 0
+        var buffer = [UInt8](repeating: 0, count: 32 << 10)
+        for round in 0..<rounds {
+            loop.post {
+                guard let output = outputBox.output else { return }
+                for _ in 0..<perRound { output.stage(message) }
+                output.flush()
+                let excess = output.heldBytes - 2 * output.waitingBytes - OutputChannel.compactionBytes
+                worstExcess.withLock { $0 = max($0, excess) }
+                log.record("round \(round)")
+            }
+            #expect(log.waitFor("round \(round)"))
+            let count = buffer.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
+            if count > 0 { received += count }
+        }
+        // Then read the rest: nothing was lost on the way.
+        while received < rounds * perRound * messageBytes {
+            let count = buffer.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            received += count
+        }
+        #expect(received == rounds * perRound * messageBytes)
+        #expect(worstExcess.withLock { $0 } <= 0, "the channel held more than twice what waited")
+        loop.stop()
+    }
+}
+
+/// The channel, made and used on the loop's thread only; the test thread
+/// merely hands the box to the jobs it posts.
+private final class LoopOwned: @unchecked Sendable {
+    var output: OutputChannel?
 }

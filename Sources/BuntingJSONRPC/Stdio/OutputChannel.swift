@@ -54,7 +54,14 @@ public final class OutputChannel {
         self.framing = framing
     }
 
-    private var waitingBytes: Int { pending.count - written }
+    /// Bytes flushed that the kernel has not taken yet.
+    var waitingBytes: Int { pending.count - written }
+    /// What the channel holds in memory for output: what waits, and the
+    /// written start of `pending` not yet given back.
+    var heldBytes: Int { pending.count + staged.count }
+    /// Below this the written start of `pending` is left in place: moving
+    /// the rest forward costs more than the memory is worth.
+    static let compactionBytes = 64 << 10
 
     /// Encodes and frames `message` after those staged before it.
     public func stage(_ message: OutgoingMessage) {
@@ -85,6 +92,14 @@ public final class OutputChannel {
             written = 0
             swap(&pending, &staged)
         } else {
+            // A reader that keeps up but never empties the pipe would
+            // otherwise keep everything ever written in `pending`: drop the
+            // written start once it is as large as what still waits (so each
+            // byte is moved at most once on average).
+            if written >= Self.compactionBytes && written >= pending.count - written {
+                pending.removeFirst(written)
+                written = 0
+            }
             pending.append(contentsOf: staged)
             staged.removeAll(keepingCapacity: staged.capacity <= 1 << 20)
         }
