@@ -77,6 +77,10 @@ public final class Engine: @unchecked Sendable {
     var fetchFailedTries = 0
     var fetchRetryTimer: EventLoop.TimerToken?
     var pollTimer: EventLoop.TimerToken?
+    /// Set while freed memory waits to be given back (`releaseMemorySoon`).
+    var memoryReleaseTimer: EventLoop.TimerToken?
+    /// Gives freed memory back to the system; tests count the calls.
+    public var releaseMemory: () -> Void = releaseFreedMemory
     /// The last problem a poll reported, so that a lasting problem is reported once.
     var lastPollProblem: String?
     /// The source's version of the last document refused as invalid: polls
@@ -186,7 +190,7 @@ public final class Engine: @unchecked Sendable {
         loop.assertOnLoop()
         guard !isShutDown else { return done() }
         isShutDown = true
-        for timer in [pollTimer, flushTimer, fetchRetryTimer, flushRetryTimer].compactMap({ $0 }) { loop.cancel(timer) }
+        for timer in [pollTimer, flushTimer, fetchRetryTimer, flushRetryTimer, memoryReleaseTimer].compactMap({ $0 }) { loop.cancel(timer) }
         var finished = false
         var timeout: EventLoop.TimerToken?
         let finish = { [self] in
