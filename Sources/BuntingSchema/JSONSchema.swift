@@ -18,8 +18,8 @@ public struct JSONSchema: Sendable {
         /// While compiling: a pattern that does not compile fails the schema.
         case whileCompiling
         /// When a pattern first decides a text, for a schema whose patterns
-        /// its own tests check: reading a long pattern costs more than
-        /// validating a large document. One that does not compile matches nothing.
+        /// its own tests check: reading a long pattern costs millions of
+        /// instructions. One that does not compile matches nothing.
         case onFirstUse
     }
 
@@ -46,7 +46,7 @@ public struct JSONSchema: Sendable {
             guard let document = resources[name] else { continue }
             _ = try index.add(document, name: name, defaultDialect: .modern)
         }
-        var compiler = SchemaCompiler(index: index, patternChecking: patterns == .whileCompiling ? .now : .onFirstUse)
+        var compiler = SchemaCompiler(index: index, patternChecking: patterns)
         nodes = try compiler.compile(root: root)
     }
 

@@ -13,9 +13,9 @@ struct SchemaCompiler {
     private var patterns: [String: SchemaPattern] = [:]
     /// Resolved `$ref`s by base URI and reference: schemas repeat a few references many times.
     private var references: [String: Int] = [:]
-    private let patternChecking: SchemaPattern.Checking
+    private let patternChecking: JSONSchema.PatternChecking
 
-    init(index: SchemaResourceIndex, patternChecking: SchemaPattern.Checking) {
+    init(index: SchemaResourceIndex, patternChecking: JSONSchema.PatternChecking) {
         self.index = index
         self.patternChecking = patternChecking
     }

@@ -20,7 +20,7 @@ import Synchronization
 /// Reading a pattern is costly (a few million instructions for a long one
 /// such as flagd's semantic version), so a schema that is checked by its own
 /// tests, like the one built into the binary, may leave that to the first
-/// text a pattern must decide (`Checking.onFirstUse`); a pattern that its
+/// text a pattern must decide (`JSONSchema.PatternChecking.onFirstUse`); a pattern that its
 /// prefix decides is then never read at all. A pattern that turns out not to
 /// compile on first use matches nothing.
 ///
@@ -28,12 +28,6 @@ import Synchronization
 /// `Sendable`; its lazily built matching program is created once with an
 /// atomic store, and the lock hands out the value only once it is built.
 final class SchemaPattern: @unchecked Sendable {
-    /// When the pattern is read: now, so that a pattern Swift cannot read
-    /// fails the schema's compilation, or on first use.
-    enum Checking: Sendable {
-        case now, onFirstUse
-    }
-
     private enum State {
         case unread
         case compiled(Regex<AnyRegexOutput>)
@@ -49,11 +43,11 @@ final class SchemaPattern: @unchecked Sendable {
 
     /// Throws the compiler's message when `source` is not a pattern Swift can
     /// read, unless `checking` leaves reading it to the first use.
-    init(_ source: String, checking: Checking = .now) throws {
+    init(_ source: String, checking: JSONSchema.PatternChecking) throws {
         self.source = source
         (requiredPrefix, prefixDecides) = Self.literalPrefix(of: source)
         switch checking {
-        case .now: state = Mutex(.compiled(try Self.compile(source)))
+        case .whileCompiling: state = Mutex(.compiled(try Self.compile(source)))
         case .onFirstUse: state = Mutex(.unread)
         }
     }
