@@ -96,7 +96,7 @@ public final class OutputChannel {
             // otherwise keep everything ever written in `pending`: drop the
             // written start once it is as large as what still waits (so each
             // byte is moved at most once on average).
-            if written >= Self.compactionBytes && written >= pending.count - written {
+            if written >= Self.compactionBytes && written >= waitingBytes {
                 pending.removeFirst(written)
                 written = 0
             }
