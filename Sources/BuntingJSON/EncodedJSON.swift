@@ -70,17 +70,13 @@ public struct EncodedJSON: Sendable, Hashable {
             text.reserveCapacity(text.count + count)
         }
 
-        /// Inlinable, as the generic adds are, so that a large value (an
-        /// `EncodedArray`) is written by code specialized for its elements.
+        /// Any value that writes its own text (an `EncodedJSON`, an
+        /// `EncodedArray`, an item). Inlinable, so that a large value is
+        /// written by code specialized for its elements.
         @inlinable
         public mutating func add(_ key: Key, _ value: some JSONText) {
             start(key.bytes)
             value.appendEncoded(to: &text)
-        }
-
-        public mutating func add(_ key: Key, _ value: EncodedJSON) {
-            start(key.bytes)
-            text.append(contentsOf: value.bytes)
         }
 
         public mutating func add(_ key: Key, _ value: JSON) {
@@ -91,11 +87,6 @@ public struct EncodedJSON: Sendable, Hashable {
         public mutating func add(_ key: String, _ value: some JSONText) {
             start(key)
             value.appendEncoded(to: &text)
-        }
-
-        public mutating func add(_ key: String, _ value: EncodedJSON) {
-            start(key)
-            text.append(contentsOf: value.bytes)
         }
 
         public mutating func add(_ key: String, _ value: JSON) {
