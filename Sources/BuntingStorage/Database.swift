@@ -9,6 +9,10 @@ final class Database {
     let path: String
     /// Nil once closed.
     private(set) var handle: OpaquePointer?
+    /// Pages in the write-ahead log not yet copied into the database file,
+    /// as SQLite reported them after the last commit; counted once
+    /// `countLogFrames()` has replaced SQLite's own checkpointing.
+    private(set) var logFrames = 0
 
     init(path: String) throws(SQLiteError) {
         self.path = path
@@ -97,6 +101,34 @@ final class Database {
     /// Ends the transaction under way, if any, undoing it.
     func rollBackIfOpen() {
         if isInTransaction, let handle { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+    }
+
+    /// Takes checkpoints over from SQLite: from now on a commit only counts
+    /// the pages in the write-ahead log (`logFrames`), and copying them into
+    /// the database file waits for `checkpoint()`. SQLite's own rule (copy
+    /// them once a commit leaves 1,000 pages) puts that copy, and a disk
+    /// flush or two, inside the commit that crosses the line: at 10,000
+    /// flags + 10,000 cards, inside every user change.
+    func countLogFrames() {
+        guard let handle else { return }
+        // The hook replaces SQLite's automatic checkpoints (which are a hook
+        // of their own). The connection never outlives `self`: `close()`
+        // runs in `deinit` at the latest.
+        sqlite3_wal_hook(handle, { context, _, _, frames in
+            guard let context else { return SQLITE_OK }
+            Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().logFrames = Int(frames)
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Copies the write-ahead log's pages into the database file. Passive:
+    /// in exclusive locking mode no reader can hold any page back, so all of
+    /// them are copied, and the next commit starts the log from the top.
+    func checkpoint() throws(SQLiteError) {
+        var inLog: Int32 = 0
+        var copied: Int32 = 0
+        try check(sqlite3_wal_checkpoint_v2(try openHandle(), nil, SQLITE_CHECKPOINT_PASSIVE, &inLog, &copied), handle)
+        logFrames = Int(max(0, inLog - copied))
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.

@@ -54,6 +54,7 @@ extension SQLiteStore {
             transaction = nil
             // Everything that was redone is in the file now.
             redo.reported.removeAll()
+            checkpointIfDue(connection)
         } catch {
             if error.isDamage {
                 if replaceDamaged(error) { commit() }

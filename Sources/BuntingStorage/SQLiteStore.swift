@@ -44,6 +44,11 @@ public final class SQLiteStore: Store {
     var replacements = 0
     /// Where everything is kept once the disk is given up.
     var memory: MemoryStore?
+    /// Where deferred checkpoints wait (SQLiteStore+Checkpoints.swift); nil: none wait.
+    var checkpointLoop: EventLoop?
+    var checkpointTimer: EventLoop.TimerToken?
+    /// On `checkpointLoop`'s monotonic clock.
+    var lastCommitTime = 0.0
 
     init(_ connection: StoreConnection) {
         self.path = connection.database.path

@@ -12,6 +12,8 @@ final class StoreConnection {
 
     init(_ database: Database) throws(SQLiteError) {
         self.database = database
+        // The store decides when the log is copied (SQLiteStore+Checkpoints.swift).
+        database.countLogFrames()
         // IMMEDIATE: the write lock (held anyway in exclusive locking mode) is
         // taken at the start, so no statement of the transaction waits for it.
         begin = try database.prepare("BEGIN IMMEDIATE")

@@ -61,28 +61,50 @@ func integer(_ database: Database, _ sql: String) throws -> Int64? {
         }
     }
 
+    /// Version 2: a cache is a row of its own, found through the primary
+    /// key's index, so saving one does not read the caches beside it.
+    @Test func version2KeepsChannelCachesInATableWithRowidsAndKeepsThem() throws {
+        let directory = try TemporaryDirectory()
+        try withDatabase(directory.database) { (database) throws in
+            try database.execute(releasedVersion1)
+            try database.execute("""
+                INSERT INTO channel_cache VALUES ('alice', 'banners', '{"lastSyncAt":1}');
+                INSERT INTO channel_cache VALUES ('bob', 'contentCards', '{"lastSyncAt":2,"cards":[]}');
+                """)
+            try Schema.current.migrate(database)
+            #expect(try integer(database, "SELECT count(*) FROM channel_cache") == 2)
+            let sql = try database.value("SELECT sql FROM sqlite_schema WHERE name = 'channel_cache'").textValue ?? ""
+            #expect(!sql.uppercased().contains("WITHOUT ROWID"))
+            #expect(try integer(database, "SELECT count(*) FROM sqlite_schema WHERE tbl_name = 'channel_cache' AND type = 'index'") == 1)
+            #expect(try database.value("SELECT cache FROM channel_cache WHERE user = 'bob'").textValue == #"{"lastSyncAt":2,"cards":[]}"#)
+            // A second save of the same key replaces the row.
+            try database.execute("INSERT OR REPLACE INTO channel_cache VALUES ('alice', 'banners', '{\"lastSyncAt\":3}')")
+            #expect(try integer(database, "SELECT count(*) FROM channel_cache WHERE user = 'alice'") == 1)
+        }
+    }
+
     @Test func stepsRunFromTheVersionFoundAndAreRecorded() throws {
         let directory = try TemporaryDirectory()
-        let later = Schema(steps: [Schema.version1, "ALTER TABLE profile ADD COLUMN note TEXT;"])
+        let later = Schema(steps: Schema.current.steps + ["ALTER TABLE profile ADD COLUMN note TEXT;"])
         try withDatabase(directory.database) { (database) throws in
             try Schema.current.migrate(database)
             try database.execute("INSERT INTO user_attributes VALUES ('alice', '{}')")
             try later.migrate(database)
-            #expect(try integer(database, "PRAGMA user_version") == 2)
+            #expect(try integer(database, "PRAGMA user_version") == Int64(later.version))
             #expect(try integer(database, "SELECT count(*) FROM pragma_table_info('profile') WHERE name = 'note'") == 1)
             #expect(try integer(database, "SELECT count(*) FROM user_attributes") == 1)
             try later.migrate(database)  // nothing left to do
-            #expect(try integer(database, "PRAGMA user_version") == 2)
+            #expect(try integer(database, "PRAGMA user_version") == Int64(later.version))
         }
     }
 
     @Test func aFailingStepLeavesTheDatabaseAtTheVersionBefore() throws {
         let directory = try TemporaryDirectory()
-        let broken = Schema(steps: [Schema.version1, "CREATE TABLE extra (x); ALTER TABLE nowhere ADD COLUMN y;"])
+        let broken = Schema(steps: Schema.current.steps + ["CREATE TABLE extra (x); ALTER TABLE nowhere ADD COLUMN y;"])
         try withDatabase(directory.database) { (database) throws in
             try Schema.current.migrate(database)
             #expect(throws: SchemaProblem.self) { try broken.migrate(database) }
-            #expect(try integer(database, "PRAGMA user_version") == 1)
+            #expect(try integer(database, "PRAGMA user_version") == Int64(Schema.current.version))
             #expect(try integer(database, "SELECT count(*) FROM sqlite_schema WHERE name = 'extra'") == 0)
         }
     }

@@ -85,6 +85,7 @@ enum ServeCommand {
             }
             context.beforeOutput = commit
             context.loop.addTurnEndHook(commit)
+            storage.deferCheckpoints(on: context.loop)
             engine.start(initialLoad: initialLoad)
             if let problem = storage.problem { engine.reportStorageProblem(problem) }
             context.onShutdown { done in engine.shutDown(done) }

@@ -89,6 +89,13 @@ final class ServeStorage {
         }
     }
 
+    /// Lets the store copy its write-ahead log into the database file once
+    /// the server pauses, rather than inside the commit of a large change
+    /// (see `Checkpoints`). `loop` is the store's owner.
+    func deferCheckpoints(on loop: EventLoop) {
+        (store as? SQLiteStore)?.deferCheckpoints(on: loop)
+    }
+
     /// Closes the store, at shutdown; the directory's lock goes with the process.
     func close() {
         (store as? SQLiteStore)?.close()

@@ -1,0 +1,83 @@
+import BuntingRuntime
+
+/// When the write-ahead log is copied into the database file.
+///
+/// A commit appends pages to the log; a checkpoint copies them into the
+/// database file and flushes both to disk. Copying them inside the commit
+/// that crosses SQLite's threshold put that work on the path of whatever the
+/// commit reported: a user change at 10,000 flags + 10,000 cards writes
+/// 1,450 pages of caches, so every change paid for copying them again and
+/// for two disk flushes before its DATA_UPDATED could be sent.
+///
+/// So, once a server calls `deferCheckpoints(on:)`, a commit that leaves
+/// `Checkpoints.deferredFrames` pages or more only arranges a checkpoint for
+/// when the store has had no commit for `Checkpoints.pause` seconds. A busy
+/// server that never pauses still checkpoints inside the commit that leaves
+/// `Checkpoints.immediateFrames` pages, which bounds the log (about 32 MB).
+/// Without a loop to wait on, the store checkpoints as SQLite would have.
+///
+/// Durability does not change: a commit is in the log file (written, not
+/// synced, see `SQLiteStore`) before the next output, checkpointed or not,
+/// and a restart replays the log. Closing the store checkpoints what is left.
+public enum Checkpoints {
+    /// SQLite's own threshold for its automatic checkpoints.
+    public static let deferredFrames = 1000
+    /// Past this many pages (about 32 MB at 4 KB each) the checkpoint waits no longer.
+    public static let immediateFrames = 8192
+    /// Seconds without a commit before a deferred checkpoint runs.
+    public static let pause = 0.5
+}
+
+extension SQLiteStore {
+    /// Makes checkpoints wait for the store to pause, as timers on `loop`
+    /// (the store's owner). Called once, before serving.
+    public func deferCheckpoints(on loop: EventLoop) {
+        checkpointLoop = loop
+    }
+
+    /// Whether a checkpoint is waiting for a pause.
+    public var checkpointIsDeferred: Bool { checkpointTimer != nil }
+
+    /// Called after each successful commit.
+    func checkpointIfDue(_ connection: StoreConnection) {
+        let frames = connection.database.logFrames
+        guard frames >= Checkpoints.deferredFrames else { return }
+        guard let loop = checkpointLoop, frames < Checkpoints.immediateFrames else {
+            checkpointNow()
+            return
+        }
+        lastCommitTime = loop.clock.monotonicTime()
+        guard checkpointTimer == nil else { return }
+        waitForPause(loop, Checkpoints.pause)
+    }
+
+    /// Waits until `Checkpoints.pause` has gone by since the last commit:
+    /// one timer for a run of commits, not one per commit.
+    private func waitForPause(_ loop: EventLoop, _ delay: Double) {
+        checkpointTimer = loop.schedule(after: delay) { [weak self] in
+            guard let self else { return }
+            checkpointTimer = nil
+            let quiet = loop.clock.monotonicTime() - lastCommitTime
+            // Writes of this turn are not committed yet: their commit decides.
+            guard transaction == nil else { return }
+            if quiet < Checkpoints.pause {
+                waitForPause(loop, Checkpoints.pause - quiet)
+            } else {
+                checkpointNow()
+            }
+        }
+    }
+
+    /// Copies the log into the database file. A failure is logged and
+    /// leaves the pages in the log: the next checkpoint, or closing, copies them.
+    func checkpointNow() {
+        if let checkpointTimer, let checkpointLoop { checkpointLoop.cancel(checkpointTimer) }
+        checkpointTimer = nil
+        guard memory == nil, let connection, transaction == nil else { return }
+        do {
+            try connection.database.checkpoint()
+        } catch {
+            log.error("storage: cannot checkpoint \(path): \(error.message)")
+        }
+    }
+}
