@@ -23,6 +23,7 @@ extension JSON {
         _ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSON.defaultMaxDepth
     ) throws(JSONParseError) -> JSON {
         try checkNotBlank(bytes)
+        if bytes.count >= piecewiseParsingBytes, let parsed = parseInPieces(bytes, maxDepth: maxDepth) { return parsed }
 
         var error = json_error_t()
         let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
@@ -55,10 +56,10 @@ extension JSON {
     // MARK: - From jansson to Swift
 
     /// A tree nested deeper than allowed, found while converting it.
-    private struct TooDeep: Error {}
+    struct TooDeep: Error {}
 
     /// `levelsLeft`: how many arrays and objects may still nest, this value included.
-    private static func convert(_ value: UnsafeMutablePointer<json_t>, levelsLeft: Int) throws(TooDeep) -> JSON {
+    static func convert(_ value: UnsafeMutablePointer<json_t>, levelsLeft: Int) throws(TooDeep) -> JSON {
         switch json_type(UInt32(bunting_json_type(value))) {
         case JSON_OBJECT:
             guard levelsLeft > 0 else { throw TooDeep() }

@@ -12,6 +12,12 @@ static inline size_t bunting_json_decode_flags(void) {
     return JSON_DECODE_ANY | JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES;
 }
 
+/// Decoding one value at the start of a longer text (see JSON+Pieces.swift):
+/// as above, and the text may go on after the value.
+static inline size_t bunting_json_decode_piece_flags(void) {
+    return bunting_json_decode_flags() | JSON_DISABLE_EOF_CHECK;
+}
+
 /// Encoding: compact, any value at the top level, reals with `digits` significant digits.
 static inline size_t bunting_json_encode_flags(int digits) {
     return JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(digits);
