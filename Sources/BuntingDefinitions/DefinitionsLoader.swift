@@ -106,9 +106,10 @@ struct DefinitionsLoader {
         // for the same place add nothing.
         let named = Set(problems.map(\.pointer))
         for problem in flagSet.problems where !named.contains(problem.pointer) { report(problem.pointer, problem.message) }
-        let evaluators = RuleEvaluators(document["$evaluators"]?.objectValue ?? [:])
-        let banners = compileBanners(document["banners"]?.arrayValue ?? [], skipping: brokenBanners, evaluators: evaluators, hashing: hashing)
-        let cards = compileCards(document["contentCards"]?.arrayValue ?? [], skipping: brokenCards, evaluators: evaluators, hashing: hashing)
+        // Banners and cards written with the same targeting share its compiled parts.
+        let rules = SharedRuleParts(evaluators: RuleEvaluators(document["$evaluators"]?.objectValue ?? [:]))
+        let banners = compileBanners(document["banners"]?.arrayValue ?? [], skipping: brokenBanners, rules: rules, hashing: hashing)
+        let cards = compileCards(document["contentCards"]?.arrayValue ?? [], skipping: brokenCards, rules: rules, hashing: hashing)
         if strict && !problems.isEmpty { return .failure(DefinitionsProblems(sorted(problems))) }
         return .success(Definitions(
             flagSet: flagSet, banners: banners, cards: cards, channels: channels(document["channels"]),
@@ -118,7 +119,7 @@ struct DefinitionsLoader {
     // MARK: - Sections
 
     private mutating func compileBanners(
-        _ entries: [JSON], skipping broken: Set<Int>, evaluators: RuleEvaluators, hashing: FractionalHashing
+        _ entries: [JSON], skipping broken: Set<Int>, rules: SharedRuleParts, hashing: FractionalHashing
     ) -> [BannerDefinition] {
         var seen: Set<String> = []
         var banners: [BannerDefinition] = []
@@ -129,7 +130,7 @@ struct DefinitionsLoader {
                 report(pointer + "/id", "banner id \(id.debugDescription) is used twice; this one is left out")
                 continue
             }
-            guard let targeting = compileTargeting(entry, at: pointer, evaluators: evaluators, hashing: hashing) else { continue }
+            guard let targeting = compileTargeting(entry, at: pointer, rules: rules, hashing: hashing) else { continue }
             banners.append(BannerDefinition(
                 id: id, placementId: placementId, html: entry["html"]?.stringValue ?? "",
                 priority: entry["priority"]?.integerValue ?? 0, properties: entry["properties"]?.objectValue ?? [:],
@@ -140,32 +141,32 @@ struct DefinitionsLoader {
     }
 
     private mutating func compileCards(
-        _ entries: [JSON], skipping broken: Set<Int>, evaluators: RuleEvaluators, hashing: FractionalHashing
+        _ entries: [JSON], skipping broken: Set<Int>, rules: SharedRuleParts, hashing: FractionalHashing
     ) -> [CardDefinition] {
         var seen: Set<String> = []
         var cards: [CardDefinition] = []
         for (index, entry) in entries.enumerated() where !broken.contains(index) {
             let pointer = "/contentCards/\(index)"
-            guard let card = ContentCard(json: entry) else { continue }
+            // From a copy: the card outlives the parsed document (see `JSON.detached`).
+            guard let card = ContentCard(json: entry.detached()) else { continue }
             let id = card.id
             guard seen.insert(id).inserted else {
                 report(pointer + "/id", "content card id \(id.debugDescription) is used twice; this one is left out")
                 continue
             }
-            guard let targeting = compileTargeting(entry, at: pointer, evaluators: evaluators, hashing: hashing) else { continue }
+            guard let targeting = compileTargeting(entry, at: pointer, rules: rules, hashing: hashing) else { continue }
             cards.append(CardDefinition(card: card, targeting: targeting))
         }
         return cards
     }
 
     private mutating func compileTargeting(
-        _ entry: JSON, at pointer: String, evaluators: RuleEvaluators, hashing: FractionalHashing
+        _ entry: JSON, at pointer: String, rules: SharedRuleParts, hashing: FractionalHashing
     ) -> Targeting? {
         var rule: JSONLogicRule?
         if let targeting = entry["targeting"] {
             do {
-                rule = try JSONLogicRule(
-                    targeting, evaluators: evaluators, pointerPrefix: pointer + "/targeting", fractionalHashing: hashing)
+                rule = try JSONLogicRule(targeting, sharing: rules, pointerPrefix: pointer + "/targeting", fractionalHashing: hashing)
             } catch {
                 report(error.pointer, error.message)
                 return nil

@@ -35,6 +35,9 @@ struct FlagSetParser {
             throw problem(["$evaluators"], "\"$evaluators\" is an object of named rules; got \(other.typeName)")
         }
 
+        // The flags' rules share the parts written alike (see `SharedRuleParts`).
+        let rules = SharedRuleParts(evaluators: evaluators, attributes: attributes)
+
         var setMetadata = JSONObject()
         switch root["metadata"] {
         case nil, .null?: break
@@ -46,7 +49,7 @@ struct FlagSetParser {
         switch root["flags"] {
         case .object(let object)?:
             for (key, definition) in object {
-                flags.append(compileFlag(key: key, definition, at: ["flags", key], evaluators, setMetadata))
+                flags.append(compileFlag(key: key, definition, at: ["flags", key], rules, setMetadata))
             }
         case .array(let list)?:
             var seen = Set<String>()
@@ -60,7 +63,7 @@ struct FlagSetParser {
                     problems.append(problem(at + ["key"], "flag \"\(key)\" is defined more than once"))
                     continue
                 }
-                flags.append(compileFlag(key: key, definition, at: at, evaluators, setMetadata))
+                flags.append(compileFlag(key: key, definition, at: at, rules, setMetadata))
             }
         case nil:
             throw problem([], "a flag definition document needs \"flags\"")
@@ -73,7 +76,7 @@ struct FlagSetParser {
     // MARK: - One flag
 
     private mutating func compileFlag(
-        key: String, _ definition: JSON, at path: [String], _ evaluators: RuleEvaluators, _ setMetadata: JSONObject
+        key: String, _ definition: JSON, at path: [String], _ rules: SharedRuleParts, _ setMetadata: JSONObject
     ) -> CompiledFlag {
         var unusable: RuleCompileError?
         func fail(_ error: RuleCompileError) -> RuleCompileError {
@@ -122,9 +125,8 @@ struct FlagSetParser {
             if case .object = rule {
                 do {
                     targeting = try JSONLogicRule(
-                        rule, evaluators: evaluators, pointerPrefix: pointer(path + ["targeting"]),
-                        fractionalHashing: fractionalHashing, maxDepth: JSONLogicRule.defaultMaxDepth,
-                        attributes: attributes)
+                        rule, sharing: rules,
+                        pointerPrefix: pointer(path + ["targeting"]), fractionalHashing: fractionalHashing)
                 } catch {
                     problems.append(fail(error))
                 }

@@ -18,7 +18,8 @@ final class VariantTable: Sendable {
 
     init(_ object: JSONObject) {
         names = object.keys
-        values = object.map(\.value)
+        // Copies: the table outlives the parsed document (see `JSON.detached`).
+        values = object.map { $0.value.detached() }
         var positions: [String: Int] = [:]
         if names.count > 8 {
             for (position, name) in names.enumerated() { positions[name] = position }

@@ -9,6 +9,9 @@ struct Compiler {
     let attributes: AttributeTable
     let maxDepth: Int
     let pointerPrefix: String
+    /// Where parts written the same way in other rules were compiled; nil
+    /// to compile every part anew.
+    let shared: SharedRuleParts?
 
     /// The pointer tokens of the part being compiled.
     var path: [String] = []
@@ -18,14 +21,37 @@ struct Compiler {
     /// evaluator's own depth is known when it is inlined elsewhere.
     var deepest = 0
 
-    init(references: ReferenceResolver, attributes: AttributeTable, maxDepth: Int, pointerPrefix: String) {
+    init(
+        references: ReferenceResolver, attributes: AttributeTable, maxDepth: Int, pointerPrefix: String,
+        shared: SharedRuleParts? = nil
+    ) {
         self.references = references
         self.attributes = attributes
         self.maxDepth = maxDepth
         self.pointerPrefix = pointerPrefix
+        self.shared = shared
     }
 
+    /// The node of `json`: the one compiled for the same JSON before when
+    /// parts are shared and it fits here (a part that nested fine deeper
+    /// down may be too deep up here: it is then compiled again, for its error).
     mutating func compile(_ json: JSON) throws(RuleCompileError) -> Node {
+        guard let shared else { return try compileAnew(json) }
+        let key = ExactJSON(json)
+        if let known = shared.node(for: key), depth + known.height <= maxDepth {
+            deepest = max(deepest, depth + known.height)
+            return known.node
+        }
+        let start = depth
+        let deepestAround = deepest
+        deepest = depth
+        let node = try compileAnew(json)
+        shared.remember(node, height: deepest - start, for: key)
+        deepest = max(deepest, deepestAround)
+        return node
+    }
+
+    private mutating func compileAnew(_ json: JSON) throws(RuleCompileError) -> Node {
         switch json {
         case .array(let elements):
             try enter()

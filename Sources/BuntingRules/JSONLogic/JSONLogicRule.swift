@@ -66,6 +66,26 @@ public struct JSONLogicRule: Sendable {
         self.fractionalHashing = fractionalHashing
     }
 
+    /// Compiles `rule` as one of many from the same document: each part
+    /// written the same way as in a rule compiled before with `shared` is
+    /// that rule's node (see `SharedRuleParts`), and the rest keeps a copy
+    /// of its constants rather than parts of the parsed document.
+    /// `shared` also gives the evaluators `$ref` names.
+    public init(
+        _ rule: JSON, sharing shared: SharedRuleParts, pointerPrefix: String = "",
+        fractionalHashing: FractionalHashing = .default, maxDepth: Int = JSONLogicRule.defaultMaxDepth
+    ) throws(RuleCompileError) {
+        var compiler = Compiler(
+            references: ReferenceResolver(shared.evaluators), attributes: shared.attributes, maxDepth: maxDepth,
+            pointerPrefix: pointerPrefix, shared: shared)
+        if let known = shared.node(for: ExactJSON(rule)), known.height <= maxDepth {
+            root = known.node
+        } else {
+            root = try compiler.compile(rule.detached())
+        }
+        self.fractionalHashing = fractionalHashing
+    }
+
     /// Evaluates the rule against `data`.
     ///
     /// - Parameters:
