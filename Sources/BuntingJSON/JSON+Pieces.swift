@@ -17,6 +17,14 @@ extension JSON {
     /// document and its sections, so that each flag, card or banner is one piece.
     static let piecewiseLevels = 2
 
+    /// The piecewise reading alone, with `levels` outer levels read in Swift,
+    /// whatever the text's size: for the fuzz target, which checks that it
+    /// reads every text as the whole parse does or gives up (nil).
+    @_spi(Fuzzing)
+    public static func parsedInPieces(_ bytes: UnsafeRawBufferPointer, levels: Int, maxDepth: Int = JSON.defaultMaxDepth) -> JSON? {
+        parseInPieces(bytes, maxDepth: maxDepth, levels: levels)
+    }
+
     /// The value of `bytes`, or nil when the text is not one this reading is
     /// sure to read as jansson would: any error, a key given twice or holding
     /// `\u0000`, nesting too deep. The caller then parses the text whole, so

@@ -1,4 +1,4 @@
-import BuntingJSON
+@_spi(Fuzzing) import BuntingJSON
 import FuzzSupport
 
 /// Parses the input as a JSON text and checks what the parser promises:
@@ -8,6 +8,7 @@ import FuzzSupport
 /// - encoding is deterministic and round-trips: the encoded text parses back
 ///   to an equal value, and encodes again to the same bytes.
 func checkJSON(_ bytes: UnsafeRawBufferPointer) {
+    checkPieces(bytes)
     let value: JSON
     do {
         value = try JSON.parse(bytes)
@@ -44,6 +45,22 @@ func checkJSON(_ bytes: UnsafeRawBufferPointer) {
     }
     require(reparsed == value, "the encoded text parses to a different value: \(value.encodedString().prefix(200))")
     require(reparsed.encoded() == encoded, "encoding the reparsed value gives different bytes")
+}
+
+/// Large texts are parsed in pieces (their outer levels read in Swift, each
+/// value inside by jansson): at any number of outer levels, that reading
+/// must give the value jansson gives for the whole text, with its keys in the
+/// same order, or give up where jansson refuses the text.
+private func checkPieces(_ bytes: UnsafeRawBufferPointer) {
+    let whole: JSON? = try? JSON.parse(bytes)
+    for levels in 1...3 {
+        guard let pieces = JSON.parsedInPieces(bytes, levels: levels) else { continue }
+        guard let whole else {
+            require(false, "read in pieces (\(levels) levels), a text that jansson refuses whole")
+            return
+        }
+        require(pieces.encoded() == whole.encoded(), "read in pieces (\(levels) levels), a text gives another value")
+    }
 }
 
 /// How many arrays and objects deep `value` nests (a scalar is 0). Iterative,
