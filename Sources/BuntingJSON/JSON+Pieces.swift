@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CJansson
 
 /// Parsing a large text one piece at a time.
@@ -32,7 +35,11 @@ extension JSON {
     static func parseInPieces(
         _ bytes: UnsafeRawBufferPointer, maxDepth: Int, levels: Int = piecewiseLevels
     ) -> JSON? {
-        guard bytes.baseAddress != nil else { return nil }
+        guard let base = bytes.baseAddress else { return nil }
+        // A NUL byte is never valid JSON (in a string it must be written
+        // `\u0000`), and jansson does not count one in the position it
+        // reports: a piece would seem to end before it did. Found by fuzzing.
+        guard memchr(base, 0, bytes.count) == nil else { return nil }
         var reader = PieceReader(bytes: bytes, maxDepth: maxDepth)
         guard let value = reader.value(levels: levels, depth: 0) else { return nil }
         reader.skipWhitespace()

@@ -44,6 +44,15 @@ import Testing
         #expect(inPieces("[[1]]", maxDepth: 2) == .array([.array([.integer(1)])]))
     }
 
+    /// jansson leaves a NUL byte out of the position it reports, so a piece
+    /// that holds one seems to end early: here the inner array would end at
+    /// the outer one's bracket and the text read as valid (found by fuzzing).
+    @Test func aNulByteAnywhereIsLeftToTheWholeParse() {
+        let bytes = Array("[[1,0.5,0.25".utf8) + [0] + Array("]".utf8)
+        #expect(throws: JSONParseError.self) { try JSON.parse(bytes) }
+        for levels in 1...3 { #expect(bytes.withUnsafeBytes { JSON.parseInPieces($0, maxDepth: 512, levels: levels) } == nil) }
+    }
+
     @Test func invalidBytesAreLeftToTheWholeParse() {
         var bytes = Array(#"{"a":"x"}"#.utf8)
         bytes[6] = 0xFF
