@@ -13,6 +13,10 @@ final class Database {
     /// as SQLite reported them after the last commit; counted once
     /// `countLogFrames()` has replaced SQLite's own checkpointing.
     private(set) var logFrames = 0
+    /// The database's page size, read by `countLogFrames()`.
+    private(set) var pageSize = 4096
+    /// What `logFrames` holds, in bytes.
+    var logBytes: Int { logFrames * pageSize }
 
     init(path: String) throws(SQLiteError) {
         self.path = path
@@ -111,6 +115,7 @@ final class Database {
     /// flags + 10,000 cards, inside every user change.
     func countLogFrames() {
         guard let handle else { return }
+        if let size = try? value("PRAGMA page_size").integerValue { pageSize = Int(size) }
         // The hook replaces SQLite's automatic checkpoints (which are a hook
         // of their own). The connection never outlives `self`: `close()`
         // runs in `deinit` at the latest.

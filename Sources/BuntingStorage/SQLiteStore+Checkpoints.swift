@@ -5,25 +5,27 @@ import BuntingRuntime
 /// A commit appends pages to the log; a checkpoint copies them into the
 /// database file and flushes both to disk. Copying them inside the commit
 /// that crosses SQLite's threshold put that work on the path of whatever the
-/// commit reported: a user change at 10,000 flags + 10,000 cards writes
-/// 1,450 pages of caches, so every change paid for copying them again and
-/// for two disk flushes before its DATA_UPDATED could be sent.
+/// commit reported: a user change at 10,000 flags + 10,000 cards writes 6 MB
+/// of caches, so every change paid for copying them again and for two disk
+/// flushes before its DATA_UPDATED could be sent.
 ///
 /// So, once a server calls `deferCheckpoints(on:)`, a commit that leaves
-/// `Checkpoints.deferredFrames` pages or more only arranges a checkpoint for
-/// when the store has had no commit for `Checkpoints.pause` seconds. A busy
-/// server that never pauses still checkpoints inside the commit that leaves
-/// `Checkpoints.immediateFrames` pages, which bounds the log (about 32 MB).
-/// Without a loop to wait on, the store checkpoints as SQLite would have.
+/// `Checkpoints.deferredBytes` or more in the log only arranges a checkpoint
+/// for when the store has had no commit for `Checkpoints.pause` seconds. A
+/// busy server that never pauses still checkpoints inside the commit that
+/// leaves `Checkpoints.immediateBytes`, which bounds the log. Without a loop
+/// to wait on, the store checkpoints as SQLite would have. Sizes are in
+/// bytes, not pages: a database made by this code has pages of 16 KB, an
+/// older one keeps its 4 KB.
 ///
 /// Durability does not change: a commit is in the log file (written, not
 /// synced, see `SQLiteStore`) before the next output, checkpointed or not,
 /// and a restart replays the log. Closing the store checkpoints what is left.
 public enum Checkpoints {
-    /// SQLite's own threshold for its automatic checkpoints.
-    public static let deferredFrames = 1000
-    /// Past this many pages (about 32 MB at 4 KB each) the checkpoint waits no longer.
-    public static let immediateFrames = 8192
+    /// SQLite's own threshold for its automatic checkpoints: 1,000 pages of 4 KB.
+    public static let deferredBytes = 4_096_000
+    /// Past this much in the log the checkpoint waits no longer.
+    public static let immediateBytes = 32 << 20
     /// Seconds without a commit before a deferred checkpoint runs.
     public static let pause = 0.5
 }
@@ -40,9 +42,9 @@ extension SQLiteStore {
 
     /// Called after each successful commit.
     func checkpointIfDue(_ connection: StoreConnection) {
-        let frames = connection.database.logFrames
-        guard frames >= Checkpoints.deferredFrames else { return }
-        guard let loop = checkpointLoop, frames < Checkpoints.immediateFrames else {
+        let logged = connection.database.logBytes
+        guard logged >= Checkpoints.deferredBytes else { return }
+        guard let loop = checkpointLoop, logged < Checkpoints.immediateBytes else {
             checkpointNow()
             return
         }

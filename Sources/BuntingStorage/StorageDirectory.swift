@@ -100,6 +100,9 @@ public final class StorageDirectory: Sendable {
 
     // MARK: - Opening
 
+    /// The page size of a database this code creates.
+    static let pageSize = 16384
+
     private enum Attempt {
         case opened(StoreConnection)
         case damaged(String)
@@ -119,6 +122,12 @@ public final class StorageDirectory: Sendable {
             // Held from the first write until closed: a second process cannot
             // open it, and no shared-memory index is needed (fewer syscalls).
             try database.execute("PRAGMA locking_mode = EXCLUSIVE")
+            // Pages of 16 KB for a new file (an existing one keeps its own):
+            // a user's caches at 10,000 flags + 10,000 cards are 6 MB, written
+            // to the log one page per write(2): 370 writes instead of 1,450.
+            // A small commit (an impression) writes as many pages as before,
+            // larger ones; the durable impression rate did not move measurably.
+            try database.execute("PRAGMA page_size = \(Self.pageSize)")
             // Reading the header first: a file that is not a database fails here.
             guard try database.value("PRAGMA journal_mode = WAL").textValue == "wal" else {
                 return .failed(StorageFailure("\(databasePath): the write-ahead log cannot be used"))

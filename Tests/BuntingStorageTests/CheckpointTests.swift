@@ -4,14 +4,14 @@ import BuntingRuntime
 @testable import BuntingStorage
 import Testing
 
-/// The text of a cache of about `pages` pages of the log (4 KB each).
-private func largeCache(pages: Int, mark: Int = 0) -> EncodedJSON {
-    let text = #"{"lastSyncAt":\#(mark),"cards":[""# + String(repeating: "x", count: pages * 4096) + #""]}"#
+/// The text of a cache of about `megabytes` in the log.
+private func largeCache(megabytes: Double, mark: Int = 0) -> EncodedJSON {
+    let text = #"{"lastSyncAt":\#(mark),"cards":[""# + String(repeating: "x", count: Int(megabytes * 1_048_576)) + #""]}"#
     return EncodedJSON(trustedText: Array(text.utf8))
 }
 
-private func logFrames(_ store: SQLiteStore) -> Int {
-    store.connection?.database.logFrames ?? -1
+private func logBytes(_ store: SQLiteStore) -> Int {
+    store.connection?.database.logBytes ?? -1
 }
 
 @Suite struct CheckpointTests {
@@ -19,9 +19,9 @@ private func logFrames(_ store: SQLiteStore) -> Int {
         let directory = try TemporaryDirectory()
         let store = try openStore(directory)
         defer { store.close() }
-        try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(pages: 1200))
+        try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(megabytes: 5))
         _ = store.commitPending()
-        #expect(logFrames(store) == 0)
+        #expect(logBytes(store) == 0)
         #expect(!store.checkpointIsDeferred)
     }
 
@@ -31,8 +31,8 @@ private func logFrames(_ store: SQLiteStore) -> Int {
         defer { store.close() }
         try store.saveChannelCache(user: "alice", channel: .banners, cache: ["lastSyncAt": 1])
         _ = store.commitPending()
-        #expect(logFrames(store) > 0)
-        #expect(logFrames(store) < Checkpoints.deferredFrames)
+        #expect(logBytes(store) > 0)
+        #expect(logBytes(store) < Checkpoints.deferredBytes)
     }
 
     @Test func aDeferredCheckpointWaitsForAPauseInCommits() throws {
@@ -43,10 +43,10 @@ private func logFrames(_ store: SQLiteStore) -> Int {
         defer { store.close() }
         store.deferCheckpoints(on: loop)
 
-        try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(pages: 1200))
+        try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(megabytes: 5))
         _ = store.commitPending()
-        let afterFirst = logFrames(store)
-        #expect(afterFirst >= Checkpoints.deferredFrames)
+        let afterFirst = logBytes(store)
+        #expect(afterFirst >= Checkpoints.deferredBytes)
         #expect(store.checkpointIsDeferred)
 
         // Another commit before the pause is over pushes the checkpoint back.
@@ -56,12 +56,12 @@ private func logFrames(_ store: SQLiteStore) -> Int {
         _ = store.commitPending()
         clock.advance(by: Checkpoints.pause * 0.6)
         loop.runPending()
-        #expect(logFrames(store) > afterFirst)
+        #expect(logBytes(store) > afterFirst)
         #expect(store.checkpointIsDeferred)
 
         clock.advance(by: Checkpoints.pause * 0.6)
         loop.runPending()
-        #expect(logFrames(store) == 0)
+        #expect(logBytes(store) == 0)
         #expect(!store.checkpointIsDeferred)
         #expect(store.loadUser("alice").caches[.contentCards]?["lastSyncAt"] == 0)
         #expect(store.loadUser("alice").caches[.banners]?["lastSyncAt"] == 2)
@@ -75,16 +75,16 @@ private func logFrames(_ store: SQLiteStore) -> Int {
         store.deferCheckpoints(on: loop)
         var mark = 0
         // No pause ever comes: each commit rewrites a large cache.
-        while logFrames(store) < Checkpoints.immediateFrames - 1500 {
+        while logBytes(store) < Checkpoints.immediateBytes - 6 * 1_048_576 {
             mark += 1
-            try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(pages: 1200, mark: mark))
+            try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(megabytes: 5, mark: mark))
             _ = store.commitPending()
             #expect(store.checkpointIsDeferred)
         }
         mark += 1
-        try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(pages: 1600, mark: mark))
+        try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(megabytes: 7, mark: mark))
         _ = store.commitPending()
-        #expect(logFrames(store) == 0)
+        #expect(logBytes(store) == 0)
         #expect(!store.checkpointIsDeferred)
         #expect(store.loadUser("alice").caches[.contentCards]?["lastSyncAt"] == .integer(Int64(mark)))
     }
@@ -95,7 +95,7 @@ private func logFrames(_ store: SQLiteStore) -> Int {
         do {
             let store = try openStore(directory)
             store.deferCheckpoints(on: loop)
-            try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(pages: 1200, mark: 7))
+            try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(megabytes: 5, mark: 7))
             _ = store.commitPending()
             #expect(store.checkpointIsDeferred)
             store.close()

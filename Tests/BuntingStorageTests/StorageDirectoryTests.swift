@@ -41,6 +41,30 @@ import Testing
         #expect(StorageDirectory.defaultPath { _ in nil } == nil)
     }
 
+    @Test func aNewDatabaseHasLargePagesAndAnOldOneKeepsItsOwn() throws {
+        let fresh = try TemporaryDirectory()
+        let store = try openStore(fresh)
+        try store.saveChannelCache(user: "alice", channel: .banners, cache: ["lastSyncAt": 1])
+        store.close()
+        try withDatabase(fresh.database) { (database) throws in
+            #expect(try integer(database, "PRAGMA page_size") == Int64(StorageDirectory.pageSize))
+        }
+
+        let old = try TemporaryDirectory()
+        try withDatabase(old.database) { (database) throws in
+            try database.execute("PRAGMA page_size = 4096")
+            try database.execute(releasedVersion1)
+        }
+        let reopened = try openStore(old)
+        try reopened.saveChannelCache(user: "alice", channel: .banners, cache: ["lastSyncAt": 2])
+        _ = reopened.commitPending()
+        #expect(reopened.loadUser("alice").caches[.banners]?["lastSyncAt"] == 2)
+        reopened.close()
+        try withDatabase(old.database) { (database) throws in
+            #expect(try integer(database, "PRAGMA page_size") == 4096)
+        }
+    }
+
     @Test func aFileThatIsNotADatabaseIsMovedAside() throws {
         let directory = try TemporaryDirectory()
         try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: directory.database))
