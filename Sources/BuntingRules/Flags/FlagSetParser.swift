@@ -7,6 +7,8 @@ struct FlagSetParser {
     private(set) var problems: [RuleCompileError] = []
     /// Shared by every rule of the set and by its evaluators.
     let attributes = AttributeTable()
+    /// The flags' variants, sharing what is written alike.
+    private var variantTables = VariantTables()
 
     init(pointerPrefix: String, fractionalHashing: FractionalHashing) {
         self.pointerPrefix = pointerPrefix
@@ -100,7 +102,7 @@ struct FlagSetParser {
 
         var variants = VariantTable(JSONObject())
         if case .object(let object)? = flag["variants"], !object.isEmpty {
-            variants = VariantTable(object)
+            variants = variantTables.table(object)
         } else {
             problems.append(fail(problem(path + ["variants"], "\"variants\" is a non-empty object of values by name")))
         }

@@ -5,32 +5,63 @@ import Glibc
 
 /// A flag's variants by name. Names match by their exact code units, as in
 /// flagd (Swift's `==` would also match canonically equivalent spellings).
-/// Few variants are scanned, which beats hashing the name; many are hashed.
 /// A class, so that a lookup does not copy the table.
+///
+/// The names (and their lookup layout) are shared by every flag of the set
+/// whose variants have the same names in the same order, and each value by
+/// every flag with a value written exactly alike (see `VariantTables`):
+/// thousands of flags named `on` and `off` then keep one list of names.
 final class VariantTable: Sendable {
-    let names: [String]
+    let layout: VariantNames
     let values: [JSON]
+
+    var names: [String] { layout.names }
+
+    /// A table of its own, sharing nothing (see `VariantTables` for the shared ones).
+    convenience init(_ object: JSONObject) {
+        // Copies: the table outlives the parsed document (see `JSON.detached`).
+        self.init(layout: VariantNames(object.keys), values: object.map { $0.value.detached() })
+    }
+
+    init(layout: VariantNames, values: [JSON]) {
+        self.layout = layout
+        self.values = values
+    }
+
+    var isEmpty: Bool { values.isEmpty }
+
+    /// The position of the variant called `name`.
+    func position(of name: String) -> Int? {
+        layout.position(of: name)
+    }
+
+    subscript(name: String) -> JSON? {
+        position(of: name).map { values[$0] }
+    }
+}
+
+/// The names of a flag's variants, in order, laid out for lookup. Few names
+/// are scanned, which beats hashing the name; many are hashed.
+final class VariantNames: Sendable {
+    let names: [String]
     private let positions: [String: Int]?
     /// Every name's UTF-8 bytes, one after another, and where each ends:
     /// the scan compares bytes without copying a name.
-    private let nameBytes: [UInt8]
-    private let nameEnds: [Int]
+    let nameBytes: [UInt8]
+    let nameEnds: [Int]
 
-    init(_ object: JSONObject) {
-        names = object.keys
-        // Copies: the table outlives the parsed document (see `JSON.detached`).
-        values = object.map { $0.value.detached() }
+    init(_ names: [String]) {
+        // Copies: the names outlive the parsed document (see `JSON.detached`).
+        self.names = names.map { JSON.string($0).detached().stringValue! }
         var positions: [String: Int] = [:]
         if names.count > 8 {
-            for (position, name) in names.enumerated() { positions[name] = position }
+            for (position, name) in self.names.enumerated() { positions[name] = position }
         }
         self.positions = names.count > 8 ? positions : nil
         nameBytes = names.flatMap { Array($0.utf8) }
         var end = 0
         nameEnds = names.map { end += $0.utf8.count; return end }
     }
-
-    var isEmpty: Bool { names.isEmpty }
 
     /// The position of the variant called `name`.
     func position(of name: String) -> Int? {
@@ -54,8 +85,50 @@ final class VariantTable: Sendable {
         if let scanned { return scanned }
         return names.indices.first { JavaScript.sameCodeUnits(names[$0], name) }
     }
+}
 
-    subscript(name: String) -> JSON? {
-        position(of: name).map { values[$0] }
+/// Makes the variant tables of one flag set, sharing what is written alike:
+/// a variants object written exactly as an earlier flag's gets that flag's
+/// table; otherwise the names are shared with any earlier flag's of the
+/// same names in the same order, and each value with an earlier one written
+/// exactly alike (`ExactJSON`: a value is handed out as it is written).
+/// Used while the set is compiled, then dropped.
+struct VariantTables {
+    private var tables: [ExactJSON: VariantTable] = [:]
+    private var layouts: [NamesKey: VariantNames] = [:]
+    private var values: [ExactJSON: JSON] = [:]
+
+    /// Names compared by their code units, in order.
+    private struct NamesKey: Hashable {
+        let bytes: [UInt8]
+        let ends: [Int]
+    }
+
+    mutating func table(_ object: JSONObject) -> VariantTable {
+        let whole = ExactJSON(.object(object))
+        if let known = tables[whole] { return known }
+        let names = object.keys
+        var end = 0
+        let key = NamesKey(bytes: names.flatMap { Array($0.utf8) }, ends: names.map { end += $0.utf8.count; return end })
+        let layout: VariantNames
+        if let known = layouts[key] {
+            layout = known
+        } else {
+            layout = VariantNames(names)
+            layouts[key] = layout
+        }
+        let table = VariantTable(layout: layout, values: object.map { value($0.value) })
+        tables[whole] = table
+        return table
+    }
+
+    /// The value as kept: an earlier copy of the same text, or a new copy.
+    private mutating func value(_ json: JSON) -> JSON {
+        let exact = ExactJSON(json)
+        if let known = values[exact] { return known }
+        // A copy: the table outlives the parsed document (see `JSON.detached`).
+        let copy = json.detached()
+        values[exact] = copy
+        return copy
     }
 }
