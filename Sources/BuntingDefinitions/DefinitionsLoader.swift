@@ -36,7 +36,7 @@ struct DefinitionsLoader {
     }
 
     mutating func load() -> Result<Definitions, DefinitionsProblems> {
-        let document: JSON
+        var document: JSON
         do {
             document = try JSON.parse(bytes)
         } catch {
@@ -51,26 +51,13 @@ struct DefinitionsLoader {
             schema = compiled
         }
 
-        // The schema's check and the flag set's compilation (with the flags'
-        // fingerprints) each need only the document; on a large one they run
-        // side by side. The flag set is compiled even when the check then
-        // refuses the document.
         let hashing = FractionalHashing(rawValue: document["fractionalHashing"]?.stringValue ?? "") ?? .default
-        // A document may hold only banners or cards; flagd's format wants `flags`.
-        var flagDocument = document.objectValue ?? [:]
-        if flagDocument["flags"] == nil { flagDocument["flags"] = .object([:]) }
-        let flags = JSON.object(flagDocument)
-        let compileFlags = { () -> (Result<FlagSet, RuleCompileError>, FlagFingerprints) in
-            let compiled = Result { () throws(RuleCompileError) -> FlagSet in try FlagSet(document: flags, fractionalHashing: hashing) }
-            return (compiled, FlagFingerprints(document: flags, hashing: hashing.rawValue))
-        }
-        let violations: [JSONSchemaViolation]
-        let (compiledFlags, fingerprints): (Result<FlagSet, RuleCompileError>, FlagFingerprints)
-        if bytes.count >= Self.sideBySideBytes {
-            (violations, (compiledFlags, fingerprints)) = sideBySide({ schema.validate(document) }, compileFlags)
-        } else {
-            (violations, (compiledFlags, fingerprints)) = (schema.validate(document), compileFlags())
-        }
+        let (violations, compiledFlags, fingerprints) = checkAndCompileFlags(document, schema: schema, hashing: hashing)
+        // What banners and cards still need of the document; the rest of it
+        // (the flags, most of it) is freed now, before they are compiled,
+        // instead of staying alive beside everything compiled from it.
+        var items = ItemSections(document)
+        document = .null
 
         // Which items the schema finds wrong; a mistake anywhere else (the
         // document's own structure) refuses it.
@@ -107,13 +94,62 @@ struct DefinitionsLoader {
         let named = Set(problems.map(\.pointer))
         for problem in flagSet.problems where !named.contains(problem.pointer) { report(problem.pointer, problem.message) }
         // Banners and cards written with the same targeting share its compiled parts.
-        let rules = SharedRuleParts(evaluators: RuleEvaluators(document["$evaluators"]?.objectValue ?? [:]))
-        let banners = compileBanners(document["banners"]?.arrayValue ?? [], skipping: brokenBanners, rules: rules, hashing: hashing)
-        let cards = compileCards(document["contentCards"]?.arrayValue ?? [], skipping: brokenCards, rules: rules, hashing: hashing)
+        let rules = SharedRuleParts(evaluators: RuleEvaluators(items.evaluators))
+        let banners = compileBanners(items.banners, skipping: brokenBanners, rules: rules, hashing: hashing)
+        let cards = compileCards(items.takeCards(), skipping: brokenCards, rules: rules, hashing: hashing)
         if strict && !problems.isEmpty { return .failure(DefinitionsProblems(sorted(problems))) }
         return .success(Definitions(
-            flagSet: flagSet, banners: banners, cards: cards, channels: channels(document["channels"]),
+            flagSet: flagSet, banners: banners, cards: cards, channels: channels(items.channels),
             problems: sorted(problems), fingerprints: fingerprints))
+    }
+
+    /// The schema's check and the flag set's compilation (with the flags'
+    /// fingerprints): each needs only the document, and on a large one they
+    /// run side by side. The flag set is compiled even when the check then
+    /// refuses the document. A function of its own, so that the flag
+    /// document made here is gone when it returns.
+    private func checkAndCompileFlags(
+        _ document: JSON, schema: JSONSchema, hashing: FractionalHashing
+    ) -> ([JSONSchemaViolation], Result<FlagSet, RuleCompileError>, FlagFingerprints) {
+        // A document may hold only banners or cards; flagd's format wants `flags`.
+        var flagDocument = document.objectValue ?? [:]
+        if flagDocument["flags"] == nil { flagDocument["flags"] = .object([:]) }
+        let flags = JSON.object(flagDocument)
+        let compileFlags = { () -> (Result<FlagSet, RuleCompileError>, FlagFingerprints) in
+            let compiled = Result { () throws(RuleCompileError) -> FlagSet in try FlagSet(document: flags, fractionalHashing: hashing) }
+            return (compiled, FlagFingerprints(document: flags, hashing: hashing.rawValue))
+        }
+        let violations: [JSONSchemaViolation]
+        let (compiledFlags, fingerprints): (Result<FlagSet, RuleCompileError>, FlagFingerprints)
+        if bytes.count >= Self.sideBySideBytes {
+            (violations, (compiledFlags, fingerprints)) = sideBySide({ schema.validate(document) }, compileFlags)
+        } else {
+            (violations, (compiledFlags, fingerprints)) = (schema.validate(document), compileFlags())
+        }
+        return (violations, compiledFlags, fingerprints)
+    }
+
+    /// The members of the document that banners, cards and channels are
+    /// compiled from, taken out of it so that the rest can be freed.
+    private struct ItemSections {
+        let evaluators: JSONObject
+        let banners: [JSON]
+        private var cards: [JSON]
+        let channels: JSON?
+
+        init(_ document: JSON) {
+            evaluators = document["$evaluators"]?.objectValue ?? [:]
+            banners = document["banners"]?.arrayValue ?? []
+            cards = document["contentCards"]?.arrayValue ?? []
+            channels = document["channels"]
+        }
+
+        /// The cards, no longer held here: once the document is gone, the
+        /// caller holds the only reference and can free each entry as it is compiled.
+        mutating func takeCards() -> [JSON] {
+            defer { cards = [] }
+            return cards
+        }
     }
 
     // MARK: - Sections
@@ -140,12 +176,17 @@ struct DefinitionsLoader {
         return banners
     }
 
+    /// Each entry is dropped from `entries` once compiled: what is left of
+    /// the document then shrinks while the cards grow, instead of the two
+    /// adding up to the peak of loading.
     private mutating func compileCards(
-        _ entries: [JSON], skipping broken: Set<Int>, rules: SharedRuleParts, hashing: FractionalHashing
+        _ entries: consuming [JSON], skipping broken: Set<Int>, rules: SharedRuleParts, hashing: FractionalHashing
     ) -> [CardDefinition] {
         var seen: Set<String> = []
         var cards: [CardDefinition] = []
-        for (index, entry) in entries.enumerated() where !broken.contains(index) {
+        for index in entries.indices where !broken.contains(index) {
+            let entry = entries[index]
+            entries[index] = .null
             let pointer = "/contentCards/\(index)"
             // From a copy: the card outlives the parsed document (see `JSON.detached`).
             guard let card = ContentCard(json: entry.detached()) else { continue }
