@@ -188,8 +188,7 @@ struct DefinitionsLoader {
             let entry = entries[index]
             entries[index] = .null
             let pointer = "/contentCards/\(index)"
-            // From a copy: the card outlives the parsed document (see `JSON.detached`).
-            guard let card = ContentCard(json: entry.detached()) else { continue }
+            guard let card = Self.card(entry) else { continue }
             let id = card.id
             guard seen.insert(id).inserted else {
                 report(pointer + "/id", "content card id \(id.debugDescription) is used twice; this one is left out")
@@ -199,6 +198,17 @@ struct DefinitionsLoader {
             cards.append(CardDefinition(card: card, targeting: targeting))
         }
         return cards
+    }
+
+    /// The card an entry defines. Of its fields a card keeps the id and the
+    /// extras as values (the rest only as its text), so only those are copied
+    /// (see `JSON.detached`): the card outlives the parsed document.
+    private static func card(_ entry: JSON) -> ContentCard? {
+        guard case .object(var fields) = entry else { return nil }
+        for kept in ["id", "extras"] {
+            if let value = fields[kept] { fields[kept] = value.detached() }
+        }
+        return ContentCard(json: .object(fields))
     }
 
     private mutating func compileTargeting(

@@ -9,16 +9,13 @@ public struct ContentCard: Equatable, Sendable, JSONText {
 
     /// What the definitions say of the card, made (and encoded) once and
     /// shared by every copy: a user's cache of thousands of cards copies one
-    /// reference per card, not a dozen strings.
+    /// reference per card, not a dozen strings. Besides the text, only the
+    /// fields the engine reads for every card are kept (to match, list,
+    /// expire and filter them); the others (title, description, …) are read
+    /// back from the text when asked for, which only tests and tools do.
     private final class Definition: Sendable {
         let id: String
         let type: Kind
-        let title: String?
-        let description: String?
-        let imageUrl: String?
-        let aspectRatio: Double?
-        let url: String?
-        let linkText: String?
         let extras: JSONObject
         let created: Double
         let updated: Double?
@@ -30,31 +27,23 @@ public struct ContentCard: Equatable, Sendable, JSONText {
         let encodedPrefix: [UInt8]
 
         init(
-            id: String, type: Kind, title: String?, description: String?, imageUrl: String?, aspectRatio: Double?,
-            url: String?, linkText: String?, extras: JSONObject, created: Double, updated: Double?, expiresAt: Double?,
-            pinned: Bool, dismissible: Bool
+            id: String, type: Kind, extras: JSONObject, created: Double, updated: Double?, expiresAt: Double?,
+            pinned: Bool, dismissible: Bool, encodedPrefix: [UInt8]
         ) {
             self.id = id
             self.type = type
-            self.title = title
-            self.description = description
-            self.imageUrl = imageUrl
-            self.aspectRatio = aspectRatio
-            self.url = url
-            self.linkText = linkText
             self.extras = extras
             self.created = created
             self.updated = updated
             self.expiresAt = expiresAt
             self.pinned = pinned
             self.dismissible = dismissible
-            var prefix = ContentCard.definitionJSON(
-                id: id, type: type, title: title, description: description, imageUrl: imageUrl, aspectRatio: aspectRatio,
-                url: url, linkText: linkText, extras: extras, created: created, updated: updated, expiresAt: expiresAt,
-                pinned: pinned, dismissible: dismissible
-            ).encoded()
-            prefix.removeLast()  // the closing brace; `encoded` writes the user state and its own
-            encodedPrefix = prefix
+            self.encodedPrefix = encodedPrefix
+        }
+
+        /// The definition's fields as the text holds them.
+        var written: JSON {
+            (try? JSON.parse(encodedPrefix + [UInt8(ascii: "}")])) ?? .null
         }
     }
 
@@ -65,12 +54,12 @@ public struct ContentCard: Equatable, Sendable, JSONText {
     public var id: String { definition.id }
     public var type: Kind { definition.type }
     public var isControl: Bool { definition.type == .control }
-    public var title: String? { definition.title }
-    public var description: String? { definition.description }
-    public var imageUrl: String? { definition.imageUrl }
-    public var aspectRatio: Double? { definition.aspectRatio }
-    public var url: String? { definition.url }
-    public var linkText: String? { definition.linkText }
+    public var title: String? { definition.written["title"]?.stringValue }
+    public var description: String? { definition.written["description"]?.stringValue }
+    public var imageUrl: String? { definition.written["imageUrl"]?.stringValue }
+    public var aspectRatio: Double? { definition.written["aspectRatio"]?.doubleValue }
+    public var url: String? { definition.written["url"]?.stringValue }
+    public var linkText: String? { definition.written["linkText"]?.stringValue }
     public var extras: JSONObject { definition.extras }
     public var created: Double { definition.created }
     public var updated: Double? { definition.updated }
@@ -84,10 +73,15 @@ public struct ContentCard: Equatable, Sendable, JSONText {
         created: Double, updated: Double? = nil, expiresAt: Double? = nil, pinned: Bool = false,
         dismissible: Bool = true, viewed: Bool = false, clicked: Bool = false
     ) {
-        definition = Definition(
+        var prefix = ContentCard.definitionJSON(
             id: id, type: type, title: title, description: description, imageUrl: imageUrl, aspectRatio: aspectRatio,
             url: url, linkText: linkText, extras: extras, created: created, updated: updated, expiresAt: expiresAt,
-            pinned: pinned, dismissible: dismissible)
+            pinned: pinned, dismissible: dismissible
+        ).encoded()
+        prefix.removeLast()  // the closing brace; `encoded` writes the user state and its own
+        definition = Definition(
+            id: id, type: type, extras: extras, created: created, updated: updated, expiresAt: expiresAt,
+            pinned: pinned, dismissible: dismissible, encodedPrefix: prefix)
         self.viewed = viewed
         self.clicked = clicked
     }
