@@ -253,11 +253,13 @@ import Testing
     @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "SIGBUS under ThreadSanitizer at the file size limit"))
     func aFullDiskKeepsTheTurnsEventsInMemoryWithAnErrorAndTheServerServesOn() throws {
         let workspace = try StorageWorkspace()
-        // A file size limit makes the write-ahead log hit the wall after a few
-        // commits, as a full disk would (writes fail with EFBIG).
+        // A file size limit (512 KB: a new database has pages of 16 KB, and
+        // the log of its schema alone is 200 KB) makes the write-ahead log
+        // hit the wall after a few commits, as a full disk would (writes
+        // fail with EFBIG).
         let limited = try ServerProcess(
             framing: .ndjson, arguments: workspace.arguments(sink: true, ["--flush-interval", "3600"]),
-            launcher: ["/bin/sh", "-c", "ulimit -f 256 && exec \"$@\"", "sh"])
+            launcher: ["/bin/sh", "-c", "ulimit -f 1024 && exec \"$@\"", "sh"])
         _ = try limited.call("subscribe", ["channel": "contentCards"])
         _ = try limited.call("changeUser", ["userId": "alice"])
         try limited.waitForEvent("DATA_UPDATED", "contentCards")
@@ -322,7 +324,7 @@ import Testing
         let workspace = try StorageWorkspace()
         let limited = try ServerProcess(
             framing: .ndjson, arguments: workspace.arguments(sink: false),
-            launcher: ["/bin/sh", "-c", "ulimit -f 256 && exec \"$@\"", "sh"])
+            launcher: ["/bin/sh", "-c", "ulimit -f 1024 && exec \"$@\"", "sh"])
         _ = try limited.call("subscribe", ["channel": "contentCards"])
         _ = try limited.call("changeUser", ["userId": "alice"])
         try limited.waitForEvent("DATA_UPDATED", "contentCards")

@@ -116,9 +116,10 @@ describe("errors of the real server", () => {
 
   it("a full disk (a file size limit) keeps events in memory, tells the channel with ERROR, and serves on", async (t) => {
     const directory = temporaryDirectory(t);
-    // The real server under a file size limit, SIGXFSZ ignored: writes past it fail.
+    // The real server under a file size limit (512 KB: a new database has 16 KB
+    // pages, its schema alone 200 KB of log), SIGXFSZ ignored: writes past it fail.
     const limited = join(directory, "bunting-limited");
-    writeFileSync(limited, `#!/bin/sh\ntrap '' XFSZ\nulimit -f 256\nexec ${JSON.stringify(binary())} "$@"\n`);
+    writeFileSync(limited, `#!/bin/sh\ntrap '' XFSZ\nulimit -f 1024\nexec ${JSON.stringify(binary())} "$@"\n`);
     chmodSync(limited, 0o755);
     const client = await spawnClient(t, { binary: limited, storage: join(directory, "state") });
     const cards = await client.subscribe({ channel: "contentCards" });
