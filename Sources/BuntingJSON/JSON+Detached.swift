@@ -17,7 +17,8 @@ extension JSON {
         }
     }
 
-    private static func detached(_ text: String) -> String {
+    /// A string in storage of its own (see `detached()`).
+    public static func detached(_ text: String) -> String {
         var text = text
         return text.withUTF8 { String(decoding: $0, as: UTF8.self) }
     }

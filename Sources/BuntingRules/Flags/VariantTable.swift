@@ -47,20 +47,25 @@ final class VariantNames: Sendable {
     private let positions: [String: Int]?
     /// Every name's UTF-8 bytes, one after another, and where each ends:
     /// the scan compares bytes without copying a name.
-    let nameBytes: [UInt8]
-    let nameEnds: [Int]
+    private let nameBytes: [UInt8]
+    private let nameEnds: [Int]
 
     init(_ names: [String]) {
         // Copies: the names outlive the parsed document (see `JSON.detached`).
-        self.names = names.map { JSON.string($0).detached().stringValue! }
+        self.names = names.map(JSON.detached)
         var positions: [String: Int] = [:]
         if names.count > 8 {
             for (position, name) in self.names.enumerated() { positions[name] = position }
         }
         self.positions = names.count > 8 ? positions : nil
-        nameBytes = names.flatMap { Array($0.utf8) }
+        (nameBytes, nameEnds) = Self.packed(names)
+    }
+
+    /// The names' UTF-8 bytes one after another, and where each ends: how
+    /// names are laid out for the scan, and compared by their code units.
+    static func packed(_ names: [String]) -> (bytes: [UInt8], ends: [Int]) {
         var end = 0
-        nameEnds = names.map { end += $0.utf8.count; return end }
+        return (names.flatMap { Array($0.utf8) }, names.map { end += $0.utf8.count; return end })
     }
 
     /// The position of the variant called `name`.
@@ -106,8 +111,8 @@ struct VariantTables {
 
     mutating func table(_ object: JSONObject) -> VariantTable {
         let names = object.keys
-        var end = 0
-        let key = NamesKey(bytes: names.flatMap { Array($0.utf8) }, ends: names.map { end += $0.utf8.count; return end })
+        let packed = VariantNames.packed(names)
+        let key = NamesKey(bytes: packed.bytes, ends: packed.ends)
         let layout: VariantNames
         if let known = layouts[key] {
             layout = known
