@@ -38,10 +38,29 @@ struct Compiler {
     mutating func compile(_ json: JSON) throws(RuleCompileError) -> Node {
         guard let shared else { return try compileAnew(json) }
         let key = ExactJSON(json)
-        if let known = shared.node(for: key), depth + known.height <= maxDepth {
-            deepest = max(deepest, depth + known.height)
-            return known.node
-        }
+        if let known = reused(key, from: shared) { return known }
+        return try compileAndRemember(key, in: shared)
+    }
+
+    /// A rule's root: looked up as it is written and, when new, compiled
+    /// from a copy (see `JSON.detached`), so that nothing kept (nodes, their
+    /// constants, the keys they are remembered by) points into the parsed
+    /// document. The copy is made only when the rule is new.
+    mutating func compileRoot(_ json: JSON) throws(RuleCompileError) -> Node {
+        guard let shared else { return try compileAnew(json.detached()) }
+        if let known = reused(ExactJSON(json), from: shared) { return known }
+        return try compileAndRemember(ExactJSON(json.detached()), in: shared)
+    }
+
+    /// The node compiled before for `key`, if it fits at this depth.
+    private mutating func reused(_ key: ExactJSON, from shared: SharedRuleParts) -> Node? {
+        guard let known = shared.node(for: key), depth + known.height <= maxDepth else { return nil }
+        deepest = max(deepest, depth + known.height)
+        return known.node
+    }
+
+    private mutating func compileAndRemember(_ key: ExactJSON, in shared: SharedRuleParts) throws(RuleCompileError) -> Node {
+        let json = key.value
         let start = depth
         let deepestAround = deepest
         deepest = depth

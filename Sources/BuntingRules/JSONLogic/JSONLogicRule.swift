@@ -78,11 +78,7 @@ public struct JSONLogicRule: Sendable {
         var compiler = Compiler(
             references: ReferenceResolver(shared.evaluators), attributes: shared.attributes, maxDepth: maxDepth,
             pointerPrefix: pointerPrefix, shared: shared)
-        if let known = shared.node(for: ExactJSON(rule)), known.height <= maxDepth {
-            root = known.node
-        } else {
-            root = try compiler.compile(rule.detached())
-        }
+        root = try compiler.compileRoot(rule)
         self.fractionalHashing = fractionalHashing
     }
 
