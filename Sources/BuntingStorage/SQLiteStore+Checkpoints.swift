@@ -13,7 +13,14 @@ import BuntingRuntime
 /// `Checkpoints.deferredBytes` or more in the log only arranges a checkpoint
 /// for when the store has had no commit for `Checkpoints.pause` seconds. A
 /// busy server that never pauses still checkpoints inside the commit that
-/// leaves `Checkpoints.immediateBytes`, which bounds the log. Without a loop
+/// leaves `Checkpoints.immediateBytes` in the log, or four times what that
+/// commit added if more: the bound on the log, and a limit on how often a
+/// run of commits pays for a checkpoint. With a fixed bound alone, a store
+/// whose every commit writes 30 MB (a user change at 100,000 items) would
+/// checkpoint inside nearly every one, where one of 6 MB checkpoints inside
+/// every fifth. Scaled, every such run pays for one checkpoint in at most
+/// four commits, whatever their size, and the log, and what a restart after a
+/// kill replays, stays within four of the largest commits. Without a loop
 /// to wait on, the store checkpoints as SQLite would have. Sizes are in
 /// bytes, not pages: a database made by this code has pages of 16 KB, an
 /// older one keeps its 4 KB.
@@ -24,8 +31,11 @@ import BuntingRuntime
 public enum Checkpoints {
     /// SQLite's own threshold for its automatic checkpoints: 1,000 pages of 4 KB.
     public static let deferredBytes = 4_096_000
-    /// Past this much in the log the checkpoint waits no longer.
+    /// Past this much in the log the checkpoint waits no longer…
     public static let immediateBytes = 32 << 20
+    /// …unless this many commits of the size of the one that crossed it
+    /// would not fit: then it waits until they would not.
+    public static let commitsPerImmediate = 4
     /// Seconds without a commit before a deferred checkpoint runs.
     public static let pause = 0.5
 }
@@ -40,11 +50,12 @@ extension SQLiteStore {
     /// Whether a checkpoint is waiting for a pause.
     public var checkpointIsDeferred: Bool { checkpointTimer != nil }
 
-    /// Called after each successful commit.
-    func checkpointIfDue(_ connection: StoreConnection) {
+    /// Called after each successful commit, which added `committed` bytes to the log.
+    func checkpointIfDue(_ connection: StoreConnection, committed: Int) {
         let logged = connection.database.logBytes
         guard logged >= Checkpoints.deferredBytes else { return }
-        guard let loop = checkpointLoop, logged < Checkpoints.immediateBytes else {
+        let bound = max(Checkpoints.immediateBytes, Checkpoints.commitsPerImmediate * committed)
+        guard let loop = checkpointLoop, logged < bound else {
             checkpointNow()
             return
         }

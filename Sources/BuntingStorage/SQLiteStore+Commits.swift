@@ -49,12 +49,13 @@ extension SQLiteStore {
                 return
             }
         }
+        let loggedBefore = connection.database.logBytes
         do {
             try connection.commit.run()
             transaction = nil
             // Everything that was redone is in the file now.
             redo.reported.removeAll()
-            checkpointIfDue(connection)
+            checkpointIfDue(connection, committed: max(0, connection.database.logBytes - loggedBefore))
         } catch {
             if error.isDamage {
                 if replaceDamaged(error) { commit() }

@@ -89,6 +89,27 @@ private func logBytes(_ store: SQLiteStore) -> Int {
         #expect(store.loadUser("alice").caches[.contentCards]?["lastSyncAt"] == .integer(Int64(mark)))
     }
 
+    @Test func largeCommitsLetFourOfThemWaitInTheLog() throws {
+        let directory = try TemporaryDirectory()
+        let loop = EventLoop(clock: ManualClock())
+        let store = try openStore(directory)
+        defer { store.close() }
+        store.deferCheckpoints(on: loop)
+        // Each commit adds about 12 MB: past the fixed bound after three,
+        // but the log may hold four of them.
+        var logged: [Int] = []
+        for mark in 1...4 {
+            try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(megabytes: 12, mark: mark))
+            _ = store.commitPending()
+            logged.append(logBytes(store))
+        }
+        #expect(logged[2] >= Checkpoints.immediateBytes)
+        #expect(logged[2] < Checkpoints.commitsPerImmediate * (logged[2] - logged[1]))
+        #expect(logged[3] == 0)
+        #expect(!store.checkpointIsDeferred)
+        #expect(store.loadUser("alice").caches[.contentCards]?["lastSyncAt"] == 4)
+    }
+
     @Test func whatWaitsInTheLogIsThereAfterTheStoreIsOpenedAgain() throws {
         let directory = try TemporaryDirectory()
         let loop = EventLoop(clock: ManualClock())
