@@ -136,6 +136,21 @@ final class Database {
         logFrames = Int(max(0, inLog - copied))
     }
 
+    /// Frees the pages SQLite keeps cached but is not using (up to 2 MB with
+    /// the default cache size), for the server to give back once it pauses.
+    func releaseMemory() {
+        if let handle { sqlite3_db_release_memory(handle) }
+    }
+
+    /// Bytes the connection's page cache holds now.
+    var cacheBytes: Int {
+        guard let handle else { return 0 }
+        var current: Int32 = 0
+        var highest: Int32 = 0
+        sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0)
+        return Int(current)
+    }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     var changes: Int {
         handle.map { Int(sqlite3_changes($0)) } ?? 0

@@ -70,6 +70,10 @@ public final class SQLiteStore: Store {
         if database.close() { CleanShutdownMark.write(for: path) }
     }
 
+    public func releaseMemory() {
+        connection?.database.releaseMemory()
+    }
+
     public func commitPending() -> StoreTrouble? {
         commit()
         defer { trouble = nil }

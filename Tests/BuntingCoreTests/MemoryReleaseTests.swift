@@ -26,8 +26,33 @@ import Testing
         #expect(releases == 0, "another refresh came before the pause was long enough")
         harness.advance(Engine.memoryReleaseDelay * 0.6)
         #expect(releases == 1)
+        #expect(harness.store.memoryReleases == 1, "the store's cached pages are freed before the trim")
         harness.advance(Engine.memoryReleaseDelay * 10)
         #expect(releases == 1, "once for the pause")
+    }
+
+    @Test func aSnapshotAfterTheReleaseHoldsTheSameFlags() throws {
+        let flags = (0...Engine.largeRefreshItems).map { index -> JSON in ["id": .string("flag-\(index)"), "enabled": .bool(index % 2 == 0)] }
+        let harness = EngineHarness(.object(["flags": .array(flags)]))
+        harness.engine.releaseMemory = {}
+        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        try harness.engine.changeUser("alice", attributes: nil)
+        _ = harness.takeRaw()
+        // A snapshot right after the refresh uses the text the refresh wrote;
+        // once refreshes pause that text is dropped and written anew.
+        let before = replayedText(harness)
+        harness.advance(Engine.memoryReleaseDelay * 2)
+        let after = replayedText(harness)
+        #expect(before?.count ?? 0 > 1000 * 20)
+        #expect(after == before)
+    }
+
+    private func replayedText(_ harness: EngineHarness) -> [UInt8]? {
+        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        for event in harness.takeRaw() {
+            if case .cacheReplay(_, let snapshot) = event { return snapshot.encodedData.bytes }
+        }
+        return nil
     }
 
     @Test func smallRefreshesLeaveMemoryAlone() throws {

@@ -130,6 +130,12 @@ extension Engine {
         if let memoryReleaseTimer { loop.cancel(memoryReleaseTimer) }
         memoryReleaseTimer = loop.schedule(after: Self.memoryReleaseDelay) { [self] in
             memoryReleaseTimer = nil
+            // What is kept only to be quicker goes first, so that the trim
+            // gives it back too: the flags' text of the last refresh (a
+            // snapshot before the next one writes it again) and the store's
+            // cached pages.
+            caches = caches.mapValues(\.withoutText)
+            store.releaseMemory()
             releaseMemory()
         }
     }

@@ -45,4 +45,10 @@ public final class MemoryStore: Store {
 
     /// Nothing to commit: every write is done when it returns.
     public func commitPending() -> StoreTrouble? { nil }
+
+    /// How often it was asked to free what it keeps only to be quicker: it
+    /// keeps nothing such, so only a test looks.
+    public private(set) var memoryReleases = 0
+
+    public func releaseMemory() { memoryReleases += 1 }
 }

@@ -35,6 +35,10 @@ public protocol Store: AnyObject {
     /// that failed, a damaged file replaced), for the client to be told; nil
     /// when nothing went wrong.
     func commitPending() -> StoreTrouble?
+
+    /// Frees what the store keeps only to be quicker (cached pages). The
+    /// engine calls it once refreshes pause, before giving freed memory back.
+    func releaseMemory()
 }
 
 /// What a store could not keep, as `commitPending()` reports it. The store
@@ -66,6 +70,8 @@ public struct StoreTrouble: Equatable, Sendable {
 }
 
 extension Store {
+    public func releaseMemory() {}
+
     /// Everything kept for one user, caches included.
     public func loadUser(_ user: String) -> StoredUser { loadUser(user, caches: true) }
 
