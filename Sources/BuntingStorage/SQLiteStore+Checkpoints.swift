@@ -16,11 +16,11 @@ import BuntingRuntime
 /// leaves `Checkpoints.immediateBytes` in the log, or four times what that
 /// commit added if more: the bound on the log, and a limit on how often a
 /// run of commits pays for a checkpoint. With a fixed bound alone, a store
-/// whose every commit writes 30 MB (a user change at 100,000 items) would
-/// checkpoint inside nearly every one, where one of 6 MB checkpoints inside
-/// every fifth. Scaled, every such run pays for one checkpoint in at most
-/// four commits, whatever their size, and the log, and what a restart after a
-/// kill replays, stays within four of the largest commits. Without a loop
+/// whose every commit writes 14 MB (a user change at 100,000 items)
+/// checkpointed inside every third, where one of 3 MB (10,000 flags +
+/// 10,000 cards) does inside every eleventh. Scaled, a run of large commits
+/// pays for one checkpoint in four, and the log (what a restart after a kill
+/// replays) stays within four of the largest commits. Without a loop
 /// to wait on, the store checkpoints as SQLite would have. Sizes are in
 /// bytes, not pages: a database made by this code has pages of 16 KB, an
 /// older one keeps its 4 KB.
