@@ -79,8 +79,10 @@ public struct EncodedJSON: Sendable, Hashable {
             value.appendEncoded(to: &text)
         }
 
+        /// A value written by jansson straight into the object's text.
         public mutating func add(_ key: Key, _ value: JSON) {
-            add(key, EncodedJSON(value))
+            start(key.bytes)
+            value.encode(appendingTo: &text)
         }
 
         @inlinable
@@ -90,7 +92,8 @@ public struct EncodedJSON: Sendable, Hashable {
         }
 
         public mutating func add(_ key: String, _ value: JSON) {
-            add(key, EncodedJSON(value))
+            start(key)
+            value.encode(appendingTo: &text)
         }
 
         /// Members of a tree, written by jansson in one call, after the ones added so far.
