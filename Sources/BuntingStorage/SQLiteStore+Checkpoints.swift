@@ -33,8 +33,7 @@ public enum Checkpoints {
     public static let deferredBytes = 4_096_000
     /// Past this much in the log the checkpoint waits no longer…
     public static let immediateBytes = 32 << 20
-    /// …unless this many commits of the size of the one that crossed it
-    /// would not fit: then it waits until they would not.
+    /// …or past this many times what the last commit added, if that is more.
     public static let commitsPerImmediate = 4
     /// Seconds without a commit before a deferred checkpoint runs.
     public static let pause = 0.5
