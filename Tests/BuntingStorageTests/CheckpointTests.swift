@@ -5,13 +5,20 @@ import BuntingRuntime
 import Testing
 
 /// The text of a cache of about `megabytes` in the log.
-private func largeCache(megabytes: Double, mark: Int = 0) -> EncodedJSON {
+func largeCache(megabytes: Double, mark: Int = 0) -> EncodedJSON {
     let text = #"{"lastSyncAt":\#(mark),"cards":[""# + String(repeating: "x", count: Int(megabytes * 1_048_576)) + #""]}"#
     return EncodedJSON(trustedText: Array(text.utf8))
 }
 
 private func logBytes(_ store: SQLiteStore) -> Int {
     store.connection?.database.logBytes ?? -1
+}
+
+/// A store whose checkpoints wait for pauses on `loop`, as a server's do.
+private func openStore(_ directory: TemporaryDirectory, deferringCheckpointsOn loop: EventLoop) throws -> SQLiteStore {
+    let store = try openStore(directory)
+    store.deferCheckpoints(on: loop)
+    return store
 }
 
 @Suite struct CheckpointTests {
@@ -39,9 +46,8 @@ private func logBytes(_ store: SQLiteStore) -> Int {
         let directory = try TemporaryDirectory()
         let clock = ManualClock()
         let loop = EventLoop(clock: clock)
-        let store = try openStore(directory)
+        let store = try openStore(directory, deferringCheckpointsOn: loop)
         defer { store.close() }
-        store.deferCheckpoints(on: loop)
 
         try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(megabytes: 5))
         _ = store.commitPending()
@@ -70,9 +76,8 @@ private func logBytes(_ store: SQLiteStore) -> Int {
     @Test func aBusyStoreCheckpointsOnceTheLogPassesItsBound() throws {
         let directory = try TemporaryDirectory()
         let loop = EventLoop(clock: ManualClock())
-        let store = try openStore(directory)
+        let store = try openStore(directory, deferringCheckpointsOn: loop)
         defer { store.close() }
-        store.deferCheckpoints(on: loop)
         var mark = 0
         // No pause ever comes: each commit rewrites a large cache.
         while logBytes(store) < Checkpoints.immediateBytes - 6 * 1_048_576 {
@@ -92,9 +97,8 @@ private func logBytes(_ store: SQLiteStore) -> Int {
     @Test func largeCommitsLetFourOfThemWaitInTheLog() throws {
         let directory = try TemporaryDirectory()
         let loop = EventLoop(clock: ManualClock())
-        let store = try openStore(directory)
+        let store = try openStore(directory, deferringCheckpointsOn: loop)
         defer { store.close() }
-        store.deferCheckpoints(on: loop)
         // Each commit adds about 12 MB: past the fixed bound after three,
         // but the log may hold four of them.
         var logged: [Int] = []
@@ -114,8 +118,7 @@ private func logBytes(_ store: SQLiteStore) -> Int {
         let directory = try TemporaryDirectory()
         let loop = EventLoop(clock: ManualClock())
         do {
-            let store = try openStore(directory)
-            store.deferCheckpoints(on: loop)
+            let store = try openStore(directory, deferringCheckpointsOn: loop)
             try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(megabytes: 5, mark: 7))
             _ = store.commitPending()
             #expect(store.checkpointIsDeferred)
@@ -124,22 +127,5 @@ private func logBytes(_ store: SQLiteStore) -> Int {
         let reopened = try openStore(directory)
         defer { reopened.close() }
         #expect(reopened.loadUser("alice").caches[.contentCards]?["lastSyncAt"] == 7)
-    }
-}
-
-@Suite struct StoreMemoryTests {
-    @Test func releasingMemoryFreesTheCachedPages() throws {
-        let directory = try TemporaryDirectory()
-        let store = try openStore(directory)
-        defer { store.close() }
-        try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(megabytes: 1, mark: 1))
-        _ = store.commitPending()
-        #expect(store.loadUser("alice").caches[.contentCards]?["lastSyncAt"] == 1)
-        let cached = store.connection?.database.cacheBytes ?? 0
-        store.releaseMemory()
-        let released = store.connection?.database.cacheBytes ?? 0
-        #expect(cached > 256 * 1024)
-        #expect(released < cached / 4)
-        #expect(store.loadUser("alice").caches[.contentCards]?["lastSyncAt"] == 1, "what was cached is read again")
     }
 }
