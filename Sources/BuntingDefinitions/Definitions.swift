@@ -64,20 +64,46 @@ public final class Definitions: CompiledDefinitions {
 
     /// Starts compiling the built-in schema, and then reading its patterns,
     /// on a thread of its own, so that it is ready, or nearly, by the time
-    /// the first document has been read and parsed: start-up then waits for
-    /// the longer of the two, not both.
+    /// the document has been parsed: a first load then waits for the longer
+    /// of the two, not both. Called as a load begins; the thread is started
+    /// once. (Not at the process's start: a document served from its note
+    /// needs no schema before its first answers, and a thread compiling one
+    /// beside them slowed the first answer by a third.)
     public static func prepareSchema() {
+        guard !schemaPrepared.exchange(true, ordering: .relaxed) else { return }
         startThread(name: "bunting-schema") {
             if case .success(let schema) = DefinitionsSchema.compiled { schema.readPatterns() }
         }
     }
 
+    private static let schemaPrepared = Atomic(false)
+
     /// The engine's compiler: a refusal becomes an INVALID_SERVER_DATA message.
-    public static func compiler(strict: Bool) -> DefinitionsCompiler {
+    /// With `known`, a document noted there as loading before is served at
+    /// once and loaded in the background (`DeferredDefinitions`), and one
+    /// that loads is noted. With `beginsLoading` false, that load waits
+    /// for `DeferredDefinitions.beginLoading()`, or for what needs it.
+    public static func compiler(strict: Bool, known: KnownDocuments? = nil, beginsLoading: Bool = true) -> DefinitionsCompiler {
         { bytes in
+            let digest = known == nil ? 0 : fnv1a64(bytes)
+            if let known, let problems = known.problems(of: bytes, digest: digest, strict: strict),
+               let deferred = DeferredDefinitions(
+                   bytes: bytes, problems: problems, strict: strict, beginLoading: beginsLoading, refused: { failure in
+                   known.forget(bytes, digest: digest, strict: strict)
+                   log.error("the definitions document noted in \(known.directory) as loading does not: "
+                       + failure.problems.prefix(5).map(\.description).joined(separator: "; ")
+                       + "; the note is removed, and no flags, banners or cards are served until the document changes")
+               }) {
+                log.debug("the definitions document \(KnownDocuments.hex(digest)) loaded before (noted in \(known.directory)): "
+                    + "serving it while it is checked and compiled")
+                return .success(deferred)
+            }
             switch load(bytes, strict: strict) {
-            case .success(let definitions): .success(definitions)
-            case .failure(let failure): .failure(DefinitionsError(problems: failure.problems.map(\.description)))
+            case .success(let definitions):
+                known?.remember(bytes, digest: digest, strict: strict, problems: definitions.problems)
+                return .success(definitions)
+            case .failure(let failure):
+                return .failure(DefinitionsError(problems: failure.problems.map(\.description)))
             }
         }
     }
@@ -210,6 +236,7 @@ public final class Definitions: CompiledDefinitions {
     }
 
     public func flagsChanged(since previous: any CompiledDefinitions) -> [String] {
-        fingerprints.changedFlags(since: (previous as? Definitions)?.fingerprints)
+        let previous = (previous as? Definitions) ?? (previous as? DeferredDefinitions)?.definitions
+        return fingerprints.changedFlags(since: previous?.fingerprints)
     }
 }

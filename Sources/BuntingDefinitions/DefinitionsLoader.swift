@@ -36,6 +36,7 @@ struct DefinitionsLoader {
     }
 
     mutating func load() -> Result<Definitions, DefinitionsProblems> {
+        Definitions.prepareSchema()
         var document: JSON
         do {
             document = try JSON.parse(bytes)
@@ -99,7 +100,7 @@ struct DefinitionsLoader {
         let cards = compileCards(items.takeCards(), skipping: brokenCards, rules: rules, hashing: hashing)
         if strict && !problems.isEmpty { return .failure(DefinitionsProblems(sorted(problems))) }
         return .success(Definitions(
-            flagSet: flagSet, banners: banners, cards: cards, channels: channels(items.channels),
+            flagSet: flagSet, banners: banners, cards: cards, channels: Self.channels(items.channels),
             problems: sorted(problems), fingerprints: fingerprints))
     }
 
@@ -227,7 +228,8 @@ struct DefinitionsLoader {
     }
 
     /// A channel is on unless `channels` turns it off, as `false` or `{"enabled": false}`.
-    private func channels(_ json: JSON?) -> [Channel: Bool] {
+    /// Which channels the document's `channels` member turns on.
+    static func channels(_ json: JSON?) -> [Channel: Bool] {
         var channels: [Channel: Bool] = [:]
         for channel in Channel.allCases {
             switch json?[channel.rawValue] {

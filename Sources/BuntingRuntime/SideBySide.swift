@@ -24,7 +24,7 @@ public func sideBySide<First: Sendable, Second>(
 /// passed from the thread that made it to the one that waits for it.
 ///
 /// `@unchecked Sendable`: `claimed` and `value` are only touched with the lock held.
-private final class HandOver<Value: Sendable>: @unchecked Sendable {
+final class HandOver<Value: Sendable>: @unchecked Sendable {
     private let lock = ConditionLock()
     private var claimed = false
     private var value: Value?
@@ -42,6 +42,11 @@ private final class HandOver<Value: Sendable>: @unchecked Sendable {
             value = made
             lock.broadcast()
         }
+    }
+
+    /// The value if it has been put, without waiting.
+    func peek() -> Value? {
+        lock.withLock { value }
     }
 
     func take() -> Value {

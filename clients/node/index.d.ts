@@ -726,6 +726,10 @@ export interface ServeOptions {
   startWithoutDefinitions?: boolean;
   /** A directory, or `:memory:`. */
   storage?: string;
+  /** Where to note documents that loaded, so that a start on one answers at once (default: the storage directory's). */
+  cacheDir?: string;
+  /** Neither use nor keep notes of documents that loaded: every start loads in full before serving. */
+  noCache?: boolean;
   /** An NDJSON file or an http(s) URL. */
   sink?: string;
   pollInterval?: number;

@@ -29,7 +29,6 @@ enum ServeCommand {
         }
         let configuration = try ServeConfiguration(options)
         log.level = configuration.logLevel
-        Definitions.prepareSchema()
         let source = try makeSource(configuration.definitions, http: configuration.http)
         let sink = try makeSink(configuration.sink, http: configuration.http)
         if sink == nil {
@@ -49,9 +48,12 @@ enum ServeCommand {
         // A local file is read before serving: one that cannot be used is
         // refused now, with the reason, rather than found out by subscribers.
         var initialLoad: Engine.FetchOutcome?
-        let compiler = Definitions.compiler(strict: configuration.strict)
+        let knownDocuments = configuration.noCache
+            ? nil : (configuration.cacheDirectory ?? storage.knownDocumentsDirectory).map { KnownDocuments(directory: $0) }
+        let compiler = Definitions.compiler(strict: configuration.strict, known: knownDocuments)
         if source.isLocal {
-            let load = Engine.fetchAndCompile(source: source, since: nil, compile: compiler)
+            let firstCompiler = Definitions.compiler(strict: configuration.strict, known: knownDocuments, beginsLoading: false)
+            let load = Engine.fetchAndCompile(source: source, since: nil, compile: firstCompiler)
             if let problem = load.problem, !configuration.startWithoutDefinitions {
                 printToStderr("bunting: cannot use the definitions at \(source.location): \(problem)\n"
                     + "(serve anyway, polling the file, with --start-without-definitions)\n")
@@ -87,6 +89,9 @@ enum ServeCommand {
             context.loop.addTurnEndHook(commit)
             storage.deferCheckpoints(on: context.loop)
             engine.start(initialLoad: initialLoad)
+            if case .loaded(let deferred as DeferredDefinitions, _, _)? = initialLoad {
+                beginLoading(deferred, on: context.loop)
+            }
             if let problem = storage.problem { engine.reportStorageProblem(problem) }
             context.onShutdown { done in engine.shutDown(done) }
             context.onShutdown { done in
@@ -105,6 +110,22 @@ enum ServeCommand {
             _exit(exitCode.rawValue)
         }
         return exitCode
+    }
+
+    /// A document served from its note (see `DeferredDefinitions`) is
+    /// loaded in full once the requests already waiting have been answered,
+    /// or after 10 ms without any, so that the first answers do not share
+    /// the machine with the load. The loop's turn-end hooks run once before
+    /// it first waits for input; the second time, requests have been read
+    /// (or the timer fired), and their replies are flushed by the hook after
+    /// this one: the load begins in the job that follows.
+    private static func beginLoading(_ deferred: DeferredDefinitions, on loop: EventLoop) {
+        var turnEnds = 0
+        loop.addTurnEndHook {
+            turnEnds += 1
+            if turnEnds == 2 { loop.post { deferred.beginLoading() } }
+        }
+        _ = loop.schedule(after: 0.01) {}
     }
 
     /// A URL was checked with the rest of the command line; libcurl itself

@@ -15,6 +15,10 @@ struct ServeConfiguration {
     var definitions: String?
     /// A directory, or `:memory:` to keep nothing on disk; nil means the default state directory.
     var storage: String?
+    /// Where notes of documents that loaded are kept; nil means the storage directory's.
+    var cacheDirectory: String?
+    /// Keep no notes of documents that loaded, and use none.
+    var noCache = false
     /// An NDJSON file path or an http(s) URL; nil means no sink (events stay queued).
     var sink: String?
     /// Nil: the engine's default for the kind of source (a file is watched closely, a URL polled less often).
@@ -38,6 +42,8 @@ struct ServeConfiguration {
         OptionSpec(name: "strict", valueName: nil, help: "refuse a definitions document with any problem at all (by\ndefault, as flagd: a broken flag resolves as flagd does, a\nbroken banner or card is left out, and the rest serves)"),
         OptionSpec(name: "start-without-definitions", valueName: nil, help: "serve even if the --definitions file cannot be read or\nparsed at start-up (subscribers are told why; it is polled)"),
         OptionSpec(name: "storage", valueName: "DIR", help: "where the SQLite store lives (made 0700; one server at a\ntime); ':memory:' keeps nothing on disk (default:\n$XDG_STATE_HOME/bunting, else ~/.local/state/bunting)"),
+        OptionSpec(name: "cache-dir", valueName: "DIR", help: "where to note each definitions document that loaded, so that\na start on the same document answers at once while it is\nchecked and compiled in the background (default: the\nstorage directory's known-definitions; none with ':memory:')"),
+        OptionSpec(name: "no-cache", valueName: nil, help: "neither use nor keep notes of documents that loaded:\nevery start checks and compiles before it serves"),
         OptionSpec(name: "sink", valueName: "PATH|URL", help: "where analytics go: an NDJSON file (appended) or an\nhttp(s):// URL receiving POSTed batches"),
         OptionSpec(name: "framing", valueName: "auto|ndjson|lsp", help: "input and output framing (default: auto, from the first bytes)"),
         OptionSpec(name: "poll-interval", valueName: "S", help: "seconds between checks of the definitions for changes\n(default: \(seconds(Engine.Configuration.defaultPollInterval(localSource: true))) for a file, \(seconds(Engine.Configuration.defaultPollInterval(localSource: false))) for a URL)"),
@@ -69,6 +75,11 @@ struct ServeConfiguration {
         definitions = options.value("definitions")
         storage = options.value("storage")
         sink = options.value("sink")
+        cacheDirectory = options.value("cache-dir")
+        noCache = options.has("no-cache")
+        if noCache, cacheDirectory != nil {
+            throw UsageError("--cache-dir and --no-cache cannot be given together", command: "serve")
+        }
         startWithoutDefinitions = options.has("start-without-definitions")
         strict = options.has("strict")
         if let value = options.value("framing") {

@@ -57,6 +57,12 @@ final class ServeStorage {
         }
     }
 
+    /// Where notes of definitions documents that loaded are kept by default:
+    /// beside the store, none in memory.
+    var knownDocumentsDirectory: String? {
+        directory.map { "\($0.path)/known-definitions" }
+    }
+
     /// Notes what the engine sends, before it is staged: an ENQUEUED is a
     /// promise that the next commit keeps.
     func sent(_ event: EngineEvent) {

@@ -1,5 +1,5 @@
 /// FNV-1a, 64 bits: tells whether two documents are byte for byte the same.
-func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
+public func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
     var hash: UInt64 = 0xCBF2_9CE4_8422_2325
     for byte in bytes {
         hash ^= UInt64(byte)

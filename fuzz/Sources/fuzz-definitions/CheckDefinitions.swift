@@ -40,7 +40,29 @@ func checkDefinitions(_ bytes: UnsafeRawBufferPointer) {
         for subject in subjects {
             for now in times { evaluate(definitions, subject, now) }
         }
+        checkServedFromNote(text, definitions)
     }
+}
+
+/// The same document served from a note, before its full load
+/// (`DeferredDefinitions`): each flag, read and compiled from its own text
+/// and what flags share, answers exactly as in the whole document.
+private func checkServedFromNote(_ text: [UInt8], _ definitions: Definitions) {
+    guard let deferred = DeferredDefinitions(bytes: text, problems: definitions.problems, strict: false, beginLoading: false) else {
+        require(false, "a document that loads cannot be read member by member")
+        return
+    }
+    for subject in subjects {
+        let context = JSON.object(subject.attributes.merging(["targetingKey": .string(subject.targetingKey)]))
+        for key in definitions.flagSet.flagKeys.prefix(50) + ["no such flag"] {
+            for now in times {
+                let whole = definitions.encodedFlagResult(key, context: context, type: nil, at: now)
+                let alone = deferred.encodedFlagResult(key, context: context, type: nil, at: now)
+                require(alone.bytes == whole.bytes, "flag \(key.debugDescription) answers otherwise read alone than in its document")
+            }
+        }
+    }
+    require(!deferred.isLoaded, "answering one flag loaded the whole document")
 }
 
 private func evaluate(_ definitions: Definitions, _ subject: EvaluationSubject, _ now: Double) {

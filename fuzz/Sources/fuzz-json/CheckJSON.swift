@@ -9,6 +9,7 @@ import FuzzSupport
 ///   to an equal value, and encodes again to the same bytes.
 func checkJSON(_ bytes: UnsafeRawBufferPointer) {
     checkPieces(bytes)
+    checkMemberSpans(bytes)
     let value: JSON
     do {
         value = try JSON.parse(bytes)
@@ -60,6 +61,24 @@ private func checkPieces(_ bytes: UnsafeRawBufferPointer) {
             return
         }
         require(pieces.encoded() == whole.encoded(), "read in pieces (\(levels) levels), a text gives another value")
+    }
+}
+
+/// A document served from its note is read member by member from its text
+/// (`JSONMemberSpans`): on any text that reading must not crash, and on a
+/// text jansson reads as an object it must find that object's keys, in
+/// order, each with a value that parses alone to the member's value.
+private func checkMemberSpans(_ bytes: UnsafeRawBufferPointer) {
+    let spans = JSONMemberSpans.members(of: bytes, in: 0..<bytes.count)
+    guard case .object(let whole)? = try? JSON.parse(bytes) else { return }
+    guard let spans else {
+        require(false, "no member spans in a text that jansson reads as an object")
+        return
+    }
+    require(spans.map(\.key) == whole.keys, "member spans give other keys than jansson")
+    for (span, member) in zip(spans, whole) {
+        let value = try? JSON.parse(UnsafeRawBufferPointer(rebasing: bytes[span.value]))
+        require(value?.encoded() == member.value.encoded(), "the span of member \(span.key.debugDescription) parses to another value")
     }
 }
 

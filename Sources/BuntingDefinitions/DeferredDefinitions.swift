@@ -1,0 +1,155 @@
+import BuntingCore
+import BuntingJSON
+import BuntingRules
+import BuntingRuntime
+
+/// A document known to load (it has a note in `KnownDocuments`), served
+/// while it is checked and compiled in the background.
+///
+/// Loading a document costs far more than answering the first request: a
+/// 100-flag document is parsed, checked against the schema (which is itself
+/// compiled first) and compiled, about 35 million instructions, while the
+/// process itself takes 4 million to start. A server spawned for one
+/// question would spend most of its life loading. Here the full load begins
+/// on a thread of its own at once; until it is done, `evaluateFlag` reads
+/// only the flag asked for (and what every flag shares: `$evaluators`,
+/// metadata, `fractionalHashing`) from the text and compiles that alone.
+/// Its answer is the full document's: a flag's resolution depends on nothing
+/// else in the document. Everything else waits for the full load. The
+/// problems are the note's, those the same document loaded with before.
+///
+/// Should the full load not agree with the note (a note forged, or a bug),
+/// the note is forgotten, the refusal is logged, and the document serves
+/// no flags, banners or cards: the answers given meanwhile were the
+/// document's, but a document that does not load is not served.
+public final class DeferredDefinitions: CompiledDefinitions {
+    public let problems: [DefinitionsProblem]
+    private let channels: [Channel: Bool]
+    private let full: BackgroundResult<Definitions>
+    /// The text of every top-level member that flags share, written as
+    /// members of an object, ending in `"flags":{`.
+    private let sharedText: [UInt8]
+    /// Each flag's `"key":value` as written.
+    private let flagTexts: [String: [UInt8]]
+    private let hashing: FractionalHashing
+
+    /// Nil when the text does not read as the object the note says it is:
+    /// the caller then loads it in full as usual. `load` stands in for
+    /// `Definitions.load`; `refused` hears of a full load that refused.
+    public init?(
+        bytes: [UInt8], problems: [DefinitionsProblem], strict: Bool, beginLoading: Bool = true,
+        load: (@Sendable ([UInt8], Bool) -> Result<Definitions, DefinitionsProblems>)? = nil,
+        refused: @escaping @Sendable (DefinitionsProblems) -> Void = { _ in }
+    ) {
+        let spans: (shared: [UInt8], flags: [String: [UInt8]], channels: JSON?, hashing: String?)? = bytes.withUnsafeBytes { text in
+            guard let top = JSONMemberSpans.members(of: text, in: 0..<text.count) else { return nil }
+            var shared: [UInt8] = [UInt8(ascii: "{")]
+            var flags: [String: [UInt8]] = [:]
+            var channels: JSON?
+            var hashing: String?
+            for member in top {
+                switch member.key {
+                case "flags":
+                    guard let listed = JSONMemberSpans.members(of: text, in: member.value) else { return nil }
+                    for flag in listed { flags[flag.key] = Array(text[flag.keyText]) + [UInt8(ascii: ":")] + Array(text[flag.value]) }
+                case "banners", "contentCards":
+                    continue
+                default:
+                    if member.key == "channels" { channels = try? JSON.parse(UnsafeRawBufferPointer(rebasing: text[member.value])) }
+                    if member.key == "fractionalHashing" {
+                        hashing = (try? JSON.parse(UnsafeRawBufferPointer(rebasing: text[member.value])))?.stringValue
+                    }
+                    shared += text[member.keyText]
+                    shared.append(UInt8(ascii: ":"))
+                    shared += text[member.value]
+                    shared.append(UInt8(ascii: ","))
+                }
+            }
+            shared += Array(#""flags":{"#.utf8)
+            return (shared, flags, channels, hashing)
+        }
+        guard let spans else { return nil }
+        self.problems = problems
+        self.sharedText = spans.shared
+        self.flagTexts = spans.flags
+        self.channels = DefinitionsLoader.channels(spans.channels)
+        self.hashing = FractionalHashing(rawValue: spans.hashing ?? "") ?? .default
+        let load = load ?? { bytes, strict in Definitions.load(bytes, strict: strict) }
+        full = BackgroundResult(name: "bunting-load", beginNow: beginLoading) {
+            switch load(bytes, strict) {
+            case .success(let definitions):
+                return definitions
+            case .failure(let failure):
+                refused(failure)
+                // (An empty flag set always compiles.)
+                let noFlags = try! FlagSet(document: ["flags": .object([:])])
+                return Definitions(flagSet: noFlags, banners: [], cards: [], channels: [:])
+            }
+        }
+    }
+
+    /// Begins the full load on a thread of its own, if it has not begun.
+    public func beginLoading() {
+        full.begin()
+    }
+
+    /// The document checked and compiled, waiting for it if need be.
+    public var definitions: Definitions { full.value }
+
+    /// Whether the full load is done (for tests).
+    public var isLoaded: Bool { full.ready != nil }
+
+    /// The flag alone, compiled from its text and what flags share; nil when
+    /// that does not compile (it did as part of the document: then the
+    /// document is waited for).
+    private func soleFlag(_ flagKey: String) -> Definitions? {
+        var text = sharedText
+        if let flag = flagTexts[flagKey] { text += flag }
+        text += Array("}}".utf8)
+        guard let document = try? JSON.parse(text),
+              let flagSet = try? FlagSet(document: document, fractionalHashing: hashing)
+        else { return nil }
+        return Definitions(flagSet: flagSet, banners: [], cards: [], channels: channels)
+    }
+
+    /// The full document when it is there, else the flag alone.
+    private func definitions(answering flagKey: String) -> Definitions {
+        full.ready ?? soleFlag(flagKey) ?? full.value
+    }
+
+    // MARK: - CompiledDefinitions
+
+    public func isEnabled(_ channel: Channel) -> Bool {
+        full.ready?.isEnabled(channel) ?? channels[channel] ?? true
+    }
+
+    public func evaluateFlag(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> JSONObject {
+        definitions(answering: flagKey).evaluateFlag(flagKey, context: context, type: type, at: now)
+    }
+
+    public func encodedFlagResult(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> EncodedJSON {
+        definitions(answering: flagKey).encodedFlagResult(flagKey, context: context, type: type, at: now)
+    }
+
+    public func featureFlags(for subject: EvaluationSubject, at now: Double) -> [FeatureFlag] {
+        definitions.featureFlags(for: subject, at: now)
+    }
+
+    public func banners(for subject: EvaluationSubject, at now: Double, excluding: Set<String>) -> [String: Banner] {
+        definitions.banners(for: subject, at: now, excluding: excluding)
+    }
+
+    public var placementIds: [String] { definitions.placementIds }
+
+    public func contentCards(for subject: EvaluationSubject, at now: Double) -> [ContentCard] {
+        definitions.contentCards(for: subject, at: now)
+    }
+
+    public func evaluateFlags(context: JSON, flagKeys: [String]?, at now: Double) -> JSONObject {
+        definitions.evaluateFlags(context: context, flagKeys: flagKeys, at: now)
+    }
+
+    public func flagsChanged(since previous: any CompiledDefinitions) -> [String] {
+        definitions.flagsChanged(since: previous)
+    }
+}

@@ -1,0 +1,142 @@
+import BuntingCore
+@testable import BuntingDefinitions
+import BuntingJSON
+import Foundation
+import Testing
+
+/// A document with a note is served before its full load: each flag's
+/// answer, read from its own text, is the full document's, and a note that
+/// lies is found out and forgotten.
+@Suite struct DeferredDefinitionsTests {
+    /// Everything a flag's answer can depend on besides its own text:
+    /// evaluators, flag-set metadata, the fractional hashing; keys that need
+    /// escapes; a broken flag; banners and cards that the flags ignore.
+    static let document = #"""
+        {
+          "metadata": {"version": "7", "owner": "tests"},
+          "fractionalHashing": "murmur3-cbor",
+          "channels": {"banners": false},
+          "$evaluators": {"isGold": {"in": [{"var": "tier"}, ["gold", "platinum"]]}},
+          "flags": {
+            "gold": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off",
+                     "targeting": {"if": [{"$ref": "isGold"}, "on", "off"]}, "metadata": {"team": "a"}},
+            "split": {"state": "ENABLED", "variants": {"a": "A", "b": "B", "c": "C"}, "defaultVariant": "a",
+                      "targeting": {"fractional": [["a", 34], ["b", 33], ["c", 33]]}},
+            "quo\"ted \u00e9": {"state": "ENABLED", "variants": {"x": {"enabled": true, "properties": {"n": 1}}},
+                                "defaultVariant": "x"},
+            "off": {"state": "DISABLED", "variants": {"on": true}, "defaultVariant": "on"},
+            "broken": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off",
+                       "targeting": {"if": [{"$ref": "nowhere"}, "on", "off"]}}
+          },
+          "banners": [{"id": "b1", "placementId": "top", "html": "<p>hi</p>"}],
+          "contentCards": [{"id": "c1", "type": "classic", "title": "Hello", "extras": {}, "created": 1}]
+        }
+        """#
+
+    static let contexts: [JSON] = [
+        [:], ["targetingKey": "user-1"], ["targetingKey": "user-2", "tier": "gold"], ["targetingKey": "u3", "tier": 5],
+    ]
+
+    static var bytes: [UInt8] { Array(document.utf8) }
+
+    static func full() throws -> Definitions {
+        try Definitions.load(bytes).get()
+    }
+
+    @Test func eachFlagAnswersAsTheFullDocumentBeforeTheFullLoad() throws {
+        let full = try Self.full()
+        let deferred = try #require(DeferredDefinitions(bytes: Self.bytes, problems: full.problems, strict: false, beginLoading: false))
+        let keys = full.flagSet.flagKeys + ["no-such-flag"]
+        #expect(keys.contains("quo\"ted é"))
+        for key in keys {
+            for context in Self.contexts {
+                for type in [nil, FlagType.boolean, .string] {
+                    let expected = full.encodedFlagResult(key, context: context, type: type, at: 1_000)
+                    #expect(deferred.encodedFlagResult(key, context: context, type: type, at: 1_000).bytes == expected.bytes, "\(key) \(context)")
+                    #expect(deferred.evaluateFlag(key, context: context, type: type, at: 1_000) == full.evaluateFlag(key, context: context, type: type, at: 1_000))
+                }
+            }
+        }
+        #expect(!deferred.isLoaded, "the answers came from the flags' own texts")
+        #expect(deferred.isEnabled(.banners) == false && deferred.isEnabled(.contentCards))
+        #expect(deferred.problems == full.problems)
+    }
+
+    @Test func everythingElseWaitsForTheFullLoad() throws {
+        let full = try Self.full()
+        let deferred = try #require(DeferredDefinitions(bytes: Self.bytes, problems: full.problems, strict: false, beginLoading: false))
+        let subject = EvaluationSubject(targetingKey: "user-2", attributes: ["tier": "gold"])
+        #expect(deferred.contentCards(for: subject, at: 1_000).map(\.id) == ["c1"])
+        #expect(deferred.isLoaded)
+        #expect(deferred.featureFlags(for: subject, at: 1_000).map(\.encoded.bytes) == full.featureFlags(for: subject, at: 1_000).map(\.encoded.bytes))
+        #expect(deferred.placementIds == full.placementIds)
+        #expect(deferred.flagsChanged(since: full).isEmpty && full.flagsChanged(since: deferred).isEmpty)
+    }
+
+    @Test func aTextThatIsNotAnObjectOfFlagsIsLoadedInFull() {
+        for text in [#"[1, 2]"#, #"{"flags": [1]}"#, #"{"flags": {"a": }"#] {
+            #expect(DeferredDefinitions(bytes: Array(text.utf8), problems: [], strict: false, beginLoading: false) == nil, "\(text)")
+        }
+    }
+
+    @Test func aDocumentThatLoadsIsNotedAndThenServedFromItsNote() throws {
+        let directory = try temporaryDirectory()
+        let known = KnownDocuments(directory: directory)
+        let compile = Definitions.compiler(strict: false, known: known, beginsLoading: false)
+        let first = try compile(Self.bytes).get()
+        #expect(first is Definitions)
+        let second = try compile(Self.bytes).get()
+        let deferred = try #require(second as? DeferredDefinitions)
+        #expect(deferred.problems == first.problems && !first.problems.isEmpty)
+        // Strictness is part of the note: the strict load refuses this document.
+        #expect(throws: DefinitionsError.self) { try Definitions.compiler(strict: true, known: known)(Self.bytes).get() }
+        // Another build's notes do not count.
+        let other = KnownDocuments(directory: directory, build: "another build")
+        #expect(try Definitions.compiler(strict: false, known: other)(Self.bytes).get() is Definitions)
+    }
+
+    @Test func aNoteThatLiesIsForgottenAndTheDocumentServesNothing() throws {
+        let directory = try temporaryDirectory()
+        let known = KnownDocuments(directory: directory)
+        // Valid JSON that the schema refuses (banners must be an array).
+        let bad = Array(#"{"flags": {"f": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}}, "banners": 7}"#.utf8)
+        #expect(throws: DefinitionsError.self) { try Definitions.compiler(strict: false, known: known)(bad).get() }
+        known.remember(bad, digest: fnv1a64(bad), strict: false, problems: [])
+        let forged = try #require(try Definitions.compiler(strict: false, known: known, beginsLoading: false)(bad).get() as? DeferredDefinitions)
+        #expect(forged.featureFlags(for: EvaluationSubject(targetingKey: "u", attributes: [:]), at: 0).isEmpty)
+        #expect(forged.evaluateFlag("f", context: [:], at: 0)["errorCode"] == "FLAG_NOT_FOUND")
+        #expect(known.problems(of: bad, digest: fnv1a64(bad), strict: false) == nil, "the note is gone")
+        #expect(throws: DefinitionsError.self) { try Definitions.compiler(strict: false, known: known)(bad).get() }
+    }
+
+    @Test func aDamagedNoteIsNoNote() throws {
+        let directory = try temporaryDirectory()
+        let known = KnownDocuments(directory: directory)
+        let digest = fnv1a64(Self.bytes)
+        known.remember(Self.bytes, digest: digest, strict: false, problems: [])
+        #expect(known.problems(of: Self.bytes, digest: digest, strict: false) == [])
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        #expect(names.count == 1)
+        let path = "\(directory)/\(names[0])"
+        for damage in ["", "{", #"{"format": 1}"#, "[]"] {
+            try Data(damage.utf8).write(to: URL(fileURLWithPath: path))
+            #expect(known.problems(of: Self.bytes, digest: digest, strict: false) == nil, "\(damage)")
+        }
+    }
+
+    @Test func theDirectoryKeepsTheMostRecentNotes() throws {
+        let directory = try temporaryDirectory()
+        let known = KnownDocuments(directory: directory, limit: 3)
+        for index in 0..<5 {
+            let bytes = Array(#"{"flags": {}, "metadata": {"n": \#(index)}}"#.utf8)
+            known.remember(bytes, digest: fnv1a64(bytes), strict: false, problems: [])
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == 3)
+    }
+
+    private func temporaryDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "bunting-known-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}
