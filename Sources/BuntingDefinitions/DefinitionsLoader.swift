@@ -37,11 +37,11 @@ struct DefinitionsLoader {
 
     mutating func load() -> Result<Definitions, DefinitionsProblems> {
         Definitions.prepareSchema()
-        var document: JSON
+        var sections: DocumentSections
         do {
-            document = try JSON.parse(bytes)
+            sections = try DocumentSections(bytes)
         } catch {
-            return .failure(DefinitionsProblems([DefinitionsProblem(pointer: "", line: error.line, column: error.column, message: error.message)]))
+            return .failure(Self.parseFailure(error))
         }
         let schema: JSONSchema
         switch DefinitionsSchema.compiled {
@@ -52,13 +52,36 @@ struct DefinitionsLoader {
             schema = compiled
         }
 
-        let hashing = FractionalHashing(rawValue: document["fractionalHashing"]?.stringValue ?? "") ?? .default
-        let (violations, compiledFlags, fingerprints) = checkAndCompileFlags(document, schema: schema, hashing: hashing)
-        // What banners and cards still need of the document; the rest of it
-        // (the flags, most of it) is freed now, before they are compiled,
-        // instead of staying alive beside everything compiled from it.
-        var items = ItemSections(document)
-        document = .null
+        if let document = sections.notAnObject {
+            for violation in schema.validate(document) { report(violation.instanceLocation, violation.message) }
+            if problems.isEmpty { report(JSONPointer.root, "the document must be a JSON object, not \(document.typeName)") }
+            return .failure(DefinitionsProblems(sorted(problems)))
+        }
+        // One large section at a time: the flags (with what they share) are
+        // checked and compiled, and their parsed tree is freed, before the
+        // banners and cards are parsed and checked. The schema's root is
+        // `properties` and `additionalProperties: false` and nothing else,
+        // so checking the sections apart finds what checking the whole
+        // document finds (past `defaultViolationLimit` violations, possibly
+        // another selection of them).
+        let hashing = FractionalHashing(rawValue: sections.rest["fractionalHashing"]?.stringValue ?? "") ?? .default
+        var violations: [JSONSchemaViolation]
+        let compiledFlags: Result<FlagSet, RuleCompileError>
+        let fingerprints: FlagFingerprints
+        let banners: [JSON]
+        var cards: [JSON]
+        do {
+            (violations, compiledFlags, fingerprints) = checkAndCompileFlags(
+                try sections.take("flags"), rest: sections.rest, schema: schema, hashing: hashing)
+            let bannerSection = try sections.take("banners")
+            violations += Self.check("banners", bannerSection, schema: schema, found: violations.count)
+            let cardSection = try sections.take("contentCards")
+            violations += Self.check("contentCards", cardSection, schema: schema, found: violations.count)
+            banners = bannerSection?.arrayValue ?? []
+            cards = cardSection?.arrayValue ?? []
+        } catch {
+            return .failure(Self.parseFailure(error))
+        }
 
         // Which items the schema finds wrong; a mistake anywhere else (the
         // document's own structure) refuses it.
@@ -95,62 +118,59 @@ struct DefinitionsLoader {
         let named = Set(problems.map(\.pointer))
         for problem in flagSet.problems where !named.contains(problem.pointer) { report(problem.pointer, problem.message) }
         // Banners and cards written with the same targeting share its compiled parts.
-        let rules = SharedRuleParts(evaluators: RuleEvaluators(items.evaluators))
-        let banners = compileBanners(items.banners, skipping: brokenBanners, rules: rules, hashing: hashing)
-        let cards = compileCards(items.takeCards(), skipping: brokenCards, rules: rules, hashing: hashing)
+        let rules = SharedRuleParts(evaluators: RuleEvaluators(sections.rest["$evaluators"]?.objectValue ?? [:]))
+        let compiledBanners = compileBanners(banners, skipping: brokenBanners, rules: rules, hashing: hashing)
+        let compiledCards = compileCards(Self.taking(&cards), skipping: brokenCards, rules: rules, hashing: hashing)
         if strict && !problems.isEmpty { return .failure(DefinitionsProblems(sorted(problems))) }
         return .success(Definitions(
-            flagSet: flagSet, banners: banners, cards: cards, channels: Self.channels(items.channels),
+            flagSet: flagSet, banners: compiledBanners, cards: compiledCards, channels: Self.channels(sections.rest["channels"]),
             problems: sorted(problems), fingerprints: fingerprints))
     }
 
-    /// The schema's check and the flag set's compilation (with the flags'
-    /// fingerprints): each needs only the document, and on a large one they
-    /// run side by side. The flag set is compiled even when the check then
-    /// refuses the document. A function of its own, so that the flag
-    /// document made here is gone when it returns.
+    private static func parseFailure(_ error: JSONParseError) -> DefinitionsProblems {
+        DefinitionsProblems([DefinitionsProblem(pointer: "", line: error.line, column: error.column, message: error.message)])
+    }
+
+    /// The cards, no longer held by the caller: `compileCards` then holds
+    /// the only reference and can free each entry as it is compiled.
+    private static func taking(_ cards: inout [JSON]) -> [JSON] {
+        defer { cards = [] }
+        return cards
+    }
+
+    /// What the schema finds wrong in one large section (the document as if it held only that).
+    private static func check(_ name: String, _ section: JSON?, schema: JSONSchema, found: Int) -> [JSONSchemaViolation] {
+        guard let section, found < JSONSchema.defaultViolationLimit else { return [] }
+        return schema.validate(.object([name: section]), limit: JSONSchema.defaultViolationLimit - found)
+    }
+
+    /// The schema's check of the flags and what they share (every member
+    /// but the banners and cards), and the flag set's compilation with the
+    /// flags' fingerprints: each needs only that part of the document, and
+    /// on a large one they run side by side. The flag set is compiled even
+    /// when the check then refuses the document. A function of its own, so
+    /// that the flags' tree is gone when it returns.
     private func checkAndCompileFlags(
-        _ document: JSON, schema: JSONSchema, hashing: FractionalHashing
+        _ flags: consuming JSON?, rest: JSONObject, schema: JSONSchema, hashing: FractionalHashing
     ) -> ([JSONSchemaViolation], Result<FlagSet, RuleCompileError>, FlagFingerprints) {
+        var members = rest
+        if let flags { members["flags"] = flags }
+        let checked = JSON.object(members)
         // A document may hold only banners or cards; flagd's format wants `flags`.
-        var flagDocument = document.objectValue ?? [:]
-        if flagDocument["flags"] == nil { flagDocument["flags"] = .object([:]) }
-        let flags = JSON.object(flagDocument)
+        if members["flags"] == nil { members["flags"] = .object([:]) }
+        let document = JSON.object(members)
         let compileFlags = { () -> (Result<FlagSet, RuleCompileError>, FlagFingerprints) in
-            let compiled = Result { () throws(RuleCompileError) -> FlagSet in try FlagSet(document: flags, fractionalHashing: hashing) }
-            return (compiled, FlagFingerprints(document: flags, hashing: hashing.rawValue))
+            let compiled = Result { () throws(RuleCompileError) -> FlagSet in try FlagSet(document: document, fractionalHashing: hashing) }
+            return (compiled, FlagFingerprints(document: document, hashing: hashing.rawValue))
         }
         let violations: [JSONSchemaViolation]
         let (compiledFlags, fingerprints): (Result<FlagSet, RuleCompileError>, FlagFingerprints)
         if bytes.count >= Self.sideBySideBytes {
-            (violations, (compiledFlags, fingerprints)) = sideBySide({ schema.validate(document) }, compileFlags)
+            (violations, (compiledFlags, fingerprints)) = sideBySide({ schema.validate(checked) }, compileFlags)
         } else {
-            (violations, (compiledFlags, fingerprints)) = (schema.validate(document), compileFlags())
+            (violations, (compiledFlags, fingerprints)) = (schema.validate(checked), compileFlags())
         }
         return (violations, compiledFlags, fingerprints)
-    }
-
-    /// The members of the document that banners, cards and channels are
-    /// compiled from, taken out of it so that the rest can be freed.
-    private struct ItemSections {
-        let evaluators: JSONObject
-        let banners: [JSON]
-        private var cards: [JSON]
-        let channels: JSON?
-
-        init(_ document: JSON) {
-            evaluators = document["$evaluators"]?.objectValue ?? [:]
-            banners = document["banners"]?.arrayValue ?? []
-            cards = document["contentCards"]?.arrayValue ?? []
-            channels = document["channels"]
-        }
-
-        /// The cards, no longer held here: once the document is gone, the
-        /// caller holds the only reference and can free each entry as it is compiled.
-        mutating func takeCards() -> [JSON] {
-            defer { cards = [] }
-            return cards
-        }
     }
 
     // MARK: - Sections
@@ -228,7 +248,6 @@ struct DefinitionsLoader {
     }
 
     /// A channel is on unless `channels` turns it off, as `false` or `{"enabled": false}`.
-    /// Which channels the document's `channels` member turns on.
     static func channels(_ json: JSON?) -> [Channel: Bool] {
         var channels: [Channel: Bool] = [:]
         for channel in Channel.allCases {

@@ -250,4 +250,5 @@ def main():
     print(f"Written: {path}")
 
 
-main()
+if __name__ == "__main__":
+    main()

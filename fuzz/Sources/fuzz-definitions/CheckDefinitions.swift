@@ -1,5 +1,5 @@
 import BuntingCore
-import BuntingDefinitions
+@_spi(Fuzzing) import BuntingDefinitions
 import BuntingJSON
 import FuzzSupport
 
@@ -20,6 +20,8 @@ private let times: [Double] = [0, 1_764_600_000.5, 4_102_444_800]
 
 /// Loads the input as a definitions document, as `bunting validate` and every
 /// refresh do, and evaluates what loads. Checks:
+/// - the document read one section at a time, as loading reads it, is the
+///   document jansson reads whole, and a text that one refuses the other does;
 /// - a refused document lists at least one problem, each with a pointer into
 ///   the document and a line within the text;
 /// - a loaded one evaluates the same twice; its channel flags are flags of the
@@ -27,6 +29,9 @@ private let times: [Double] = [0, 1_764_600_000.5, 4_102_444_800]
 ///   resolves with a reason; the evaluation report survives encoding.
 func checkDefinitions(_ bytes: UnsafeRawBufferPointer) {
     let text = Array(bytes)
+    // Loading reads the document one section at a time: it must read every
+    // text as jansson reads it whole.
+    require(Definitions.readInSections(text) == (try? JSON.parse(text)), "read in sections, the text reads otherwise than whole")
     switch Definitions.load(text) {
     case .failure(let failure):
         require(!failure.problems.isEmpty, "a document refused without a problem")

@@ -1,0 +1,111 @@
+import BuntingJSON
+
+/// A definitions document read one large section at a time: `flags`,
+/// `banners` and `contentCards` are parsed when taken, and no longer held
+/// here once they are, so that the parsed flags are freed before the cards
+/// are parsed. At 10,000 flags + 10,000 cards the whole parsed document was
+/// most of the peak of loading; it never exists here.
+///
+/// The sections are found in the text by `JSONMemberSpans`, every key is
+/// read by jansson, and every value is parsed by jansson on its own, so
+/// that the text is accepted exactly when jansson accepts it whole: a
+/// top-level key given twice, or holding `\u0000`, or a text that does not
+/// read member by member, is parsed whole instead, and a section that does
+/// not parse is reported with jansson's error for the whole text.
+struct DocumentSections {
+    /// The top-level members that are not one of the large sections, parsed.
+    private(set) var rest = JSONObject()
+    /// Where each large section not yet taken is written (read in sections).
+    private var unparsed: [String: Range<Int>] = [:]
+    /// The large sections not yet taken (read whole).
+    private var parsed: [String: JSON] = [:]
+    /// The document, when it is not an object: nothing to take sections from.
+    private(set) var notAnObject: JSON?
+    private let bytes: [UInt8]
+
+    static let large: Set<String> = ["flags", "banners", "contentCards"]
+
+    init(_ bytes: [UInt8]) throws(JSONParseError) {
+        self.bytes = bytes
+        if readInSections() { return }
+        rest = JSONObject()
+        unparsed = [:]
+        let document = try JSON.parse(bytes)
+        guard case .object(let whole) = document else {
+            notAnObject = document
+            return
+        }
+        for member in whole {
+            if Self.large.contains(member.key) { parsed[member.key] = member.value } else { rest[member.key] = member.value }
+        }
+    }
+
+    /// Whether the text read as an object, member by member, as jansson would read it.
+    private mutating func readInSections() -> Bool {
+        let sections = bytes.withUnsafeBytes { text -> (rest: JSONObject, unparsed: [String: Range<Int>])? in
+            guard let members = JSONMemberSpans.members(of: text, in: 0..<text.count) else { return nil }
+            var rest = JSONObject()
+            var unparsed: [String: Range<Int>] = [:]
+            var keys = Set<[UInt8]>()
+            for member in members {
+                guard case .string(let key)? = try? JSON.parse(UnsafeRawBufferPointer(rebasing: text[member.keyText])),
+                      !key.utf8.contains(0), keys.insert(Array(key.utf8)).inserted
+                else { return nil }
+                if Self.large.contains(key) {
+                    unparsed[key] = member.value
+                } else {
+                    guard let value = try? Self.parse(text, member.value) else { return nil }
+                    rest[key] = value
+                }
+            }
+            return (rest, unparsed)
+        }
+        guard let sections else { return false }
+        (rest, unparsed) = sections
+        return true
+    }
+
+    /// A member's value: one level below the document, so one level less of nesting is allowed.
+    private static func parse(_ text: UnsafeRawBufferPointer, _ range: Range<Int>) throws(JSONParseError) -> JSON {
+        try JSON.parse(UnsafeRawBufferPointer(rebasing: text[range]), maxDepth: JSON.defaultMaxDepth - 1)
+    }
+
+    /// The large section `name`, parsed now (nil when the document has none);
+    /// it is not held here afterwards.
+    mutating func take(_ name: String) throws(JSONParseError) -> JSON? {
+        if let value = parsed.removeValue(forKey: name) { return value }
+        guard let range = unparsed.removeValue(forKey: name) else { return nil }
+        let result = bytes.withUnsafeBytes { text in
+            Result { () throws(JSONParseError) -> JSON in try Self.parse(text, range) }
+        }
+        switch result {
+        case .success(let value):
+            return value
+        case .failure:
+            // The whole text then does not parse either; its error has the
+            // message and position a reader expects.
+            _ = try JSON.parse(bytes)
+            throw JSONParseError(kind: .other, message: "the \(name) section does not parse", line: 0, column: 0, position: 0)
+        }
+    }
+}
+
+extension Definitions {
+    /// The document as `load` reads it, section by section, put together
+    /// again; nil when it does not parse. For the fuzz target, which checks
+    /// it against jansson's reading of the whole text.
+    @_spi(Fuzzing)
+    public static func readInSections(_ bytes: [UInt8]) -> JSON? {
+        guard var sections = try? DocumentSections(bytes) else { return nil }
+        if let document = sections.notAnObject { return document }
+        var document = sections.rest
+        for name in ["flags", "banners", "contentCards"] {
+            do {
+                if let section = try sections.take(name) { document[name] = section }
+            } catch {
+                return nil
+            }
+        }
+        return .object(document)
+    }
+}
