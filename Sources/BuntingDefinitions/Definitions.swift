@@ -65,10 +65,12 @@ public final class Definitions: CompiledDefinitions {
     /// Starts compiling the built-in schema, and then reading its patterns,
     /// on a thread of its own, so that it is ready, or nearly, by the time
     /// the document has been parsed: a first load then waits for the longer
-    /// of the two, not both. Called as a load begins; the thread is started
-    /// once. (Not at the process's start: a document served from its note
-    /// needs no schema before its first answers, and a thread compiling one
-    /// beside them slowed the first answer by a third.)
+    /// of the two, not both. The server's compiler calls it as a full load
+    /// begins; the thread is started once. (Not at the process's start: a
+    /// document served from its note needs no schema before its first
+    /// answers, and a thread compiling one beside them slowed the first
+    /// answer by a third. Not in every load: tests and fuzz targets need not
+    /// outlive a thread they did not ask for.)
     public static func prepareSchema() {
         guard !schemaPrepared.exchange(true, ordering: .relaxed) else { return }
         startThread(name: "bunting-schema") {
@@ -82,8 +84,11 @@ public final class Definitions: CompiledDefinitions {
     /// With `known`, a document noted there as loading before is served at
     /// once and loaded in the background (`DeferredDefinitions`), and one
     /// that loads is noted. With `beginsLoading` false, that load waits
-    /// for `DeferredDefinitions.beginLoading()`, or for what needs it.
-    public static func compiler(strict: Bool, known: KnownDocuments? = nil, beginsLoading: Bool = true) -> DefinitionsCompiler {
+    /// for `DeferredDefinitions.beginLoading()`, or for what needs it. With
+    /// `preparesSchema`, a full load begins with `prepareSchema()` (the server's).
+    public static func compiler(
+        strict: Bool, known: KnownDocuments? = nil, beginsLoading: Bool = true, preparesSchema: Bool = false
+    ) -> DefinitionsCompiler {
         { bytes in
             let digest = known == nil ? 0 : fnv1a64(bytes)
             if let known, let problems = known.problems(of: bytes, digest: digest, strict: strict),
@@ -98,6 +103,7 @@ public final class Definitions: CompiledDefinitions {
                     + "serving it while it is checked and compiled")
                 return .success(deferred)
             }
+            if preparesSchema { prepareSchema() }
             switch load(bytes, strict: strict) {
             case .success(let definitions):
                 known?.remember(bytes, digest: digest, strict: strict, problems: definitions.problems)

@@ -36,7 +36,6 @@ struct DefinitionsLoader {
     }
 
     mutating func load() -> Result<Definitions, DefinitionsProblems> {
-        Definitions.prepareSchema()
         var sections: DocumentSections
         do {
             sections = try DocumentSections(bytes)

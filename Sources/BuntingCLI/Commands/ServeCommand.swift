@@ -50,9 +50,10 @@ enum ServeCommand {
         var initialLoad: Engine.FetchOutcome?
         let knownDocuments = configuration.noCache
             ? nil : (configuration.cacheDirectory ?? storage.knownDocumentsDirectory).map { KnownDocuments(directory: $0) }
-        let compiler = Definitions.compiler(strict: configuration.strict, known: knownDocuments)
+        let compiler = Definitions.compiler(strict: configuration.strict, known: knownDocuments, preparesSchema: true)
         if source.isLocal {
-            let firstCompiler = Definitions.compiler(strict: configuration.strict, known: knownDocuments, beginsLoading: false)
+            let firstCompiler = Definitions.compiler(
+                strict: configuration.strict, known: knownDocuments, beginsLoading: false, preparesSchema: true)
             let load = Engine.fetchAndCompile(source: source, since: nil, compile: firstCompiler)
             if let problem = load.problem, !configuration.startWithoutDefinitions {
                 printToStderr("bunting: cannot use the definitions at \(source.location): \(problem)\n"
