@@ -10,8 +10,9 @@ import BuntingRuntime
 /// 100-flag document is parsed, checked against the schema (which is itself
 /// compiled first) and compiled, about 35 million instructions, while the
 /// process itself takes 4 million to start. A server spawned for one
-/// question would spend most of its life loading. Here the full load begins
-/// on a thread of its own at once; until it is done, `evaluateFlag` reads
+/// question would spend most of its life loading. Here the full load runs
+/// on a thread of its own (from `beginLoading()`, or at once); until it is
+/// done, `evaluateFlag` reads
 /// only the flag asked for (and what every flag shares: `$evaluators`,
 /// metadata, `fractionalHashing`) from the text and compiles that alone.
 /// Its answer is the full document's: a flag's resolution depends on nothing
@@ -52,8 +53,8 @@ public final class DeferredDefinitions: CompiledDefinitions {
                 case "flags":
                     guard let listed = JSONMemberSpans.members(of: text, in: member.value) else { return nil }
                     for flag in listed { flags[flag.key] = Array(text[flag.keyText]) + [UInt8(ascii: ":")] + Array(text[flag.value]) }
-                case "banners", "contentCards":
-                    continue
+                case let section where DocumentSections.large.contains(section):
+                    continue  // banners and cards: no flag reads them
                 default:
                     if member.key == "channels" { channels = try? JSON.parse(UnsafeRawBufferPointer(rebasing: text[member.value])) }
                     if member.key == "fractionalHashing" {

@@ -28,8 +28,6 @@ struct DocumentSections {
     init(_ bytes: [UInt8]) throws(JSONParseError) {
         self.bytes = bytes
         if readInSections() { return }
-        rest = JSONObject()
-        unparsed = [:]
         let document = try JSON.parse(bytes)
         guard case .object(let whole) = document else {
             notAnObject = document
