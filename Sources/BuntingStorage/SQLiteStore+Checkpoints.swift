@@ -5,7 +5,7 @@ import BuntingRuntime
 /// A commit appends pages to the log; a checkpoint copies them into the
 /// database file and flushes both to disk. Copying them inside the commit
 /// that crosses SQLite's threshold put that work on the path of whatever the
-/// commit reported: a user change at 10,000 flags + 10,000 cards writes 6 MB
+/// commit reported: a user change at 10,000 flags + 10,000 cards writes 3 MB
 /// of caches, so every change paid for copying them again and for two disk
 /// flushes before its DATA_UPDATED could be sent.
 ///

@@ -59,15 +59,37 @@ final class Statement {
     /// end, so it never holds a read transaction open between calls.
     func run(_ values: [SQLValue] = [], row: (Row) -> Void = { _ in }) throws(SQLiteError) {
         let connection = try database.openHandle()
-        defer {
-            sqlite3_reset(handle)
-            sqlite3_clear_bindings(handle)
+        try withBindings(values[...], from: 1, connection) { () throws(SQLiteError) in
+            defer {
+                sqlite3_reset(handle)
+                sqlite3_clear_bindings(handle)
+            }
+            while try check(sqlite3_step(handle), connection) == SQLITE_ROW {
+                row(Row(handle: handle))
+            }
         }
-        for (offset, value) in values.enumerated() {
-            try bind(value, at: Int32(offset + 1), connection)
+    }
+
+    /// Binds `values` to the parameters from `index` on and runs `body`
+    /// while they are bound. UTF-8 bytes are bound where they are, not
+    /// copied (a user's caches are megabytes): each `.utf8` value's buffer
+    /// is held for the rest of the bindings and `body`, which resets the
+    /// statement before the buffer is let go.
+    private func withBindings(
+        _ values: ArraySlice<SQLValue>, from index: Int32, _ connection: OpaquePointer, _ body: () throws(SQLiteError) -> Void
+    ) throws(SQLiteError) {
+        guard let value = values.first else { return try body() }
+        let rest = values.dropFirst()
+        guard case .utf8(let bytes) = value else {
+            try bind(value, at: index, connection)
+            return try withBindings(rest, from: index + 1, connection, body)
         }
-        while try check(sqlite3_step(handle), connection) == SQLITE_ROW {
-            row(Row(handle: handle))
+        try bytes.withUnsafeBufferPointer { (buffer) throws(SQLiteError) in
+            let result = buffer.withMemoryRebound(to: CChar.self) {
+                bunting_sqlite_bind_text_in_place(handle, index, $0.baseAddress, Int32(buffer.count))
+            }
+            try check(result, connection)
+            try withBindings(rest, from: index + 1, connection, body)
         }
     }
 
@@ -85,10 +107,8 @@ final class Statement {
             result = text.withUTF8 { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { bunting_sqlite_bind_text(handle, index, $0.baseAddress, Int32(bytes.count)) }
             }
-        case .utf8(let bytes):
-            result = bytes.withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { bunting_sqlite_bind_text(handle, index, $0.baseAddress, Int32(bytes.count)) }
-            }
+        case .utf8:
+            preconditionFailure("bound in place by withBindings")
         }
         try check(result, connection)
     }
