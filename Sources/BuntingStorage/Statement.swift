@@ -59,15 +59,23 @@ final class Statement {
     /// end, so it never holds a read transaction open between calls.
     func run(_ values: [SQLValue] = [], row: (Row) -> Void = { _ in }) throws(SQLiteError) {
         let connection = try database.openHandle()
-        try withBindings(values[...], from: 1, connection) { () throws(SQLiteError) in
-            defer {
-                sqlite3_reset(handle)
-                sqlite3_clear_bindings(handle)
+        do {
+            try withBindings(values[...], from: 1, connection) { () throws(SQLiteError) in
+                defer { unbind() }
+                while try check(sqlite3_step(handle), connection) == SQLITE_ROW {
+                    row(Row(handle: handle))
+                }
             }
-            while try check(sqlite3_step(handle), connection) == SQLITE_ROW {
-                row(Row(handle: handle))
-            }
+        } catch {
+            // A binding that failed: none of the values stays bound.
+            unbind()
+            throw error
         }
+    }
+
+    private func unbind() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
     }
 
     /// Binds `values` to the parameters from `index` on and runs `body`
