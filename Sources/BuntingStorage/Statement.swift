@@ -59,15 +59,45 @@ final class Statement {
     /// end, so it never holds a read transaction open between calls.
     func run(_ values: [SQLValue] = [], row: (Row) -> Void = { _ in }) throws(SQLiteError) {
         let connection = try database.openHandle()
-        do {
-            try withBindings(values[...], from: 1, connection) { () throws(SQLiteError) in
-                defer { unbind() }
-                while try check(sqlite3_step(handle), connection) == SQLITE_ROW {
-                    row(Row(handle: handle))
-                }
+        try withBindings(values[...], from: 1, connection) { () throws(SQLiteError) in
+            while try check(sqlite3_step(handle), connection) == SQLITE_ROW {
+                row(Row(handle: handle))
             }
+        }
+    }
+
+    /// Binds `values` to the parameters from `index` on and runs `body`
+    /// while they are bound. UTF-8 bytes are bound where they are, not
+    /// copied (a user's caches are megabytes): each `.utf8` value's buffer
+    /// is held for the rest of the bindings and `body`. Whether `body` runs
+    /// or a binding fails, the statement is reset and unbound before any
+    /// buffer is let go.
+    private func withBindings(
+        _ values: ArraySlice<SQLValue>, from index: Int32, _ connection: OpaquePointer, _ body: () throws(SQLiteError) -> Void
+    ) throws(SQLiteError) {
+        guard let value = values.first else {
+            defer { unbind() }
+            return try body()
+        }
+        let rest = values.dropFirst()
+        guard case .utf8(let bytes) = value else {
+            try bound(bind(value, at: index), connection)
+            return try withBindings(rest, from: index + 1, connection, body)
+        }
+        try bytes.withUnsafeBufferPointer { (buffer) throws(SQLiteError) in
+            try bound(buffer.withMemoryRebound(to: CChar.self) {
+                bunting_sqlite_bind_text_in_place(handle, index, $0.baseAddress, Int32(buffer.count))
+            }, connection)
+            try withBindings(rest, from: index + 1, connection, body)
+        }
+    }
+
+    /// Throws for a binding that failed, leaving none of the values bound.
+    private func bound(_ result: Int32, _ connection: OpaquePointer) throws(SQLiteError) {
+        do {
+            _ = try check(result, connection)
         } catch {
-            // A binding that failed: none of the values stays bound.
+            // After `check`, which reads the connection's message.
             unbind()
             throw error
         }
@@ -78,47 +108,23 @@ final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
-    /// Binds `values` to the parameters from `index` on and runs `body`
-    /// while they are bound. UTF-8 bytes are bound where they are, not
-    /// copied (a user's caches are megabytes): each `.utf8` value's buffer
-    /// is held for the rest of the bindings and `body`, which resets the
-    /// statement before the buffer is let go.
-    private func withBindings(
-        _ values: ArraySlice<SQLValue>, from index: Int32, _ connection: OpaquePointer, _ body: () throws(SQLiteError) -> Void
-    ) throws(SQLiteError) {
-        guard let value = values.first else { return try body() }
-        let rest = values.dropFirst()
-        guard case .utf8(let bytes) = value else {
-            try bind(value, at: index, connection)
-            return try withBindings(rest, from: index + 1, connection, body)
-        }
-        try bytes.withUnsafeBufferPointer { (buffer) throws(SQLiteError) in
-            let result = buffer.withMemoryRebound(to: CChar.self) {
-                bunting_sqlite_bind_text_in_place(handle, index, $0.baseAddress, Int32(buffer.count))
-            }
-            try check(result, connection)
-            try withBindings(rest, from: index + 1, connection, body)
-        }
-    }
-
-    private func bind(_ value: SQLValue, at index: Int32, _ connection: OpaquePointer) throws(SQLiteError) {
-        let result: Int32
+    /// SQLite's result for binding `value` (other than `.utf8`, bound in place by `withBindings`).
+    private func bind(_ value: SQLValue, at index: Int32) -> Int32 {
         switch value {
         case .null:
-            result = sqlite3_bind_null(handle, index)
+            sqlite3_bind_null(handle, index)
         case .integer(let number):
-            result = sqlite3_bind_int64(handle, index, number)
+            sqlite3_bind_int64(handle, index, number)
         case .real(let number):
-            result = sqlite3_bind_double(handle, index, number)
+            sqlite3_bind_double(handle, index, number)
         case .text(var text):
             // With an explicit length, so that a NUL inside the text is kept.
-            result = text.withUTF8 { bytes in
+            text.withUTF8 { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { bunting_sqlite_bind_text(handle, index, $0.baseAddress, Int32(bytes.count)) }
             }
         case .utf8:
             preconditionFailure("bound in place by withBindings")
         }
-        try check(result, connection)
     }
 }
 
