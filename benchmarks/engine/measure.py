@@ -183,6 +183,9 @@ def main():
     # gets it), so a median over 30 changes against one over 10 would compare
     # unlike work.
     runs = {name: r for name, _, r in cases}
+    # The same ratio within each round, printed below the table: how far one
+    # round's reading swings on this machine.
+    linearity_by_round = {}
     for small, large in (("1,000 items", "10,000 items"), ("10,000 items", "100,000 items")):
         if small not in runs or large not in runs:
             continue
@@ -192,6 +195,9 @@ def main():
             row(f"  linearity: time at {large} / time at {small}, first {first} changes of each round", b / a, None,
                 "<= 12.5 (10x items)", b / a <= 12.5,
                 ratio=b / a)
+            linearity_by_round[f"{large} / {small}"] = [
+                statistics.median(r_large["change_user_ms"][:first]) / statistics.median(r_small["change_user_ms"][:first])
+                for r_small, r_large in zip(results[small], results[large])]
     for name in ("1,000 items", "10,000 items", big, "100,000 items"):
         t = median_ms(name)
         if t is not None and base is not None:
@@ -226,7 +232,6 @@ def main():
             return "-"
         return f"{x:,.0f}" if abs(x) >= 1000 else (f"{x:.1f}" if abs(x) >= 10 else f"{x:.2f}")
 
-    summary_rounds = {}
     w = max(len(r["metric"]) for r in rows)
     print()
     print(f"{'metric':<{w}}  {'Bunting':>9}  {'example':>9}  {'ratio':>7}  target")
@@ -241,19 +246,12 @@ def main():
     print("CACHE_LOAD, evaluating every channel, storing the snapshots and writing three DATA_UPDATED.")
     print("'back to a user seen before': its baseline column is the same case's new-user time, the ratio between them.")
     print(f"Medians over {rounds} round(s) of all changeUser runs; memory medians over rounds.")
-    # The same ratio within each round: how far one round's reading swings on
-    # this machine (the verdict above pools every round's changes).
-    for small, large in (("1,000 items", "10,000 items"), ("10,000 items", "100,000 items")):
-        if small in results and large in results:
-            first = min(runs[small], runs[large])
-            per_round = [statistics.median(b["change_user_ms"][:first]) / statistics.median(a["change_user_ms"][:first])
-                         for a, b in zip(results[small], results[large])]
-            summary_rounds[f"{large} / {small}"] = per_round
-            print(f"Linearity {large} / {small}, round by round: " + " ".join(f"{r:.1f}" for r in per_round))
+    for pair, per_round in linearity_by_round.items():
+        print(f"Linearity {pair}, round by round: " + " ".join(f"{r:.1f}" for r in per_round))
     misses = [r["metric"] for r in rows if r["verdict"] == "MISS"]
     print("Targets missed: " + "; ".join(misses) + "." if misses else "All targets met.")
     summary = {"benchmark": "engine", "rounds": rounds, "quick": options.quick, "table": rows,
-               "targets_missed": misses, "linearity_by_round": summary_rounds, "raw": results}
+               "targets_missed": misses, "linearity_by_round": linearity_by_round, "raw": results}
     path = os.path.join(options.out, "engine.json")
     with open(path, "w") as file:
         json.dump(summary, file, indent=1)
