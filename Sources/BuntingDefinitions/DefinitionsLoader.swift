@@ -217,7 +217,9 @@ struct DefinitionsLoader {
             guard let targeting = compileTargeting(entry, at: pointer, rules: rules, hashing: hashing) else { continue }
             cards.append(CardDefinition(card: card, targeting: targeting))
         }
-        return cards
+        // One table for all of them, in listed order (see `ContentCard`).
+        let shared = ContentCard.sharingOneTable(cards.map(\.card))
+        return zip(cards, shared).map { CardDefinition(card: $1, targeting: $0.targeting) }
     }
 
     /// The card an entry defines. Of its fields a card keeps the id and the
