@@ -23,18 +23,42 @@ public final class Definitions: CompiledDefinitions {
     private let encodedResults = EncodedFlagResults()
     /// The channel's flag for each flag and variant met so far (nil: not
     /// listed), by the flag's place in `resolveAll`'s answer: a user change
-    /// looks each of thousands of flags up, and a short list per place,
-    /// compared without hashing, costs a fraction of a dictionary keyed by
-    /// the flag's name. The name is kept and compared too, so that a place
-    /// holding another flag is only a miss.
-    private let madeFlags = Mutex<[[MadeFlag]]>([])
+    /// looks each of thousands of flags up, and a slot per place, compared
+    /// by the compiled flag's identity and the variant's position (see
+    /// `FlagResolution.answer`), costs a fraction of a dictionary keyed by
+    /// the flag's name and variant, and reads neither: at 50,000 flags that
+    /// was a cache miss per flag. The slots lie in one array, their first
+    /// two variants inline.
+    private let madeFlags = Mutex<[MadeFlags]>([])
 
     private struct MadeFlag {
-        let flagKey: String
-        let variant: String
+        let compiledFlag: ObjectIdentifier?
+        /// 32 bits (a flag has fewer variants) keep an entry at 24 bytes.
+        let variantPosition: Int32
         /// Disabled and error resolutions are not listed: the reason is part of the key.
         let reason: FlagReason
         let flag: FeatureFlag?
+
+        func answers(_ resolution: FlagResolution) -> Bool {
+            let answer = resolution.answer
+            return Int(variantPosition) == answer.variantPosition && reason == resolution.reason && compiledFlag == answer.flag
+        }
+    }
+
+    private struct MadeFlags {
+        var first: MadeFlag?
+        var second: MadeFlag?
+        var more: [MadeFlag] = []
+
+        func made(for resolution: FlagResolution) -> MadeFlag? {
+            if let first, first.answers(resolution) { return first }
+            if let second, second.answers(resolution) { return second }
+            return more.first { $0.answers(resolution) }
+        }
+
+        mutating func add(_ made: MadeFlag) {
+            if first == nil { first = made } else if second == nil { second = made } else { more.append(made) }
+        }
     }
 
     init(
@@ -133,23 +157,22 @@ public final class Definitions: CompiledDefinitions {
     public func featureFlags(for subject: EvaluationSubject, at now: Double) -> [FeatureFlag] {
         let resolutions = flagSet.resolveAll(context: subject.context, timestamp: Int64(now.rounded(.down)))
         return madeFlags.withLock { made in
-            if made.count < resolutions.count { made += Array(repeating: [], count: resolutions.count - made.count) }
+            if made.count < resolutions.count { made += Array(repeating: MadeFlags(), count: resolutions.count - made.count) }
             var flags: [FeatureFlag] = []
             flags.reserveCapacity(resolutions.count)
             for (place, resolution) in resolutions.enumerated() {
-                guard let variant = resolution.variant else {
+                guard resolution.answer.variantPosition >= 0 else {
                     if let flag = Self.featureFlag(resolution) { flags.append(flag) }
                     continue
                 }
-                let known = made[place].first {
-                    $0.reason == resolution.reason && $0.variant == variant && $0.flagKey == resolution.flagKey
-                }
                 let flag: FeatureFlag?
-                if let known {
+                if let known = made[place].made(for: resolution) {
                     flag = known.flag
                 } else {
                     flag = Self.featureFlag(resolution)
-                    made[place].append(MadeFlag(flagKey: resolution.flagKey, variant: variant, reason: resolution.reason, flag: flag))
+                    let answer = resolution.answer
+                    made[place].add(MadeFlag(
+                        compiledFlag: answer.flag, variantPosition: Int32(clamping: answer.variantPosition), reason: resolution.reason, flag: flag))
                 }
                 if let flag { flags.append(flag) }
             }

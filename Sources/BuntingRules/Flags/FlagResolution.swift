@@ -70,6 +70,16 @@ public struct FlagResolution: Sendable, Hashable, CustomStringConvertible {
         return flag.variants.names[position]
     }
 
+    /// What tells two resolutions of the same flag set apart without reading
+    /// the flag: which compiled flag answered (nil for an unknown key) and the
+    /// chosen variant's position (-1 for none). Two resolutions that agree in
+    /// these and in `reason` and `errorCode` are equal, unless one was asked
+    /// for as an integer; `resolveAll`'s never are. The flag lives as long as
+    /// its flag set, so the identity is not reused while that is kept.
+    public var answer: (flag: ObjectIdentifier?, variantPosition: Int) {
+        (flag.map(ObjectIdentifier.init), position)
+    }
+
     /// The flag set's metadata overlaid with the flag's own; empty for an
     /// unknown flag.
     public var metadata: JSONObject { flag?.metadata ?? JSONObject() }
