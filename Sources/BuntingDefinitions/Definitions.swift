@@ -22,42 +22,57 @@ public final class Definitions: CompiledDefinitions {
     /// Results `evaluateFlag` has written, kept for as long as this document is current.
     private let encodedResults = EncodedFlagResults()
     /// The channel's flag for each flag and variant met so far (nil: not
-    /// listed), by the flag's place in `resolveAll`'s answer: a user change
-    /// looks each of thousands of flags up, and a slot per place, compared
-    /// by the compiled flag's identity and the variant's position (see
-    /// `FlagResolution.answer`), costs a fraction of a dictionary keyed by
-    /// the flag's name and variant, and reads neither: at 50,000 flags that
-    /// was a cache miss per flag. The slots lie in one array, their first
-    /// two variants inline.
+    /// listed), by the flag's place in `resolveAll`'s answer (always the
+    /// same flag: the flag set is this document's own and never changes).
+    /// A user change looks each of thousands of flags up; a slot per place,
+    /// keyed by the variant's position and the reason, costs a fraction of
+    /// a dictionary keyed by the flag's name and reads nothing of the flag:
+    /// at 50,000 flags, comparing names was a cache miss per flag. The
+    /// slots lie in one array, their first two variants inline.
     private let madeFlags = Mutex<[MadeFlags]>([])
 
-    private struct MadeFlag {
-        let compiledFlag: ObjectIdentifier?
-        /// 32 bits (a flag has fewer variants) keep an entry at 24 bytes.
+    /// A variant's position (32 bits: a flag has fewer variants) and the
+    /// resolution's reason: disabled and error resolutions are not listed,
+    /// so the reason is part of the key. `none` marks an empty entry.
+    private struct MadeKey: Equatable {
         let variantPosition: Int32
-        /// Disabled and error resolutions are not listed: the reason is part of the key.
-        let reason: FlagReason
-        let flag: FeatureFlag?
+        let reason: FlagReason?
 
-        func answers(_ resolution: FlagResolution) -> Bool {
-            let answer = resolution.answer
-            return Int(variantPosition) == answer.variantPosition && reason == resolution.reason && compiledFlag == answer.flag
+        static let none = MadeKey(variantPosition: -1, reason: nil)
+
+        init(variantPosition: Int32, reason: FlagReason?) {
+            self.variantPosition = variantPosition
+            self.reason = reason
+        }
+
+        init(_ resolution: FlagResolution, at position: Int) {
+            self.init(variantPosition: Int32(clamping: position), reason: resolution.reason)
         }
     }
 
+    /// The keys are plain values, so that finding an entry retains nothing.
     private struct MadeFlags {
-        var first: MadeFlag?
-        var second: MadeFlag?
-        var more: [MadeFlag] = []
+        var firstKey = MadeKey.none
+        var secondKey = MadeKey.none
+        var first: FeatureFlag?
+        var second: FeatureFlag?
+        var more: [(key: MadeKey, flag: FeatureFlag?)] = []
 
-        func made(for resolution: FlagResolution) -> MadeFlag? {
-            if let first, first.answers(resolution) { return first }
-            if let second, second.answers(resolution) { return second }
-            return more.first { $0.answers(resolution) }
+        /// The flag made for `key`: nil when none was, `.some(nil)` when the variant is not listed.
+        func made(for key: MadeKey) -> FeatureFlag?? {
+            if firstKey == key { return .some(first) }
+            if secondKey == key { return .some(second) }
+            return more.first { $0.key == key }.map(\.flag)
         }
 
-        mutating func add(_ made: MadeFlag) {
-            if first == nil { first = made } else if second == nil { second = made } else { more.append(made) }
+        mutating func add(_ flag: FeatureFlag?, for key: MadeKey) {
+            if firstKey == .none {
+                (firstKey, first) = (key, flag)
+            } else if secondKey == .none {
+                (secondKey, second) = (key, flag)
+            } else {
+                more.append((key, flag))
+            }
         }
     }
 
@@ -160,21 +175,23 @@ public final class Definitions: CompiledDefinitions {
             if made.count < resolutions.count { made += Array(repeating: MadeFlags(), count: resolutions.count - made.count) }
             var flags: [FeatureFlag] = []
             flags.reserveCapacity(resolutions.count)
-            for (place, resolution) in resolutions.enumerated() {
-                guard resolution.answer.variantPosition >= 0 else {
-                    if let flag = Self.featureFlag(resolution) { flags.append(flag) }
-                    continue
+            // In place: reading a slot through the array's subscript copied it, retaining each of its flags.
+            made.withUnsafeMutableBufferPointer { slots in
+                for (place, resolution) in resolutions.enumerated() {
+                    guard let position = resolution.variantPosition else {
+                        if let flag = Self.featureFlag(resolution) { flags.append(flag) }
+                        continue
+                    }
+                    let key = MadeKey(resolution, at: position)
+                    let flag: FeatureFlag?
+                    if let known = slots[place].made(for: key) {
+                        flag = known
+                    } else {
+                        flag = Self.featureFlag(resolution)
+                        slots[place].add(flag, for: key)
+                    }
+                    if let flag { flags.append(flag) }
                 }
-                let flag: FeatureFlag?
-                if let known = made[place].made(for: resolution) {
-                    flag = known.flag
-                } else {
-                    flag = Self.featureFlag(resolution)
-                    let answer = resolution.answer
-                    made[place].add(MadeFlag(
-                        compiledFlag: answer.flag, variantPosition: Int32(clamping: answer.variantPosition), reason: resolution.reason, flag: flag))
-                }
-                if let flag { flags.append(flag) }
             }
             return flags
         }

@@ -70,15 +70,11 @@ public struct FlagResolution: Sendable, Hashable, CustomStringConvertible {
         return flag.variants.names[position]
     }
 
-    /// What tells two resolutions of the same flag set apart without reading
-    /// the flag: which compiled flag answered (nil for an unknown key) and the
-    /// chosen variant's position (-1 for none). Two resolutions that agree in
-    /// these and in `reason` and `errorCode` are equal, unless one was asked
-    /// for as an integer; `resolveAll`'s never are. The flag lives as long as
-    /// its flag set, so the identity is not reused while that is kept.
-    public var answer: (flag: ObjectIdentifier?, variantPosition: Int) {
-        (flag.map(ObjectIdentifier.init), position)
-    }
+    /// The chosen variant's position in the flag's variants, nil for none:
+    /// two resolutions of one flag that agree in it and in `reason` carry
+    /// the same value and metadata (unless one was asked for as an integer;
+    /// `resolveAll`'s never are), and comparing it reads nothing of the flag.
+    public var variantPosition: Int? { position >= 0 ? position : nil }
 
     /// The flag set's metadata overlaid with the flag's own; empty for an
     /// unknown flag.
