@@ -33,27 +33,21 @@ public final class Definitions: CompiledDefinitions {
 
     /// A variant's position (32 bits: a flag has fewer variants) and the
     /// resolution's reason: disabled and error resolutions are not listed,
-    /// so the reason is part of the key. `none` marks an empty entry.
+    /// so the reason is part of the key.
     private struct MadeKey: Equatable {
         let variantPosition: Int32
-        let reason: FlagReason?
-
-        static let none = MadeKey(variantPosition: -1, reason: nil)
-
-        init(variantPosition: Int32, reason: FlagReason?) {
-            self.variantPosition = variantPosition
-            self.reason = reason
-        }
+        let reason: FlagReason
 
         init(_ resolution: FlagResolution, at position: Int) {
-            self.init(variantPosition: Int32(clamping: position), reason: resolution.reason)
+            variantPosition = Int32(clamping: position)
+            reason = resolution.reason
         }
     }
 
     /// The keys are plain values, so that finding an entry retains nothing.
     private struct MadeFlags {
-        var firstKey = MadeKey.none
-        var secondKey = MadeKey.none
+        var firstKey: MadeKey?
+        var secondKey: MadeKey?
         var first: FeatureFlag?
         var second: FeatureFlag?
         var more: [(key: MadeKey, flag: FeatureFlag?)] = []
@@ -66,9 +60,9 @@ public final class Definitions: CompiledDefinitions {
         }
 
         mutating func add(_ flag: FeatureFlag?, for key: MadeKey) {
-            if firstKey == .none {
+            if firstKey == nil {
                 (firstKey, first) = (key, flag)
-            } else if secondKey == .none {
+            } else if secondKey == nil {
                 (secondKey, second) = (key, flag)
             } else {
                 more.append((key, flag))

@@ -203,7 +203,8 @@ struct DefinitionsLoader {
         _ entries: consuming [JSON], skipping broken: Set<Int>, rules: SharedRuleParts, hashing: FractionalHashing
     ) -> [CardDefinition] {
         var seen: Set<String> = []
-        var cards: [CardDefinition] = []
+        var cards: [ContentCard] = []
+        var targetings: [Targeting] = []
         for index in entries.indices where !broken.contains(index) {
             let entry = entries[index]
             entries[index] = .null
@@ -215,11 +216,11 @@ struct DefinitionsLoader {
                 continue
             }
             guard let targeting = compileTargeting(entry, at: pointer, rules: rules, hashing: hashing) else { continue }
-            cards.append(CardDefinition(card: card, targeting: targeting))
+            cards.append(card)
+            targetings.append(targeting)
         }
         // One table for all of them, in listed order (see `ContentCard`).
-        let shared = ContentCard.sharingOneTable(cards.map(\.card))
-        return zip(cards, shared).map { CardDefinition(card: $1, targeting: $0.targeting) }
+        return zip(ContentCard.sharingOneTable(cards), targetings).map { CardDefinition(card: $0, targeting: $1) }
     }
 
     /// The card an entry defines. Of its fields a card keeps the id and the

@@ -33,8 +33,9 @@ public struct ContentCard: Equatable, Sendable, JSONText {
             let dismissible: Bool
             /// Where, in `text`, the card's JSON up to its user state is:
             /// `{…,"dismissible":true`; `appendEncoded` adds viewed and clicked.
-            let start: Int
-            let end: Int
+            /// Set again when the row is copied into another table.
+            var start: Int
+            var end: Int
         }
 
         let rows: [Row]
@@ -119,12 +120,11 @@ public struct ContentCard: Equatable, Sendable, JSONText {
         var place = Array(repeating: 0, count: cards.count)
         for (position, original) in order.enumerated() {
             let card = cards[original]
-            let row = card.table.rows[Int(card.index)]
-            let start = text.count
+            var row = card.table.rows[Int(card.index)]
+            row.start = text.count
             text.append(contentsOf: card.table.prefix(Int(card.index)))
-            rows.append(Table.Row(
-                id: row.id, type: row.type, extras: row.extras, created: row.created, updated: row.updated,
-                expiresAt: row.expiresAt, pinned: row.pinned, dismissible: row.dismissible, start: start, end: text.count))
+            row.end = text.count
+            rows.append(row)
             place[original] = position
         }
         // Two cards that list as equals (the same id, pinning and date) would
