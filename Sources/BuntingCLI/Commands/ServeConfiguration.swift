@@ -60,6 +60,7 @@ struct ServeConfiguration {
         OptionSpec(name: "timeout", valueName: "S", help: "seconds one HTTP request may take in all (default: \(seconds(httpDefaults.timeout)))"),
         OptionSpec(name: "log-level", valueName: "LEVEL", help: "stderr logging: off, error, warn, info or debug (default: warn)"),
         OptionSpec(name: "max-message-size", valueName: "BYTES", help: "largest message accepted (default: \(serverDefaults.maxMessageBytes))"),
+        OptionSpec(name: "max-reply-size", valueName: "BYTES", help: "largest result one reply may carry; a larger one is answered\nREPLY_TOO_LARGE (default: \(serverDefaults.limits.maxReplyBytes))"),
         OptionSpec(name: "help", valueName: nil, help: "show this help"),
     ]
 
@@ -89,9 +90,9 @@ struct ServeConfiguration {
             server.framing = choice
         }
         if options.has("poll-interval") {
-            pollInterval = try Self.seconds(options, "poll-interval", default: 0, allowZero: false)
+            pollInterval = try Self.interval(options, "poll-interval", default: 0)
         }
-        engine.flushInterval = try Self.seconds(options, "flush-interval", default: engine.flushInterval, allowZero: false)
+        engine.flushInterval = try Self.interval(options, "flush-interval", default: engine.flushInterval)
         engine.retry.initialDelay = try Self.seconds(options, "retry-initial-delay", default: engine.retry.initialDelay, allowZero: true)
         engine.retry.maxDelay = try Self.seconds(options, "retry-max-delay", default: engine.retry.maxDelay, allowZero: true)
         engine.shutdownTimeout = try Self.seconds(options, "shutdown-timeout", default: engine.shutdownTimeout, allowZero: true)
@@ -146,6 +147,12 @@ struct ServeConfiguration {
             }
             server.maxMessageBytes = bytes
         }
+        if let value = options.value("max-reply-size") {
+            guard let bytes = Int(value), bytes >= 1024 else {
+                throw UsageError("--max-reply-size must be a byte count ≥ 1024, not '\(value)'", command: "serve")
+            }
+            server.limits.maxReplyBytes = bytes
+        }
         // The last output gets as long as the rest of the shutdown.
         server.outputDrainTimeout = max(1, engine.shutdownTimeout)
     }
@@ -155,6 +162,18 @@ struct ServeConfiguration {
         var configuration = engine
         configuration.pollInterval = pollInterval ?? Engine.Configuration.defaultPollInterval(localSource: localSource)
         return configuration
+    }
+
+    /// Intervals of timers that repeat have a floor: below a millisecond a
+    /// timer came due again before it had run, and the loop did nothing else.
+    static let minimumInterval = 0.001
+
+    private static func interval(_ options: ParsedOptions, _ name: String, default value: Double) throws(UsageError) -> Double {
+        let seconds = try Self.seconds(options, name, default: value, allowZero: false)
+        guard seconds >= minimumInterval else {
+            throw UsageError("--\(name) must be at least \(minimumInterval) seconds, not '\(options.value(name) ?? "")'", command: "serve")
+        }
+        return seconds
     }
 
     private static func seconds(_ options: ParsedOptions, _ name: String, default value: Double, allowZero: Bool) throws(UsageError) -> Double {

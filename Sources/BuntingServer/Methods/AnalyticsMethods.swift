@@ -9,7 +9,10 @@ enum AnalyticsMethods {
     static func methods(_ engine: Engine) -> [Method] {
         [
             .immediate("logImpression", params: [
-                CommonParams.channel(), .string("id", minLength: 1), .stringArray("ids", minLength: 1, uniqueItems: true),
+                CommonParams.channel(), CommonParams.id("id", required: false),
+                .stringArray(
+                    "ids", itemMaxLength: CommonParams.maxIdLength, minLength: 1, maxLength: CommonParams.maxIdsPerImpression,
+                    uniqueItems: true),
             ]) { params throws(RPCError) in
                 let channel = try CommonParams.channel(params)
                 let (ids, field) = try idOrIds(params)
@@ -17,8 +20,8 @@ enum AnalyticsMethods {
                 return .object([:])
             },
             .immediate("logClick", params: [
-                .string("channel", required: true, oneOf: interactiveChannels), .string("id", required: true, minLength: 1),
-                .string("buttonId", minLength: 1),
+                .string("channel", required: true, oneOf: interactiveChannels), CommonParams.id("id"),
+                CommonParams.id("buttonId", required: false),
             ]) { params throws(RPCError) in
                 let channel = try CommonParams.channel(params)
                 let id = try params.string("id")
@@ -27,7 +30,7 @@ enum AnalyticsMethods {
                 return .object([:])
             },
             .immediate("logDismiss", params: [
-                .string("channel", required: true, oneOf: interactiveChannels), .string("id", required: true, minLength: 1),
+                .string("channel", required: true, oneOf: interactiveChannels), CommonParams.id("id"),
             ]) { params throws(RPCError) in
                 let channel = try CommonParams.channel(params)
                 let id = try params.string("id")

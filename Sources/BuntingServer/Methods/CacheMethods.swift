@@ -8,7 +8,7 @@ enum CacheMethods {
         [
             .immediate("refresh", params: [
                 CommonParams.channel(),
-                .stringArray("placementIds", minLength: 1, uniqueItems: true),
+                .stringArray("placementIds", itemMaxLength: CommonParams.maxIdLength, minLength: 1, uniqueItems: true),
             ]) { params throws(RPCError) in
                 let channel = try CommonParams.channel(params)
                 let placementIds = params.optionalStringArray("placementIds")
@@ -21,11 +21,11 @@ enum CacheMethods {
                 let extras = params.optionalObject("extras")
                 return try engineCall("getSnapshot") { () throws(EngineError) in try engine.readSnapshot(channel, extras: extras) }.encoded
             },
-            .encoded("getFeatureFlag", params: [.string("id", required: true, minLength: 1)]) { params throws(RPCError) in
+            .encoded("getFeatureFlag", params: [CommonParams.id("id")]) { params throws(RPCError) in
                 try requireSynced(.featureFlags, engine)
                 return engine.encodedFeatureFlag(id: try params.string("id")) ?? .null
             },
-            .encoded("getBanner", params: [.string("placementId", required: true, minLength: 1)]) { params throws(RPCError) in
+            .encoded("getBanner", params: [CommonParams.id("placementId")]) { params throws(RPCError) in
                 try requireSynced(.banners, engine)
                 return engine.encodedBanner(placementId: try params.string("placementId")) ?? .null
             },

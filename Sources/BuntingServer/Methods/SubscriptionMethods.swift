@@ -19,7 +19,7 @@ enum SubscriptionMethods {
             .immediate("subscribeToDefinitions") { _ in
                 subscription(engine.subscribeToDefinitions())
             },
-            .immediate("removeSubscription", params: [.string("subscriptionId", required: true, minLength: 1)]) { params throws(RPCError) in
+            .immediate("removeSubscription", params: [CommonParams.id("subscriptionId")]) { params throws(RPCError) in
                 .object(["removed": .bool(engine.removeSubscription(try params.string("subscriptionId")))])
             },
         ]
