@@ -68,6 +68,8 @@ enum ServeCommand {
 
         let engineConfiguration = configuration.engineConfiguration(localSource: source.isLocal)
         let server = StdioServer(options: configuration.server)
+        // The loop must never wait on a reader of stderr.
+        log.writeInBackground()
         log.info("bunting \(BuntingVersion.current) serving \(source.location) on stdin/stdout")
         let status = server.run { context in
             let engine = Engine(
@@ -103,6 +105,8 @@ enum ServeCommand {
         }
         // The directory's lock is held until here; the store was closed at shutdown.
         withExtendedLifetime(storage) {}
+        // Briefly: a reader that takes no lines must not hold the exit.
+        log.flush(timeout: 0.3)
         let exitCode: ExitCode = status == 0 ? .success : .failure
         if source is HTTPSource || sink is HTTPSink {
             // A worker may still be inside libcurl (a request that outlived
