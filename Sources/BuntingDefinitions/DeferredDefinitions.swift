@@ -31,7 +31,8 @@ public final class DeferredDefinitions: CompiledDefinitions {
     /// members of an object, ending in `"flags":{`.
     private let sharedText: [UInt8]
     /// Each flag's `"key":value` as written.
-    private let flagTexts: [String: [UInt8]]
+    /// By the flag key's bytes.
+    private let flagTexts: [ExactString: [UInt8]]
     private let hashing: FractionalHashing
 
     /// Nil when the text does not read as the object the note says it is:
@@ -42,17 +43,18 @@ public final class DeferredDefinitions: CompiledDefinitions {
         load: (@Sendable ([UInt8], Bool) -> Result<Definitions, DefinitionsProblems>)? = nil,
         refused: @escaping @Sendable (DefinitionsProblems) -> Void = { _ in }
     ) {
-        let spans: (shared: [UInt8], flags: [String: [UInt8]], channels: JSON?, hashing: String?)? = bytes.withUnsafeBytes { text in
+        let spans: (shared: [UInt8], flags: [ExactString: [UInt8]], channels: JSON?, hashing: String?)? = bytes.withUnsafeBytes { text in
             guard let top = JSONMemberSpans.members(of: text, in: 0..<text.count) else { return nil }
             var shared: [UInt8] = [UInt8(ascii: "{")]
-            var flags: [String: [UInt8]] = [:]
+            var flags: [ExactString: [UInt8]] = [:]
             var channels: JSON?
             var hashing: String?
             for member in top {
                 switch member.key {
                 case "flags":
                     guard let listed = JSONMemberSpans.members(of: text, in: member.value) else { return nil }
-                    for flag in listed { flags[flag.key] = Array(text[flag.keyText]) + [UInt8(ascii: ":")] + Array(text[flag.value]) }
+                    for flag in listed where flags[ExactString(flag.key)] == nil {
+                        flags[ExactString(flag.key)] = Array(text[flag.keyText]) + [UInt8(ascii: ":")] + Array(text[flag.value]) }
                 case let section where DocumentSections.large.contains(section):
                     continue  // banners and cards: no flag reads them
                 default:
@@ -105,7 +107,7 @@ public final class DeferredDefinitions: CompiledDefinitions {
     /// document is waited for).
     private func soleFlag(_ flagKey: String) -> Definitions? {
         var text = sharedText
-        if let flag = flagTexts[flagKey] { text += flag }
+        if let flag = flagTexts[ExactString(flagKey)] { text += flag }
         text += Array("}}".utf8)
         guard let document = try? JSON.parse(text),
               let flagSet = try? FlagSet(document: document, fractionalHashing: hashing)
@@ -136,7 +138,9 @@ public final class DeferredDefinitions: CompiledDefinitions {
         definitions.featureFlags(for: subject, at: now)
     }
 
-    public func banners(for subject: EvaluationSubject, at now: Double, excluding: Set<String>) -> [String: Banner] {
+    public func banners(
+        for subject: EvaluationSubject, at now: Double, excluding: Set<ExactString>
+    ) -> [ExactString: Banner] {
         definitions.banners(for: subject, at: now, excluding: excluding)
     }
 

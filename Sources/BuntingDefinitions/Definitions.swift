@@ -83,7 +83,8 @@ public final class Definitions: CompiledDefinitions {
         self.problems = problems
         self.fingerprints = fingerprints
         var placements: [String] = []
-        for banner in banners where !placements.contains(banner.placementId) { placements.append(banner.placementId) }
+        var seen = Set<ExactString>()
+        for banner in banners where seen.insert(ExactString(banner.placementId)).inserted { placements.append(banner.placementId) }
         self.placementIds = placements
     }
 
@@ -216,14 +217,16 @@ public final class Definitions: CompiledDefinitions {
     /// For each placement, the eligible banner of highest priority (the
     /// earlier entry on a tie), or its control banner for a user in the
     /// control group; banners in `excluding` (dismissed) are passed over.
-    public func banners(for subject: EvaluationSubject, at now: Double, excluding: Set<String> = []) -> [String: Banner] {
+    public func banners(
+        for subject: EvaluationSubject, at now: Double, excluding: Set<ExactString> = []
+    ) -> [ExactString: Banner] {
         let context = subject.context
         var budget = WorkBudget.forRound(of: banners.count)
-        var winners: [String: BannerDefinition] = [:]
-        for banner in banners where banner.isShown(at: now) && !excluding.contains(banner.id) {
-            if let current = winners[banner.placementId], current.priority >= banner.priority { continue }
+        var winners: [ExactString: BannerDefinition] = [:]
+        for banner in banners where banner.isShown(at: now) && !excluding.contains(ExactString(banner.id)) {
+            if let current = winners[ExactString(banner.placementId)], current.priority >= banner.priority { continue }
             guard banner.targeting.matches(banner.id, context: context, at: now, budget: &budget) else { continue }
-            winners[banner.placementId] = banner
+            winners[ExactString(banner.placementId)] = banner
         }
         if budget.isSpent { noteSpentBudget("banners") }
         return winners.mapValues { $0.banner(for: subject) }

@@ -42,3 +42,7 @@ func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
     }
     return (compared ?? nil) ?? lhs.utf8.elementsEqual(rhs.utf8)
 }
+
+extension ExactString: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self.init(value) }
+}

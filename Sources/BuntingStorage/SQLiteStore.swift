@@ -140,7 +140,7 @@ public final class SQLiteStore: Store {
             }
             try connection.loadItemStates.run([.text(user)]) { row in
                 guard let channel = row.text(0).flatMap(Channel.init(rawValue:)), let itemId = row.text(1) else { return }
-                stored.itemStates[channel, default: [:]][itemId] = ItemState(viewed: row.bool(2), clicked: row.bool(3), dismissed: row.bool(4))
+                stored.itemStates[channel, default: [:]][ExactString(itemId)] = ItemState(viewed: row.bool(2), clicked: row.bool(3), dismissed: row.bool(4))
             }
             try connection.loadAttributes.run([.text(user)]) { row in
                 stored.attributes = Self.json(row.text(0)).objectValue ?? [:]

@@ -119,7 +119,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         let alice = harness.store.loadUser("alice")
         try copy.saveChannelCache(user: "alice", channel: .contentCards, cache: try #require(alice.caches[.contentCards]))
         for (itemId, state) in alice.itemStates[.contentCards] ?? [:] {
-            try copy.saveItemState(user: "alice", channel: .contentCards, itemId: itemId, state: state)
+            try copy.saveItemState(user: "alice", channel: .contentCards, itemId: itemId.string, state: state)
         }
         var profile = try #require(harness.store.loadProfile())
         profile.userId = "alice"

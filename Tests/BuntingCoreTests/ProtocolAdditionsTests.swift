@@ -95,3 +95,18 @@ import Testing
         #expect(throws: EngineError.self) { try harness.engine.subscribe(.featureFlags, kind: .events, extras: [:]) }
     }
 }
+
+/// Users are their ids' bytes: in `:memory:`, `Zoe\u{308}` inherited `Zoë`'s
+/// attributes, and with a store the other user's snapshot was replayed.
+@Suite struct ExactUserIdTests {
+    @Test func canonicallyEquivalentUserIdsAreTwoUsers() throws {
+        let harness = EngineHarness(["flags": []])
+        try harness.engine.changeUser("Zo\u{EB}", attributes: ["tier": "gold"])
+        harness.settle()
+        try harness.engine.changeUser("Zoe\u{308}", attributes: nil)
+        harness.settle()
+        #expect(harness.engine.status()["userId"]?.stringValue?.unicodeScalars.count == 4, "a new user, not the same one")
+        #expect(harness.store.loadUser("Zoe\u{308}").attributes.isEmpty)
+        #expect(harness.store.loadUser("Zo\u{EB}").attributes == ["tier": "gold"])
+    }
+}

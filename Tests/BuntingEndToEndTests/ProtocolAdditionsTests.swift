@@ -37,7 +37,7 @@ import Testing
         #expect(bulk["result"]?["metadata"] == ["owner": "growth"])
         let status = try server.request("status", id: 5)
         #expect(status["result"]?["definitions"]?["problems"]?.arrayValue?.first?["pointer"] == "/flags/broken/state")
-        #expect(server.stderr.contains("loaded with"), "the problem is logged")
+        #expect(server.waitForStderr { $0.contains("loaded with") }, "the problem is logged")
         try server.closeInput()
         #expect(try server.waitForExit() == 0)
     }

@@ -18,9 +18,9 @@ extension Engine {
             let before = sessionFlagImpressions.count
             // One save for the request, even if a later event cannot be stored.
             defer { if sessionFlagImpressions.count != before { saveProfile() } }
-            for flag in flags where !sessionFlagImpressions.contains(flag.impressionKey) {
+            for flag in flags where !sessionFlagImpressions.contains(ExactString(flag.impressionKey)) {
                 try enqueue(.impression, channel, itemId: flag.id, item: flag.json, trackingString: flag.trackingString)
-                sessionFlagImpressions.insert(flag.impressionKey)
+                sessionFlagImpressions.insert(ExactString(flag.impressionKey))
             }
         case .contentCards:
             var cards: [ContentCard] = []
@@ -132,7 +132,7 @@ extension Engine {
     }
 
     func flag(_ id: String, field: String) throws(EngineError) -> FeatureFlag {
-        guard isEnabled(.featureFlags), let flag = cache(.featureFlags).flags.first(where: { $0.id == id }) else {
+        guard isEnabled(.featureFlags), let flag = cache(.featureFlags).flags.first(where: { $0.id.sameBytes(as: id) }) else {
             throw EngineError(.notFound, field: field, "no feature flag \(id.debugDescription) for the current user")
         }
         return flag
@@ -160,12 +160,12 @@ extension Engine {
     }
 
     func updateState(_ channel: Channel, _ itemId: String, _ change: (inout ItemState) -> Void) {
-        let before = itemStates[channel]?[itemId] ?? ItemState()
+        let before = itemStates[channel]?[ExactString(itemId)] ?? ItemState()
         var state = before
         change(&state)
         // A card seen again is already viewed: no write (each is a disk commit).
         guard state != before else { return }
-        itemStates[channel, default: [:]][itemId] = state
+        itemStates[channel, default: [:]][ExactString(itemId)] = state
         do {
             try store.saveItemState(user: userKey, channel: channel, itemId: itemId, state: state)
         } catch {

@@ -93,7 +93,7 @@ extension Engine {
             let dismissed = Set((itemStates[.banners] ?? [:]).lazy.filter { $0.value.dismissed }.map(\.key))
             let fresh = definitions.banners(for: subject, at: now, excluding: dismissed)
             if let placementIds {
-                for placement in placementIds { cache.banners[placement] = fresh[placement] }
+                for placement in placementIds.map { ExactString($0) } { cache.banners[placement] = fresh[placement] }
             } else {
                 cache.banners = fresh
             }

@@ -17,14 +17,14 @@ extension Engine {
 
     /// One listed card by id, found without listing (and sorting) them all.
     func visibleCard(_ id: String) -> ContentCard? {
-        guard let card = cache(.contentCards).cards.first(where: { $0.id == id }) else { return nil }
+        guard let card = cache(.contentCards).cards.first(where: { $0.id.sameBytes(as: id) }) else { return nil }
         return visible(card, at: now, states: itemStates[.contentCards] ?? [:])
     }
 
     /// The card as listed now: nil when expired or dismissed, else with the
     /// user's viewed and clicked state.
-    private func visible(_ card: ContentCard, at now: Double, states: [String: ItemState]) -> ContentCard? {
-        let state = states[card.id] ?? ItemState()
+    private func visible(_ card: ContentCard, at now: Double, states: [ExactString: ItemState]) -> ContentCard? {
+        let state = states[ExactString(card.id)] ?? ItemState()
         guard !card.isExpired(at: now), !state.dismissed else { return nil }
         var card = card
         card.viewed = state.viewed
@@ -33,7 +33,7 @@ extension Engine {
     }
 
     /// Placement id → the banner that fills it now (expired and dismissed banners left out).
-    func visibleBanners() -> [String: Banner] {
+    func visibleBanners() -> [ExactString: Banner] {
         let now = self.now
         let states = itemStates[.banners] ?? [:]
         return cache(.banners).banners.filter { isShown($0.value, at: now, states: states) }
@@ -41,14 +41,14 @@ extension Engine {
 
     /// The banner that fills one placement now, if any.
     func visibleBanner(_ placementId: String) -> Banner? {
-        guard let banner = cache(.banners).banners[placementId],
+        guard let banner = cache(.banners).banners[ExactString(placementId)],
               isShown(banner, at: now, states: itemStates[.banners] ?? [:])
         else { return nil }
         return banner
     }
 
-    private func isShown(_ banner: Banner, at now: Double, states: [String: ItemState]) -> Bool {
-        !banner.isExpired(at: now) && states[banner.id]?.dismissed != true
+    private func isShown(_ banner: Banner, at now: Double, states: [ExactString: ItemState]) -> Bool {
+        !banner.isExpired(at: now) && states[ExactString(banner.id)]?.dismissed != true
     }
 
     func itemCount(_ channel: Channel) -> Int {
@@ -79,7 +79,7 @@ extension Engine {
         case .banners:
             let banners = visibleBanners()
             var object = EncodedJSON.ObjectBuilder()
-            for placement in banners.keys.sorted() { object.add(placement, banners[placement]!.encoded) }
+            for placement in banners.keys.sorted(by: { $0.string < $1.string }) { object.add(placement.string, banners[placement]!.encoded) }
             return object.finish()
         case .contentCards:
             let cards = visibleCards(matching: extras)
@@ -123,7 +123,7 @@ extension Engine {
     /// The flag as its text, for replies.
     public func encodedFeatureFlag(id: String) -> EncodedJSON? {
         guard isEnabled(.featureFlags) else { return nil }
-        return cache(.featureFlags).flags.first { $0.id == id }?.encoded
+        return cache(.featureFlags).flags.first { $0.id.sameBytes(as: id) }?.encoded
     }
 
     public func banner(placementId: String) -> JSON? {

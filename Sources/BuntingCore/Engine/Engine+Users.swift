@@ -11,7 +11,7 @@ extension Engine {
     /// RPC layer checks the shape of params).
     public func changeUser(_ userId: String, attributes: JSONObject?) throws(EngineError) {
         guard profile.sdkEnabled else { throw .sdkDisabled }
-        if userId == profile.userId {
+        if let current = profile.userId, userId.sameBytes(as: current) {
             if let attributes { profile.attributes = try merged(profile.attributes, attributes) }
             saveProfile()
             return

@@ -55,7 +55,7 @@ public final class Engine: @unchecked Sendable {
     var definitionsDigest: UInt64?
     /// The current user's caches and item states.
     var caches: [Channel: ChannelCache] = [:]
-    var itemStates: [Channel: [String: ItemState]] = [:]
+    var itemStates: [Channel: [ExactString: ItemState]] = [:]
     /// The caches of users switched away from, for switching back.
     var recentUserCaches = RecentUserCaches()
     var subscriptions: [Subscription] = []
@@ -69,7 +69,7 @@ public final class Engine: @unchecked Sendable {
     var buckets: [Channel: TokenBucket] = [:]
     /// Bumped by `changeUser` and `wipeData`; refreshes made before are dropped.
     var userGeneration = 0
-    var sessionFlagImpressions: Set<String> = []
+    var sessionFlagImpressions: Set<ExactString> = []
 
     // Refreshes and polling
     var waitingRefreshes: [RefreshRequest] = []
@@ -265,7 +265,7 @@ public final class Engine: @unchecked Sendable {
     }
 
     func saveProfile() {
-        profile.sessionFlagImpressions = sessionFlagImpressions.sorted()
+        profile.sessionFlagImpressions = sessionFlagImpressions.map(\.string).sorted()
         do {
             try store.saveProfile(profile)
         } catch {
@@ -278,7 +278,7 @@ public final class Engine: @unchecked Sendable {
     func adoptCurrentUser(_ stored: StoredUser, keptCaches: [Channel: ChannelCache]? = nil) {
         caches = keptCaches ?? stored.caches.mapValues(ChannelCache.init(stored:))
         itemStates = stored.itemStates
-        sessionFlagImpressions = Set(profile.sessionFlagImpressions)
+        sessionFlagImpressions = Set(profile.sessionFlagImpressions.map { ExactString($0) })
     }
 
     func saveCache(_ channel: Channel) {

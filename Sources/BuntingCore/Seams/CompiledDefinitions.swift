@@ -11,7 +11,7 @@ public protocol CompiledDefinitions: AnyObject, Sendable {
     /// The banner of each placement the document defines that has one for
     /// this user; the banners named in `excluding` (dismissed) are passed
     /// over, so that the next eligible banner fills their placement.
-    func banners(for subject: EvaluationSubject, at now: Double, excluding: Set<String>) -> [String: Banner]
+    func banners(for subject: EvaluationSubject, at now: Double, excluding: Set<ExactString>) -> [ExactString: Banner]
     /// Every placement the document defines, whether or not it has a banner for this user.
     var placementIds: [String] { get }
     /// The user's cards (control cards included), unsorted, viewed and clicked not yet set.
