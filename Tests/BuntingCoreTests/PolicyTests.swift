@@ -50,3 +50,29 @@ import Testing
         #expect(bucket.tokens == 1 && bucket.take(now: 2) == nil)
     }
 }
+
+/// Manual refreshes are counted on monotonic time: after the wall clock was
+/// stepped back five years, a refresh was refused for five years.
+@Suite struct RefreshLimitClockTests {
+    @Test func aWallClockSteppedBackDoesNotHoldTheBucketEmpty() throws {
+        let harness = EngineHarness(testDocument) { $0.refreshRules[.featureFlags] = TokenBucket.Rule(capacity: 1, refillInterval: 300) }
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
+        try harness.engine.changeUser("alice", attributes: nil)
+        _ = harness.take()
+        try harness.engine.refresh(.featureFlags, placementIds: nil)
+        #expect(harness.take().last?.contains("MANUAL_SERVER_REFRESH") == true)
+        harness.clock.stepWallClock(to: EngineHarness.startTime - 5 * 365 * 86_400)
+        try harness.engine.refresh(.featureFlags, placementIds: nil)
+        let refused = harness.takeRaw()
+        guard case .error(_, let error)? = refused.last else {
+            Issue.record("expected RATE_LIMITED, got \(refused)")
+            return
+        }
+        #expect(error.reason == .rateLimited)
+        let wait = try #require(error.rateLimitedUntil) - harness.clock.unixTime()
+        #expect(wait > 0 && wait <= 300, "the refusal names a time \(wait) s away")
+        harness.advance(300)
+        try harness.engine.refresh(.featureFlags, placementIds: nil)
+        #expect(harness.take().last?.contains("MANUAL_SERVER_REFRESH") == true)
+    }
+}

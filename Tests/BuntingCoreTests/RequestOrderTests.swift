@@ -8,8 +8,8 @@ import Testing
 @Suite struct RequestOrderTests {
     @Test func changeUserRefreshesBeforeItReturns() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
-        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
         _ = harness.take()
         let fetches = harness.source.fetchCount
         try harness.engine.changeUser("ada", attributes: nil)
@@ -28,7 +28,7 @@ import Testing
 
     @Test func beforeAnyDefinitionsARefreshWaitsForTheFirstFetch() throws {
         let harness = EngineHarness(testDocument, localSource: false, settleAtStart: false)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         try harness.engine.changeUser("ada", attributes: nil)
         #expect(harness.takeWithoutRunning() == [
             "sub-1 ERROR featureFlags FEATURE_DISABLED DO_NOT_RETRY", "sub-1 CACHE_LOAD featureFlags [] sync=null",
@@ -40,7 +40,7 @@ import Testing
         let harness = EngineHarness(document { $0["channels"] = ["banners": false] })
         guard case .notSynced(let why) = harness.engine.readiness(.featureFlags) else { Issue.record("synced before any refresh"); return }
         #expect(why.contains("subscribe to featureFlags"))
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         guard case .notSynced(let remedy) = harness.engine.readiness(.featureFlags) else { Issue.record("synced"); return }
         #expect(remedy.contains("changeUser or openSession refreshes it"))
         try harness.engine.openSession()
@@ -50,7 +50,7 @@ import Testing
 
     @Test func shuttingDownWaitsForTheFetchUnderWayAndItsEvents() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         _ = harness.take()
         try harness.engine.refresh(.featureFlags, placementIds: nil)
         var done = false

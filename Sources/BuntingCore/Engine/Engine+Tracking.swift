@@ -14,8 +14,11 @@ extension Engine {
     /// subscriptions of the feature-flags channel, the experimentation side.
     /// Returns the event's id.
     public func track(name: String, value: Double?, details: JSONObject?) throws(EngineError) -> String {
-        loop.assertOnLoop()
-        guard profile.sdkEnabled else { throw .sdkDisabled }
+        try onLoop { () throws(EngineError) in try enqueueTracked(name: name, value: value, details: details) }
+    }
+
+    private func enqueueTracked(name: String, value: Double?, details: JSONObject?) throws(EngineError) -> String {
+        guard user.isSDKEnabled else { throw .sdkDisabled }
         guard name.utf8.count <= Self.maxTrackNameBytes else {
             throw EngineError(.invalidParams, field: "name", "is \(name.utf8.count) bytes long; at most \(Self.maxTrackNameBytes) are allowed")
         }
