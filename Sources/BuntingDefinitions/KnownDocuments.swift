@@ -16,21 +16,52 @@ import BuntingRuntime
 /// size and modification time of the executable) does not count: a newer
 /// loader may refuse what an older one took. Anything unreadable is no note.
 /// The directory keeps the `limit` most recent notes.
+///
+/// The directory holds notes and nothing else of anyone's: it is Bunting's
+/// own (made 0700; one that is a symbolic link, another user's or writable
+/// by others is not used, see `OwnedFiles`), and only files named as notes
+/// are read, replaced or pruned, so that a directory named by mistake, or
+/// a link planted in its place, loses no file that Bunting did not write.
 public final class KnownDocuments: Sendable {
     public let directory: String
     let build: String
     let limit: Int
+    /// The directory, opened once it was found to be Bunting's own; -1 when
+    /// it cannot be used. Every note is reached through it.
+    private let descriptor: Int32
+
+    /// Where notes go inside a directory the user names (`--cache-dir`),
+    /// which may hold anything else of theirs.
+    public static let subdirectory = "bunting-known-definitions"
 
     static let format = 1
     /// Notes are small; a larger file is not one.
     static let maxNoteBytes = 1 << 20
     /// At most this many problems are noted; a document with more is not.
     static let maxProblems = 1000
+    /// A temporary note older than this was left by a process that died
+    /// between writing and renaming it.
+    static let abandonedAfter = 60.0
 
+    /// Opens (or makes) the notes directory `directory`. One that cannot be
+    /// used means no notes, and a log line saying why.
     public init(directory: String, build: String = KnownDocuments.currentBuild, limit: Int = 64) {
         self.directory = directory
         self.build = build
         self.limit = limit
+        switch OwnedFiles.openPrivateDirectory(directory) {
+        case .success(let fd):
+            descriptor = fd
+        case .failure(let failure):
+            descriptor = -1
+            let message = "not keeping notes of loaded definitions in \(directory): \(failure.message)"
+            // Refused for what it is (a link, another user's) rather than missing: worth a warning.
+            if failure.errno == EPERM || failure.errno == ELOOP || failure.errno == ENOTDIR { log.warning(message) } else { log.debug(message) }
+        }
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
     }
 
     /// This executable, as far as a note needs to tell builds apart.
@@ -42,7 +73,10 @@ public final class KnownDocuments: Sendable {
 
     /// The problems the document loaded with, when it has a note.
     func problems(of bytes: [UInt8], digest: UInt64, strict: Bool) -> [DefinitionsProblem]? {
-        guard case .success(let text) = FileDescriptorIO.readRegularFile(path(bytes.count, digest, strict), limit: Self.maxNoteBytes),
+        guard descriptor >= 0, case .success(let fd) = OwnedFiles.openFile(name(bytes.count, digest, strict), in: descriptor, flags: O_RDONLY)
+        else { return nil }
+        defer { close(fd) }
+        guard case .success(let text) = FileDescriptorIO.readAll(fd, limit: Self.maxNoteBytes, name: directory),
               let note = try? JSON.parse(text), note["format"]?.integerValue == Int64(Self.format),
               note["build"]?.stringValue == build, note["bytes"]?.integerValue == Int64(bytes.count),
               note["digest"]?.stringValue == Self.hex(digest), note["strict"]?.boolValue == strict,
@@ -61,20 +95,20 @@ public final class KnownDocuments: Sendable {
     /// Notes that the document loaded with `problems`. Best effort: a
     /// directory that cannot be written only means no note.
     func remember(_ bytes: [UInt8], digest: UInt64, strict: Bool, problems: [DefinitionsProblem]) {
-        guard problems.count <= Self.maxProblems else { return }
+        guard descriptor >= 0, problems.count <= Self.maxProblems else { return }
         let note: JSON = .object([
             "format": .int(Self.format), "build": .string(build), "bytes": .int(bytes.count),
             "digest": .string(Self.hex(digest)), "strict": .bool(strict), "problems": .array(problems.map(\.json)),
         ])
-        guard makeDirectory() else { return }
-        let final = path(bytes.count, digest, strict)
+        let final = name(bytes.count, digest, strict)
         let temporary = "\(final).\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
+        // A temporary note of this name is one of ours that a process of the same pid left.
+        unlinkat(descriptor, temporary, 0)
+        guard case .success(let fd) = OwnedFiles.openFile(temporary, in: descriptor, flags: O_WRONLY | O_CREAT | O_EXCL) else { return }
         let failed = FileDescriptorIO.writeAll(fd, note.encoded() + [0x0A]) != nil
         close(fd)
-        guard !failed, rename(temporary, final) == 0 else {
-            unlink(temporary)
+        guard !failed, renameat(descriptor, temporary, descriptor, final) == 0 else {
+            unlinkat(descriptor, temporary, 0)
             return
         }
         log.debug("noted that the definitions document \(Self.hex(digest)) loads, in \(directory)")
@@ -83,11 +117,12 @@ public final class KnownDocuments: Sendable {
 
     /// Forgets a note found to be wrong.
     func forget(_ bytes: [UInt8], digest: UInt64, strict: Bool) {
-        unlink(path(bytes.count, digest, strict))
+        guard descriptor >= 0 else { return }
+        unlinkat(descriptor, name(bytes.count, digest, strict), 0)
     }
 
-    private func path(_ size: Int, _ digest: UInt64, _ strict: Bool) -> String {
-        "\(directory)/\(Self.hex(digest))-\(size)\(strict ? "-strict" : "").json"
+    private func name(_ size: Int, _ digest: UInt64, _ strict: Bool) -> String {
+        "\(Self.hex(digest))-\(size)\(strict ? "-strict" : "").json"
     }
 
     static func hex(_ digest: UInt64) -> String {
@@ -95,27 +130,60 @@ public final class KnownDocuments: Sendable {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    /// The directory, made (0700, like the storage directory) if need be.
-    private func makeDirectory() -> Bool {
-        if mkdir(directory, 0o700) == 0 || errno == EEXIST { return true }
-        log.debug("cannot keep notes of loaded definitions in \(directory): \(String(cString: strerror(errno)))")
-        return false
+    /// Whether `name` is what `name(_:_:_:)` makes: digest, size, strictness.
+    static func isNoteName(_ name: Substring) -> Bool {
+        guard name.hasSuffix(".json") else { return false }
+        var stem = name.dropLast(5)
+        if stem.hasSuffix("-strict") { stem = stem.dropLast(7) }
+        let parts = stem.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].utf8.count == 16, parts[0].utf8.allSatisfy(isLowerHex),
+              !parts[1].isEmpty, parts[1].utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return false }
+        return true
     }
 
-    /// Removes the oldest notes beyond `limit`.
+    /// Whether `name` is a note's temporary name (`remember`): the note's, a pid, `.tmp`.
+    static func isTemporaryName(_ name: Substring) -> Bool {
+        guard name.hasSuffix(".tmp") else { return false }
+        let stem = name.dropLast(4)
+        guard let dot = stem.lastIndex(of: "."), stem[stem.index(after: dot)...].utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return false }
+        return isNoteName(stem[..<dot])
+    }
+
+    private static func isLowerHex(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+    }
+
+    /// Removes the oldest notes beyond `limit`, and temporary notes that a
+    /// process which died left; nothing else, whatever the directory holds.
     private func prune() {
-        guard let stream = opendir(directory) else { return }
-        var notes: [(path: String, modified: Double)] = []
+        // A description of its own: a dup would share the reading position of the last listing.
+        let listing = openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard listing >= 0, let stream = fdopendir(listing) else {
+            if listing >= 0 { close(listing) }
+            return
+        }
+        var notes: [(name: String, modified: Double)] = []
+        var abandoned: [String] = []
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.hasSuffix(".json") else { continue }
+            let isNote = Self.isNoteName(name[...])
+            guard isNote || Self.isTemporaryName(name[...]) else { continue }
             var info = stat()
-            let path = "\(directory)/\(name)"
-            guard stat(path, &info) == 0 else { continue }
-            notes.append((path, Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9))
+            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+            if isNote {
+                notes.append((name, modified))
+            } else if Double(now.tv_sec) - modified > Self.abandonedAfter {
+                abandoned.append(name)
+            }
         }
         closedir(stream)
+        for name in abandoned { unlinkat(descriptor, name, 0) }
         guard notes.count > limit else { return }
-        for note in notes.sorted(by: { $0.modified < $1.modified }).prefix(notes.count - limit) { unlink(note.path) }
+        for note in notes.sorted(by: { $0.modified < $1.modified }).prefix(notes.count - limit) { unlinkat(descriptor, note.name, 0) }
     }
 }

@@ -134,6 +134,52 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == 3)
     }
 
+    /// Pruning removes the oldest notes and nothing else the directory holds.
+    @Test func pruningRemovesNotesOnly() throws {
+        let directory = try temporaryDirectory()
+        let theirs = ["a.json", "notes.txt", "0123-45.json", "ABCDEF0123456789-1.json"]
+        for name in theirs { try Data("{}".utf8).write(to: URL(fileURLWithPath: "\(directory)/\(name)")) }
+        let known = KnownDocuments(directory: directory, limit: 2)
+        for index in 0..<4 {
+            let bytes = Array(#"{"flags": {}, "metadata": {"n": \#(index)}}"#.utf8)
+            known.remember(bytes, digest: fnv1a64(bytes), strict: false, problems: [])
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        #expect(Set(names).isSuperset(of: theirs))
+        #expect(names.count == theirs.count + 2)
+    }
+
+    /// A notes directory others can write, or that is a link, is not used:
+    /// no note is written there or believed from there.
+    @Test func aDirectoryThatIsNotBuntingsOwnIsNotUsed() throws {
+        let real = try temporaryDirectory()
+        let link = real + "-link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        chmod(real, 0o777)
+        for directory in [real, link] {
+            let known = KnownDocuments(directory: directory)
+            known.remember(Self.bytes, digest: fnv1a64(Self.bytes), strict: false, problems: [])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: real).isEmpty, "\(directory)")
+        }
+        // The same directory, once only its owner can write it, is used.
+        chmod(real, 0o700)
+        let planted = KnownDocuments(directory: real)
+        planted.remember(Self.bytes, digest: fnv1a64(Self.bytes), strict: false, problems: [])
+        chmod(real, 0o777)
+        #expect(KnownDocuments(directory: real).problems(of: Self.bytes, digest: fnv1a64(Self.bytes), strict: false) == nil)
+        chmod(real, 0o700)
+        #expect(KnownDocuments(directory: real).problems(of: Self.bytes, digest: fnv1a64(Self.bytes), strict: false) == [])
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "only root can give a directory away"))
+    func aDirectoryOfAnotherUserIsNotUsed() throws {
+        let directory = try temporaryDirectory()
+        chmod(directory, 0o700)
+        KnownDocuments(directory: directory).remember(Self.bytes, digest: fnv1a64(Self.bytes), strict: false, problems: [])
+        #expect(chown(directory, 65534, 65534) == 0)
+        #expect(KnownDocuments(directory: directory).problems(of: Self.bytes, digest: fnv1a64(Self.bytes), strict: false) == nil)
+    }
+
     private func temporaryDirectory() throws -> String {
         let path = NSTemporaryDirectory() + "bunting-known-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

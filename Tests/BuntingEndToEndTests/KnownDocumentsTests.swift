@@ -53,6 +53,71 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: storage + "/known-definitions").count == 2)
     }
 
+    /// Files a user keeps in the directory named by `--cache-dir`, that look
+    /// like notes or not, are none of Bunting's business: none is deleted.
+    @Test func aCacheDirectoryOfTheUsersFilesLosesNoneOfThem() throws {
+        let directory = try temporaryDirectory()
+        let project = directory + "/project"
+        let theirs = try plantFiles(in: project, count: 80)
+        for start in 1...2 {
+            let server = try ServerProcess(framing: .ndjson, arguments: [
+                "--cache-dir", project, "--definitions", exampleDefinitions, "--log-level", "debug",
+            ])
+            _ = try server.call("evaluateFlag", ["flagKey": "new-checkout", "context": ["targetingKey": "u"]])
+            try server.expectPromptStatusAndTermination()
+            #expect(try filesAndContents(in: project, names: theirs.keys) == theirs, "start \(start)")
+            if start == 2 { #expect(server.stderr.contains("loaded before"), "the note still serves") }
+        }
+        let notes = try FileManager.default.contentsOfDirectory(atPath: project).filter { theirs[$0] == nil }
+        #expect(notes == [KnownDocumentsTests.notesSubdirectory], "Bunting's notes keep to their own subdirectory")
+    }
+
+    /// A `known-definitions` planted in the storage directory as a symbolic
+    /// link to another directory is not followed: nothing there is written or deleted.
+    @Test func aPlantedNotesLinkIsNotFollowed() throws {
+        let directory = try temporaryDirectory()
+        let storage = directory + "/state"
+        let victim = directory + "/victim"
+        let theirs = try plantFiles(in: victim, count: 80)
+        try FileManager.default.createDirectory(atPath: storage, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createSymbolicLink(atPath: storage + "/known-definitions", withDestinationPath: victim)
+        let server = try ServerProcess(framing: .ndjson, arguments: ["--storage", storage, "--definitions", exampleDefinitions, "--log-level", "info"])
+        _ = try server.call("evaluateFlag", ["flagKey": "new-checkout", "context": ["targetingKey": "u"]])
+        #expect(server.stderrContains("not keeping notes of loaded definitions in \(storage)/known-definitions"))
+        try server.expectPromptStatusAndTermination()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: victim).sorted() == theirs.keys.sorted())
+        #expect(try filesAndContents(in: victim, names: theirs.keys) == theirs)
+    }
+
+    /// The subdirectory of `--cache-dir` that holds Bunting's notes.
+    static let notesSubdirectory = "bunting-known-definitions"
+
+    /// Writes `count` files of the user's into `directory` (made if need
+    /// be): JSON files of every age, some named like notes, and others.
+    private func plantFiles(in directory: String, count: Int) throws -> [String: String] {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var files: [String: String] = [:]
+        for index in 0..<count {
+            let name = index % 10 == 0 ? String(format: "%016x-%d.json", index, index) : "file-\(index).json"
+            files[name] = #"{"mine": \#(index)}"#
+            try Data(files[name]!.utf8).write(to: URL(fileURLWithPath: "\(directory)/\(name)"))
+            // Older than any note: the oldest files went first.
+            var times = [timespec(tv_sec: 1_000_000 + index, tv_nsec: 0), timespec(tv_sec: 1_000_000 + index, tv_nsec: 0)]
+            #expect(utimensat(AT_FDCWD, "\(directory)/\(name)", &times, 0) == 0)
+        }
+        files["notes.txt"] = "not JSON"
+        try Data("not JSON".utf8).write(to: URL(fileURLWithPath: directory + "/notes.txt"))
+        return files
+    }
+
+    private func filesAndContents(in directory: String, names: some Sequence<String>) throws -> [String: String] {
+        var found: [String: String] = [:]
+        for name in names {
+            if let data = FileManager.default.contents(atPath: "\(directory)/\(name)") { found[name] = String(decoding: data, as: UTF8.self) }
+        }
+        return found
+    }
+
     @Test func anInMemoryServerKeepsNoNotesUnlessToldWhere() throws {
         #expect(!(try serve(["--storage", ":memory:", "--definitions", exampleDefinitions]).stderr.contains("noted that")))
         #expect(try runBunting(["serve", "--no-cache", "--cache-dir", "/tmp"]).status == 64)

@@ -48,8 +48,8 @@ enum ServeCommand {
         // A local file is read before serving: one that cannot be used is
         // refused now, with the reason, rather than found out by subscribers.
         var initialLoad: Engine.FetchOutcome?
-        let knownDocuments = configuration.noCache
-            ? nil : (configuration.cacheDirectory ?? storage.knownDocumentsDirectory).map { KnownDocuments(directory: $0) }
+        let notesDirectory = configuration.cacheDirectory.map { "\($0)/\(KnownDocuments.subdirectory)" } ?? storage.knownDocumentsDirectory
+        let knownDocuments = configuration.noCache ? nil : notesDirectory.map { KnownDocuments(directory: $0) }
         let compiler = Definitions.compiler(strict: configuration.strict, known: knownDocuments, preparesSchema: true)
         if source.isLocal {
             let firstCompiler = Definitions.compiler(
