@@ -53,15 +53,19 @@ public enum OwnedFiles {
     /// never through a symbolic link; an existing file must be a regular
     /// file of this user's that no one else can write. Not `O_TRUNC`: the
     /// file is checked once opened, and a truncation would come before.
-    public static func openFile(_ name: String, in directory: Int32, flags: Int32, mode: mode_t = 0o600) -> Result<Int32, FileIOError> {
+    /// `label` names the file in messages (`name` by default).
+    public static func openFile(
+        _ name: String, in directory: Int32, flags: Int32, mode: mode_t = 0o600, label: String? = nil
+    ) -> Result<Int32, FileIOError> {
         precondition(flags & O_TRUNC == 0, "truncate a file only once it is known to be ours")
+        let label = label ?? name
         let fd = openat(directory, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, mode)
         guard fd >= 0 else {
             let code = errno
-            if code == ELOOP { return .failure(FileIOError(errno: code, message: "\(name): it is a symbolic link")) }
-            return .failure(.last("cannot open \(name)"))
+            if code == ELOOP { return .failure(FileIOError(errno: code, message: "\(label): it is a symbolic link")) }
+            return .failure(.last("cannot open \(label)"))
         }
-        return checked(fd, name, kind: S_IFREG)
+        return checked(fd, label, kind: S_IFREG)
     }
 
     private static func checked(_ fd: Int32, _ path: String, kind: mode_t) -> Result<Int32, FileIOError> {

@@ -374,6 +374,52 @@ import Testing
         #expect(try server.shutDown() == 0)
     }
 
+    /// A `bunting.lock` planted as a link to someone's file: the file is
+    /// neither truncated nor written; the directory is not used.
+    @Test func aLockFileThatIsALinkIsNotFollowed() throws {
+        let workspace = try StorageWorkspace()
+        try FileManager.default.createDirectory(atPath: workspace.storage, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let victim = workspace.root + "/precious.txt"
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: victim))
+        try FileManager.default.createSymbolicLink(atPath: workspace.storage + "/bunting.lock", withDestinationPath: victim)
+        let server = try workspace.startServer()
+        _ = try server.call("subscribe", ["channel": "banners"])
+        let error = try server.waitForEvent("ERROR", "banners")
+        let message = error["message"]?.stringValue ?? ""
+        #expect(message.hasPrefix("local storage is unavailable (\(workspace.storage)/bunting.lock: it is a symbolic link)"), "\(message)")
+        #expect(server.stderrContains("keeping state in memory only"))
+        try server.expectPromptStatusAndTermination()
+        #expect(String(decoding: FileManager.default.contents(atPath: victim) ?? Data(), as: UTF8.self) == "precious\n")
+        #expect(try workspace.names(in: workspace.storage) == ["bunting.lock"])
+    }
+
+    /// A storage directory others can write (made first by another user in
+    /// a shared place, say) would let them choose the files: not used.
+    @Test func aStorageDirectoryOthersCanWriteIsNotUsed() throws {
+        let workspace = try StorageWorkspace()
+        try FileManager.default.createDirectory(atPath: workspace.storage, withIntermediateDirectories: false)
+        chmod(workspace.storage, 0o777)
+        let server = try workspace.startServer()
+        _ = try server.call("subscribe", ["channel": "banners"])
+        let message = try server.waitForEvent("ERROR", "banners")["message"]?.stringValue ?? ""
+        #expect(message.hasPrefix("local storage is unavailable (\(workspace.storage) is not safe to keep state in: others can write to it (mode 0777))"), "\(message)")
+        try server.expectPromptStatusAndTermination()
+        #expect(try workspace.names(in: workspace.storage).isEmpty)
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "only root can give a directory away"))
+    func aStorageDirectoryOfAnotherUserIsNotUsed() throws {
+        let workspace = try StorageWorkspace()
+        try FileManager.default.createDirectory(atPath: workspace.storage, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        #expect(chown(workspace.storage, 65534, 65534) == 0)
+        let server = try workspace.startServer()
+        _ = try server.call("subscribe", ["channel": "banners"])
+        let message = try server.waitForEvent("ERROR", "banners")["message"]?.stringValue ?? ""
+        #expect(message.hasPrefix("local storage is unavailable (\(workspace.storage) is not safe to keep state in: it belongs to user 65534"), "\(message)")
+        try server.expectPromptStatusAndTermination()
+        #expect(try workspace.names(in: workspace.storage).isEmpty)
+    }
+
     @Test(arguments: ["XDG_STATE_HOME", "HOME"])
     func theDefaultStorageIsTheUsersStateDirectory(variable: String) throws {
         let workspace = try StorageWorkspace()
