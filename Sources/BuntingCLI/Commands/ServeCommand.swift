@@ -24,6 +24,8 @@ enum ServeCommand {
         footer: "Example: bunting serve --definitions examples/definitions/bunting.json --sink events.ndjson")
 
     static func run(_ arguments: ArraySlice<String>) throws(UsageError) -> ExitCode {
+        // Before any file is opened: none may take the number of a closed stdin, stdout or stderr.
+        guard StandardDescriptors.guardOpen() else { return .failure }
         guard let options = try ParsedOptions.unlessHelp(arguments, specs: ServeConfiguration.specs, command: "serve", help: help) else {
             return .success
         }
