@@ -49,11 +49,14 @@ public final class SQLiteStore: Store {
     var checkpointTimer: EventLoop.TimerToken?
     /// On `checkpointLoop`'s monotonic clock.
     var lastCommitTime = 0.0
+    /// The file the connection opened; each commit checks that `path` still names it.
+    var openedFile: FileIdentity?
 
     init(_ connection: StoreConnection) {
         self.path = connection.database.path
         self.connection = connection
         self.fileEventCount = connection.eventCount
+        self.openedFile = Self.identity(of: connection.database.path)
     }
 
     /// Commits what is pending, finalizes the statements and closes the

@@ -420,6 +420,49 @@ import Testing
         #expect(try workspace.names(in: workspace.storage).isEmpty)
     }
 
+    /// The storage directory or its database removed (or replaced) under a
+    /// running server: noticed at the next commit, told to every
+    /// subscription and logged, and the server serves on from memory with
+    /// what it held, the queued events included.
+    @Test(arguments: ["the directory removed", "the directory renamed", "the database removed", "the database replaced"])
+    func storageRemovedWhileServingIsToldAndTheServerCarriesOnInMemory(what: String) throws {
+        let workspace = try StorageWorkspace()
+        let server = try workspace.startServer(sink: false)
+        _ = try server.call("subscribe", ["channel": "contentCards"])
+        _ = try server.call("changeUser", ["userId": "alice"])
+        try server.waitForEvent("DATA_UPDATED", "contentCards")
+        _ = try server.call("logDismiss", ["channel": "contentCards", "id": "c2"])
+        _ = try server.call("logImpression", ["channel": "contentCards", "id": "c1"])
+        switch what {
+        case "the directory removed":
+            try FileManager.default.removeItem(atPath: workspace.storage)
+        case "the directory renamed":
+            try FileManager.default.moveItem(atPath: workspace.storage, toPath: workspace.root + "/elsewhere")
+        case "the database removed":
+            try FileManager.default.removeItem(atPath: workspace.database)
+        default:
+            try FileManager.default.moveItem(atPath: workspace.database, toPath: workspace.database + ".old")
+            try Data().write(to: URL(fileURLWithPath: workspace.database))
+        }
+        let start = server.received.count
+        #expect(try server.call("logImpression", ["channel": "contentCards", "id": "c1"])["result"] == [:])
+        let error = try server.waitForEvent("ERROR", "contentCards", from: start)
+        #expect(error["reason"] == "CLIENT_ERROR" && error["retryState"] == "DO_NOT_RETRY")
+        let message = error["message"]?.stringValue ?? ""
+        #expect(message.hasPrefix("local storage is unavailable (\(workspace.database) was removed or replaced while the server ran)"), "\(message)")
+        #expect(server.stderrContains("storage: \(workspace.database) was removed or replaced while the server ran; keeping state in memory only"))
+        // What it held serves on: the queue, the user, the dismissal; no second ERROR.
+        #expect(try server.call("status")["result"]?["pendingAnalytics"] == 3)
+        _ = try server.call("changeUser", ["userId": "bob"])
+        let back = server.received.count
+        _ = try server.call("changeUser", ["userId": "alice"])
+        let cards = try server.waitForEvent("DATA_UPDATED", "contentCards", from: back)
+        #expect(cards["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue?.map { $0["id"] } == ["c1"], "c2 stays dismissed")
+        _ = try server.call("logImpression", ["channel": "contentCards", "id": "c1"])
+        #expect(server.received[start...].filter { $0["params"]?["type"] == "ERROR" }.count == 1)
+        try server.expectPromptStatusAndTermination()
+    }
+
     @Test(arguments: ["XDG_STATE_HOME", "HOME"])
     func theDefaultStorageIsTheUsersStateDirectory(variable: String) throws {
         let workspace = try StorageWorkspace()
