@@ -1,3 +1,4 @@
+import BuntingCore
 import BuntingJSON
 import Foundation
 import Testing
@@ -27,7 +28,7 @@ import Testing
         let first = try serve(arguments)
         #expect(first.stderr.contains("noted that the definitions document"))
         #expect(!first.stderr.contains("loaded before"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: notes).count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(notes)/\(Self.notesSubdirectory)").filter { $0.hasSuffix(".json") }.count == 1)
         let second = try serve(arguments)
         #expect(second.stderr.contains("loaded before"), "\(second.stderr)")
         #expect(second.stdout == first.stdout)
@@ -44,13 +45,13 @@ import Testing
         try FileManager.default.copyItem(atPath: exampleDefinitions, toPath: file)
         let arguments = ["--storage", storage, "--definitions", file]
         _ = try serve(arguments)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: storage + "/known-definitions").count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: storage + "/known-definitions").filter { $0.hasSuffix(".json") }.count == 1)
         #expect(try serve(arguments).stderr.contains("loaded before"))
         // The same flags, other bytes: not the noted document.
         try (String(contentsOfFile: file, encoding: .utf8) + "\n").write(toFile: file, atomically: true, encoding: .utf8)
         let changed = try serve(arguments)
         #expect(!changed.stderr.contains("loaded before"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: storage + "/known-definitions").count == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: storage + "/known-definitions").filter { $0.hasSuffix(".json") }.count == 2)
     }
 
     /// Files a user keeps in the directory named by `--cache-dir`, that look
@@ -87,6 +88,58 @@ import Testing
         try server.expectPromptStatusAndTermination()
         #expect(try FileManager.default.contentsOfDirectory(atPath: victim).sorted() == theirs.keys.sorted())
         #expect(try filesAndContents(in: victim, names: theirs.keys) == theirs)
+    }
+
+    /// A note forged for a document `--strict` refuses, by anyone who can
+    /// write into the notes directory: the genuine note of a good document,
+    /// its digest and size made those of the bad one, under the name the bad
+    /// one's note would have. The strict start must refuse the document all
+    /// the same, not serve it on the note's word.
+    @Test func aForgedNoteDoesNotLetAStrictStartServeADocumentItRefuses() throws {
+        let directory = try temporaryDirectory()
+        let cache = directory + "/cache"
+        let file = directory + "/definitions.json"
+        let good = try Data(contentsOf: URL(fileURLWithPath: exampleDefinitions))
+        try good.write(to: URL(fileURLWithPath: file))
+        let arguments = ["serve", "--strict", "--storage", ":memory:", "--cache-dir", cache, "--definitions", file]
+        #expect(try runBunting(arguments, input: Self.request + "\n").status == 0)
+        let notes = try FileManager.default.subpathsOfDirectory(atPath: cache).filter { $0.hasSuffix("-strict.json") }
+        let genuine = try #require(notes.first, "the strict start noted the good document")
+        let note = try JSON.parse(Array(try Data(contentsOf: URL(fileURLWithPath: "\(cache)/\(genuine)"))))
+        let goodDigest = try #require(note["digest"]?.stringValue)
+
+        // Valid JSON with a banner that misses its fields: served without --strict, refused with it.
+        let bad = Array(#"{"flags": {"f": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}}, "banners": [{"id": "b"}]}"#.utf8)
+        try Data(bad).write(to: URL(fileURLWithPath: file))
+        let badDigest = try digest(of: bad, like: goodDigest)
+        var forged = note.objectValue ?? [:]
+        forged["bytes"] = .int(bad.count)
+        forged["digest"] = .string(badDigest)
+        let name = genuine.replacingOccurrences(of: goodDigest, with: badDigest).replacingOccurrences(of: "-\(good.count)-", with: "-\(bad.count)-")
+        try Data(JSON.object(forged).encoded()).write(to: URL(fileURLWithPath: "\(cache)/\(name)"))
+
+        let refused = try runBunting(arguments, input: Self.request + "\n")
+        #expect(refused.status == 1, "\(refused.stdout)")
+        #expect(refused.stderr.contains("bunting: cannot use the definitions at \(file)"), "\(refused.stderr)")
+        #expect(refused.stdout.isEmpty)
+    }
+
+    /// The document's digest as the note writes it: 16 hex digits of
+    /// FNV-1a, or 64 of SHA-256 (`sha256sum`).
+    private func digest(of bytes: [UInt8], like noted: String) throws -> String {
+        if noted.count == 16 { return String(format: "%016llx", fnv1a64(bytes)) }
+        let sum = Process()
+        sum.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        let input = Pipe()
+        let output = Pipe()
+        sum.standardInput = input
+        sum.standardOutput = output
+        try sum.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(bytes))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        sum.waitUntilExit()
+        return String(text.prefix(64))
     }
 
     /// The subdirectory of `--cache-dir` that holds Bunting's notes.

@@ -246,11 +246,14 @@ public final class Engine: @unchecked Sendable {
     /// Where the definitions come from, whether they are loaded, and what is
     /// wrong in them.
     var definitionsStatus: JSONObject {
-        var status: JSONObject = ["location": .string(source.location), "loaded": .bool(definitions != nil)]
-        if let definitionsLoadedAt, definitions != nil { status["loadedAt"] = .number(definitionsLoadedAt) }
+        // A document served on a note's word, then refused by its full load, serves nothing: not loaded.
+        let refusal = definitions?.refusal
+        let loaded = definitions != nil && refusal == nil
+        var status: JSONObject = ["location": .string(source.location), "loaded": .bool(loaded)]
+        if let definitionsLoadedAt, loaded { status["loadedAt"] = .number(definitionsLoadedAt) }
         status["problems"] = .array((definitions?.problems ?? []).map(\.json))
         // The source's problem now, as the last fetch found it.
-        if let lastPollProblem { status["lastError"] = .string(lastPollProblem) }
+        if let problem = lastPollProblem ?? refusal?.description { status["lastError"] = .string(problem) }
         return status
     }
 
