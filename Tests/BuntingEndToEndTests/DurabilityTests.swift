@@ -463,6 +463,41 @@ import Testing
         try server.expectPromptStatusAndTermination()
     }
 
+    /// Users not seen for `--forget-after` days are forgotten, their
+    /// caches, item states and attributes alike; the current user never is,
+    /// and queued events stay. With 0, every user but the current one goes
+    /// at the first sweep, which a server makes as it starts.
+    @Test func usersNotSeenForForgetAfterAreForgottenAndTheCurrentOneIsKept() throws {
+        let workspace = try StorageWorkspace()
+        let first = try workspace.startServer(sink: false)
+        _ = try first.call("subscribe", ["channel": "contentCards"])
+        for user in ["alice", "bob"] {
+            _ = try first.call("changeUser", ["userId": .string(user), "attributes": ["tier": "gold"]])
+            try first.waitForEvent("DATA_UPDATED", "contentCards", from: first.received.count - 1)
+            _ = try first.call("logDismiss", ["channel": "contentCards", "id": "c2"])
+        }
+        #expect(try first.shutDown() == 0)
+
+        let second = try workspace.startServer(sink: false, ["--forget-after", "0"])
+        // Alice, and the anonymous user of before the first change of user.
+        #expect(second.waitForStderr { $0.contains("storage: forgot 2 users not seen for 0 days") }, "\(second.stderr)")
+        _ = try second.call("subscribe", ["channel": "contentCards"])
+        let replay = try second.waitForEvent("CACHE_REPLAY", "contentCards")
+        #expect(replay["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue?.map { $0["id"] } == ["c1"], "bob, current, kept his dismissal")
+        let start = second.received.count
+        _ = try second.call("changeUser", ["userId": "alice"])
+        let load = try second.waitForEvent("CACHE_LOAD", "contentCards", from: start)
+        #expect(load["cacheSnapshot"]?["lastSyncAt"] == 0, "alice's cache is gone")
+        let cards = try second.waitForEvent("DATA_UPDATED", "contentCards", from: start)
+        #expect(cards["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue?.map { $0["id"] } == ["c2", "c1"], "and her dismissal")
+        #expect(try second.call("status")["result"]?["pendingAnalytics"] == 2, "the queued dismissals stay")
+        try second.expectPromptStatusAndTermination()
+        for wrong in ["-1", "soon", "inf"] {
+            let refused = try runBunting(["serve", "--forget-after", wrong])
+            #expect(refused.status == 64 && refused.stderr.contains("--forget-after must be a number of days ≥ 0, not '\(wrong)'"))
+        }
+    }
+
     @Test(arguments: ["XDG_STATE_HOME", "HOME"])
     func theDefaultStorageIsTheUsersStateDirectory(variable: String) throws {
         let workspace = try StorageWorkspace()

@@ -91,6 +91,7 @@ enum ServeCommand {
             context.beforeOutput = commit
             context.loop.addTurnEndHook(commit)
             storage.deferCheckpoints(on: context.loop)
+            storage.forgetUsers(configuration.retention, on: context.loop)
             engine.start(initialLoad: initialLoad)
             if case .loaded(let deferred as DeferredDefinitions, _, _)? = initialLoad {
                 beginLoading(deferred, on: context.loop)
