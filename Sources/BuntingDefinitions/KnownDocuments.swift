@@ -217,13 +217,14 @@ public final class KnownDocuments: Sendable {
         "\(digest)-\(size)\(strict ? "-strict" : "").json"
     }
 
-    /// Whether `name` is what `name(_:_:_:)` makes: digest, size, strictness.
-    static func isNoteName(_ name: Substring) -> Bool {
+    /// Whether `name` is what `name(_:_:_:)` makes: digest, size, strictness
+    /// (with `digestDigits` 16, a note of format 1, named by FNV-1a).
+    static func isNoteName(_ name: Substring, digestDigits: Int = SHA256.digestSize * 2) -> Bool {
         guard name.hasSuffix(".json") else { return false }
         var stem = name.dropLast(5)
         if stem.hasSuffix("-strict") { stem = stem.dropLast(7) }
         let parts = stem.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].utf8.count == SHA256.digestSize * 2, parts[0].utf8.allSatisfy(isLowerHex),
+        guard parts.count == 2, parts[0].utf8.count == digestDigits, parts[0].utf8.allSatisfy(isLowerHex),
               !parts[1].isEmpty, parts[1].utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { return false }
         return true
@@ -242,8 +243,9 @@ public final class KnownDocuments: Sendable {
         (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
     }
 
-    /// Removes the oldest notes beyond `limit`, and temporary notes that a
-    /// process which died left; nothing else, whatever the directory holds.
+    /// Removes the oldest notes beyond `limit`, temporary notes that a
+    /// process which died left, and notes of format 1, which no build reads
+    /// now; nothing else, whatever the directory holds.
     private func prune() {
         // A description of its own: a dup would share the reading position of the last listing.
         let listing = openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -258,13 +260,14 @@ public final class KnownDocuments: Sendable {
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             let isNote = Self.isNoteName(name[...])
-            guard isNote || Self.isTemporaryName(name[...]) else { continue }
+            let isFormer = Self.isNoteName(name[...], digestDigits: 16)
+            guard isNote || isFormer || Self.isTemporaryName(name[...]) else { continue }
             var info = stat()
             guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
             if isNote {
                 notes.append((name, modified))
-            } else if Double(now.tv_sec) - modified > Self.abandonedAfter {
+            } else if isFormer || Double(now.tv_sec) - modified > Self.abandonedAfter {
                 abandoned.append(name)
             }
         }

@@ -142,6 +142,8 @@ import Testing
         let directory = try temporaryDirectory()
         let theirs = ["a.json", "notes.txt", "0123-45.json", "ABCDEF0123456789-1.json"]
         for name in theirs { try Data("{}".utf8).write(to: URL(fileURLWithPath: "\(directory)/\(name)")) }
+        // A note of format 1 (an FNV-1a name) is Bunting's, and of no use now.
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: "\(directory)/0123456789abcdef-12-strict.json"))
         let known = KnownDocuments(directory: directory, limit: 2)
         for index in 0..<4 {
             let bytes = Array(#"{"flags": {}, "metadata": {"n": \#(index)}}"#.utf8)

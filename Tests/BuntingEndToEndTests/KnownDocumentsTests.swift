@@ -102,7 +102,9 @@ import Testing
         let good = try Data(contentsOf: URL(fileURLWithPath: exampleDefinitions))
         try good.write(to: URL(fileURLWithPath: file))
         let arguments = ["serve", "--strict", "--storage", ":memory:", "--cache-dir", cache, "--definitions", file]
-        #expect(try runBunting(arguments, input: Self.request + "\n").status == 0)
+        let noting = try ServerProcess(framing: .ndjson, arguments: Array(arguments.dropFirst()))
+        _ = try noting.call("evaluateFlag", ["flagKey": "new-checkout", "context": ["targetingKey": "u"]])
+        try noting.expectPromptStatusAndTermination()
         let notes = try FileManager.default.subpathsOfDirectory(atPath: cache).filter { $0.hasSuffix("-strict.json") }
         let genuine = try #require(notes.first, "the strict start noted the good document")
         let note = try JSON.parse(Array(try Data(contentsOf: URL(fileURLWithPath: "\(cache)/\(genuine)"))))
