@@ -19,14 +19,16 @@ import BuntingRuntime
 /// else in the document. Everything else waits for the full load. The
 /// problems are the note's, those the same document loaded with before.
 ///
-/// Should the full load not agree with the note (a note forged, or a bug),
+/// Should the full load not agree with the note (a stolen key, or a bug),
 /// the note is forgotten, the refusal is logged, and the document serves
 /// no flags, banners or cards: the answers given meanwhile were the
-/// document's, but a document that does not load is not served.
+/// document's, but a document that does not load is not served. From then
+/// on `refusal` and `problems` say so (`status` reports it not loaded).
 public final class DeferredDefinitions: CompiledDefinitions {
-    public let problems: [DefinitionsProblem]
+    /// The problems the note lists.
+    private let notedProblems: [DefinitionsProblem]
     private let channels: [Channel: Bool]
-    private let full: BackgroundResult<Definitions>
+    private let full: BackgroundResult<FullLoad>
     /// The text of every top-level member that flags share, written as
     /// members of an object, ending in `"flags":{`.
     private let sharedText: [UInt8]
@@ -72,7 +74,7 @@ public final class DeferredDefinitions: CompiledDefinitions {
             return (shared, flags, channels, hashing)
         }
         guard let spans else { return nil }
-        self.problems = problems
+        self.notedProblems = problems
         self.sharedText = spans.shared
         self.flagTexts = spans.flags
         self.channels = DefinitionsLoader.channels(spans.channels)
@@ -81,12 +83,12 @@ public final class DeferredDefinitions: CompiledDefinitions {
         full = BackgroundResult(name: "bunting-load", beginNow: beginLoading) {
             switch load(bytes, strict) {
             case .success(let definitions):
-                return definitions
+                return FullLoad(definitions: definitions, refusal: nil)
             case .failure(let failure):
                 refused(failure)
                 // (An empty flag set always compiles.)
                 let noFlags = try! FlagSet(document: ["flags": .object([:])])
-                return Definitions(flagSet: noFlags, banners: [], cards: [], channels: [:])
+                return FullLoad(definitions: Definitions(flagSet: noFlags, banners: [], cards: [], channels: [:]), refusal: failure)
             }
         }
     }
@@ -97,7 +99,7 @@ public final class DeferredDefinitions: CompiledDefinitions {
     }
 
     /// The document checked and compiled, waiting for it if need be.
-    public var definitions: Definitions { full.value }
+    public var definitions: Definitions { full.value.definitions }
 
     /// Whether the full load is done (for tests).
     public var isLoaded: Bool { full.ready != nil }
@@ -117,13 +119,24 @@ public final class DeferredDefinitions: CompiledDefinitions {
 
     /// The full document when it is there, else the flag alone.
     private func definitions(answering flagKey: String) -> Definitions {
-        full.ready ?? soleFlag(flagKey) ?? full.value
+        full.ready?.definitions ?? soleFlag(flagKey) ?? full.value.definitions
     }
 
     // MARK: - CompiledDefinitions
 
+    /// The note's problems, until a full load that refused the document
+    /// says what is wrong with it.
+    public var problems: [DefinitionsProblem] {
+        full.ready?.refusal?.problems ?? notedProblems
+    }
+
+    /// Why the full load refused the document, once it has.
+    public var refusal: DefinitionsError? {
+        full.ready?.refusal.map { DefinitionsError(problems: $0.problems.map(\.description)) }
+    }
+
     public func isEnabled(_ channel: Channel) -> Bool {
-        full.ready?.isEnabled(channel) ?? channels[channel] ?? true
+        full.ready?.definitions.isEnabled(channel) ?? channels[channel] ?? true
     }
 
     public func evaluateFlag(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> JSONObject {
@@ -157,4 +170,11 @@ public final class DeferredDefinitions: CompiledDefinitions {
     public func flagsChanged(since previous: any CompiledDefinitions) -> [String] {
         definitions.flagsChanged(since: previous)
     }
+}
+
+/// What the full load of a noted document came to: the document, or what
+/// serves in its place (nothing) with the reason.
+private struct FullLoad: Sendable {
+    let definitions: Definitions
+    let refusal: DefinitionsProblems?
 }

@@ -126,7 +126,7 @@ public final class Definitions: CompiledDefinitions {
         strict: Bool, known: KnownDocuments? = nil, beginsLoading: Bool = true, preparesSchema: Bool = false
     ) -> DefinitionsCompiler {
         { bytes in
-            let digest = known == nil ? 0 : fnv1a64(bytes)
+            let digest = known == nil ? "" : KnownDocuments.digest(of: bytes)
             if let known, let problems = known.problems(of: bytes, digest: digest, strict: strict),
                let deferred = DeferredDefinitions(
                    bytes: bytes, problems: problems, strict: strict, beginLoading: beginsLoading, refused: { failure in
@@ -135,7 +135,7 @@ public final class Definitions: CompiledDefinitions {
                        + failure.problems.prefix(5).map(\.description).joined(separator: "; ")
                        + "; the note is removed, and no flags, banners or cards are served until the document changes")
                }) {
-                log.debug("the definitions document \(KnownDocuments.hex(digest)) loaded before (noted in \(known.directory)): "
+                log.debug("the definitions document \(digest.prefix(16)) loaded before (noted in \(known.directory)): "
                     + "serving it while it is checked and compiled")
                 return .success(deferred)
             }

@@ -730,6 +730,8 @@ export interface ServeOptions {
   cacheDir?: string;
   /** Neither use nor keep notes of documents that loaded: every start loads in full before serving. */
   noCache?: boolean;
+  /** Days after which stored users not seen are forgotten (90); 0 keeps the current user only. */
+  forgetAfter?: number;
   /** An NDJSON file or an http(s) URL. */
   sink?: string;
   pollInterval?: number;

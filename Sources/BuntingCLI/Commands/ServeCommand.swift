@@ -24,6 +24,8 @@ enum ServeCommand {
         footer: "Example: bunting serve --definitions examples/definitions/bunting.json --sink events.ndjson")
 
     static func run(_ arguments: ArraySlice<String>) throws(UsageError) -> ExitCode {
+        // Before any file is opened: none may take the number of a closed stdin, stdout or stderr.
+        guard StandardDescriptors.guardOpen() else { return .failure }
         guard let options = try ParsedOptions.unlessHelp(arguments, specs: ServeConfiguration.specs, command: "serve", help: help) else {
             return .success
         }
@@ -48,8 +50,8 @@ enum ServeCommand {
         // A local file is read before serving: one that cannot be used is
         // refused now, with the reason, rather than found out by subscribers.
         var initialLoad: Engine.FetchOutcome?
-        let knownDocuments = configuration.noCache
-            ? nil : (configuration.cacheDirectory ?? storage.knownDocumentsDirectory).map { KnownDocuments(directory: $0) }
+        let notesDirectory = configuration.cacheDirectory.map { "\($0)/\(KnownDocuments.subdirectory)" } ?? storage.knownDocumentsDirectory
+        let knownDocuments = configuration.noCache ? nil : notesDirectory.map { KnownDocuments(directory: $0) }
         let compiler = Definitions.compiler(strict: configuration.strict, known: knownDocuments, preparesSchema: true)
         if source.isLocal {
             let firstCompiler = Definitions.compiler(
@@ -91,6 +93,7 @@ enum ServeCommand {
             context.beforeOutput = commit
             context.loop.addTurnEndHook(commit)
             storage.deferCheckpoints(on: context.loop)
+            storage.forgetUsers(configuration.retention, on: context.loop)
             engine.start(initialLoad: initialLoad)
             if case .loaded(let deferred as DeferredDefinitions, _, _)? = initialLoad {
                 beginLoading(deferred, on: context.loop)

@@ -5,6 +5,7 @@ import BuntingCore
 import BuntingHTTP
 import BuntingJSONRPC
 import BuntingRuntime
+import BuntingStorage
 
 /// Everything `bunting serve` was asked for, checked. Defaults are not kept
 /// here: each setting starts from the default of the layer it configures
@@ -19,6 +20,8 @@ struct ServeConfiguration {
     var cacheDirectory: String?
     /// Keep no notes of documents that loaded, and use none.
     var noCache = false
+    /// How long the store keeps users not seen, and how much of each.
+    var retention = UserRetention()
     /// An NDJSON file path or an http(s) URL; nil means no sink (events stay queued).
     var sink: String?
     /// Nil: the engine's default for the kind of source (a file is watched closely, a URL polled less often).
@@ -41,8 +44,9 @@ struct ServeConfiguration {
         OptionSpec(name: "definitions", valueName: "PATH|URL", help: "the definitions document: a file (watched for changes)\nor an http(s):// URL (polled); default: the bundled example"),
         OptionSpec(name: "strict", valueName: nil, help: "refuse a definitions document with any problem at all (by\ndefault, as flagd: a broken flag resolves as flagd does, a\nbroken banner or card is left out, and the rest serves)"),
         OptionSpec(name: "start-without-definitions", valueName: nil, help: "serve even if the --definitions file cannot be read or\nparsed at start-up (subscribers are told why; it is polled)"),
-        OptionSpec(name: "storage", valueName: "DIR", help: "where the SQLite store lives (made 0700; one server at a\ntime); ':memory:' keeps nothing on disk (default:\n$XDG_STATE_HOME/bunting, else ~/.local/state/bunting)"),
-        OptionSpec(name: "cache-dir", valueName: "DIR", help: "where to note each definitions document that loaded, so that\na start on the same document answers at once while it is\nchecked and compiled in the background (default: the\nstorage directory's known-definitions; none with ':memory:')"),
+        OptionSpec(name: "storage", valueName: "DIR", help: "where the SQLite store lives (made 0700; it must be this\nuser's and writable by no one else; one server at a time);\n':memory:' keeps nothing on disk (default:\n$XDG_STATE_HOME/bunting, else ~/.local/state/bunting)"),
+        OptionSpec(name: "forget-after", valueName: "DAYS", help: "forget stored users (caches, item states, attributes) not seen\nfor DAYS, the current user never; 0 keeps the current user\nonly (default: \(seconds(UserRetention.defaultForgetAfterDays)); a user's item states are\nkept up to \(UserRetention.defaultMaxItemStatesPerUser), the oldest forgotten first)"),
+        OptionSpec(name: "cache-dir", valueName: "DIR", help: "where to note each definitions document that loaded, so that\na start on the same document answers at once while it is\nchecked and compiled in the background: notes go in\nDIR/bunting-known-definitions, nothing else in DIR is touched\n(default: the storage directory's known-definitions; none\nwith ':memory:')"),
         OptionSpec(name: "no-cache", valueName: nil, help: "neither use nor keep notes of documents that loaded:\nevery start checks and compiles before it serves"),
         OptionSpec(name: "sink", valueName: "PATH|URL", help: "where analytics go: an NDJSON file (appended) or an\nhttp(s):// URL receiving POSTed batches"),
         OptionSpec(name: "framing", valueName: "auto|ndjson|lsp", help: "input and output framing (default: auto, from the first bytes)"),
@@ -80,6 +84,12 @@ struct ServeConfiguration {
         noCache = options.has("no-cache")
         if noCache, cacheDirectory != nil {
             throw UsageError("--cache-dir and --no-cache cannot be given together", command: "serve")
+        }
+        if let value = options.value("forget-after") {
+            guard let days = Double(value), days.isFinite, days >= 0, days <= 1_000_000 else {
+                throw UsageError("--forget-after must be a number of days ≥ 0, not '\(value)'", command: "serve")
+            }
+            retention.forgetAfter = days * 86_400
         }
         startWithoutDefinitions = options.has("start-without-definitions")
         strict = options.has("strict")

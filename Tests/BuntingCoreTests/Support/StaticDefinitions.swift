@@ -87,6 +87,12 @@ final class StaticDefinitions: CompiledDefinitions {
 
     var problems: [DefinitionsProblem] { [] }
 
+    /// `"refusedOnFullLoad": "why"` stands for a document served from its
+    /// note whose full load then refused it.
+    var refusal: DefinitionsError? {
+        document["refusedOnFullLoad"]?.stringValue.map { DefinitionsError(problems: [$0]) }
+    }
+
     func contentCards(for subject: EvaluationSubject, at now: Double) -> [ContentCard] {
         entries("cards", for: subject).map { entry in
             ContentCard(

@@ -421,11 +421,14 @@ final class DefinitionsFetcher: @unchecked Sendable {
     /// Where the definitions come from, whether they are loaded, and what is
     /// wrong in them: `status.definitions`.
     var status: JSONObject {
-        var status: JSONObject = ["location": .string(source.location), "loaded": .bool(definitions != nil)]
-        if let loadedAt, definitions != nil { status["loadedAt"] = .number(loadedAt) }
+        // A document served on a note's word, then refused by its full load, serves nothing: not loaded.
+        let refusal = definitions?.refusal
+        let loaded = definitions != nil && refusal == nil
+        var status: JSONObject = ["location": .string(source.location), "loaded": .bool(loaded)]
+        if let loadedAt, loaded { status["loadedAt"] = .number(loadedAt) }
         status["problems"] = .array((definitions?.problems ?? []).map(\.json))
         // The source's problem now, as the last fetch found it.
-        if let lastProblem { status["lastError"] = .string(lastProblem) }
+        if let problem = lastProblem ?? refusal?.description { status["lastError"] = .string(problem) }
         return status
     }
 }
