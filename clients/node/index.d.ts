@@ -293,6 +293,8 @@ export interface AnalyticsEvent {
   value?: number;
   /** `custom` events: the details given to `track`. */
   details?: { [key: string]: unknown };
+  /** `custom` events: the attributes given to `track`. */
+  attributes?: { [key: string]: unknown };
   [key: string]: unknown;
 }
 /** For reference: the body POSTed to an http(s) sink. */
@@ -347,6 +349,8 @@ export interface TrackedEvent {
   name: string;
   value?: number;
   details?: { [key: string]: unknown };
+  userId?: string;
+  attributes?: { [key: string]: unknown };
 }
 /** A `track` event was stored (`ENQUEUED`) or accepted by the sink (`FLUSHED`); to featureFlags subscriptions. */
 export interface CustomEvent {
@@ -524,6 +528,10 @@ export interface TrackParams {
   /** A finite number (OpenFeature's tracking value). */
   value?: number;
   details?: { [key: string]: unknown };
+  /** The event's user (the evaluation context's targeting key); the current user when left out. */
+  userId?: string;
+  /** The evaluation context's attributes, recorded with the event. */
+  attributes?: { [key: string]: unknown };
 }
 
 // ---------------------------------------------------------------------------

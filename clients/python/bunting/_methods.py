@@ -166,6 +166,8 @@ METHODS: Dict[str, MethodSpec] = {
             Param("name", "name", True),
             Param("value", "value", False),
             Param("details", "details", False),
+            Param("userId", "user_id", False),
+            Param("attributes", "attributes", False),
         ),
         None, False,
     ),
@@ -797,22 +799,32 @@ class SyncMethods:
         *,
         value: Optional[float] = None,
         details: Optional[Dict[str, Any]] = None,
+        user_id: Optional[str] = None,
+        attributes: Optional[Dict[str, Any]] = None,
         timeout: Optional[float] = None,
     ) -> Dict[str, Any]:
         """`track`: Records a custom event on the durable analytics path.
 
-        Records an event the client names (OpenFeature's `track`), for the current user and session:
-        it is committed to local storage before `CUSTOM`/`ENQUEUED` is sent, and deleted only after
-        the sink accepted it (`CUSTOM`/`FLUSHED`, same `eventId`), as impressions are; at the sink
-        it is `kind` `custom` with `name`, `value` and `details` (`channel` `featureFlags`, `itemId`
-        the name). The notifications go to the event subscriptions of the `featureFlags` channel.
-        Answers the event's id. Refused while the SDK is disabled (-32004); -32007 when it cannot be
-        stored.
+        Records an event the client names (OpenFeature's `track`), for the current user and session,
+        or for the user it names (`userId`, the evaluation context's targeting key; OpenFeature's
+        `track` passes the context with the event, so a server that tracks for many users records
+        each event under its own user): it is committed to local storage before `CUSTOM`/`ENQUEUED`
+        is sent, and deleted only after the sink accepted it (`CUSTOM`/`FLUSHED`, same `eventId`),
+        as impressions are; at the sink it is `kind` `custom` with `name`, `value`, `details` and
+        `attributes` (`channel` `featureFlags`, `itemId` the name, `userId` the event's user). The
+        notifications go to the event subscriptions of the `featureFlags` channel. Answers the
+        event's id. Refused while the SDK is disabled (-32004); -32007 when it cannot be stored.
 
         Args:
             name: The event's name (at most 255 bytes).
             value: (optional) A number that goes with it (OpenFeature's tracking value).
             details: (optional) Anything else about it (at most 16 KiB encoded).
+            user_id: (optional) The user the event is about (the evaluation context's targeting
+                key), at most 997 characters; the current user when left out. An event for a user
+                other than the current one carries no `sessionId`.
+            attributes: (optional) The evaluation context's attributes at the time of the event (at
+                most 64 KiB encoded), recorded with it: `attributes` at the sink and in the event's
+                notifications. `targetingKey` and `$flagd` are reserved.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -827,6 +839,10 @@ class SyncMethods:
             params["value"] = value
         if details is not None:
             params["details"] = details
+        if user_id is not None:
+            params["userId"] = user_id
+        if attributes is not None:
+            params["attributes"] = attributes
         return self._request("track", params, timeout)
 
     def flush(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
@@ -1634,22 +1650,32 @@ class AsyncMethods:
         *,
         value: Optional[float] = None,
         details: Optional[Dict[str, Any]] = None,
+        user_id: Optional[str] = None,
+        attributes: Optional[Dict[str, Any]] = None,
         timeout: Optional[float] = None,
     ) -> Dict[str, Any]:
         """`track`: Records a custom event on the durable analytics path.
 
-        Records an event the client names (OpenFeature's `track`), for the current user and session:
-        it is committed to local storage before `CUSTOM`/`ENQUEUED` is sent, and deleted only after
-        the sink accepted it (`CUSTOM`/`FLUSHED`, same `eventId`), as impressions are; at the sink
-        it is `kind` `custom` with `name`, `value` and `details` (`channel` `featureFlags`, `itemId`
-        the name). The notifications go to the event subscriptions of the `featureFlags` channel.
-        Answers the event's id. Refused while the SDK is disabled (-32004); -32007 when it cannot be
-        stored.
+        Records an event the client names (OpenFeature's `track`), for the current user and session,
+        or for the user it names (`userId`, the evaluation context's targeting key; OpenFeature's
+        `track` passes the context with the event, so a server that tracks for many users records
+        each event under its own user): it is committed to local storage before `CUSTOM`/`ENQUEUED`
+        is sent, and deleted only after the sink accepted it (`CUSTOM`/`FLUSHED`, same `eventId`),
+        as impressions are; at the sink it is `kind` `custom` with `name`, `value`, `details` and
+        `attributes` (`channel` `featureFlags`, `itemId` the name, `userId` the event's user). The
+        notifications go to the event subscriptions of the `featureFlags` channel. Answers the
+        event's id. Refused while the SDK is disabled (-32004); -32007 when it cannot be stored.
 
         Args:
             name: The event's name (at most 255 bytes).
             value: (optional) A number that goes with it (OpenFeature's tracking value).
             details: (optional) Anything else about it (at most 16 KiB encoded).
+            user_id: (optional) The user the event is about (the evaluation context's targeting
+                key), at most 997 characters; the current user when left out. An event for a user
+                other than the current one carries no `sessionId`.
+            attributes: (optional) The evaluation context's attributes at the time of the event (at
+                most 64 KiB encoded), recorded with it: `attributes` at the sink and in the event's
+                notifications. `targetingKey` and `$flagd` are reserved.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -1664,6 +1690,10 @@ class AsyncMethods:
             params["value"] = value
         if details is not None:
             params["details"] = details
+        if user_id is not None:
+            params["userId"] = user_id
+        if attributes is not None:
+            params["attributes"] = attributes
         return await self._request("track", params, timeout)
 
     async def flush(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
