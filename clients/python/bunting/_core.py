@@ -86,7 +86,7 @@ class SubscriptionState:
 class Pending:
     """A request written and not yet answered; `waiter` belongs to the transport."""
 
-    __slots__ = ("id", "method", "params", "notification", "callback", "waiter",
+    __slots__ = ("id", "method", "params", "notification", "callback", "waiter", "woken",
                  "done", "result", "error", "exception", "size", "frame")
 
     def __init__(self, request_id: int, method: str, params: Optional[Dict[str, Any]],
@@ -102,6 +102,8 @@ class Pending:
         self.notification = notification
         self.callback = callback
         self.waiter: Any = None
+        #: whether the transport has released `waiter` since its caller last took it
+        self.woken = False
         self.done = False
         self.result: Any = None
         self.error: Any = None  # the reply's `error` member
