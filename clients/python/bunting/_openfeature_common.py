@@ -189,9 +189,11 @@ class HeldFlags:
         if details is not None:
             return details
         result = self.flags.get(flag_key)
-        details = resolution(typed(result, flag_type) if result is not None else not_found(flag_key),
-                             default_value, flag_type, convert)
-        if details.error_code is None and details.variant is not None and result.get("value") is not None:
+        if result is None:
+            return resolution(not_found(flag_key), default_value, flag_type, convert)
+        details = resolution(typed(result, flag_type), default_value, flag_type, convert)
+        if details.error_code is None and result.get("value") is not None:
+            # Not the caller's default: the same for every caller from now on.
             self.details[(flag_key, flag_type)] = details
         return details
 
