@@ -587,11 +587,13 @@ class Bunting(SyncMethods):
 
     def wait_for(self, type: Any = None, channel: Any = None, reason: Any = None, action: Any = None, *,
                  match: Optional[Predicate] = None, timeout: Optional[float] = None,
-                 notification: Optional[str] = "event", **fields: Any) -> Event:
+                 notification: Optional[str] = None, **fields: Any) -> Event:
         """Takes the oldest queued event of any subscription that matches, waiting if needed.
 
-        Fields match as in Subscription.wait_for. Only subscriptions whose events
-        come in `notification` ("event" by default; None: any) are looked at.
+        Fields match as in Subscription.wait_for. Every subscription's events are
+        looked at, the definitions' too (they have no `channel`, so a wait that names
+        a channel never takes one), as the Node client's `waitFor` does;
+        `notification="event"` keeps to channel events.
         """
         wanted = fields_of(type, reason, action, channel, fields)
         return self._take(None, matcher(wanted, match), timeout, describe_wait("", wanted, match), notification)
