@@ -63,7 +63,18 @@ def _encoder() -> Callable[[Any], str]:
 
 
 _dumps = _encoder()
-_loads = json.loads  # given str: bytes would first be sniffed for their encoding
+_scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # CPython's C scanner: json.loads without its Python layers
+
+
+def _loads(text: str) -> Any:
+    """json.loads for the server's messages, which start with their value and end with it."""
+    try:
+        value, end = _scan(text, 0)
+        if end == len(text):
+            return value
+    except StopIteration:
+        pass
+    return json.loads(text)  # anything else, with json's own error (or whitespace around a value)
 
 
 class SubscriptionState:

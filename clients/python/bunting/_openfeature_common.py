@@ -44,7 +44,13 @@ def context_of(evaluation_context: Optional[EvaluationContext]) -> Dict[str, Any
     context: Dict[str, Any] = {}
     if evaluation_context.targeting_key is not None:
         context["targetingKey"] = evaluation_context.targeting_key
-    context.update(jsonable(dict(evaluation_context.attributes)))
+    attributes = evaluation_context.attributes
+    for value in attributes.values():
+        if type(value) not in _PLAIN:
+            context.update(jsonable(dict(attributes)))
+            return context
+    # Flat attributes of plain values, the usual context: nothing to convert.
+    context.update(attributes)
     return context
 
 
@@ -153,6 +159,7 @@ def _quoted(text: str) -> str:
 
 
 _EMPTY = EvaluationContext()
+_PLAIN = frozenset((str, int, float, bool, type(None)))
 
 
 class HeldFlags:
@@ -220,7 +227,13 @@ def emit_definitions_event(provider: AbstractProvider, event: DefinitionsEvent) 
 def _flag_metadata(metadata: Any) -> Dict[str, Union[bool, int, float, str]]:
     if not isinstance(metadata, dict):
         return {}
-    return {key: value for key, value in metadata.items() if isinstance(value, (bool, int, float, str))}
+    for value in metadata.values():
+        if type(value) not in _METADATA:
+            return {key: value for key, value in metadata.items() if isinstance(value, (bool, int, float, str))}
+    return metadata  # a dict of the reply's own, made for this result
+
+
+_METADATA = frozenset((str, int, float, bool))
 
 
 def _event_metadata(event: Mapping[str, Any]) -> Dict[str, Union[bool, int, float, str]]:

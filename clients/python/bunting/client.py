@@ -390,6 +390,8 @@ class Bunting(SyncMethods):
         """Gives the baton back, and wakes a caller (other than `mine`) that waits for a
         reply nobody is reading now, or else the event waiters."""
         self._reading.release()
+        if not self._core.pending and not self._event_waiters:
+            return  # nobody waits: the usual end of a call (read without the lock: see _take)
         with self._lock:
             self._baton_given += 1
             for pending in self._core.pending.values():
