@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The Node side of the clients benchmark: round trips of evaluateFlag with a
 // context per call (the server-side paradigm) through the raw pipe, the raw pipe
-// with JSON.parse, the client and the dynamic provider; and the static
+// with each request encoded and each reply parsed (JSON), the client and the dynamic provider; and the static
 // provider's reads for one user. Every mode on a server of its own, each round
 // in a rotating order; round trips are sampled one by one, reads in blocks of
 // 100 calls. Writes the statistics as JSON for report.py.
@@ -70,7 +70,10 @@ async function rawPipe(count, { parse }) {
   });
   const once = async (index) => {
     const reply = new Promise((resolve) => (waiting = resolve));
-    child.stdin.write(frames[index % frames.length]);
+    // With `parse`, what any client does at least: encode each request, parse each reply.
+    child.stdin.write(parse
+      ? `${JSON.stringify({ jsonrpc: "2.0", id: index, method: "evaluateFlag", params: { flagKey: "attribute-rule", context: contexts[index % contexts.length], type: "boolean" } })}\n`
+      : frames[index % frames.length]);
     const message = await reply;
     if (parse && typeof JSON.parse(message.toString()).result.value !== "boolean") throw new Error(`unexpected reply ${message}`);
   };
@@ -136,7 +139,7 @@ async function staticReads(flag, count) {
 
 const modes = [
   ["round trips", "raw pipe", () => rawPipe(roundTrips, { parse: false })],
-  ["round trips", "raw pipe + JSON.parse", () => rawPipe(roundTrips, { parse: true })],
+  ["round trips", "raw pipe + JSON", () => rawPipe(roundTrips, { parse: true })],
   ["round trips", "client.evaluateFlag", () => clientCalls(roundTrips)],
   ["round trips", "BuntingProvider dynamic", () => dynamicProvider(roundTrips)],
   ["attribute rule, one user", "BuntingProvider static", () => staticReads("attribute-rule", reads)],

@@ -11,7 +11,8 @@ server of its own (the release binary, `--storage :memory:`):
 - Round trips, a context per call from the workload's targeting keys (the
   server-side paradigm): `evaluateFlag` written to the pipe and its reply read back
   with nothing else (raw pipe, the baseline), the same with the reply read by a
-  second thread and handed over through a lock, `Bunting.evaluate_flag`, the
+  second thread and handed over through a lock, the same with each request encoded
+  and each reply decoded by `json` (the least a client does), `Bunting.evaluate_flag`, the
   dynamic `BuntingProvider`; and on asyncio, the raw pipe read by a protocol of the
   event loop (the asyncio baseline), `AsyncBunting.evaluate_flag` and the dynamic
   `AsyncBuntingProvider`'s `resolve_boolean_details_async`. Each sample is one call.
@@ -162,6 +163,31 @@ class ThreadedPipe(RawPipe):
             samples.append(clock() - start)
         reader.join()
         assert b'"value":' in replies[-1], replies[-1]
+        return samples
+
+
+class JsonPipe(RawPipe):
+    """The least any client does: each request encoded with json, written, the reply read
+    (poll, then read, as a client with a deadline must) and decoded: the floor."""
+
+    def run(self, count: int) -> List[int]:
+        import select
+        encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+        decode = json.loads
+        poller = select.poll()
+        out_fd = self.process.stdout.fileno()
+        poller.register(out_fd, select.POLLIN)
+        write, fd, read, clock, contexts = os.write, self.fd, os.read, time.perf_counter_ns, self.setting.contexts
+        samples = []
+        for index in range(count):
+            start = clock()
+            write(fd, encode({"jsonrpc": "2.0", "id": index, "method": "evaluateFlag",
+                              "params": {"flagKey": "attribute-rule", "context": contexts[index % len(contexts)],
+                                         "type": "boolean"}}).encode() + b"\n")
+            poller.poll(30000)
+            reply = decode(read(out_fd, 65536))
+            samples.append(clock() - start)
+        assert "value" in reply["result"], reply
         return samples
 
 
@@ -318,6 +344,7 @@ class AsyncProviderCalls(OnLoop):
 ROUND_TRIPS: Dict[str, Callable[[Setting], Any]] = {
     "raw pipe": RawPipe,
     "raw pipe + reader thread": ThreadedPipe,
+    "raw pipe + json": JsonPipe,
     "Bunting.evaluate_flag": ClientCalls,
     "BuntingProvider dynamic": DynamicProviderCalls,
     "raw pipe, asyncio": AsyncRawPipe,

@@ -164,11 +164,15 @@ class Core:
         `notification` marks a subscribe request: the reply's subscriptionId
         becomes a subscription whose events come in that notification method.
         """
-        body = self._body(method, params, self._last_id + 1)
-        self._last_id += 1
-        pending = Pending(self._last_id, method, params, notification, callback)
+        request_id = self._last_id + 1
+        message: Dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if params:
+            message["params"] = params
+        body = _dumps(message).encode("utf-8")  # raises before the id is used, for params that are not JSON
+        self._last_id = request_id
+        pending = Pending(request_id, method, params, notification, callback)
         pending.size = len(body)
-        self.pending[pending.id] = pending
+        self.pending[request_id] = pending
         return pending, self._encode(body)
 
     def batch(self, calls: Iterable[Tuple[str, Optional[Dict[str, Any]]]]) -> Tuple[List[Pending], bytes]:

@@ -32,6 +32,7 @@ from ._methods import SyncMethods
 log = logging.getLogger("bunting")
 
 _WAIT_FOREVER = threading.TIMEOUT_MAX
+_monotonic = time.monotonic
 
 
 def _seconds(timeout: Optional[float], default: Optional[float]) -> float:
@@ -304,7 +305,8 @@ class Bunting(SyncMethods):
                  closing: bool = False) -> Any:
         waiter = _Waiter()
         with self._lock:
-            self._raise_if_lost(closing)
+            if self._lost is not None or self._closing:
+                self._raise_if_lost(closing)
             pending, frame = self._core.request(method, params, notification, callback)
             pending.waiter = waiter
             if method == "shutdown":
@@ -316,22 +318,25 @@ class Bunting(SyncMethods):
     def _await(self, pendings: Sequence[Pending], waiter: _Waiter, seconds: float, what: str) -> None:
         """Returns once every one of `pendings` is done, reading the output itself
         while nobody else does; raises RequestTimeout after `seconds`."""
-        deadline = time.monotonic() + seconds
+        deadline = _monotonic() + seconds
         last = pendings[-1]  # replies come in order: the last done means all are
+        poll = self._caller_poll.poll
         while not last.done:
-            remaining = deadline - time.monotonic()
+            remaining = deadline - _monotonic()
             if remaining > 0 and self._take_baton():
+                # The usual call: its caller reads the reply itself (the loop is _read, inlined).
                 try:
                     while not last.done and not self._output_ended:
-                        remaining = deadline - time.monotonic()
+                        remaining = deadline - _monotonic()
                         if remaining <= 0:
                             break
-                        self._read(remaining)
+                        if poll(_poll_ms(remaining)):
+                            self._read_available()
                 finally:
                     self._give_baton(waiter)
                 if last.done:
                     break
-                remaining = deadline - time.monotonic()
+                remaining = deadline - _monotonic()
             if remaining > 0 and waiter.lock.acquire(timeout=min(remaining, _WAIT_FOREVER)):
                 with self._lock:
                     waiter.woken = False
@@ -349,7 +354,7 @@ class Bunting(SyncMethods):
 
     def _write(self, frame: bytes, pending: Optional[Pending]) -> None:
         try:
-            with self._write_lock:
+            with self._write_lock:  # one frame at a time: a large one takes several writes
                 written = os.write(self._stdin_fd, frame)
                 if written < len(frame):  # a frame larger than the pipe takes several writes
                     view = memoryview(frame)[written:]

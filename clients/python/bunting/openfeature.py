@@ -263,8 +263,13 @@ class BuntingProvider(AbstractProvider):
             if held is None or not held.holds(evaluation_context):
                 held = self._hold(evaluation_context)
             return held.resolve(flag_key, default_value, flag_type, convert)
-        context = _flagd_context(evaluation_context)
-        result = _calling("evaluateFlag", lambda: self.client.evaluate_flag(flag_key, context, type=flag_type))
+        try:
+            result = self.client.evaluate_flag(flag_key, context_of(evaluation_context), type=flag_type)
+        except Exception as error:  # the hot path: no wrapper around the call
+            mapped = _openfeature_error("evaluateFlag", error)
+            if mapped is error:
+                raise
+            raise mapped from error
         return resolution(result, default_value, flag_type, convert)
 
     def _hold(self, evaluation_context: Optional[EvaluationContext]) -> HeldFlags:
@@ -319,14 +324,24 @@ def _calling(method: str, call: Callable[[], T]) -> T:
     """The call's result; its failures as OpenFeature errors."""
     try:
         return call()
-    except (TypeError, ValueError) as error:  # the context does not encode as JSON
-        raise InvalidContextError("the evaluation context is not JSON: %s" % error) from error
-    except errors.InvalidParams as error:
+    except Exception as error:
+        mapped = _openfeature_error(method, error)
+        if mapped is error:
+            raise
+        raise mapped from error
+
+
+def _openfeature_error(method: str, error: Exception) -> Exception:
+    """What a failed call is to OpenFeature; other exceptions stay as they are."""
+    if isinstance(error, (TypeError, ValueError)):  # the context does not encode as JSON
+        return InvalidContextError("the evaluation context is not JSON: %s" % error)
+    if isinstance(error, errors.InvalidParams):
         if (error.field or "").startswith("context"):
-            raise InvalidContextError(str(error)) from error
-        raise GeneralError(str(error)) from error
-    except errors.BuntingError as error:
-        raise GeneralError("%s failed: %s" % (method, error)) from error
+            return InvalidContextError(str(error))
+        return GeneralError(str(error))
+    if isinstance(error, errors.BuntingError):
+        return GeneralError("%s failed: %s" % (method, error))
+    return error
 
 
 def _held(context: EvaluationContext, reply: Any) -> HeldFlags:
