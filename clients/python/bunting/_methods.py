@@ -24,6 +24,39 @@ Channel = Literal["banners", "contentCards", "featureFlags"]
 FlagType = Literal["boolean", "string", "integer", "float", "object"]
 InteractiveChannel = Literal["contentCards", "banners"]
 
+from .results import (
+    Banner,
+    BannersSnapshot,
+    CacheSnapshot,
+    ChannelStatus,
+    ContentCard,
+    ContentCardsData,
+    ContentCardsSnapshot,
+    DefinitionsProblem,
+    DefinitionsStatus,
+    EvaluateFlagResult,
+    EvaluateFlagsResult,
+    EvaluateResult,
+    FeatureFlag,
+    FeatureFlagsSnapshot,
+    FlushResult,
+    LastSyncAt,
+    OpenRPCDocument,
+    Property,
+    PropertyBoolean,
+    PropertyDatetime,
+    PropertyImage,
+    PropertyJsonobject,
+    PropertyNumber,
+    PropertyString,
+    RemoveSubscriptionResult,
+    StatusResult,
+    StatusResultChannels,
+    SubscribeResult,
+    SubscribeResultObject,
+    TrackResult,
+)
+
 
 class Param(NamedTuple):
     wire: str
@@ -237,7 +270,7 @@ class SyncMethods:
             callback: Optional[EventCallback], timeout: Optional[float]) -> Any:
         raise NotImplementedError
 
-    def rpc_discover(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+    def rpc_discover(self, *, timeout: Optional[float] = None) -> OpenRPCDocument:
         """`rpc.discover`: Returns this OpenRPC document.
 
         Returns the OpenRPC document that describes this build: the document in
@@ -256,7 +289,7 @@ class SyncMethods:
         """
         return self._request("rpc.discover", None, timeout)
 
-    def status(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+    def status(self, *, timeout: Optional[float] = None) -> StatusResult:
         """`status`: Reports the server's state.
 
         Reports the version, the framing in use (null before the first bytes decided it) and the
@@ -516,7 +549,7 @@ class SyncMethods:
         subscription_id: str,
         *,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> RemoveSubscriptionResult:
         """`removeSubscription`: Ends a subscription.
 
         Ends a subscription of either kind. Answers `{removed: true}` when the id named a live
@@ -592,7 +625,7 @@ class SyncMethods:
         *,
         extras: Optional[Dict[str, Any]] = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> CacheSnapshot:
         """`getSnapshot`: Returns a channel's cached data.
 
         Returns the channel's cache snapshot for the current user, in the same shape as an event's
@@ -627,7 +660,7 @@ class SyncMethods:
         id: str,
         *,
         timeout: Optional[float] = None,
-    ) -> Optional[Dict[str, Any]]:
+    ) -> Optional[FeatureFlag]:
         """`getFeatureFlag`: Returns one feature flag, or null.
 
         Returns the current user's feature flag with this id, or null when there is none (unknown
@@ -650,12 +683,7 @@ class SyncMethods:
         params: Dict[str, Any] = {"id": id}
         return self._request("getFeatureFlag", params, timeout)
 
-    def get_banner(
-        self,
-        placement_id: str,
-        *,
-        timeout: Optional[float] = None,
-    ) -> Optional[Dict[str, Any]]:
+    def get_banner(self, placement_id: str, *, timeout: Optional[float] = None) -> Optional[Banner]:
         """`getBanner`: Returns the banner of a placement, or null.
 
         Returns the banner that fills this placement for the current user, or null when none does
@@ -802,7 +830,7 @@ class SyncMethods:
         user_id: Optional[str] = None,
         attributes: Optional[Dict[str, Any]] = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> TrackResult:
         """`track`: Records a custom event on the durable analytics path.
 
         Records an event the client names (OpenFeature's `track`), for the current user and session,
@@ -845,7 +873,7 @@ class SyncMethods:
             params["attributes"] = attributes
         return self._request("track", params, timeout)
 
-    def flush(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+    def flush(self, *, timeout: Optional[float] = None) -> FlushResult:
         """`flush`: Sends queued analytics to the sink and waits for its answer.
 
         Sends every queued analytics event (of any user) to the sink and answers once the sink
@@ -948,7 +976,7 @@ class SyncMethods:
         *,
         data: Any = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> EvaluateResult:
         """`evaluate`: Evaluates a JSONLogic rule.
 
         Evaluates a JSONLogic rule against `data` and answers `{result}`. The operators are
@@ -983,7 +1011,7 @@ class SyncMethods:
         *,
         type: Optional[FlagType] = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> EvaluateFlagResult:
         """`evaluateFlag`: Evaluates a flag of the definitions as flagd would.
 
         Evaluates the flag `flagKey` of the current definitions for `context` exactly as flagd
@@ -1025,7 +1053,7 @@ class SyncMethods:
         *,
         flag_keys: Optional[List[str]] = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> EvaluateFlagsResult:
         """`evaluateFlags`: Evaluates many flags for one context, in one request.
 
         Resolves every flag of the current definitions (or the ones named in `flagKeys`) for
@@ -1088,7 +1116,7 @@ class AsyncMethods:
             callback: Optional[EventCallback], timeout: Optional[float]) -> Any:
         raise NotImplementedError
 
-    async def rpc_discover(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+    async def rpc_discover(self, *, timeout: Optional[float] = None) -> OpenRPCDocument:
         """`rpc.discover`: Returns this OpenRPC document.
 
         Returns the OpenRPC document that describes this build: the document in
@@ -1107,7 +1135,7 @@ class AsyncMethods:
         """
         return await self._request("rpc.discover", None, timeout)
 
-    async def status(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+    async def status(self, *, timeout: Optional[float] = None) -> StatusResult:
         """`status`: Reports the server's state.
 
         Reports the version, the framing in use (null before the first bytes decided it) and the
@@ -1367,7 +1395,7 @@ class AsyncMethods:
         subscription_id: str,
         *,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> RemoveSubscriptionResult:
         """`removeSubscription`: Ends a subscription.
 
         Ends a subscription of either kind. Answers `{removed: true}` when the id named a live
@@ -1443,7 +1471,7 @@ class AsyncMethods:
         *,
         extras: Optional[Dict[str, Any]] = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> CacheSnapshot:
         """`getSnapshot`: Returns a channel's cached data.
 
         Returns the channel's cache snapshot for the current user, in the same shape as an event's
@@ -1478,7 +1506,7 @@ class AsyncMethods:
         id: str,
         *,
         timeout: Optional[float] = None,
-    ) -> Optional[Dict[str, Any]]:
+    ) -> Optional[FeatureFlag]:
         """`getFeatureFlag`: Returns one feature flag, or null.
 
         Returns the current user's feature flag with this id, or null when there is none (unknown
@@ -1506,7 +1534,7 @@ class AsyncMethods:
         placement_id: str,
         *,
         timeout: Optional[float] = None,
-    ) -> Optional[Dict[str, Any]]:
+    ) -> Optional[Banner]:
         """`getBanner`: Returns the banner of a placement, or null.
 
         Returns the banner that fills this placement for the current user, or null when none does
@@ -1653,7 +1681,7 @@ class AsyncMethods:
         user_id: Optional[str] = None,
         attributes: Optional[Dict[str, Any]] = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> TrackResult:
         """`track`: Records a custom event on the durable analytics path.
 
         Records an event the client names (OpenFeature's `track`), for the current user and session,
@@ -1696,7 +1724,7 @@ class AsyncMethods:
             params["attributes"] = attributes
         return await self._request("track", params, timeout)
 
-    async def flush(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+    async def flush(self, *, timeout: Optional[float] = None) -> FlushResult:
         """`flush`: Sends queued analytics to the sink and waits for its answer.
 
         Sends every queued analytics event (of any user) to the sink and answers once the sink
@@ -1799,7 +1827,7 @@ class AsyncMethods:
         *,
         data: Any = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> EvaluateResult:
         """`evaluate`: Evaluates a JSONLogic rule.
 
         Evaluates a JSONLogic rule against `data` and answers `{result}`. The operators are
@@ -1834,7 +1862,7 @@ class AsyncMethods:
         *,
         type: Optional[FlagType] = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> EvaluateFlagResult:
         """`evaluateFlag`: Evaluates a flag of the definitions as flagd would.
 
         Evaluates the flag `flagKey` of the current definitions for `context` exactly as flagd
@@ -1876,7 +1904,7 @@ class AsyncMethods:
         *,
         flag_keys: Optional[List[str]] = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> EvaluateFlagsResult:
         """`evaluateFlags`: Evaluates many flags for one context, in one request.
 
         Resolves every flag of the current definitions (or the ones named in `flagKeys`) for
