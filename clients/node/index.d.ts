@@ -979,9 +979,11 @@ export interface ClientEventFilter extends EventFilter<BuntingEvent | Definition
 }
 
 /**
- * A subscription: an EventEmitter of "event" (events that arrive while nobody
- * listens go to the first listener added), an async iterator of the events not
+ * A subscription: an EventEmitter of "event", an async iterator of the events not
  * yet taken, and `waitFor`, which takes the first matching event, arrived or not.
+ * An event goes to the listeners and to the first waiter that takes it; only one
+ * that found neither is kept (the first listener added takes those over), so a
+ * subscription with a listener keeps nothing for a later `waitFor`.
  */
 export declare class Subscription<E = BuntingEvent> extends EventEmitter implements AsyncIterable<E> {
   /** The server's subscription id. */
@@ -997,7 +999,8 @@ export declare class Subscription<E = BuntingEvent> extends EventEmitter impleme
   readonly droppedCount: number;
   /** Takes every arrived event not yet taken, oldest first. */
   takeBuffered(): E[];
-  waitFor<T extends TypeOf<E>>(filter: EventFilter<E> & { type: OneOrMore<T> }): Promise<Extract<E, { type: T }>>;
+  /** The predicate is given events of the types asked for. */
+  waitFor<T extends TypeOf<E>>(filter: EventFilter<Extract<E, { type: T }>> & { type: OneOrMore<T> }): Promise<Extract<E, { type: T }>>;
   waitFor(filter?: EventFilter<E>): Promise<E>;
   /** `removeSubscription`; the iteration then ends. */
   unsubscribe(options?: CallOptions): Promise<RemoveSubscriptionResult>;
