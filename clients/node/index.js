@@ -27,3 +27,4 @@ export {
   StorageError,
 } from "./lib/errors.js";
 export { findBinary } from "./lib/find-binary.js";
+export { BuntingProvider, ProviderEventEmitter, ProviderEvents } from "./lib/openfeature.js";

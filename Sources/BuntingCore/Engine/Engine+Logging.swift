@@ -106,12 +106,14 @@ extension Engine {
     @discardableResult
     func enqueue(
         _ kind: AnalyticsEvent.Kind, _ channel: Channel, itemId: String, item: JSON,
-        buttonId: String? = nil, trackingString: String? = nil
+        buttonId: String? = nil, trackingString: String? = nil, userId: String? = nil
     ) throws(EngineError) -> String {
         let profile = user.profile
+        // The session is the current user's: an event for another user has none.
+        let ownUser = userId.map { id in profile.userId.map { $0.sameBytes(as: id) } ?? false } ?? true
         let event = AnalyticsEvent(
-            eventId: random.identifier(), kind: kind, channel: channel, itemId: itemId, userId: profile.userId,
-            deviceId: profile.deviceId, sessionId: profile.sessionId, time: now, buttonId: buttonId,
+            eventId: random.identifier(), kind: kind, channel: channel, itemId: itemId, userId: userId ?? profile.userId,
+            deviceId: profile.deviceId, sessionId: ownUser ? profile.sessionId : nil, time: now, buttonId: buttonId,
             trackingString: trackingString, item: item)
         do {
             try analytics.enqueue(event)

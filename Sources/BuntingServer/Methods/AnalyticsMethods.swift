@@ -61,12 +61,18 @@ enum AnalyticsMethods {
 enum TrackingMethods {
     static func methods(_ engine: Engine) -> [Method] {
         [
-            .immediate("track", params: [.string("name", required: true, minLength: 1), .number("value"), .object("details")]) {
-                params throws(RPCError) in
+            .immediate("track", params: [
+                .string("name", required: true, minLength: 1), .number("value"), .object("details"),
+                .string("userId", minLength: 1, maxLength: UserMethods.maxUserIdLength), .object("attributes"),
+            ]) { params throws(RPCError) in
                 let name = try params.string("name")
                 let value = params.optionalNumber("value")
                 let details = params.optionalObject("details")
-                let eventId = try engineCall("track") { () throws(EngineError) in try engine.track(name: name, value: value, details: details) }
+                let userId = params.optionalString("userId")
+                let attributes = try CommonParams.attributes(params)
+                let eventId = try engineCall("track") { () throws(EngineError) in
+                    try engine.track(name: name, value: value, details: details, userId: userId, attributes: attributes)
+                }
                 return .object(["eventId": .string(eventId)])
             },
         ]

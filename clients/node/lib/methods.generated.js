@@ -602,17 +602,26 @@ export class BuntingMethods extends Connection {
   /**
    * Records a custom event on the durable analytics path.
    *
-   * Records an event the client names (OpenFeature's `track`), for the current user and session:
-   * it is committed to local storage before `CUSTOM`/`ENQUEUED` is sent, and deleted only after
-   * the sink accepted it (`CUSTOM`/`FLUSHED`, same `eventId`), as impressions are; at the sink it
-   * is `kind` `custom` with `name`, `value` and `details` (`channel` `featureFlags`, `itemId` the
-   * name). The notifications go to the event subscriptions of the `featureFlags` channel. Answers
-   * the event's id. Refused while the SDK is disabled (-32004); -32007 when it cannot be stored.
+   * Records an event the client names (OpenFeature's `track`), for the current user and session,
+   * or for the user it names (`userId`, the evaluation context's targeting key; OpenFeature's
+   * `track` passes the context with the event, so a server that tracks for many users records each
+   * event under its own user): it is committed to local storage before `CUSTOM`/`ENQUEUED` is
+   * sent, and deleted only after the sink accepted it (`CUSTOM`/`FLUSHED`, same `eventId`), as
+   * impressions are; at the sink it is `kind` `custom` with `name`, `value`, `details` and
+   * `attributes` (`channel` `featureFlags`, `itemId` the name, `userId` the event's user). The
+   * notifications go to the event subscriptions of the `featureFlags` channel. Answers the event's
+   * id. Refused while the SDK is disabled (-32004); -32007 when it cannot be stored.
    *
    * @param {object} params
    * @param {string} params.name The event's name (at most 255 bytes).
    * @param {number} [params.value] A number that goes with it (OpenFeature's tracking value).
    * @param {object} [params.details] Anything else about it (at most 16 KiB encoded).
+   * @param {string} [params.userId] The user the event is about (the evaluation context's
+   *     targeting key), at most 997 characters; the current user when left out. An event for a
+   *     user other than the current one carries no `sessionId`.
+   * @param {object} [params.attributes] The evaluation context's attributes at the time of the
+   *     event (at most 64 KiB encoded), recorded with it: `attributes` at the sink and in the
+   *     event's notifications. `targetingKey` and `$flagd` are reserved.
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<import("../index.js").TrackResult>} tracked
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
@@ -889,7 +898,7 @@ export const protocolMethods = Object.freeze([
   { method: "logImpression", name: "logImpression", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "id", required: false }, { name: "ids", required: false }] },
   { method: "logClick", name: "logClick", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "id", required: true }, { name: "buttonId", required: false }] },
   { method: "logDismiss", name: "logDismiss", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "id", required: true }] },
-  { method: "track", name: "track", subscribes: false, deprecated: false, params: [{ name: "name", required: true }, { name: "value", required: false }, { name: "details", required: false }] },
+  { method: "track", name: "track", subscribes: false, deprecated: false, params: [{ name: "name", required: true }, { name: "value", required: false }, { name: "details", required: false }, { name: "userId", required: false }, { name: "attributes", required: false }] },
   { method: "flush", name: "flush", subscribes: false, deprecated: false, params: [] },
   { method: "wipeData", name: "wipeData", subscribes: false, deprecated: false, params: [] },
   { method: "disableSDK", name: "disableSDK", subscribes: false, deprecated: false, params: [] },

@@ -14,7 +14,7 @@ provider is `bunting.openfeature.BuntingProvider` (needs openfeature-sdk).
 
 from typing import Any
 
-from . import errors, events
+from . import errors, events, results
 from ._methods import METHODS
 from .client import Bunting, Subscription
 from .events import ChannelEvent, DefinitionsEvent, UpdatesEvent
@@ -36,7 +36,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "AsyncBunting", "AsyncSubscription", "Bunting", "METHODS", "Subscription", "errors", "events",
+    "AsyncBunting", "AsyncSubscription", "Bunting", "METHODS", "Subscription", "errors", "events", "results",
     "ChannelEvent", "DefinitionsEvent", "UpdatesEvent",
     "BinaryNotFound", "BuntingError", "BuntingTimeout", "ChannelDisabled", "ClientClosed", "EventTimeout",
     "InternalError", "InvalidParams", "InvalidRequest", "InvalidRule", "MethodNotFound", "MethodNotImplemented",
