@@ -230,7 +230,8 @@ export type RPCErrorReason =
   | "SHUTTING_DOWN"
   | "STORAGE_ERROR"
   | "NOT_SYNCED"
-  | "CHANNEL_DISABLED";
+  | "CHANNEL_DISABLED"
+  | "LIMIT_REACHED";
 /** The `data` of every error response. Which fields appear depends on `reason`. */
 export interface ErrorData {
   reason: RPCErrorReason;
@@ -844,6 +845,8 @@ export declare class NotSyncedError extends BuntingError {
 export declare class ChannelDisabledError extends BuntingError {
   readonly data: ChannelWhy;
 }
+/** -32010 LIMIT_REACHED: a bound of the server reached, such as more subscriptions than `--max-subscriptions`. */
+export declare class LimitReachedError extends BuntingError {}
 
 /** A call or a wait that did not finish in time (nothing is cancelled on the server). */
 export declare class BuntingTimeoutError extends Error {
@@ -947,6 +950,10 @@ export interface ServeOptions {
   timeout?: number;
   logLevel?: "off" | "error" | "warn" | "info" | "debug";
   maxMessageSize?: number;
+  /** Bytes of text one reply may carry; a larger result is answered `REPLY_TOO_LARGE`. */
+  maxReplySize?: number;
+  /** Subscriptions kept at once; past it `subscribe` is answered `LIMIT_REACHED`. */
+  maxSubscriptions?: number;
 }
 
 export type SpawnOptions = ClientOptions & ServeOptions;

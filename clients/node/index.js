@@ -10,6 +10,7 @@ export {
   BuntingError,
   BuntingTimeoutError,
   ChannelDisabledError,
+  LimitReachedError,
   errorClassByReason,
   errorFromReply,
   InternalError,

@@ -64,6 +64,7 @@ struct ServeConfiguration {
         OptionSpec(name: "timeout", valueName: "S", help: "seconds one HTTP request may take in all (default: \(seconds(httpDefaults.timeout)))"),
         OptionSpec(name: "log-level", valueName: "LEVEL", help: "stderr logging: off, error, warn, info or debug (default: warn)"),
         OptionSpec(name: "max-message-size", valueName: "BYTES", help: "largest message accepted (default: \(serverDefaults.maxMessageBytes))"),
+        OptionSpec(name: "max-subscriptions", valueName: "N", help: "subscriptions the server keeps at once; past N, subscribe is\nanswered LIMIT_REACHED (default: \(engineDefaults.maxSubscriptions))"),
         OptionSpec(name: "max-reply-size", valueName: "BYTES", help: "largest result one reply may carry; a larger one is answered\nREPLY_TOO_LARGE (default: \(serverDefaults.limits.maxReplyBytes))"),
         OptionSpec(name: "help", valueName: nil, help: "show this help"),
     ]
@@ -111,6 +112,12 @@ struct ServeConfiguration {
                 throw UsageError("--max-queued-events must be a whole number ≥ 1, not '\(value)'", command: "serve")
             }
             engine.maxQueuedEvents = count
+        }
+        if let value = options.value("max-subscriptions") {
+            guard let count = Int(value), count >= 1 else {
+                throw UsageError("--max-subscriptions must be a whole number ≥ 1, not '\(value)'", command: "serve")
+            }
+            engine.maxSubscriptions = count
         }
         if let value = options.value("retry-max-attempts") {
             guard let attempts = Int(value), attempts >= 0 else {

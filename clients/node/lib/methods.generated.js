@@ -219,6 +219,7 @@ export class BuntingMethods extends Connection {
    * @returns {Promise<import("../index.js").Subscription | null>} the Subscription (null where the
    *     server made none)
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").LimitReachedError} -32010 LIMIT_REACHED
    * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
    * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
    * @example
@@ -246,6 +247,7 @@ export class BuntingMethods extends Connection {
    * @returns {Promise<import("../index.js").Subscription | null>} the Subscription (null where the
    *     server made none)
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").LimitReachedError} -32010 LIMIT_REACHED
    * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
    * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
    * @example
@@ -273,6 +275,7 @@ export class BuntingMethods extends Connection {
    * @returns {Promise<import("../index.js").Subscription | null>} the Subscription (null where the
    *     server made none)
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").LimitReachedError} -32010 LIMIT_REACHED
    * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
    * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
    * @example

@@ -469,8 +469,8 @@ class SyncMethods:
                 None when no subscription is made (while the SDK is disabled).
 
         Raises:
-            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
-                ServerExited.
+            InvalidParams, LimitReached, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {"channel": channel}
         if extras is not None:
@@ -505,8 +505,8 @@ class SyncMethods:
                 or None when no subscription is made (while the SDK is disabled).
 
         Raises:
-            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
-                ServerExited.
+            InvalidParams, LimitReached, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {"channel": channel}
         return self._subscribe("subscribeToUpdates", params, "updates", callback, timeout)
@@ -539,8 +539,8 @@ class SyncMethods:
                 disabled).
 
         Raises:
-            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
-                ServerExited.
+            InvalidParams, LimitReached, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
         """
         return self._subscribe("subscribeToDefinitions", None, "definitions", callback, timeout)
 
@@ -1315,8 +1315,8 @@ class AsyncMethods:
                 (ChannelEvent), or None when no subscription is made (while the SDK is disabled).
 
         Raises:
-            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
-                ServerExited.
+            InvalidParams, LimitReached, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {"channel": channel}
         if extras is not None:
@@ -1351,8 +1351,8 @@ class AsyncMethods:
                 (UpdatesEvent), or None when no subscription is made (while the SDK is disabled).
 
         Raises:
-            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
-                ServerExited.
+            InvalidParams, LimitReached, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {"channel": channel}
         return await self._subscribe("subscribeToUpdates", params, "updates", callback, timeout)
@@ -1385,8 +1385,8 @@ class AsyncMethods:
                 disabled).
 
         Raises:
-            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
-                ServerExited.
+            InvalidParams, LimitReached, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
         """
         return await self._subscribe("subscribeToDefinitions", None, "definitions", callback, timeout)
 
