@@ -109,7 +109,10 @@ struct DefinitionsLoader {
                 structural = true
             }
         }
-        guard !structural, !(strict && !problems.isEmpty) else { return .failure(DefinitionsProblems(sorted(problems))) }
+        // A strict load goes on past the schema's problems, so that it lists
+        // every problem the lenient load lists (a flag's bad default variant
+        // among them), and refuses at the end.
+        guard !structural else { return .failure(DefinitionsProblems(sorted(problems))) }
 
         let flagSet: FlagSet
         switch compiledFlags {

@@ -108,14 +108,17 @@ export type FeatureFlagsData = FeatureFlag[];
 export interface ContentCardsSnapshot {
   contentCards: ContentCardsData;
   lastSyncAt: LastSyncAt;
+  notSynced?: NotSyncedWhy;
 }
 export interface BannersSnapshot {
   banners: BannersData;
   lastSyncAt: LastSyncAt;
+  notSynced?: NotSyncedWhy;
 }
 export interface FeatureFlagsSnapshot {
   featureFlags: FeatureFlagsData;
   lastSyncAt: LastSyncAt;
+  notSynced?: NotSyncedWhy;
 }
 export type EventType =
   | "CACHE_REPLAY"
@@ -343,6 +346,13 @@ export interface DefinitionsStatus {
   problems: DefinitionsProblem[];
   lastError?: string;
 }
+/**
+ * Only in `getSnapshot`'s answer: present when the channel has not been refreshed for the current
+ * user yet (no definitions loaded yet, or no refresh for this user), saying why and what to do —
+ * the same words as `getFeatureFlag`'s -32008 `NOT_SYNCED`. Absent once the channel is synced, and
+ * when the definitions turn the channel off (`lastSyncAt` null).
+ */
+export type NotSyncedWhy = string;
 
 // The params of each method (NoParams where it takes none).
 

@@ -19,7 +19,10 @@ enum CacheMethods {
             .encoded("getSnapshot", params: [CommonParams.channel(), .object("extras")]) { params throws(RPCError) in
                 let channel = try CommonParams.channel(params)
                 let extras = params.optionalObject("extras")
-                return try engineCall("getSnapshot") { () throws(EngineError) in try engine.readSnapshot(channel, extras: extras) }.encoded
+                let snapshot = try engineCall("getSnapshot") { () throws(EngineError) in try engine.readSnapshot(channel, extras: extras) }.encoded
+                // Not yet refreshed for this user: an empty list must not read as "nothing".
+                guard case .notSynced(let why) = engine.readiness(channel) else { return snapshot }
+                return EncodedJSON(trustedText: snapshot.bytes.dropLast() + Self.notSyncedKey + JSON.string(why).encoded() + [UInt8(ascii: "}")])
             },
             .encoded("getFeatureFlag", params: [CommonParams.id("id")]) { params throws(RPCError) in
                 try requireSynced(.featureFlags, engine)
@@ -31,6 +34,8 @@ enum CacheMethods {
             },
         ]
     }
+
+    private static let notSyncedKey = Array(#","notSynced":"#.utf8)
 
     /// A read's `null` means "no such item for this user" only once the
     /// channel is synced; before that, the read is refused with the reason.

@@ -62,3 +62,23 @@ import Testing
         #expect(try fixture.server.requests(path).contains { $0.time >= asked }, "no request was sent after the refresh was asked")
     }
 }
+
+/// Right after `changeUser` with a URL source, `getSnapshot` answered an
+/// empty list where `getFeatureFlag` answered NOT_SYNCED.
+@Suite struct NotSyncedSnapshotTests {
+    @Test func aSnapshotBeforeTheFirstDocumentSaysWhyItIsEmpty() throws {
+        let server = try FaultServer()
+        let path = DefinitionsFixture.path
+        try server.setDocument(path, definitions("v1"), etag: "\"v1\"")
+        try server.script(path, [FaultServer.Answer.status(200, body: definitions("v1")).held])
+        let bunting = try BuntingClient(["--definitions", server.url(path)])
+        try server.waitForRequests(path, count: 1)
+        try bunting.call("changeUser", ["userId": "ada"])
+        let snapshot = try bunting.call("getSnapshot", ["channel": "featureFlags"])
+        let reply = try bunting.process.request("getFeatureFlag", params: ["id": "greeting"], id: "read")
+        #expect(reply["error"]?["data"]?["reason"] == "NOT_SYNCED")
+        #expect(snapshot["featureFlags"] == [])
+        #expect(snapshot["notSynced"] != nil && snapshot["notSynced"] == reply["error"]?["data"]?["why"])
+        try server.release()
+    }
+}

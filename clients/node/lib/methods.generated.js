@@ -198,17 +198,19 @@ export class BuntingMethods extends Connection {
    * receives `CACHE_LOAD`, `DATA_UPDATED`, `IMPRESSION`, `CLICK`, `DISMISS` and `ERROR` events of
    * that channel (see the `event` notification). Subscribing starts no refresh. If the channel is
    * disabled, or no configuration has arrived yet, it still answers normally, then sends `ERROR`
-   * `FEATURE_DISABLED`/`DO_NOT_RETRY` instead of `CACHE_REPLAY` (when the definitions could not be
-   * read or were invalid, that `ERROR` carries the real cause instead: `SERVER_ERROR` or
-   * `INVALID_SERVER_DATA`, with the source's message); the subscription stays, and when the
+   * `FEATURE_DISABLED` instead of `CACHE_REPLAY`: `DO_NOT_RETRY` when the definitions turn the
+   * channel off, `SDK_WILL_RETRY` while the first document is being fetched (when the definitions
+   * could not be read or were invalid, that `ERROR` carries the real cause instead: `SERVER_ERROR`
+   * or `INVALID_SERVER_DATA`, with the source's message); the subscription stays, and when the
    * channel is enabled a refresh runs and `DATA_UPDATED` follows. If local storage was found
    * damaged at start-up (moved aside and started afresh) or cannot be used (state is kept in
    * memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY` whose `message` says so follows the
    * `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on every subscription made while this server
    * runs. While the SDK is disabled it answers null and makes no subscription (subscriptions made
-   * before `disableSDK` stay and work again after `enableSDK`). A channel may have any number of
-   * subscriptions; each receives its own events. With `extras` (content cards only; -32602 for
-   * another channel) the subscription's snapshots list only the cards of that feed.
+   * before `disableSDK` stay and work again after `enableSDK`). A server keeps at most
+   * `--max-subscriptions` subscriptions (100 by default; -32010 `LIMIT_REACHED` past it); each
+   * receives its own events. With `extras` (content cards only; -32602 for another channel) the
+   * subscription's snapshots list only the cards of that feed.
    *
    * @param {object} params
    * @param {import("../index.js").Channel} params.channel The channel to subscribe to.
@@ -360,9 +362,12 @@ export class BuntingMethods extends Connection {
    * Returns the channel's cache snapshot for the current user, in the same shape as an event's
    * `cacheSnapshot`: `contentCards` → ContentCardsSnapshot, `banners` → BannersSnapshot,
    * `featureFlags` → FeatureFlagsSnapshot. While the channel is disabled the data is empty and
-   * `lastSyncAt` is null. Reads only: no refresh, no notification, nothing logged; answers from
-   * the cache while the SDK is disabled. With `extras` (content cards only; -32602 for another
-   * channel) only the cards of that feed are listed, and `unviewedCount` counts them.
+   * `lastSyncAt` is null. Before the channel was refreshed for the current user (before the first
+   * definitions arrived, say), the answer carries `notSynced` with why and what to do, in the
+   * words `getFeatureFlag`'s -32008 `NOT_SYNCED` uses, so that an empty list is never mistaken for
+   * "nothing". Reads only: no refresh, no notification, nothing logged; answers from the cache
+   * while the SDK is disabled. With `extras` (content cards only; -32602 for another channel) only
+   * the cards of that feed are listed, and `unviewedCount` counts them.
    *
    * @param {object} params
    * @param {import("../index.js").Channel} params.channel The channel.

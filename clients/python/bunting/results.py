@@ -101,12 +101,16 @@ class RemoveSubscriptionResult(TypedDict):
     removed: bool
 
 
-class ContentCardsSnapshot(TypedDict):
+class _ContentCardsSnapshotKeys(TypedDict):
+    contentCards: ContentCardsData
+    lastSyncAt: LastSyncAt
+
+
+class ContentCardsSnapshot(_ContentCardsSnapshotKeys, total=False):
     """`ContentCardsSnapshot`.
     """
 
-    contentCards: ContentCardsData
-    lastSyncAt: LastSyncAt
+    notSynced: str
 
 
 class ContentCardsData(TypedDict):
@@ -146,12 +150,16 @@ class ContentCard(_ContentCardKeys, total=False):
     expiresAt: float
 
 
-class BannersSnapshot(TypedDict):
+class _BannersSnapshotKeys(TypedDict):
+    banners: Dict[str, Banner]
+    lastSyncAt: LastSyncAt
+
+
+class BannersSnapshot(_BannersSnapshotKeys, total=False):
     """`BannersSnapshot`.
     """
 
-    banners: Dict[str, Banner]
-    lastSyncAt: LastSyncAt
+    notSynced: str
 
 
 class _BannerKeys(TypedDict):
@@ -219,12 +227,16 @@ class PropertyDatetime(TypedDict):
     value: float
 
 
-class FeatureFlagsSnapshot(TypedDict):
+class _FeatureFlagsSnapshotKeys(TypedDict):
+    featureFlags: List[FeatureFlag]
+    lastSyncAt: LastSyncAt
+
+
+class FeatureFlagsSnapshot(_FeatureFlagsSnapshotKeys, total=False):
     """`FeatureFlagsSnapshot`.
     """
 
-    featureFlags: List[FeatureFlag]
-    lastSyncAt: LastSyncAt
+    notSynced: str
 
 
 class _FeatureFlagKeys(TypedDict):

@@ -90,6 +90,8 @@ final class DefinitionsFetcher: @unchecked Sendable {
     }
 
     var location: String { source.location }
+    /// A fetch is under way or a retry is scheduled: a document may be on its way.
+    var isFetching: Bool { inFlight || retryTimer != nil }
     var isLocal: Bool { source.isLocal }
 
     private var now: Double { loop.clock.unixTime() }
