@@ -335,15 +335,18 @@ export interface DefinitionsProblem {
 }
 /**
  * The definitions: where they are read from (a path, a URL without any user:password, or `(bundled
- * example)`), whether a document is loaded and when it was adopted, each problem of the loaded
- * document (a flag in error, a banner or card left out), and the source's problem now when the last
- * check found one.
+ * example)`), whether a document is loaded and when it was adopted, the first 100 problems of the
+ * loaded document (a flag in error, a banner or card left out; `problemCount` says how many there
+ * are: `bunting validate` lists them all), and the source's problem now when the last check found
+ * one.
  */
 export interface DefinitionsStatus {
   location: string;
   loaded: boolean;
   loadedAt?: UnixTime;
   problems: DefinitionsProblem[];
+  /** How many problems the document has; `problems` lists the first 100. */
+  problemCount?: number;
   lastError?: string;
 }
 /**

@@ -37,6 +37,7 @@ import Testing
         // The refused body, read again while it stays, is not reported again.
         let errors = bunting.events.dropFirst(start).filter { $0["type"] == "ERROR" }
         #expect(errors.count == 1)
+        try bunting.process.expectPromptStatusAndTermination()
     }
 
     /// A manual refresh that arrived while a poll was under way completed
@@ -60,6 +61,7 @@ import Testing
         let texts = manual["cacheSnapshot"]?["featureFlags"]?.arrayValue?.compactMap { $0["properties"]?["text"]?["value"]?.stringValue }
         #expect(texts == ["v2"], "the manual refresh saw \(texts ?? [])")
         #expect(try fixture.server.requests(path).contains { $0.time >= asked }, "no request was sent after the refresh was asked")
+        try fixture.bunting.process.expectPromptStatusAndTermination()
     }
 }
 
@@ -80,5 +82,6 @@ import Testing
         #expect(snapshot["featureFlags"] == [])
         #expect(snapshot["notSynced"] != nil && snapshot["notSynced"] == reply["error"]?["data"]?["why"])
         try server.release()
+        try bunting.process.expectPromptStatusAndTermination()
     }
 }

@@ -67,12 +67,14 @@ class _DefinitionsStatusKeys(TypedDict):
 
 class DefinitionsStatus(_DefinitionsStatusKeys, total=False):
     """The definitions: where they are read from (a path, a URL without any user:password, or `(bundled
-    example)`), whether a document is loaded and when it was adopted, each problem of the loaded
-    document (a flag in error, a banner or card left out), and the source's problem now when the
-    last check found one.
+    example)`), whether a document is loaded and when it was adopted, the first 100 problems of the
+    loaded document (a flag in error, a banner or card left out; `problemCount` says how many there
+    are: `bunting validate` lists them all), and the source's problem now when the last check found
+    one.
     """
 
     loadedAt: float
+    problemCount: int
     lastError: str
 
 

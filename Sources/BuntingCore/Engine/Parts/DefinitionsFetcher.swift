@@ -420,6 +420,9 @@ final class DefinitionsFetcher: @unchecked Sendable {
         return seen
     }
 
+    /// Problems `status` lists (`bunting validate` lists every one).
+    static let problemsInStatus = 100
+
     /// Where the definitions come from, whether they are loaded, and what is
     /// wrong in them: `status.definitions`.
     var status: JSONObject {
@@ -428,7 +431,10 @@ final class DefinitionsFetcher: @unchecked Sendable {
         let loaded = definitions != nil && refusal == nil
         var status: JSONObject = ["location": .string(source.location), "loaded": .bool(loaded)]
         if let loadedAt, loaded { status["loadedAt"] = .number(loadedAt) }
-        status["problems"] = .array((definitions?.problems ?? []).map(\.json))
+        // A document may have thousands of problems: status stays small and quick.
+        let problems = definitions?.problems ?? []
+        status["problems"] = .array(problems.prefix(Self.problemsInStatus).map(\.json))
+        status["problemCount"] = .int(problems.count)
         // The source's problem now, as the last fetch found it.
         if let problem = lastProblem ?? refusal?.description { status["lastError"] = .string(problem) }
         return status
