@@ -1,0 +1,85 @@
+import BuntingJSON
+
+/// Evaluates a payload's features for one user, as the JavaScript SDK's
+/// `evalFeature` and `runExperiment` do, and collects what the evaluations
+/// cause: exposures (the SDK's tracking calls) and changed sticky bucket
+/// documents, for the owner to log and save.
+///
+/// A value type with no shared state: one per user (or per request), used
+/// from one thread at a time.
+public struct GrowthBookEvaluator: Sendable {
+    public let payload: GrowthBookPayload
+    public var context: EvaluationContext
+    /// The user's sticky bucket documents by key; nil when sticky bucketing is off.
+    var stickyDocuments: [String: StickyAssignmentsDocument]?
+    private var changedKeys: [String] = []
+    private var exposureList: [Exposure] = []
+    private var trackedKeys = Set<String>()
+
+    /// `stickyDocuments` turns sticky bucketing on (the SDK's sticky bucket
+    /// service): the user's documents, as `StickyBucketStore.documents(for:attributes:)` reads them.
+    public init(payload: GrowthBookPayload, context: EvaluationContext, stickyDocuments: [StickyAssignmentsDocument]? = nil) {
+        self.payload = payload
+        self.context = context
+        if let stickyDocuments {
+            var byKey: [String: StickyAssignmentsDocument] = [:]
+            for document in stickyDocuments { byKey[document.key] = document }
+            self.stickyDocuments = byKey
+        }
+    }
+
+    public var stickyBucketing: Bool { stickyDocuments != nil }
+
+    /// Exposures since the last call, each once.
+    public mutating func takeExposures() -> [Exposure] {
+        defer { exposureList = [] }
+        return exposureList
+    }
+
+    /// Sticky bucket documents changed since the last call, to be saved.
+    public mutating func takeChangedStickyDocuments() -> [StickyAssignmentsDocument] {
+        defer { changedKeys = [] }
+        return changedKeys.compactMap { stickyDocuments?[$0] }
+    }
+
+    /// The current sticky documents (those read and those changed).
+    public var currentStickyDocuments: [StickyAssignmentsDocument] {
+        stickyDocuments.map { Array($0.values) } ?? []
+    }
+
+    // MARK: - Entry points
+
+    /// One feature's value for the context's user.
+    public mutating func evaluateFeature(_ key: String) -> FeatureResult {
+        var budget = EvaluationBudget(steps: payload.limits.maxEvaluationSteps)
+        let result = evaluateFeature(key, stack: [], budget: &budget)
+        guard budget.exhausted else { return result }
+        return FeatureResult(
+            key: result.key, value: result.value, source: result.source, ruleId: result.ruleId, experiment: result.experiment,
+            experimentResult: result.experimentResult, exhaustedBudget: true)
+    }
+
+    /// Every feature of the payload, in its order.
+    public mutating func evaluateAll() -> [FeatureResult] {
+        payload.featureKeys.map { evaluateFeature($0) }
+    }
+
+    /// An experiment run directly (`gb.run`), not through a feature.
+    public mutating func run(_ experiment: ExperimentDefinition) -> ExperimentResult {
+        var budget = EvaluationBudget(steps: payload.limits.maxEvaluationSteps)
+        return run(experiment, featureId: nil, bandit: nil, stack: [], budget: &budget)
+    }
+
+    // MARK: - Effects
+
+    mutating func track(_ exposure: Exposure) {
+        guard trackedKeys.insert(exposure.deduplicationKey).inserted else { return }
+        exposureList.append(exposure)
+    }
+
+    mutating func saveSticky(_ document: StickyAssignmentsDocument) {
+        guard stickyDocuments != nil else { return }
+        if !changedKeys.contains(document.key) { changedKeys.append(document.key) }
+        stickyDocuments![document.key] = document
+    }
+}

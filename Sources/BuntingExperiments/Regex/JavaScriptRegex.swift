@@ -1,0 +1,35 @@
+/// A JavaScript regular expression (`new RegExp(pattern)` or
+/// `new RegExp(pattern, "i")`), compiled once, that answers `test` within a
+/// step budget.
+///
+/// Swift's `Regex` cannot be interrupted, and a pattern such as `(a+)+$`
+/// backtracks for exponential time; this matcher counts every step, so a
+/// hostile pattern costs at most its budget. It implements ECMAScript's
+/// syntax without the `u` flag, Annex B's web-compatible forms included,
+/// except lookbehind (`(?<=…)`, `(?<!…)`), which is refused as unsupported.
+struct JavaScriptRegex: Sendable {
+    let pattern: String
+    private let program: RegexProgram
+
+    init(pattern: String, ignoreCase: Bool, maxLength: Int) throws(RegexCompileError) {
+        self.pattern = pattern
+        let units = Array(pattern.utf16)
+        guard units.count <= maxLength else { throw .tooLong(units.count, limit: maxLength) }
+        let (node, captures) = try RegexParser.parse(units)
+        program = try RegexProgram(node, captureCount: captures, ignoreCase: ignoreCase)
+    }
+
+    /// Whether the pattern matches somewhere in `text`; nil when `steps` ran
+    /// out first (then `steps` is 0). Spends from `steps` what it used.
+    func test(_ text: String, steps: inout Int) -> Bool? {
+        var matcher = RegexMatcher(program: program, text: Array(text.utf16), steps: steps)
+        do {
+            let found = try matcher.search()
+            steps = matcher.stepsLeft
+            return found
+        } catch {
+            steps = 0
+            return nil
+        }
+    }
+}
