@@ -156,9 +156,7 @@ struct RegexMatcher {
     private func setContains(_ index: Int, _ unit: UInt16) -> Bool {
         let set = program.sets[index]
         guard program.ignoreCase else { return set.contains(unit) }
-        let canonical = Int(CaseFolding.canonicalize(unit))
-        let member = program.foldedSets[index][canonical >> 6] & (1 << UInt64(canonical & 63)) != 0
-        return member != set.negated
+        return CaseFolding.anyMember(of: set, foldingTo: unit) != set.negated
     }
 
     /// The end of the text the group captured, matched again at `position`;

@@ -29,9 +29,6 @@ struct RegexProgram: Sendable {
 
     var instructions: [Instruction] = []
     var sets: [RegexCharacterSet] = []
-    /// For a pattern that ignores case: per set, which canonical code units
-    /// some member folds to (ECMAScript compares canonical forms).
-    var foldedSets: [[UInt64]] = []
     /// Nodes compiled, copies included: bounds the work of compiling even
     /// repetitions of nothing, such as `(?:){9999}{9999}`.
     private var compiledNodes = 0
@@ -82,7 +79,6 @@ struct RegexProgram: Sendable {
             try emit(.any)
         case .set(let set):
             sets.append(set)
-            if ignoreCase { foldedSets.append(Self.fold(set)) }
             try emit(.set(sets.count - 1))
         case .lineStart:
             try emit(.lineStart)
@@ -123,19 +119,6 @@ struct RegexProgram: Sendable {
         case .repetition(let body, let min, let max, let greedy):
             try compileRepetition(body, min: min, max: max, greedy: greedy)
         }
-    }
-
-    /// A bitmap of the canonical forms of the set's members (not negated:
-    /// the matcher applies the negation after folding, as ECMAScript does).
-    private static func fold(_ set: RegexCharacterSet) -> [UInt64] {
-        var positive = set
-        positive.negated = false
-        var bits = [UInt64](repeating: 0, count: 0x1_0000 / 64)
-        for unit in 0..<0x1_0000 where positive.contains(UInt16(unit)) {
-            let canonical = Int(CaseFolding.canonicalize(UInt16(unit)))
-            bits[canonical >> 6] |= 1 << UInt64(canonical & 63)
-        }
-        return bits
     }
 
     private mutating func compileRepetition(_ body: RegexNode, min: Int, max: Int?, greedy: Bool) throws(RegexCompileError) {
@@ -192,6 +175,33 @@ enum CaseFolding {
         }
         return table
     }()
+
+    /// For each canonical form, the other code units that fold to it (`k`
+    /// for `K`, `é` for `É`): what a class must be asked about besides the
+    /// form itself.
+    private static let others: [UInt16: [UInt16]] = {
+        var others: [UInt16: [UInt16]] = [:]
+        for unit in 0..<0x1_0000 where table[unit] != UInt16(unit) {
+            others[table[unit], default: []].append(UInt16(unit))
+        }
+        return others
+    }()
+
+    /// Whether some member of `set` has the canonical form of `unit`
+    /// (ECMAScript's CharacterSetMatcher when ignoring case), before the
+    /// set's own negation.
+    static func anyMember(of set: RegexCharacterSet, foldingTo unit: UInt16) -> Bool {
+        var positive = set
+        positive.negated = false
+        let canonical = canonicalize(unit)
+        if canonicalize(canonical) == canonical, positive.contains(canonical) { return true }
+        if canonical < 0x80 {
+            // An ASCII letter's other form is its lower case (no non-ASCII unit folds to ASCII).
+            if canonical >= 0x41 && canonical <= 0x5A { return positive.contains(canonical + 0x20) }
+            return false
+        }
+        return others[canonical]?.contains(where: positive.contains) ?? false
+    }
 
     private static func fold(_ unit: UInt16) -> UInt16 {
         guard unit >= 0x80, let scalar = Unicode.Scalar(unit) else { return canonicalizeASCII(unit) }
