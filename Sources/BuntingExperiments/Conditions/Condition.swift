@@ -35,6 +35,13 @@ public struct Condition: Sendable {
             return false
         }
     }
+
+    /// Passes for the user's `attributes`, whose values the budget keeps.
+    func passes(attributes: JSON, _ budget: inout EvaluationBudget) -> Bool {
+        budget.testsAttributes = true
+        defer { budget.testsAttributes = false }
+        return passes(attributes, &budget)
+    }
 }
 
 extension PayloadProblem: Error {}

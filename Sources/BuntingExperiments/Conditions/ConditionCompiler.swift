@@ -12,8 +12,31 @@ import BuntingRules
 struct ConditionCompiler {
     let savedGroups: SavedGroups
     let limits: PayloadLimits
+    /// Feature key → its place in the payload, for prerequisites.
+    var featureIndices: [ExactKey: Int] = [:]
     /// Saved groups made into sets once, however many conditions name them.
     private var groupSets: [ExactKey: MemberSet] = [:]
+    /// Each distinct attribute path's number (see `AttributePath.id`).
+    private var pathIDs: [ExactKey: Int] = [:]
+    private(set) var pathCount = 0
+    /// Each distinct experiment key's number (see `ExperimentDefinition.keyOrdinal`).
+    private var experimentKeys: [ExactKey: Int] = [:]
+    private(set) var experimentKeyCount = 0
+
+    mutating func experimentKeyOrdinal(_ key: String) -> Int {
+        if let ordinal = experimentKeys[ExactKey(key)] { return ordinal }
+        experimentKeyCount += 1
+        experimentKeys[ExactKey(key)] = experimentKeyCount - 1
+        return experimentKeyCount - 1
+    }
+
+    private mutating func path(_ text: String) -> AttributePath {
+        if let id = pathIDs[ExactKey(text)] { return AttributePath(text, id: id) }
+        let id = pathCount
+        pathCount += 1
+        pathIDs[ExactKey(text)] = id
+        return AttributePath(text, id: id)
+    }
 
     init(savedGroups: SavedGroups, limits: PayloadLimits) {
         self.savedGroups = savedGroups
@@ -60,7 +83,7 @@ struct ConditionCompiler {
         case "$nor": return .nor(try list(value, at: pointer, depth: depth + 1))
         case "$and": return .and(try list(value, at: pointer, depth: depth + 1))
         case "$not": return .not(try condition(value, at: pointer, depth: depth + 1))
-        default: return .path(AttributePath(key), try self.value(value, at: pointer, depth: depth + 1))
+        default: return .path(path(key), try self.value(value, at: pointer, depth: depth + 1))
         }
     }
 

@@ -17,7 +17,8 @@ extension ConditionNode {
         case .throwing:
             throw .thrown
         case .entries(let entries):
-            for entry in entries where !(try entry.passes(object, &budget)) { return false }
+            // By index: a `for` loop would copy each entry out (retaining what it holds).
+            for index in entries.indices where !(try entries[index].passes(object, &budget)) { return false }
             return true
         }
     }
@@ -33,7 +34,8 @@ extension ConditionEntry {
             for member in members where !(try member.passes(object, &budget)) { return false }
             return true
         case .not(let condition): return !(try condition.passes(object, &budget))
-        case .path(let path, let test): return try test.passes(path.value(in: object), &budget)
+        case .path(let path, let test):
+            return try test.passes(budget.value(at: path, in: object), &budget, path: budget.testsAttributes ? path.id : -1)
         }
     }
 }
@@ -49,16 +51,18 @@ extension ConditionList {
 }
 
 extension ValueTest {
-    /// `evalConditionValue(condition, value)`.
-    func passes(_ value: JSON, _ budget: inout EvaluationBudget) throws(ConditionFailure) -> Bool {
+    /// `evalConditionValue(condition, value)`; `path`, when not -1, is the
+    /// attribute path the value was read at (version operators keep its
+    /// padded form for the user).
+    func passes(_ value: JSON, _ budget: inout EvaluationBudget, path: Int = -1) throws(ConditionFailure) -> Bool {
         guard budget.take() else { throw .outOfSteps }
         switch self {
         case .string(let expected, let insensitive):
             if case .string(let actual) = value {
-                return JavaScript.sameCodeUnits(insensitive ? actual.lowercased() : actual, expected)
+                return JSValues.sameString(insensitive ? actual.lowercased() : actual, expected)
             }
             let text = JSValues.string(value)
-            return JavaScript.sameCodeUnits(insensitive ? text.lowercased() : text, expected)
+            return JSValues.sameString(insensitive ? text.lowercased() : text, expected)
         case .number(let expected):
             return JSValues.toNumber(value) == expected
         case .boolean(let expected):
@@ -68,7 +72,7 @@ extension ValueTest {
         case .sameJSON(let expected):
             return JSValues.sameJSONText(value, expected)
         case .operators(let tests):
-            for test in tests where !(try test.passes(value, &budget)) { return false }
+            for index in tests.indices where !(try tests[index].passes(value, &budget, path: path)) { return false }
             return true
         }
     }
@@ -76,14 +80,14 @@ extension ValueTest {
 
 extension OperatorTest {
     /// `evalOperatorCondition(operator, actual, expected)`.
-    func passes(_ actual: JSON, _ budget: inout EvaluationBudget) throws(ConditionFailure) -> Bool {
+    func passes(_ actual: JSON, _ budget: inout EvaluationBudget, path: Int = -1) throws(ConditionFailure) -> Bool {
         switch self {
         case .strictEqual(let expected, let negated):
             return JavaScript.strictEquals(actual, expected) != negated
         case .relational(let expected, let relation):
             return JavaScript.compare(actual, expected, relation)
         case .version(let expected, let relation):
-            let order = VersionString.compare(VersionString.padded(actual), expected)
+            let order = VersionString.compare(budget.paddedVersion(of: actual, at: path), expected)
             switch relation {
             case .equal: return order == 0
             case .notEqual: return order != 0
@@ -110,6 +114,10 @@ extension OperatorTest {
             return false
         case .elementMatchesCondition(let condition):
             guard case .array(let elements) = actual else { return false }
+            // The elements are not the attributes: their paths are not kept.
+            let testsAttributes = budget.testsAttributes
+            budget.testsAttributes = false
+            defer { budget.testsAttributes = testsAttributes }
             for element in elements where JSValues.isTruthy(element) {
                 if try condition.passes(element, &budget) { return true }
             }

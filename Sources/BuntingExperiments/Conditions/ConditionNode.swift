@@ -31,12 +31,16 @@ enum ConditionList: Sendable {
     case throwing
 }
 
-/// A dot path into the tested object, split once.
+/// A dot path into the tested object, split once. `id` numbers the
+/// payload's distinct paths, so that an evaluation can keep each one's value
+/// in the user's attributes once read.
 struct AttributePath: Sendable {
     let components: [String]
+    let id: Int
 
-    init(_ path: String) {
+    init(_ path: String, id: Int = -1) {
         components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        self.id = id
     }
 
     /// `getPath`: each step into an object member, an array element (its

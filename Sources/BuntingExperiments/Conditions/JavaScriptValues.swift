@@ -86,6 +86,15 @@ enum JSValues {
         return value < 0xFFFF_FFFF ? UInt32(value) : nil
     }
 
+    /// `a === b` for two strings: equal code units. Swift's `==` decides
+    /// most pairs at once (a byte count that differs, identical small
+    /// strings); canonical equivalence, which it also accepts, needs the
+    /// bytes compared too.
+    @inline(__always)
+    static func sameString(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a == b && a.utf8.elementsEqual(b.utf8)
+    }
+
     /// `String(value)`.
     static func string(_ value: JSON) -> String {
         JavaScript.toString(value)

@@ -1,4 +1,5 @@
 import BuntingJSON
+import BuntingRules
 
 /// The values of an `$in` list (or a saved group) for `Array.prototype.includes`:
 /// SameValueZero, so strings by code units and numbers by value (0 and -0
@@ -6,6 +7,8 @@ import BuntingJSON
 /// them by reference, and the attribute is a different object). With
 /// `caseInsensitive`, strings are kept lower-cased (`$ini`, `$nini`).
 final class MemberSet: Sendable {
+    /// The strings, for a short list read one by one (faster than hashing).
+    private let stringList: [String]
     private let strings: Set<ExactKey>
     private let numbers: Set<Double>
     private let hasTrue: Bool
@@ -29,6 +32,7 @@ final class MemberSet: Sendable {
             }
         }
         self.strings = strings
+        stringList = strings.count <= Self.longList ? strings.map(\.string) : []
         self.numbers = numbers
         self.hasTrue = hasTrue
         self.hasFalse = hasFalse
@@ -37,6 +41,9 @@ final class MemberSet: Sendable {
     }
 
     /// `isIn(actual, values)`: an array attribute matches when any element does.
+    /// Up to this many strings, a list is searched rather than hashed into.
+    static let longList = 16
+
     func matches(_ actual: JSON) -> Bool {
         if case .array(let elements) = actual {
             return elements.contains { contains($0) }
@@ -46,7 +53,10 @@ final class MemberSet: Sendable {
 
     func contains(_ value: JSON) -> Bool {
         switch value {
-        case .string(let text): return strings.contains(ExactKey(caseInsensitive ? text.lowercased() : text))
+        case .string(let text):
+            let folded = caseInsensitive ? text.lowercased() : text
+            if strings.count <= Self.longList { return stringList.contains { JSValues.sameString($0, folded) } }
+            return strings.contains(ExactKey(folded))
         case .integer(let number): return numbers.contains(Double(number))
         case .real(let number): return numbers.contains(number)
         case .bool(let flag): return flag ? hasTrue : hasFalse

@@ -12,25 +12,22 @@ struct BanditPlan {
 extension GrowthBookEvaluator {
     /// `runExperiment(experiment, featureId)`.
     mutating func run(
-        _ experiment: ExperimentDefinition, featureId: String?, bandit: BanditPlan?, stack: [String], budget: inout EvaluationBudget
+        _ experiment: ExperimentDefinition, featureId: String?, bandit: BanditPlan?, stack: inout FeatureStack, budget: inout EvaluationBudget
     ) -> ExperimentResult {
         let count = experiment.variations.count
-        func out(stickyBucketUsed: Bool = false) -> ExperimentResult {
-            result(experiment, -1, hashUsed: false, featureId: featureId, stickyBucketUsed: stickyBucketUsed)
-        }
-        guard count >= 2, context.enabled else { return out() }
+        guard count >= 2, context.enabled else { return outOf(experiment, featureId) }
         if let forced = QueryStringOverride.variation(experimentKey: experiment.key, url: context.url, variationCount: count) {
             return result(experiment, forced, hashUsed: false, featureId: featureId)
         }
         if let forced = context.forcedVariation(experiment.key) {
             return result(experiment, forced, hashUsed: false, featureId: featureId)
         }
-        if experiment.inactive { return out() }
+        if experiment.inactive { return outOf(experiment, featureId) }
 
         let sticky = stickyBucketing && !experiment.disableStickyBucketing
         let (hashAttribute, hashValue) = HashAttribute.resolve(
             experiment.hashAttribute, fallback: sticky ? experiment.fallbackAttribute : nil, in: context.attributes)
-        guard JSValues.isTruthy(hashValue) else { return out() }
+        guard JSValues.isTruthy(hashValue) else { return outOf(experiment, featureId) }
 
         var assigned = -1
         var foundStickyBucket = false
@@ -41,35 +38,36 @@ extension GrowthBookEvaluator {
         }
         if !foundStickyBucket {
             if let filters = experiment.filters {
-                if isFilteredOut(filters) { return out() }
-            } else if let namespace = experiment.namespace, !Bucketing.inNamespace(HashAttribute.hashText(hashValue), namespace) {
-                return out()
+                if isFilteredOut(filters) { return outOf(experiment, featureId) }
+            } else if let namespace = experiment.namespace, !Bucketing.inNamespace(hashValue, namespace) {
+                return outOf(experiment, featureId)
             }
-            if let condition = experiment.condition, !condition.passes(context.attributes, &budget) { return out() }
+            if let condition = experiment.condition, !condition.passes(attributes: context.attributes, &budget) { return outOf(experiment, featureId) }
             if let parents = experiment.parentConditions {
                 for parent in parents {
-                    let parentResult = evaluateFeature(parent.id, stack: stack, budget: &budget)
-                    if parentResult.source == .cyclicPrerequisite { return out() }
-                    if !parent.condition.passes(["value": parentResult.value], &budget) { return out() }
+                    let parentResult = evaluateFeature(parent.featureIndex, parent.id, stack: &stack, budget: &budget)
+                    if parentResult.source == .cyclicPrerequisite { return outOf(experiment, featureId) }
+                    if !parent.condition.passes(["value": parentResult.value], &budget) { return outOf(experiment, featureId) }
                 }
             }
         }
 
-        guard let n = Bucketing.hash(seed: experiment.seed, value: HashAttribute.hashText(hashValue), version: experiment.hashVersion)
-        else { return out() }
+        guard let n = Bucketing.hash(seed: experiment.seed, value: hashValue, version: experiment.hashVersion)
+        else { return outOf(experiment, featureId) }
         if !foundStickyBucket {
-            let ranges = experiment.ranges
-                ?? Bucketing.bucketRanges(count: count, coverage: experiment.coverage ?? 1, weights: bandit?.weights ?? experiment.weights)
+            let ranges = experiment.ranges == nil && bandit?.weights != nil
+                ? Bucketing.bucketRanges(count: count, coverage: experiment.coverage ?? 1, weights: bandit?.weights)
+                : experiment.bucketRanges
             assigned = Bucketing.chooseVariation(n, ranges: ranges)
         }
-        if versionIsBlocked { return out(stickyBucketUsed: true) }
-        if assigned < 0 { return out() }
+        if versionIsBlocked { return result(experiment, -1, hashUsed: false, featureId: featureId, stickyBucketUsed: true) }
+        if assigned < 0 { return outOf(experiment, featureId) }
         if let force = experiment.force { return result(experiment, force ?? -1, hashUsed: false, featureId: featureId) }
-        if context.qaMode || experiment.stopped { return out() }
+        if context.qaMode || experiment.stopped { return outOf(experiment, featureId) }
 
         let outcome = result(
             experiment, assigned, hashUsed: true, featureId: featureId, bucket: n, stickyBucketUsed: foundStickyBucket,
-            bandit: experiment.ranges == nil ? bandit?.assignment : nil)
+            bandit: experiment.ranges == nil ? bandit?.assignment : nil, hash: (hashAttribute, hashValue))
         if sticky {
             let key = HashAttribute.stickyValue(hashValue)
             var document = stickyDocuments?[StickyAssignmentsDocument.key(attributeName: hashAttribute, attributeValue: key)]
@@ -80,15 +78,21 @@ extension GrowthBookEvaluator {
         }
         track(Exposure(
             experimentKey: experiment.key, variationId: outcome.variationId, variationKey: outcome.key,
-            hashAttribute: outcome.hashAttribute, hashValue: outcome.hashValue, featureId: featureId))
+            hashAttribute: outcome.hashAttribute, hashValue: outcome.hashValue, featureId: featureId), keyOrdinal: experiment.keyOrdinal)
         return outcome
+    }
+
+    /// Not in the experiment: variation 0's value. (A method, not a local
+    /// function: one would capture, and so copy, the evaluator.)
+    private func outOf(_ experiment: ExperimentDefinition, _ featureId: String?) -> ExperimentResult {
+        result(experiment, -1, hashUsed: false, featureId: featureId)
     }
 
     /// `getExperimentResult`: an index outside the variations means variation
     /// 0, not in the experiment.
     private func result(
         _ experiment: ExperimentDefinition, _ index: Int, hashUsed: Bool, featureId: String?, bucket: Double? = nil,
-        stickyBucketUsed: Bool = false, bandit: BanditAssignment? = nil
+        stickyBucketUsed: Bool = false, bandit: BanditAssignment? = nil, hash: (String, JSON)? = nil
     ) -> ExperimentResult {
         var variation = index
         var inExperiment = true
@@ -97,7 +101,7 @@ extension GrowthBookEvaluator {
             inExperiment = false
         }
         let sticky = stickyBucketing && !experiment.disableStickyBucketing
-        let (hashAttribute, hashValue) = HashAttribute.resolve(
+        let (hashAttribute, hashValue) = hash ?? HashAttribute.resolve(
             experiment.hashAttribute, fallback: sticky ? experiment.fallbackAttribute : nil, in: context.attributes)
         let meta = experiment.meta(at: variation)
         return ExperimentResult(
@@ -113,7 +117,7 @@ extension GrowthBookEvaluator {
     mutating func banditAssignment(_ reference: String, experiment: ExperimentDefinition, budget: inout EvaluationBudget) -> BanditPlan? {
         guard let bandit = payload.bandit(reference) else { return nil }
         let count = experiment.variations.count
-        for leaf in bandit.leaves where leaf.condition.passes(context.attributes, &budget) {
+        for leaf in bandit.leaves where leaf.condition.passes(attributes: context.attributes, &budget) {
             guard let id = leaf.id, let weights = leaf.weights, let json = leaf.weightsJSON, Self.isUsable(weights, count: count) else {
                 break
             }

@@ -1,22 +1,24 @@
 import BuntingJSON
 
 extension GrowthBookEvaluator {
-    /// `evalFeature(id)`; `stack` holds the features being evaluated above
-    /// this one (prerequisites), for cycle detection.
-    mutating func evaluateFeature(_ key: String, stack: [String], budget: inout EvaluationBudget) -> FeatureResult {
-        if stack.contains(where: { JSValues.sameJSONText(.string($0), .string(key)) }) {
-            return result(key, .null, .cyclicPrerequisite)
-        }
-        if let forced = context.forcedFeature(key) { return result(key, forced, .override) }
-        guard let feature = payload.feature(key) else { return result(key, .null, .unknownFeature) }
+    /// `evalFeature(id)` of the feature at `index` (nil: one the payload
+    /// does not have); `stack` holds the features being evaluated above this
+    /// one (prerequisites), for cycle detection. Each evaluation pushes its
+    /// feature and pops it on return, which leaves every prerequisite the
+    /// stack the SDK gives it (a copy of its child's).
+    mutating func evaluateFeature(_ index: Int?, _ key: String, stack: inout FeatureStack, budget: inout EvaluationBudget) -> FeatureResult {
+        if let index, stack.contains(index) { return result(key, .null, .cyclicPrerequisite) }
+        if !context.forcedFeatures.isEmpty, let forced = context.forcedFeature(key) { return result(key, forced, .override) }
+        guard let index, let feature = payload.features[index] else { return result(key, .null, .unknownFeature) }
         guard budget.take() else { return result(key, feature.defaultValue, .defaultValue) }
-        let stack = stack + [key]
+        stack.push(index)
+        defer { stack.pop() }
 
         rules: for rule in feature.rules {
             guard budget.take() else { break }
             if let parents = rule.parentConditions {
                 for parent in parents {
-                    let parentResult = evaluateFeature(parent.id, stack: stack, budget: &budget)
+                    let parentResult = evaluateFeature(parent.featureIndex, parent.id, stack: &stack, budget: &budget)
                     if parentResult.source == .cyclicPrerequisite { return result(key, .null, .cyclicPrerequisite) }
                     let tested: JSON = ["value": parentResult.value]
                     if !parent.condition.passes(tested, &budget) {
@@ -30,17 +32,17 @@ extension GrowthBookEvaluator {
             case .skip:
                 continue
             case .force(let force):
-                if let condition = force.condition, !condition.passes(context.attributes, &budget) { continue }
+                if let condition = force.condition, !condition.passes(attributes: context.attributes, &budget) { continue }
                 let fallback = stickyBucketing && !force.disableStickyBucketing ? force.fallbackAttribute : nil
                 guard isIncludedInRollout(
                     seed: force.seed ?? key, hashAttribute: force.hashAttribute ?? "id", fallback: fallback, range: force.range,
                     coverage: force.coverage, hashVersion: force.hashVersion)
                 else { continue }
-                for exposure in force.tracks { track(exposure) }
+                for (exposure, ordinal) in force.tracks { track(exposure, keyOrdinal: ordinal) }
                 return result(key, force.value, .force, ruleId: rule.id)
             case .experiment(let experiment):
                 let bandit = experiment.banditReference.flatMap { banditAssignment($0, experiment: experiment, budget: &budget) }
-                let outcome = run(experiment, featureId: key, bandit: bandit, stack: stack, budget: &budget)
+                let outcome = run(experiment, featureId: key, bandit: bandit, stack: &stack, budget: &budget)
                 if outcome.inExperiment && outcome.passthrough == nil {
                     return result(
                         key, outcome.value, .experiment, ruleId: rule.id,
@@ -75,7 +77,7 @@ extension GrowthBookEvaluator {
         for filter in filters {
             let value = HashAttribute.value(of: filter.attribute ?? "id", in: context.attributes)
             guard JSValues.isTruthy(value),
-                  let n = Bucketing.hash(seed: filter.seed, value: HashAttribute.hashText(value), version: filter.hashVersion)
+                  let n = Bucketing.hash(seed: filter.seed, value: value, version: filter.hashVersion)
             else { return true }
             if !filter.ranges.contains(where: { $0.contains(n) }) { return true }
         }
@@ -90,7 +92,7 @@ extension GrowthBookEvaluator {
         if range == nil && coverage == 0 { return false }
         let (_, value) = HashAttribute.resolve(hashAttribute, fallback: fallback, in: context.attributes)
         guard JSValues.isTruthy(value),
-              let n = Bucketing.hash(seed: seed, value: HashAttribute.hashText(value), version: hashVersion)
+              let n = Bucketing.hash(seed: seed, value: value, version: hashVersion)
         else { return false }
         if let range { return range.contains(n) }
         if let coverage { return n <= coverage }

@@ -9,12 +9,23 @@ import BuntingJSON
 /// from one thread at a time.
 public struct GrowthBookEvaluator: Sendable {
     public let payload: GrowthBookPayload
-    public var context: EvaluationContext
+    public var context: EvaluationContext {
+        // Attribute values read for another context are of no use.
+        didSet { scratch = nil }
+    }
+    /// The budget of the last evaluation, kept for the attribute values it
+    /// read (see `EvaluationBudget.attributeValues`).
+    private var scratch: EvaluationBudget?
     /// The user's sticky bucket documents by key; nil when sticky bucketing is off.
     var stickyDocuments: [String: StickyAssignmentsDocument]?
     private var changedKeys: [String] = []
     private var exposureList: [Exposure] = []
-    private var trackedKeys = Set<String>()
+    /// The first exposure made of each experiment key, by the key's ordinal;
+    /// any other (another variation or hash value of a key already exposed,
+    /// or an experiment run directly with a key the payload has not) is in
+    /// `trackedElsewhere`.
+    private var tracked: [Exposure.Identity?] = []
+    private var trackedElsewhere = Set<Exposure.Identity>()
 
     /// `stickyDocuments` turns sticky bucketing on (the SDK's sticky bucket
     /// service): the user's documents, as `StickyBucketStore.documents(for:attributes:)` reads them.
@@ -51,8 +62,14 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// One feature's value for the context's user.
     public mutating func evaluateFeature(_ key: String) -> FeatureResult {
-        var budget = EvaluationBudget(steps: payload.limits.maxEvaluationSteps)
-        let result = evaluateFeature(key, stack: [], budget: &budget)
+        evaluateFeature(at: payload.featureIndex(key), key)
+    }
+
+    private mutating func evaluateFeature(at index: Int?, _ key: String) -> FeatureResult {
+        var budget = takeBudget()
+        defer { scratch = budget }
+        var stack = FeatureStack()
+        let result = evaluateFeature(index, key, stack: &stack, budget: &budget)
         guard budget.exhausted else { return result }
         return FeatureResult(
             key: result.key, value: result.value, source: result.source, ruleId: result.ruleId, experiment: result.experiment,
@@ -61,19 +78,49 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// Every feature of the payload, in its order.
     public mutating func evaluateAll() -> [FeatureResult] {
-        payload.featureKeys.map { evaluateFeature($0) }
+        var results: [FeatureResult] = []
+        results.reserveCapacity(payload.featureKeys.count)
+        for (index, key) in payload.featureKeys.enumerated() { results.append(evaluateFeature(at: index, key)) }
+        return results
     }
 
     /// An experiment run directly (`gb.run`), not through a feature.
     public mutating func run(_ experiment: ExperimentDefinition) -> ExperimentResult {
-        var budget = EvaluationBudget(steps: payload.limits.maxEvaluationSteps)
-        return run(experiment, featureId: nil, bandit: nil, stack: [], budget: &budget)
+        var budget = takeBudget()
+        defer { scratch = budget }
+        var stack = FeatureStack()
+        return run(experiment, featureId: nil, bandit: nil, stack: &stack, budget: &budget)
+    }
+
+    /// A full budget for one evaluation, with the attribute values read so far.
+    private mutating func takeBudget() -> EvaluationBudget {
+        guard var budget = scratch else {
+            var fresh = EvaluationBudget(steps: payload.limits.maxEvaluationSteps)
+            fresh.attributeValues = Array(repeating: nil, count: payload.attributePathCount)
+            return fresh
+        }
+        scratch = nil
+        budget.renew(steps: payload.limits.maxEvaluationSteps)
+        return budget
     }
 
     // MARK: - Effects
 
-    mutating func track(_ exposure: Exposure) {
-        guard trackedKeys.insert(exposure.deduplicationKey).inserted else { return }
+    mutating func track(_ exposure: Exposure, keyOrdinal: Int = -1) {
+        let identity = exposure.identity
+        if keyOrdinal >= 0, keyOrdinal < payload.experimentKeyCount {
+            if tracked.isEmpty {
+                tracked = Array(repeating: nil, count: payload.experimentKeyCount)
+                exposureList.reserveCapacity(payload.experimentKeyCount)
+            }
+            if let first = tracked[keyOrdinal] {
+                guard first != identity, trackedElsewhere.insert(identity).inserted else { return }
+            } else {
+                tracked[keyOrdinal] = identity
+            }
+        } else {
+            guard trackedElsewhere.insert(identity).inserted else { return }
+        }
         exposureList.append(exposure)
     }
 

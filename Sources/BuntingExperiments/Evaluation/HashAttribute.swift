@@ -20,12 +20,6 @@ enum HashAttribute {
         return (attribute, value)
     }
 
-    /// The text a hash value is hashed as: JavaScript's string concatenation.
-    static func hashText(_ value: JSON) -> String {
-        if case .string(let text) = value { return text }
-        return JSValues.string(value)
-    }
-
     /// The text a sticky document is keyed by: the SDK's `toString`, which
     /// writes a string as it is and anything else as JSON.
     static func stickyValue(_ value: JSON) -> String {

@@ -34,6 +34,12 @@ public final class ExperimentDefinition: Sendable {
     let banditReference: String?
     /// The experiment as results show it.
     let json: JSONObject
+    /// The same number for the same key throughout a payload, for telling
+    /// exposures apart without hashing keys.
+    let keyOrdinal: Int
+    /// The bucket ranges of its weights and coverage, made once (a bandit
+    /// rule's weights differ per user, so its ranges are made then).
+    let bucketRanges: [BucketRange]
 
     /// An experiment rule of feature `featureKey`: the rule's keys that the
     /// SDK copies into the experiment, in the order it copies them.
@@ -84,11 +90,17 @@ public final class ExperimentDefinition: Sendable {
         stopped = false
         banditReference = try fields.string("contextualBanditRef")
         self.json = json
+        keyOrdinal = compiler.experimentKeyOrdinal(key)
+        bucketRanges = ranges ?? Bucketing.bucketRanges(count: variations.count, coverage: coverage ?? 1, weights: weights)
     }
 
     /// An experiment given whole, as `gb.run(experiment)` takes it.
     public convenience init(_ json: JSON, savedGroups: SavedGroups = .none, limits: PayloadLimits = .default) throws(PayloadProblem) {
-        var compiler = ConditionCompiler(savedGroups: savedGroups, limits: limits)
+        try self.init(json, compiler: ConditionCompiler(savedGroups: savedGroups, limits: limits))
+    }
+
+    convenience init(_ json: JSON, compiler: ConditionCompiler) throws(PayloadProblem) {
+        var compiler = compiler
         do {
             try self.init(experiment: json, at: .root, compiler: &compiler)
         } catch {
@@ -120,7 +132,7 @@ public final class ExperimentDefinition: Sendable {
         hashVersion = version == 0 ? 1 : version
         filters = try Filter.list(fields, limits: limits)
         condition = try compileCondition(fields, "condition", compiler: &compiler)
-        parentConditions = try ParentCondition.list(fields, limits: limits)
+        parentConditions = try ParentCondition.list(fields, compiler: compiler)
         if fields.has("force") {
             switch fields["force"] {
             case .null?: force = .some(nil)
@@ -139,6 +151,8 @@ public final class ExperimentDefinition: Sendable {
         stopped = status == "stopped"
         banditReference = nil
         json = fields.members
+        keyOrdinal = compiler.experimentKeyOrdinal(key)
+        bucketRanges = ranges ?? Bucketing.bucketRanges(count: variations.count, coverage: coverage ?? 1, weights: weights)
     }
 
     private static func namespace(_ fields: FieldReader) throws(CompileFailure) -> Namespace? {

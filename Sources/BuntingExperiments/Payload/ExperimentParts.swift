@@ -36,13 +36,17 @@ struct Filter: Sendable {
 /// `condition`; with `gate`, failing it blocks the whole feature.
 struct ParentCondition: Sendable {
     let id: String
+    /// The parent's place in the payload; nil for a feature it does not have.
+    let featureIndex: Int?
     let condition: Condition
     let gate: Bool
 
-    init(_ json: JSON, at pointer: JSONPointer, limits: PayloadLimits) throws(CompileFailure) {
+    init(_ json: JSON, at pointer: JSONPointer, compiler: ConditionCompiler) throws(CompileFailure) {
+        let limits = compiler.limits
         let fields = try FieldReader(json, at: pointer, what: "a parent condition")
         guard case .string(let id)? = fields["id"] else { throw CompileFailure(fields.at("id"), "a parent condition needs the string id of a feature") }
         self.id = id
+        featureIndex = compiler.featureIndices[ExactKey(id)]
         // The SDK evaluates prerequisites without the saved groups: `condition || {}`.
         var compiler = ConditionCompiler(savedGroups: .none, limits: limits)
         let conditionJSON = fields["condition"].flatMap { JSValues.isTruthy($0) ? $0 : nil } ?? .object(JSONObject())
@@ -50,11 +54,11 @@ struct ParentCondition: Sendable {
         gate = try fields.flag("gate")
     }
 
-    static func list(_ fields: FieldReader, limits: PayloadLimits) throws(CompileFailure) -> [ParentCondition]? {
+    static func list(_ fields: FieldReader, compiler: ConditionCompiler) throws(CompileFailure) -> [ParentCondition]? {
         guard let elements = try fields.array("parentConditions") else { return nil }
         var parents: [ParentCondition] = []
         for (index, element) in elements.enumerated() {
-            parents.append(try ParentCondition(element, at: fields.at("parentConditions").appending(index), limits: limits))
+            parents.append(try ParentCondition(element, at: fields.at("parentConditions").appending(index), compiler: compiler))
         }
         return parents
     }

@@ -1,7 +1,8 @@
 import BuntingJSON
 
-/// A feature, compiled: its default value and ordered rules.
-public struct FeatureDefinition: Sendable {
+/// A feature, compiled: its default value and ordered rules. A class, so
+/// that evaluation reads it in place instead of copying its fields.
+final class FeatureDefinition: Sendable {
     public let key: String
     let defaultValue: JSON
     let rules: [FeatureRule]
@@ -23,7 +24,7 @@ public struct FeatureDefinition: Sendable {
 
 /// One rule of a feature: what it needs before it applies (prerequisites,
 /// filters) and what it does (force a value, or run an experiment).
-struct FeatureRule: Sendable {
+final class FeatureRule: Sendable {
     /// The rule's `id` ("" when the payload has none).
     let id: String
     let parentConditions: [ParentCondition]?
@@ -41,7 +42,7 @@ struct FeatureRule: Sendable {
         let limits = compiler.limits
         let fields = try FieldReader(json, at: pointer, what: "a rule")
         id = try fields.string("id") ?? ""
-        parentConditions = try ParentCondition.list(fields, limits: limits)
+        parentConditions = try ParentCondition.list(fields, compiler: compiler)
         filters = try Filter.list(fields, limits: limits)
         // A contextual bandit's rule carries its variations under another
         // key, so that SDKs without bandits skip it.
@@ -59,7 +60,7 @@ struct FeatureRule: Sendable {
 
 /// A rule that forces a value, for users who pass its condition and fall in
 /// its rollout (`range`, else `coverage`).
-struct ForceRule: Sendable {
+final class ForceRule: Sendable {
     let value: JSON
     let condition: Condition?
     let seed: String?
@@ -69,8 +70,9 @@ struct ForceRule: Sendable {
     let range: BucketRange?
     let coverage: Double?
     let hashVersion: Double
-    /// Exposures a remote evaluation attached to the rule, fired when it applies.
-    let tracks: [Exposure]
+    /// Exposures a remote evaluation attached to the rule, fired when it
+    /// applies, with their experiment keys' ordinals.
+    let tracks: [(exposure: Exposure, keyOrdinal: Int)]
 
     init(_ fields: FieldReader, compiler: inout ConditionCompiler) throws(CompileFailure) {
         value = fields["force"] ?? .null
@@ -87,10 +89,11 @@ struct ForceRule: Sendable {
         coverage = try fields.number("coverage")
         let version = try fields.number("hashVersion") ?? 0
         hashVersion = version == 0 ? 1 : version
-        var tracks: [Exposure] = []
+        var tracks: [(exposure: Exposure, keyOrdinal: Int)] = []
         if let elements = try fields.array("tracks") {
             for (index, element) in elements.enumerated() {
-                tracks.append(try Exposure(track: element, at: fields.at("tracks").appending(index)))
+                let exposure = try Exposure(track: element, at: fields.at("tracks").appending(index))
+                tracks.append((exposure, compiler.experimentKeyOrdinal(exposure.experimentKey)))
             }
         }
         self.tracks = tracks

@@ -12,7 +12,9 @@ import BuntingJSON
 public struct GrowthBookPayload: Sendable {
     /// Every feature key of the payload, in its order, broken ones included.
     public let featureKeys: [String]
-    let features: [ExactKey: FeatureDefinition]
+    /// The compiled features, in `featureKeys`' order; nil for a broken one.
+    let features: [FeatureDefinition?]
+    let featureIndices: [ExactKey: Int]
     let savedGroups: SavedGroups
     let bandits: [ExactKey: ContextualBandit]
     public let problems: [PayloadProblem]
@@ -23,6 +25,10 @@ public struct GrowthBookPayload: Sendable {
     /// rule's hash attribute (`id` by default) and fallback attribute, as the
     /// JavaScript SDK derives them, in first-seen order.
     public let stickyBucketAttributes: [String]
+    /// Distinct attribute paths the payload's conditions read.
+    let attributePathCount: Int
+    /// Distinct experiment keys of the payload's rules.
+    let experimentKeyCount: Int
 
     /// The top-level keys of Bunting's own definitions document: a document
     /// with any of them is not a GrowthBook payload.
@@ -110,19 +116,25 @@ public struct GrowthBookPayload: Sendable {
         }
 
         var keys: [String] = []
-        var compiled: [ExactKey: FeatureDefinition] = [:]
+        var compiled: [FeatureDefinition?] = []
+        var indices: [ExactKey: Int] = [:]
         var broken: [String] = []
         var stickyAttributes: [String] = []
         var seenAttributes = Set<ExactKey>()
         if case .object(let members)? = features {
             keys.reserveCapacity(members.count)
             compiled.reserveCapacity(members.count)
+            // Every key first, so that a prerequisite can name a later feature.
+            for (index, member) in members.enumerated() {
+                keys.append(member.key)
+                indices[ExactKey(member.key)] = index
+            }
+            compiler.featureIndices = indices
             for (key, json) in members {
-                keys.append(key)
                 do {
                     let feature = try FeatureDefinition(
                         key: key, json, at: pointer.appending("features").appending(key), compiler: &compiler)
-                    compiled[ExactKey(key)] = feature
+                    compiled.append(feature)
                     for rule in feature.rules {
                         guard case .experiment(let experiment) = rule.action else { continue }
                         for attribute in [experiment.hashAttribute, experiment.fallbackAttribute].compactMap({ $0 })
@@ -131,6 +143,7 @@ public struct GrowthBookPayload: Sendable {
                         }
                     }
                 } catch {
+                    compiled.append(nil)
                     broken.append(key)
                     problems.append(error.problem)
                 }
@@ -139,7 +152,11 @@ public struct GrowthBookPayload: Sendable {
             problems.append(PayloadProblem(pointer: pointer.appending("features"), message: "features must be an object, not \(features.typeName)"))
         }
         featureKeys = keys
+        attributePathCount = compiler.pathCount
+        experimentKeyCount = compiler.experimentKeyCount
         self.features = compiled
+        featureIndices = indices
+        self.compiler = compiler
         self.savedGroups = savedGroups
         self.bandits = bandits
         self.problems = problems
@@ -148,8 +165,12 @@ public struct GrowthBookPayload: Sendable {
         stickyBucketAttributes = stickyAttributes
     }
 
-    func feature(_ key: String) -> FeatureDefinition? {
-        features[ExactKey(key)]
+    /// The compiler of the payload's conditions, kept for conditions and
+    /// experiments compiled later against its saved groups and features.
+    private let compiler: ConditionCompiler
+
+    func featureIndex(_ key: String) -> Int? {
+        featureIndices[ExactKey(key)]
     }
 
     func bandit(_ reference: String) -> ContextualBandit? {
@@ -162,7 +183,8 @@ public struct GrowthBookPayload: Sendable {
         try Condition(json, savedGroups: savedGroups, limits: limits)
     }
 
+    /// An experiment to run directly; its prerequisites name this payload's features.
     public func experiment(_ json: JSON) throws(PayloadProblem) -> ExperimentDefinition {
-        try ExperimentDefinition(json, savedGroups: savedGroups, limits: limits)
+        try ExperimentDefinition(json, compiler: compiler)
     }
 }

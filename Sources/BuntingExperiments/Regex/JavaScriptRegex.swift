@@ -22,14 +22,25 @@ struct JavaScriptRegex: Sendable {
     /// Whether the pattern matches somewhere in `text`; nil when `steps` ran
     /// out first (then `steps` is 0). Spends from `steps` what it used.
     func test(_ text: String, steps: inout Int) -> Bool? {
-        var matcher = RegexMatcher(program: program, text: Array(text.utf16), steps: steps)
-        do {
-            let found = try matcher.search()
-            steps = matcher.stepsLeft
-            return found
-        } catch {
-            steps = 0
-            return nil
+        let count = text.utf16.count
+        let ignoreCase = program.ignoreCase
+        let program = self.program
+        let budget = steps
+        // The code units in a buffer of the call's own (on the stack when small).
+        let outcome = withUnsafeTemporaryAllocation(of: UInt16.self, capacity: max(count, 1)) { buffer -> (Bool?, Int) in
+            copyCodeUnits(of: text, into: buffer)
+            if ignoreCase {
+                for index in 0..<count { buffer[index] = CaseFolding.canonicalize(buffer[index]) }
+            }
+            var matcher = RegexMatcher(program: program, text: UnsafeBufferPointer(rebasing: buffer[0..<count]), steps: budget)
+            do {
+                let found = try matcher.search()
+                return (found, matcher.stepsLeft)
+            } catch {
+                return (nil, 0)
+            }
         }
+        steps = outcome.1
+        return outcome.0
     }
 }

@@ -3,11 +3,13 @@
 /// costs one step, and a match that runs out of steps stops with no answer.
 struct RegexMatcher {
     private let program: RegexProgram
-    private let text: [UInt16]
-    /// The text case-folded, for a pattern that ignores case.
-    private let folded: [UInt16]
+    /// The text's code units, case-folded for a pattern that ignores case
+    /// (folding keeps line terminators and word characters what they are,
+    /// so every instruction can read the folded text).
+    private let text: UnsafeBufferPointer<UInt16>
+    /// Capture slots, then loop registers, in one array.
     private var slots: [Int]
-    private var registers: [Int]
+    private let registerBase: Int
     /// What to undo on backtracking: a branch to resume, or a slot or
     /// register to restore.
     private var stack: [Entry] = []
@@ -16,19 +18,19 @@ struct RegexMatcher {
     private enum Entry {
         case branch(pc: Int, position: Int)
         case slot(Int, Int)
-        case register(Int, Int)
         /// The bottom of a lookahead's own backtracking.
         case barrier
     }
 
     struct OutOfSteps: Error {}
 
-    init(program: RegexProgram, text: [UInt16], steps: Int) {
+    /// `text` must already be folded when the program ignores case.
+    init(program: RegexProgram, text: UnsafeBufferPointer<UInt16>, steps: Int) {
         self.program = program
         self.text = text
-        folded = program.ignoreCase ? text.map(CaseFolding.canonicalize) : []
-        slots = Array(repeating: -1, count: program.slotCount)
-        registers = Array(repeating: -1, count: program.registerCount)
+        slots = Array(repeating: -1, count: program.slotCount + program.registerCount)
+        registerBase = program.slotCount
+        stack.reserveCapacity(32)
         self.steps = steps
     }
 
@@ -39,6 +41,8 @@ struct RegexMatcher {
     mutating func search() throws(OutOfSteps) -> Bool {
         let lastStart = program.anchoredAtStart ? 0 : text.count
         for start in 0...lastStart {
+            // A match that must begin with one code unit begins where it is.
+            if let first = program.firstUnit, start < text.count, text[start] != first { continue }
             for index in slots.indices { slots[index] = -1 }
             if try run(from: 0, at: start) { return true }
         }
@@ -56,7 +60,7 @@ struct RegexMatcher {
             var failed = false
             switch program.instructions[pc] {
             case .unit(let unit):
-                if position < text.count, (program.ignoreCase ? folded[position] : text[position]) == unit {
+                if position < text.count, text[position] == unit {
                     position += 1
                     pc += 1
                 } else {
@@ -118,11 +122,11 @@ struct RegexMatcher {
                     pc = next
                 }
             case .loopEnter(let register):
-                stack.append(.register(register, registers[register]))
-                registers[register] = position
+                stack.append(.slot(registerBase + register, slots[registerBase + register]))
+                slots[registerBase + register] = position
                 pc += 1
             case .loopCheck(let register):
-                if registers[register] == position { failed = true } else { pc += 1 }
+                if slots[registerBase + register] == position { failed = true } else { pc += 1 }
             case .match:
                 // Drop this run's backtracking state down to its barrier:
                 // what matched is not tried again (lookaheads are atomic).
@@ -142,8 +146,6 @@ struct RegexMatcher {
                     resumed = true
                 case .slot(let slot, let value):
                     slots[slot] = value
-                case .register(let register, let value):
-                    registers[register] = value
                 case .barrier:
                     return false
                 }

@@ -1,7 +1,29 @@
 /// A pattern compiled for the backtracking matcher: a flat list of
 /// instructions, so that matching needs no recursion (a long text cannot
-/// exhaust the stack) and every step can be counted against a budget.
-struct RegexProgram: Sendable {
+/// exhaust the stack) and every step can be counted against a budget. A
+/// class once made, so that a matcher holds one reference, not its arrays.
+final class RegexProgram: Sendable {
+    let instructions: [Instruction]
+    let sets: [RegexCharacterSet]
+    let slotCount: Int
+    let registerCount: Int
+    let ignoreCase: Bool
+    let anchoredAtStart: Bool
+    let firstUnit: UInt16?
+
+    init(_ node: RegexNode, captureCount: Int, ignoreCase: Bool) throws(RegexCompileError) {
+        let builder = try RegexProgramBuilder(node, captureCount: captureCount, ignoreCase: ignoreCase)
+        instructions = builder.instructions
+        sets = builder.sets
+        slotCount = builder.slotCount
+        registerCount = builder.registerCount
+        self.ignoreCase = ignoreCase
+        anchoredAtStart = builder.anchoredAtStart
+        firstUnit = builder.firstUnit
+    }
+
+    static let maxInstructions = RegexProgramBuilder.maxInstructions
+
     enum Instruction: Sendable {
         /// One code unit (compared case-folded when the pattern ignores case).
         case unit(UInt16)
@@ -26,6 +48,11 @@ struct RegexProgram: Sendable {
         case loopCheck(register: Int)
         case match
     }
+}
+
+/// Compiles a `RegexNode` into a `RegexProgram`'s instructions.
+struct RegexProgramBuilder {
+    typealias Instruction = RegexProgram.Instruction
 
     var instructions: [Instruction] = []
     var sets: [RegexCharacterSet] = []
@@ -38,6 +65,8 @@ struct RegexProgram: Sendable {
     /// The pattern can only match at the start of the text (it begins with `^`
     /// outside any alternation): one attempt instead of one per position.
     var anchoredAtStart = false
+    /// The code unit every match begins with, when the pattern starts with one.
+    var firstUnit: UInt16?
 
     /// Instructions a pattern may compile to: counted repetitions are copied
     /// out, so `(a{1000}){1000}` would otherwise take a million.
@@ -51,6 +80,7 @@ struct RegexProgram: Sendable {
         try emit(.save(1))
         try emit(.match)
         anchoredAtStart = Self.startsAnchored(node)
+        if instructions.count > 1, case .unit(let unit) = instructions[1] { firstUnit = unit }
     }
 
     private static func startsAnchored(_ node: RegexNode) -> Bool {

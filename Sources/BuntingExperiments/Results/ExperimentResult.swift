@@ -1,7 +1,7 @@
 import BuntingJSON
 
 /// What running an experiment gave one user: GrowthBook's `Result`.
-public struct ExperimentResult: Sendable, Hashable {
+public struct ExperimentResult: Sendable, Equatable {
     public let inExperiment: Bool
     public let variationId: Int
     public let value: JSON

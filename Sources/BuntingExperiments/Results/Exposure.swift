@@ -4,7 +4,7 @@ import BuntingJSON
 /// the event GrowthBook's SDKs send to their `trackingCallback`. Not made
 /// for forced or overridden assignments; made for passthrough variations and
 /// for experiments run as prerequisites, as the JavaScript SDK makes them.
-public struct Exposure: Sendable, Hashable {
+public struct Exposure: Sendable, Equatable {
     public let experimentKey: String
     public let variationId: Int
     /// The variation's meta key, or its index as a string.
@@ -22,6 +22,26 @@ public struct Exposure: Sendable, Hashable {
         self.hashAttribute = hashAttribute
         self.hashValue = hashValue
         self.featureId = featureId
+    }
+
+    /// The fields that tell exposures apart, hashable (the evaluator keeps
+    /// one exposure per identity).
+    struct Identity: Hashable {
+        let experimentKey: String
+        let variationId: Int
+        let hashAttribute: String
+        let hashValue: JSON
+
+        /// The experiment and variation only: within one user's evaluations
+        /// they almost always tell exposures apart, and the rest is compared.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(experimentKey)
+            hasher.combine(variationId)
+        }
+    }
+
+    var identity: Identity {
+        Identity(experimentKey: experimentKey, variationId: variationId, hashAttribute: hashAttribute, hashValue: hashValue)
     }
 
     /// What identifies one exposure for de-duplication (per user, experiment

@@ -57,9 +57,11 @@ func checkGrowthBook(_ bytes: UnsafeRawBufferPointer) {
 }
 
 /// Whether saved sticky assignments must give the same values again: each
-/// experiment key belongs to one rule, and no rule excludes the bucket
-/// version it saves (`minBucketVersion` above `bucketVersion`). Otherwise
-/// one rule's assignment can rightly block or move another's.
+/// experiment key belongs to one rule, no rule excludes the bucket version
+/// it saves (`minBucketVersion` above `bucketVersion`), and a rule's meta,
+/// if any, gives every variation a key of its own (the SDK stores the key
+/// and finds the first variation with it). Otherwise an assignment can
+/// rightly come back as another variation, or block another rule's.
 private func stickyAssignmentsAreStable(_ payload: JSON) -> Bool {
     var keys = Set<String>()
     for (featureKey, feature) in payload["features"]?.objectValue ?? JSONObject() {
@@ -67,6 +69,11 @@ private func stickyAssignmentsAreStable(_ payload: JSON) -> Bool {
             let key = rule["key"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? featureKey
             guard keys.insert(key).inserted else { return false }
             if (rule["minBucketVersion"]?.doubleValue ?? 0) > (rule["bucketVersion"]?.doubleValue ?? 0) { return false }
+            if let meta = rule["meta"]?.arrayValue {
+                let variations = (rule["contextualVariations"] ?? rule["variations"])?.arrayValue?.count ?? 0
+                let metaKeys = meta.prefix(variations).compactMap { $0["key"]?.stringValue }.filter { !$0.isEmpty }
+                if metaKeys.count < variations || Set(metaKeys).count != metaKeys.count { return false }
+            }
         }
     }
     return true
