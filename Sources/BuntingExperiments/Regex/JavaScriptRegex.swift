@@ -29,6 +29,9 @@ struct JavaScriptRegex: Sendable {
         // The code units in a buffer of the call's own (on the stack when small).
         let outcome = withUnsafeTemporaryAllocation(of: UInt16.self, capacity: max(count, 1)) { buffer -> (Bool?, Int) in
             copyCodeUnits(of: text, into: buffer)
+            if let literal = program.literal {
+                return Self.find(literal, in: UnsafeBufferPointer(rebasing: buffer[0..<count]), steps: budget)
+            }
             if ignoreCase {
                 for index in 0..<count { buffer[index] = CaseFolding.canonicalize(buffer[index]) }
             }
@@ -42,5 +45,35 @@ struct JavaScriptRegex: Sendable {
         }
         steps = outcome.1
         return outcome.0
+    }
+
+    /// A literal pattern's match, a step per code unit compared.
+    private static func find(
+        _ literal: RegexProgram.Literal, in text: UnsafeBufferPointer<UInt16>, steps: Int
+    ) -> (Bool?, Int) {
+        let units = literal.units
+        guard units.count <= text.count else { return (false, steps) }
+        var left = steps
+        func matches(at start: Int) -> Bool? {
+            for offset in units.indices {
+                left -= 1
+                if left < 0 { return nil }
+                if text[start + offset] != units[offset] { return false }
+            }
+            return true
+        }
+        let last = text.count - units.count
+        let starts: StrideTo<Int>
+        switch (literal.atStart, literal.atEnd) {
+        case (true, true): starts = stride(from: 0, to: units.count == text.count ? 1 : 0, by: 1)
+        case (true, false): starts = stride(from: 0, to: 1, by: 1)
+        case (false, true): starts = stride(from: last, to: last + 1, by: 1)
+        case (false, false): starts = stride(from: 0, to: last + 1, by: 1)
+        }
+        for start in starts {
+            guard let found = matches(at: start) else { return (nil, 0) }
+            if found { return (true, left) }
+        }
+        return (false, max(left, 0))
     }
 }

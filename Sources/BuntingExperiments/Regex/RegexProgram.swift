@@ -10,6 +10,16 @@ final class RegexProgram: Sendable {
     let ignoreCase: Bool
     let anchoredAtStart: Bool
     let firstUnit: UInt16?
+    /// A pattern that is only characters, perhaps between `^` and `$`
+    /// (`^ping`, `@example\.com$`): matched by comparing code units, with
+    /// no program run.
+    let literal: Literal?
+
+    struct Literal: Sendable {
+        let units: [UInt16]
+        let atStart: Bool
+        let atEnd: Bool
+    }
 
     init(_ node: RegexNode, captureCount: Int, ignoreCase: Bool) throws(RegexCompileError) {
         let builder = try RegexProgramBuilder(node, captureCount: captureCount, ignoreCase: ignoreCase)
@@ -20,6 +30,32 @@ final class RegexProgram: Sendable {
         self.ignoreCase = ignoreCase
         anchoredAtStart = builder.anchoredAtStart
         firstUnit = builder.firstUnit
+        literal = ignoreCase ? nil : Self.literal(node)
+    }
+
+    private static func literal(_ node: RegexNode) -> Literal? {
+        var nodes: [RegexNode]
+        switch node {
+        case .sequence(let parts): nodes = parts
+        case .unit: nodes = [node]
+        default: return nil
+        }
+        var atStart = false
+        var atEnd = false
+        if case .lineStart? = nodes.first {
+            atStart = true
+            nodes.removeFirst()
+        }
+        if case .lineEnd? = nodes.last {
+            atEnd = true
+            nodes.removeLast()
+        }
+        var units: [UInt16] = []
+        for part in nodes {
+            guard case .unit(let unit) = part else { return nil }
+            units.append(unit)
+        }
+        return units.isEmpty ? nil : Literal(units: units, atStart: atStart, atEnd: atEnd)
     }
 
     static let maxInstructions = RegexProgramBuilder.maxInstructions

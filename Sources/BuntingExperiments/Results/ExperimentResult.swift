@@ -1,7 +1,9 @@
 import BuntingJSON
 
-/// What running an experiment gave one user: GrowthBook's `Result`.
-public struct ExperimentResult: Sendable, Equatable {
+/// What running an experiment gave one user: GrowthBook's `Result`. A class,
+/// so that a feature's result, copied through every layer of evaluation,
+/// carries one reference rather than these fields.
+public final class ExperimentResult: Sendable, Equatable {
     public let inExperiment: Bool
     public let variationId: Int
     public let value: JSON
@@ -20,6 +22,30 @@ public struct ExperimentResult: Sendable, Equatable {
     public let passthrough: JSON?
     /// A contextual bandit's leaf and weights, for hash-assigned users in it.
     public let bandit: BanditAssignment?
+
+    init(
+        inExperiment: Bool, variationId: Int, value: JSON, hashUsed: Bool, hashAttribute: String, hashValue: JSON,
+        featureId: String?, key: String, stickyBucketUsed: Bool, bucket: Double?, name: JSON?, passthrough: JSON?,
+        bandit: BanditAssignment?
+    ) {
+        self.inExperiment = inExperiment
+        self.variationId = variationId
+        self.value = value
+        self.hashUsed = hashUsed
+        self.hashAttribute = hashAttribute
+        self.hashValue = hashValue
+        self.featureId = featureId
+        self.key = key
+        self.stickyBucketUsed = stickyBucketUsed
+        self.bucket = bucket
+        self.name = name
+        self.passthrough = passthrough
+        self.bandit = bandit
+    }
+
+    public static func == (lhs: ExperimentResult, rhs: ExperimentResult) -> Bool {
+        lhs === rhs || lhs.json == rhs.json
+    }
 
     public var json: JSON {
         var object = JSONObject()
