@@ -134,4 +134,66 @@ import Testing
         let result = evaluator.evaluateFeature("f0")
         #expect(result.exhaustedBudget)
     }
+
+    /// All of a payload's patterns together compile to a bounded number of
+    /// instructions: `a{9}` is six characters and a dozen instructions.
+    @Test func patternInstructionsOfAPayload() throws {
+        #expect(PayloadLimits.default.maxPatternInstructions == 2_000_000)
+        let each = try RegexTests.compile("a{9}").instructionCount
+        func features(_ count: Int) -> JSON {
+            var features = JSONObject()
+            for index in 0..<count {
+                features["f\(index)"] = ["rules": [["condition": ["name": ["$regex": "a{9}"]], "force": 1]]]
+            }
+            return .object(features)
+        }
+        let limits = PayloadLimits(maxPatternInstructions: each * 2)
+        #expect(Self.load(features(2), limits: limits).problems.isEmpty)
+        let past = Self.load(features(3), limits: limits)
+        #expect(past.problems.map(\.pointer.description) == ["/features/f2/rules/0/condition/name/$regex"])
+        #expect(past.brokenFeatureKeys == ["f2"])
+    }
+
+    /// A chain of features, each gated on the next, `length` long.
+    static func chain(_ length: Int) -> JSON {
+        var features = JSONObject()
+        for index in 0..<length - 1 {
+            features["f\(index)"] = ["defaultValue": false, "rules": [[
+                "parentConditions": [["id": .string("f\(index + 1)"), "condition": ["value": true]]], "force": true,
+            ]]]
+        }
+        features["f\(length - 1)"] = ["defaultValue": true]
+        return .object(features)
+    }
+
+    @Test func prerequisiteDepth() {
+        let limit = PayloadLimits.default.maxPrerequisiteDepth
+        #expect(limit == 64)
+        var evaluator = GrowthBookEvaluator(payload: Self.load(Self.chain(limit)), context: EvaluationContext())
+        let atLimit = evaluator.evaluateFeature("f0")
+        #expect(atLimit.value == true && atLimit.source == .force && !atLimit.exhaustedBudget)
+        evaluator = GrowthBookEvaluator(payload: Self.load(Self.chain(limit + 1)), context: EvaluationContext())
+        let pastLimit = evaluator.evaluateFeature("f0")
+        #expect(pastLimit.value == false && pastLimit.exhaustedBudget)
+    }
+
+    /// A string where a condition list belongs is its characters, as in
+    /// JavaScript, without a compiled entry per character: a megabyte of it
+    /// compiles and evaluates within its budget.
+    @Test func stringsReadAsConditionsStayStrings() throws {
+        let pair = try Condition(["$or": "ab"])
+        #expect(pair.evaluate(["0": "b"]))
+        #expect(!pair.evaluate(["0": "c"]))
+        #expect(try Condition(["$and": "ab"]).evaluate(["0": "a"]) == false)
+        #expect(try Condition(["$or": ""]).evaluate([:]))
+        #expect(try Condition(["$not": "xy"]).evaluate(["0": "x", "1": "z"]))
+        let huge = String(repeating: "ab", count: 200_000)
+        let condition = try Condition(["$or": .string(huge)])
+        let found = condition.evaluate(["0": "b"])
+        #expect(found)
+        let notFound = condition.evaluate(["0": "c"])
+        #expect(!notFound, "400,000 characters tried within the budget")
+        let cut = condition.evaluate(["0": "b"], limits: PayloadLimits(maxEvaluationSteps: 1))
+        #expect(!cut, "out of steps before the second character: false")
+    }
 }

@@ -19,6 +19,8 @@ struct ConditionCompiler {
     /// Each distinct attribute path's number (see `AttributePath.id`).
     private var pathIDs: [ExactKey: Int] = [:]
     private(set) var pathCount = 0
+    /// Instructions the patterns compiled so far take (see `PayloadLimits.maxPatternInstructions`).
+    private var patternInstructions = 0
     /// Each distinct experiment key's number (see `ExperimentDefinition.keyOrdinal`).
     private var experimentKeys: [ExactKey: Int] = [:]
     private(set) var experimentKeyCount = 0
@@ -55,12 +57,7 @@ struct ConditionCompiler {
             return .entries([])
         case .string(let text):
             // Object.entries of a string: its characters under "0", "1", …
-            var entries: [ConditionEntry] = []
-            for (index, unit) in text.utf16.enumerated() {
-                let character = String(decoding: [unit], as: UTF16.self)
-                entries.append(.path(AttributePath(String(index)), .string(character, insensitive: false)))
-            }
-            return .entries(entries)
+            return .characters(Array(text.utf16))
         case .array(let elements):
             var entries: [ConditionEntry] = []
             for (index, element) in elements.enumerated() {
@@ -100,11 +97,7 @@ struct ConditionCompiler {
             }
             return .members(members)
         case .string(let text):
-            var members: [ConditionNode] = []
-            for unit in text.utf16 {
-                members.append(try condition(.string(String(decoding: [unit], as: UTF16.self)), at: pointer, depth: depth))
-            }
-            return .members(members)
+            return .characters(Array(text.utf16))
         case .bool, .integer, .real, .object:
             // No `length`: nothing to iterate.
             return .members([])
@@ -190,13 +183,20 @@ struct ConditionCompiler {
         case "$regex", "$regexi":
             // `getRegex(expected)` calls a string method: anything else throws, and the SDK answers false.
             guard case .string(let pattern) = argument else { return .never }
+            let regex: JavaScriptRegex
             do {
-                return .regex(try JavaScriptRegex(pattern: pattern, ignoreCase: name == "$regexi", maxLength: limits.maxPatternLength))
+                regex = try JavaScriptRegex(pattern: pattern, ignoreCase: name == "$regexi", maxLength: limits.maxPatternLength)
             } catch .invalid {
                 return .never
             } catch {
                 throw CompileFailure(pointer, error.description)
             }
+            patternInstructions += regex.instructionCount
+            guard patternInstructions <= limits.maxPatternInstructions else {
+                throw CompileFailure(
+                    pointer, "the payload's regular expressions compile to more than \(limits.maxPatternInstructions) instructions")
+            }
+            return .regex(regex)
         case "$type":
             guard case .string(let type) = argument else { return .never }
             return .type(type)

@@ -16,11 +16,30 @@ extension ConditionNode {
         switch self {
         case .throwing:
             throw .thrown
+        case .characters(let units):
+            guard budget.take(units.count) else { throw .outOfSteps }
+            for (index, unit) in units.enumerated() where !Self.member(index, of: object, is: unit) { return false }
+            return true
         case .entries(let entries):
             // By index: a `for` loop would copy each entry out (retaining what it holds).
             for index in entries.indices where !(try entries[index].passes(object, &budget)) { return false }
             return true
         }
+    }
+}
+
+extension ConditionNode {
+    /// Whether `String(getPath(object, "<index>"))` is the one code unit `unit`.
+    static func member(_ index: Int, of object: JSON, is unit: UInt16) -> Bool {
+        let value: JSON
+        switch object {
+        case .object(let members): value = members[String(index)] ?? .null
+        case .array(let elements): value = index < elements.count ? elements[index] : .null
+        default: value = .null
+        }
+        let text = value.stringValue ?? JSValues.string(value)
+        var units = text.utf16.makeIterator()
+        return units.next() == unit && units.next() == nil
     }
 }
 
@@ -30,9 +49,17 @@ extension ConditionEntry {
         case .or(let list): return try list.anyPasses(object, &budget)
         case .nor(let list): return !(try list.anyPasses(object, &budget))
         case .and(let list):
-            guard case .members(let members) = list else { throw .thrown }
-            for member in members where !(try member.passes(object, &budget)) { return false }
-            return true
+            switch list {
+            case .throwing:
+                throw .thrown
+            case .characters(let units):
+                guard budget.take(units.count) else { throw .outOfSteps }
+                for unit in units where !ConditionNode.member(0, of: object, is: unit) { return false }
+                return true
+            case .members(let members):
+                for member in members where !(try member.passes(object, &budget)) { return false }
+                return true
+            }
         case .not(let condition): return !(try condition.passes(object, &budget))
         case .path(let path, let test):
             return try test.passes(budget.value(at: path, in: object), &budget, path: budget.testsAttributes ? path.id : -1)
@@ -43,10 +70,21 @@ extension ConditionEntry {
 extension ConditionList {
     /// `evalOr`: true for an empty list.
     func anyPasses(_ object: JSON, _ budget: inout EvaluationBudget) throws(ConditionFailure) -> Bool {
-        guard case .members(let members) = self else { throw .thrown }
-        if members.isEmpty { return true }
-        for member in members where try member.passes(object, &budget) { return true }
-        return false
+        switch self {
+        case .throwing:
+            throw .thrown
+        case .characters(let units):
+            if units.isEmpty { return true }
+            for unit in units {
+                guard budget.take() else { throw .outOfSteps }
+                if ConditionNode.member(0, of: object, is: unit) { return true }
+            }
+            return false
+        case .members(let members):
+            if members.isEmpty { return true }
+            for member in members where try member.passes(object, &budget) { return true }
+            return false
+        }
     }
 }
 

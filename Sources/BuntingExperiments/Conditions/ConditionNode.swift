@@ -9,6 +9,10 @@ import BuntingRules
 indirect enum ConditionNode: Sendable {
     /// Every entry must pass.
     case entries([ConditionEntry])
+    /// A string read as a condition: each code unit `c` at index `i` is the
+    /// entry `{"i": c}`. Kept as the code units and read when evaluated,
+    /// rather than compiled into an entry per character.
+    case characters([UInt16])
     case throwing
 }
 
@@ -28,6 +32,8 @@ enum ConditionEntry: Sendable {
 /// characters, nothing for a value without a length; `null` throws.
 enum ConditionList: Sendable {
     case members([ConditionNode])
+    /// A string's characters, each one the condition `characters([c])`.
+    case characters([UInt16])
     case throwing
 }
 

@@ -10,6 +10,11 @@ extension GrowthBookEvaluator {
         if let index, stack.contains(index) { return result(key, .null, .cyclicPrerequisite) }
         if !context.forcedFeatures.isEmpty, let forced = context.forcedFeature(key) { return result(key, forced, .override) }
         guard let index, let feature = payload.features[index] else { return result(key, .null, .unknownFeature) }
+        // Prerequisites recurse: a chain deeper than the limit fails closed.
+        guard stack.count < payload.limits.maxPrerequisiteDepth else {
+            budget.markExhausted()
+            return result(key, feature.defaultValue, .defaultValue)
+        }
         guard budget.take() else { return result(key, feature.defaultValue, .defaultValue) }
         stack.push(index)
         defer { stack.pop() }

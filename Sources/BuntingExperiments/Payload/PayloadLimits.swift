@@ -13,6 +13,13 @@ public struct PayloadLimits: Sendable, Hashable {
     public var maxVariations: Int
     /// UTF-16 code units of a `$regex` or `$regexi` pattern.
     public var maxPatternLength: Int
+    /// Instructions all of a payload's patterns compile to together (one
+    /// pattern compiles to at most 20,000: `a{9999}` is six characters).
+    public var maxPatternInstructions: Int
+    /// Prerequisites evaluated within prerequisites: a chain of features
+    /// each gated on the next is evaluated by recursion, and this bounds it.
+    /// Past it the evaluation fails closed, as when it runs out of steps.
+    public var maxPrerequisiteDepth: Int
     /// The work of evaluating one feature (its prerequisites included): one
     /// step per condition node, feature and rule visited, and per instruction
     /// a regular expression runs. Past it, conditions not yet decided fail.
@@ -20,8 +27,11 @@ public struct PayloadLimits: Sendable, Hashable {
 
     public init(
         maxPayloadBytes: Int = 64 << 20, maxConditionDepth: Int = 64, maxVariations: Int = 1_000,
-        maxPatternLength: Int = 1_024, maxEvaluationSteps: Int = 1_000_000
+        maxPatternLength: Int = 1_024, maxPatternInstructions: Int = 2_000_000, maxPrerequisiteDepth: Int = 64,
+        maxEvaluationSteps: Int = 1_000_000
     ) {
+        self.maxPatternInstructions = maxPatternInstructions
+        self.maxPrerequisiteDepth = maxPrerequisiteDepth
         self.maxPayloadBytes = maxPayloadBytes
         self.maxConditionDepth = maxConditionDepth
         self.maxVariations = maxVariations
@@ -30,6 +40,7 @@ public struct PayloadLimits: Sendable, Hashable {
     }
 
     /// 64 MiB payloads, conditions 64 deep, 1,000 variations, 1,024-unit
-    /// patterns, a million steps (a few milliseconds at worst) per feature.
+    /// patterns compiling to 2 million instructions in all, prerequisites 64
+    /// deep, a million steps (a few milliseconds at worst) per feature.
     public static let `default` = PayloadLimits()
 }

@@ -19,6 +19,9 @@ struct JavaScriptRegex: Sendable {
         program = try RegexProgram(node, captureCount: captures, ignoreCase: ignoreCase)
     }
 
+    /// The instructions the pattern compiled to.
+    var instructionCount: Int { program.instructions.count }
+
     /// Whether the pattern matches somewhere in `text`; nil when `steps` ran
     /// out first (then `steps` is 0). Spends from `steps` what it used.
     func test(_ text: String, steps: inout Int) -> Bool? {
