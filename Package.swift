@@ -17,6 +17,10 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        // OpenSSL's libcrypto, for GrowthBook's encrypted payloads (AES-128-CBC).
+        .systemLibrary(
+            name: "CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
 
         // libcurl's headers and a loader that opens it on first use instead of
         // linking it (its 30 dependent libraries would slow every start);
@@ -36,6 +40,14 @@ let package = Package(
 
         // JSONLogic with flagd's operators and flag resolution; pure Swift, no I/O.
         .target(name: "BuntingRules", dependencies: ["BuntingJSON"]),
+
+        // AES-128-CBC decryption and base64; the only module that imports CCrypto.
+        .target(name: "BuntingCrypto", dependencies: ["CCrypto"]),
+
+        // GrowthBook's SDK payload, compiled once, and its evaluation to the
+        // letter of the JavaScript SDK: features, experiments, conditions,
+        // sticky buckets and exposures; pure Swift, no I/O.
+        .target(name: "BuntingExperiments", dependencies: ["BuntingJSON", "BuntingRules", "BuntingCrypto"]),
 
         // JSON Pointer, source positions and JSON Schema validation of definitions.
         .target(name: "BuntingSchema", dependencies: ["BuntingJSON"]),
@@ -89,6 +101,9 @@ let package = Package(
             name: "BuntingRulesTests", dependencies: ["BuntingRules", "BuntingJSON"],
             exclude: ["Fixtures"]),
         .testTarget(
+            name: "BuntingExperimentsTests", dependencies: ["BuntingExperiments", "BuntingCrypto", "BuntingJSON"],
+            exclude: ["Fixtures"]),
+        .testTarget(
             name: "BuntingSchemaTests", dependencies: ["BuntingSchema", "BuntingJSON"],
             exclude: ["Fixtures"]),
         .testTarget(name: "BuntingRuntimeTests", dependencies: ["BuntingRuntime"]),
@@ -106,6 +121,11 @@ let package = Package(
         .testTarget(name: "BuntingEndToEndTests", dependencies: ["BuntingJSON", "BuntingHTTP", "BuntingCore", "bunting"]),
 
         // Release-build benchmark of BuntingRules (benchmarks/rules/run); not a test.
+        // Release-build benchmark of BuntingExperiments against the Python
+        // growthbook SDK (benchmarks/experiments/run); not a test.
+        .executableTarget(
+            name: "bunting-experiments-bench", dependencies: ["BuntingExperiments", "BuntingJSON"],
+            path: "benchmarks/experiments/Sources"),
         .executableTarget(
             name: "bunting-rules-bench", dependencies: ["BuntingRules", "BuntingJSON"],
             path: "benchmarks/rules/Sources",
@@ -129,6 +149,9 @@ package.targets += [
     .executableTarget(
         name: "fuzz-definitions", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingCore", "BuntingDefinitions"],
         path: "fuzz/Sources/fuzz-definitions"),
+    .executableTarget(
+        name: "fuzz-growthbook", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingExperiments"],
+        path: "fuzz/Sources/fuzz-growthbook"),
     .executableTarget(
         name: "fuzz-schema", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingSchema"],
         path: "fuzz/Sources/fuzz-schema"),

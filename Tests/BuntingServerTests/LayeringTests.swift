@@ -44,6 +44,7 @@ import Testing
             }
         }
         declared["bunting-rules-bench"] = nil  // a benchmark, not a layer
+        declared["bunting-experiments-bench"] = nil  // likewise
         #expect(!declared.isEmpty, "swift package dump-package answered")
         #expect(Set(documented.keys) == Set(declared.keys), "modules")
         for (name, dependencies) in declared {
