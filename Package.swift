@@ -58,7 +58,8 @@ let package = Package(
         // The definitions document: checked against its schema, compiled, and
         // evaluated per user into the engine's items.
         .target(
-            name: "BuntingDefinitions", dependencies: ["BuntingJSON", "BuntingRuntime", "BuntingRules", "BuntingSchema", "BuntingCore"],
+            name: "BuntingDefinitions",
+            dependencies: ["BuntingJSON", "BuntingRuntime", "BuntingRules", "BuntingSchema", "BuntingCore", "BuntingExperiments"],
             resources: [.embedInCode("Resources/definitions.schema.compact.json")]),
 
         // Files behind the engine's seams: the file source and the NDJSON sink.

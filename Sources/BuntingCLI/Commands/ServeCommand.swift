@@ -52,10 +52,12 @@ enum ServeCommand {
         var initialLoad: Engine.FetchOutcome?
         let notesDirectory = configuration.cacheDirectory.map { "\($0)/\(KnownDocuments.subdirectory)" } ?? storage.knownDocumentsDirectory
         let knownDocuments = configuration.noCache ? nil : notesDirectory.map { KnownDocuments(directory: $0) }
-        let compiler = Definitions.compiler(strict: configuration.strict, known: knownDocuments, preparesSchema: true)
+        let compiler = Definitions.compiler(
+            strict: configuration.strict, known: knownDocuments, preparesSchema: true, decryptionKey: configuration.decryptionKey)
         if source.isLocal {
             let firstCompiler = Definitions.compiler(
-                strict: configuration.strict, known: knownDocuments, beginsLoading: false, preparesSchema: true)
+                strict: configuration.strict, known: knownDocuments, beginsLoading: false, preparesSchema: true,
+                decryptionKey: configuration.decryptionKey)
             let load = Engine.fetchAndCompile(source: source, since: nil, compile: firstCompiler)
             if let problem = load.problem, !configuration.startWithoutDefinitions {
                 printToStderr("bunting: cannot use the definitions at \(source.location): \(problem)\n"

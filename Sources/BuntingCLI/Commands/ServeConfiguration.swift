@@ -31,6 +31,8 @@ struct ServeConfiguration {
     var startWithoutDefinitions = false
     /// Refuse a definitions document with any problem, instead of serving the rest.
     var strict = false
+    /// Decrypts an encrypted GrowthBook payload (base64 of its 16-byte key).
+    var decryptionKey: String?
     var engine = Engine.Configuration()
     var server = StdioServer.Options()
     /// Timeouts, CA file and headers of the HTTP definitions source and sink.
@@ -42,6 +44,7 @@ struct ServeConfiguration {
 
     static let specs: [OptionSpec] = [
         OptionSpec(name: "definitions", valueName: "PATH|URL", help: "the definitions document: a file (watched for changes)\nor an http(s):// URL (polled); default: the bundled example"),
+        OptionSpec(name: "decryption-key", valueName: "KEY", help: "the key (base64) that decrypts an encrypted GrowthBook payload\n(its encryptedFeatures and encryptedSavedGroups); from the\nGrowthBook SDK connection"),
         OptionSpec(name: "strict", valueName: nil, help: "refuse a definitions document with any problem at all (by\ndefault, as flagd: a broken flag resolves as flagd does, a\nbroken banner or card is left out, and the rest serves)"),
         OptionSpec(name: "start-without-definitions", valueName: nil, help: "serve even if the --definitions file cannot be read or\nparsed at start-up (subscribers are told why; it is polled)"),
         OptionSpec(name: "storage", valueName: "DIR", help: "where the SQLite store lives (made 0700; it must be this\nuser's and writable by no one else; one server at a time);\n':memory:' keeps nothing on disk (default:\n$XDG_STATE_HOME/bunting, else ~/.local/state/bunting)"),
@@ -79,6 +82,7 @@ struct ServeConfiguration {
             throw UsageError("unexpected argument '\(positional)'", command: "serve")
         }
         definitions = options.value("definitions")
+        decryptionKey = options.value("decryption-key")
         storage = options.value("storage")
         sink = options.value("sink")
         cacheDirectory = options.value("cache-dir")

@@ -173,6 +173,11 @@ public struct GrowthBookPayload: Sendable {
         featureIndices[ExactKey(key)]
     }
 
+    /// Whether a feature has this key (broken ones included).
+    public func hasFeature(_ key: String) -> Bool {
+        featureIndices[ExactKey(key)] != nil
+    }
+
     func bandit(_ reference: String) -> ContextualBandit? {
         bandits[ExactKey(reference)]
     }

@@ -30,6 +30,16 @@ extension StickyBucketStore {
     }
 }
 
+extension GrowthBookPayload {
+    /// The (attribute name, value) of every sticky document an evaluation for
+    /// `attributes` may read: what a store loads before it (see `documents(for:attributes:)`).
+    public func stickyDocumentKeys(for attributes: JSON) -> [(name: String, value: String)] {
+        stickyBucketAttributes.map { attribute in
+            (attribute, HashAttribute.stickyValue(HashAttribute.value(of: attribute, in: attributes)))
+        }
+    }
+}
+
 /// Sticky bucket documents in a dictionary: for tests, and for evaluations
 /// that should remember assignments only while the process runs.
 public struct InMemoryStickyBucketStore: StickyBucketStore, Sendable {

@@ -17,6 +17,7 @@ public enum BuntingMethods {
                 + TrackingMethods.methods(engine)
                 + UserMethods.sdkMethods(engine)
                 + RuleMethods.methods(engine)
+                + FeatureMethods.methods(engine)
                 + [ServerMethods.shutdown(context)])
     }
 }

@@ -22,6 +22,8 @@ final class CommitRecordingStore: Store {
         try memory.saveItemState(user: user, channel: channel, itemId: itemId, state: state)
     }
     func saveAttributes(user: String, attributes: JSONObject) throws(StoreError) { try memory.saveAttributes(user: user, attributes: attributes) }
+    func loadStickyDocuments(_ keys: [(name: String, value: String)]) -> [StickyDocument] { memory.loadStickyDocuments(keys) }
+    func saveStickyDocument(_ document: StickyDocument) throws(StoreError) { try memory.saveStickyDocument(document) }
     func wipe() throws(StoreError) { try memory.wipe() }
     func enqueue(_ event: AnalyticsEvent) throws(StoreError) {
         try memory.enqueue(event)

@@ -34,11 +34,14 @@ from .results import (
     ContentCardsSnapshot,
     DefinitionsProblem,
     DefinitionsStatus,
+    EvaluateConditionResult,
+    EvaluateFeaturesResult,
     EvaluateFlagResult,
     EvaluateFlagsResult,
     EvaluateResult,
     FeatureFlag,
     FeatureFlagsSnapshot,
+    FeatureResult,
     FlushResult,
     LastSyncAt,
     OpenRPCDocument,
@@ -246,6 +249,31 @@ METHODS: Dict[str, MethodSpec] = {
         (
             Param("context", "context", True),
             Param("flagKeys", "flag_keys", False),
+        ),
+        None, False,
+    ),
+    "evaluateFeature": MethodSpec(
+        "evaluateFeature", "evaluate_feature",
+        (
+            Param("featureKey", "feature_key", True),
+            Param("attributes", "attributes", False),
+        ),
+        None, False,
+    ),
+    "evaluateFeatures": MethodSpec(
+        "evaluateFeatures", "evaluate_features",
+        (
+            Param("attributes", "attributes", False),
+            Param("featureKeys", "feature_keys", False),
+        ),
+        None, False,
+    ),
+    "evaluateCondition": MethodSpec(
+        "evaluateCondition", "evaluate_condition",
+        (
+            Param("condition", "condition", True),
+            Param("attributes", "attributes", True),
+            Param("savedGroups", "saved_groups", False),
         ),
         None, False,
     ),
@@ -1085,6 +1113,118 @@ class SyncMethods:
         if flag_keys is not None:
             params["flagKeys"] = flag_keys
         return self._request("evaluateFlags", params, timeout)
+
+    def evaluate_feature(
+        self,
+        feature_key: str,
+        *,
+        attributes: Optional[Dict[str, Any]] = None,
+        timeout: Optional[float] = None,
+    ) -> FeatureResult:
+        """`evaluateFeature`: Evaluates a GrowthBook feature.
+
+        Evaluates the GrowthBook feature `featureKey` of the current definitions (a GrowthBook SDK
+        payload, or a document's `features` section) to the letter of GrowthBook's JavaScript SDK,
+        and answers its FeatureResult. Without `attributes`, for the current user: GrowthBook's
+        context is the user's attributes plus `id`, the user id (the device id while anonymous; an
+        `id` attribute wins); sticky arms are read and kept (stored per attribute and value, across
+        restarts), and when the user is assigned an arm by hash an exposure is logged:
+        `EXPOSURE`/`ENQUEUED` to the `featureFlags` subscriptions after its commit, an
+        `experiment_viewed` event at the sink, once per user, experiment and variation a session.
+        With `attributes`, for that context alone: no sticky arm is read or kept and nothing is
+        logged, as `evaluateFlag` with a context. An unknown feature answers source
+        `unknownFeature`, value null. While the SDK is disabled, a request without `attributes` is
+        refused -32004 SDK_DISABLED.
+
+        Args:
+            feature_key: The feature's key.
+            attributes: (optional) GrowthBook's context for this request alone (its attributes); the
+                current user's when absent.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            A GrowthBook feature's value for one context and why, as GrowthBook's SDKs and its
+                cross-SDK test suite (`cases.json`) write it: `value`, `on` (JavaScript truthiness),
+                `off`, `source` (`defaultValue`, `force`, `experiment`, `unknownFeature`,
+                `prerequisite`, `cyclicPrerequisite`, `override`), `ruleId` ("" when none), and
+                `experiment` and `experimentResult` when the source is `experiment`.
+
+        Raises:
+            InvalidParams, SDKDisabled, StorageError, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"featureKey": feature_key}
+        if attributes is not None:
+            params["attributes"] = attributes
+        return self._request("evaluateFeature", params, timeout)
+
+    def evaluate_features(
+        self,
+        *,
+        attributes: Optional[Dict[str, Any]] = None,
+        feature_keys: Optional[List[str]] = None,
+        timeout: Optional[float] = None,
+    ) -> EvaluateFeaturesResult:
+        """`evaluateFeatures`: Evaluates many GrowthBook features in one round trip.
+
+        Every GrowthBook feature of the current definitions, or those of `featureKeys`, as
+        `evaluateFeature` evaluates each (for the current user without `attributes`, with sticky
+        arms and exposures; for that context alone with them): `{features: {key: FeatureResult}}`.
+
+        Args:
+            attributes: (optional) GrowthBook's context for this request alone; the current user's
+                when absent.
+            feature_keys: (optional) The features to evaluate; all when absent.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The features.
+
+        Raises:
+            InvalidParams, SDKDisabled, StorageError, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {}
+        if attributes is not None:
+            params["attributes"] = attributes
+        if feature_keys is not None:
+            params["featureKeys"] = feature_keys
+        return self._request("evaluateFeatures", params, timeout)
+
+    def evaluate_condition(
+        self,
+        condition: Dict[str, Any],
+        attributes: Dict[str, Any],
+        *,
+        saved_groups: Optional[Dict[str, Any]] = None,
+        timeout: Optional[float] = None,
+    ) -> EvaluateConditionResult:
+        """`evaluateCondition`: Evaluates a GrowthBook condition.
+
+        Evaluates a GrowthBook condition (MongoDB-like, with JavaScript's coercions: `$eq`, `$in`,
+        `$regex`, `$vgt`, `$inGroup`, `$elemMatch`, …) for `attributes` and answers `{result}`, as
+        `evaluate` does for JSONLogic. `$inGroup` and `$notInGroup` read `savedGroups` when given,
+        else the current definitions' saved groups. A condition that cannot be read answers -32005
+        INVALID_RULE naming `condition`. Touches no user state and logs nothing.
+
+        Args:
+            condition: The condition.
+            attributes: The attributes the condition tests.
+            saved_groups: (optional) Saved groups (id → values) for `$inGroup`; the definitions'
+                when absent.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The evaluation.
+
+        Raises:
+            InvalidParams, InvalidRule, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"condition": condition, "attributes": attributes}
+        if saved_groups is not None:
+            params["savedGroups"] = saved_groups
+        return self._request("evaluateCondition", params, timeout)
 
     def shutdown(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
         """`shutdown`: Flushes pending work and exits.
@@ -1941,6 +2081,118 @@ class AsyncMethods:
         if flag_keys is not None:
             params["flagKeys"] = flag_keys
         return await self._request("evaluateFlags", params, timeout)
+
+    async def evaluate_feature(
+        self,
+        feature_key: str,
+        *,
+        attributes: Optional[Dict[str, Any]] = None,
+        timeout: Optional[float] = None,
+    ) -> FeatureResult:
+        """`evaluateFeature`: Evaluates a GrowthBook feature.
+
+        Evaluates the GrowthBook feature `featureKey` of the current definitions (a GrowthBook SDK
+        payload, or a document's `features` section) to the letter of GrowthBook's JavaScript SDK,
+        and answers its FeatureResult. Without `attributes`, for the current user: GrowthBook's
+        context is the user's attributes plus `id`, the user id (the device id while anonymous; an
+        `id` attribute wins); sticky arms are read and kept (stored per attribute and value, across
+        restarts), and when the user is assigned an arm by hash an exposure is logged:
+        `EXPOSURE`/`ENQUEUED` to the `featureFlags` subscriptions after its commit, an
+        `experiment_viewed` event at the sink, once per user, experiment and variation a session.
+        With `attributes`, for that context alone: no sticky arm is read or kept and nothing is
+        logged, as `evaluateFlag` with a context. An unknown feature answers source
+        `unknownFeature`, value null. While the SDK is disabled, a request without `attributes` is
+        refused -32004 SDK_DISABLED.
+
+        Args:
+            feature_key: The feature's key.
+            attributes: (optional) GrowthBook's context for this request alone (its attributes); the
+                current user's when absent.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            A GrowthBook feature's value for one context and why, as GrowthBook's SDKs and its
+                cross-SDK test suite (`cases.json`) write it: `value`, `on` (JavaScript truthiness),
+                `off`, `source` (`defaultValue`, `force`, `experiment`, `unknownFeature`,
+                `prerequisite`, `cyclicPrerequisite`, `override`), `ruleId` ("" when none), and
+                `experiment` and `experimentResult` when the source is `experiment`.
+
+        Raises:
+            InvalidParams, SDKDisabled, StorageError, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"featureKey": feature_key}
+        if attributes is not None:
+            params["attributes"] = attributes
+        return await self._request("evaluateFeature", params, timeout)
+
+    async def evaluate_features(
+        self,
+        *,
+        attributes: Optional[Dict[str, Any]] = None,
+        feature_keys: Optional[List[str]] = None,
+        timeout: Optional[float] = None,
+    ) -> EvaluateFeaturesResult:
+        """`evaluateFeatures`: Evaluates many GrowthBook features in one round trip.
+
+        Every GrowthBook feature of the current definitions, or those of `featureKeys`, as
+        `evaluateFeature` evaluates each (for the current user without `attributes`, with sticky
+        arms and exposures; for that context alone with them): `{features: {key: FeatureResult}}`.
+
+        Args:
+            attributes: (optional) GrowthBook's context for this request alone; the current user's
+                when absent.
+            feature_keys: (optional) The features to evaluate; all when absent.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The features.
+
+        Raises:
+            InvalidParams, SDKDisabled, StorageError, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {}
+        if attributes is not None:
+            params["attributes"] = attributes
+        if feature_keys is not None:
+            params["featureKeys"] = feature_keys
+        return await self._request("evaluateFeatures", params, timeout)
+
+    async def evaluate_condition(
+        self,
+        condition: Dict[str, Any],
+        attributes: Dict[str, Any],
+        *,
+        saved_groups: Optional[Dict[str, Any]] = None,
+        timeout: Optional[float] = None,
+    ) -> EvaluateConditionResult:
+        """`evaluateCondition`: Evaluates a GrowthBook condition.
+
+        Evaluates a GrowthBook condition (MongoDB-like, with JavaScript's coercions: `$eq`, `$in`,
+        `$regex`, `$vgt`, `$inGroup`, `$elemMatch`, …) for `attributes` and answers `{result}`, as
+        `evaluate` does for JSONLogic. `$inGroup` and `$notInGroup` read `savedGroups` when given,
+        else the current definitions' saved groups. A condition that cannot be read answers -32005
+        INVALID_RULE naming `condition`. Touches no user state and logs nothing.
+
+        Args:
+            condition: The condition.
+            attributes: The attributes the condition tests.
+            saved_groups: (optional) Saved groups (id → values) for `$inGroup`; the definitions'
+                when absent.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The evaluation.
+
+        Raises:
+            InvalidParams, InvalidRule, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"condition": condition, "attributes": attributes}
+        if saved_groups is not None:
+            params["savedGroups"] = saved_groups
+        return await self._request("evaluateCondition", params, timeout)
 
     async def shutdown(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
         """`shutdown`: Flushes pending work and exits.

@@ -306,6 +306,40 @@ class EvaluateFlagsResult(_EvaluateFlagsResultKeys, total=False):
 
     metadata: Dict[str, Union[str, float, bool]]
 
+
+class _FeatureResultKeys(TypedDict):
+    value: Any
+    on: bool
+    off: bool
+    source: Literal["defaultValue", "force", "experiment", "unknownFeature", "prerequisite", "cyclicPrerequisite", "override"]
+    ruleId: str
+
+
+class FeatureResult(_FeatureResultKeys, total=False):
+    """A GrowthBook feature's value for one context and why, as GrowthBook's SDKs and its cross-SDK
+    test suite (`cases.json`) write it: `value`, `on` (JavaScript truthiness), `off`, `source`
+    (`defaultValue`, `force`, `experiment`, `unknownFeature`, `prerequisite`, `cyclicPrerequisite`,
+    `override`), `ruleId` ("" when none), and `experiment` and `experimentResult` when the source is
+    `experiment`.
+    """
+
+    experiment: Dict[str, Any]
+    experimentResult: Dict[str, Any]
+
+
+class EvaluateFeaturesResult(TypedDict):
+    """`EvaluateFeaturesResult`.
+    """
+
+    features: Dict[str, FeatureResult]
+
+
+class EvaluateConditionResult(TypedDict):
+    """`EvaluateConditionResult`.
+    """
+
+    result: bool
+
 #: When a refresh of this channel last finished for the current user, in Unix seconds: 0 before the
 #: first successful sync for this user (reading the definitions at start-up is not a sync), null
 #: while the channel is disabled.
@@ -340,11 +374,14 @@ __all__ = [
     "ContentCardsSnapshot",
     "DefinitionsProblem",
     "DefinitionsStatus",
+    "EvaluateConditionResult",
+    "EvaluateFeaturesResult",
     "EvaluateFlagResult",
     "EvaluateFlagsResult",
     "EvaluateResult",
     "FeatureFlag",
     "FeatureFlagsSnapshot",
+    "FeatureResult",
     "FlushResult",
     "LastSyncAt",
     "OpenRPCDocument",

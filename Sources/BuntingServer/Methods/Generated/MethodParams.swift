@@ -389,6 +389,64 @@ struct EvaluateFlagsParams: GeneratedParams {
     }
 }
 
+/// `evaluateFeature`.
+struct EvaluateFeatureParams: GeneratedParams {
+    static let method = "evaluateFeature"
+    static let specs: [ParamSpec] = [
+        ParamSpec("featureKey", .string, required: true, minLength: 1, maxLength: 1024),
+        ParamSpec("attributes", .object),
+    ]
+    /// The feature's key
+    let featureKey: String
+    /// GrowthBook's context for this request alone (its attributes); the current user's when absent
+    let attributes: JSONObject?
+
+    init(checked params: Params) throws(RPCError) {
+        featureKey = try params.string("featureKey")
+        attributes = params.optionalObject("attributes")
+    }
+}
+
+/// `evaluateFeatures`.
+struct EvaluateFeaturesParams: GeneratedParams {
+    static let method = "evaluateFeatures"
+    static let specs: [ParamSpec] = [
+        ParamSpec("attributes", .object),
+        ParamSpec("featureKeys", .array, itemKind: .string, itemMaxLength: 1024, maxLength: 10000, uniqueItems: true),
+    ]
+    /// GrowthBook's context for this request alone; the current user's when absent
+    let attributes: JSONObject?
+    /// The features to evaluate; all when absent
+    let featureKeys: [String]?
+
+    init(checked params: Params) throws(RPCError) {
+        attributes = params.optionalObject("attributes")
+        featureKeys = params.optionalStringArray("featureKeys")
+    }
+}
+
+/// `evaluateCondition`.
+struct EvaluateConditionParams: GeneratedParams {
+    static let method = "evaluateCondition"
+    static let specs: [ParamSpec] = [
+        ParamSpec("condition", .object, required: true),
+        ParamSpec("attributes", .object, required: true),
+        ParamSpec("savedGroups", .object),
+    ]
+    /// The condition
+    let condition: JSONObject
+    /// The attributes the condition tests
+    let attributes: JSONObject
+    /// Saved groups (id → values) for `$inGroup`; the definitions' when absent
+    let savedGroups: JSONObject?
+
+    init(checked params: Params) throws(RPCError) {
+        condition = try params.object("condition")
+        attributes = try params.object("attributes")
+        savedGroups = params.optionalObject("savedGroups")
+    }
+}
+
 /// `shutdown`.
 struct ShutdownParams: GeneratedParams {
     static let method = "shutdown"
