@@ -37,6 +37,10 @@ let package = Package(
         // JSONLogic with flagd's operators and flag resolution; pure Swift, no I/O.
         .target(name: "BuntingRules", dependencies: ["BuntingJSON"]),
 
+        // Liquid templates in Braze's dialect, parsed once and rendered per user
+        // within limits; time zones from the system's TZif files. No I/O but those.
+        .target(name: "BuntingTemplates", dependencies: ["BuntingJSON"]),
+
         // JSON Pointer, source positions and JSON Schema validation of definitions.
         .target(name: "BuntingSchema", dependencies: ["BuntingJSON"]),
 
@@ -85,6 +89,9 @@ let package = Package(
         .executableTarget(name: "bunting", dependencies: ["BuntingCLI"]),
 
         .testTarget(name: "BuntingJSONTests", dependencies: ["BuntingJSON"]),
+        .testTarget(
+            name: "BuntingTemplatesTests", dependencies: ["BuntingTemplates", "BuntingJSON"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "BuntingRulesTests", dependencies: ["BuntingRules", "BuntingJSON"],
             exclude: ["Fixtures"]),
