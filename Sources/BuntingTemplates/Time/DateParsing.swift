@@ -205,15 +205,21 @@ private struct ScalarReader {
     mutating func zone() -> DateParsing.Zone?? {
         let start = position
         if let sign = take(anyOf: "+-") {
-            guard let hours = number(maxDigits: 2), hours.digits == 2 else {
+            guard let digits = number(maxDigits: 4), digits.digits == 2 || digits.digits == 4 else {
                 position = start
                 return nil
             }
+            var hours = digits.value
             var minutes: Int64 = 0
-            _ = take(anyOf: ":")
-            if let value = number(maxDigits: 2) { minutes = value.value }
-            guard hours.value <= 18, minutes < 60 else { return .some(nil) }
-            let offset = (sign == "-" ? -1 : 1) * Int(hours.value * 3600 + minutes * 60)
+            if digits.digits == 4 {
+                hours = digits.value / 100
+                minutes = digits.value % 100
+            } else if take(anyOf: ":") != nil {
+                guard let value = number(maxDigits: 2), value.digits == 2 else { return .some(nil) }
+                minutes = value.value
+            }
+            guard hours <= 18, minutes < 60 else { return .some(nil) }
+            let offset = (sign == "-" ? -1 : 1) * Int(hours * 3600 + minutes * 60)
             return .some(DateParsing.Zone(offset: offset, abbreviation: Strftime.offsetText(offset, colons: 0), isUTC: false))
         }
         guard let word = word() else { return nil }
