@@ -118,8 +118,9 @@ struct Decimal {
     var coefficient: UInt128
     var exponent: Int
 
+    /// Zero keeps its sign, as BigDecimal's does: `0 | times: -1.5` is `-0.0`.
     init(negative: Bool, coefficient: UInt128, exponent: Int) {
-        self.negative = negative && coefficient != 0
+        self.negative = negative
         self.coefficient = coefficient
         self.exponent = exponent
     }
@@ -208,7 +209,9 @@ struct Decimal {
             guard !overflow else { return Decimal(double + other.double) }
             return Decimal(negative: negative, coefficient: sum, exponent: exponent)
         }
-        if a >= b { return Decimal(negative: negative, coefficient: a - b, exponent: exponent) }
+        // A difference of zero is +0, as in IEEE and BigDecimal.
+        if a == b { return Decimal(negative: false, coefficient: 0, exponent: exponent) }
+        if a > b { return Decimal(negative: negative, coefficient: a - b, exponent: exponent) }
         return Decimal(negative: other.negative, coefficient: b - a, exponent: exponent)
     }
 
@@ -221,7 +224,7 @@ struct Decimal {
     /// The quotient to at least 20 significant digits, with a last digit
     /// marking an inexact rest so that rounding to a double is not misled.
     func divided(by other: Decimal) -> Decimal {
-        guard coefficient != 0 else { return Decimal(negative: false, coefficient: 0, exponent: 0) }
+        guard coefficient != 0 else { return Decimal(negative: negative != other.negative, coefficient: 0, exponent: 0) }
         var numerator = coefficient
         var scale = 0
         while numerator < UInt128.max / 10 {
@@ -247,7 +250,7 @@ struct Decimal {
             return Decimal(remainder)
         }
         var remainder = a % b
-        var resultNegative = negative
+        var resultNegative = negative && remainder != 0
         if remainder != 0, negative != other.negative {
             remainder = b - remainder
             resultNegative = other.negative
