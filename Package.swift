@@ -75,13 +75,14 @@ let package = Package(
             dependencies: ["BuntingJSON", "BuntingRuntime", "BuntingJSONRPC", "BuntingCore", "BuntingRules"],
             resources: [.embedInCode("Resources/openrpc.json")]),
 
-        // The command line: serve, eval, validate, version.
+        // The command line: serve, eval, validate, render, version.
         .target(
             name: "BuntingCLI",
             dependencies: [
                 "BuntingJSON", "BuntingRuntime", "BuntingCore", "BuntingJSONRPC", "BuntingServer", "BuntingDefinitions", "BuntingIO",
                 "BuntingHTTP",
                 "BuntingStorage",
+                "BuntingTemplates",
             ],
             resources: [.embedInCode("Resources/bunting.json")]),
 
