@@ -119,6 +119,13 @@ let package = Package(
             path: "benchmarks/rules/Sources",
             // Float rounding calls libm, which nothing else links without Foundation.
             linkerSettings: [.linkedLibrary("m")]),
+
+        // Release-build benchmark of BuntingTemplates against python-liquid
+        // (benchmarks/templates/run); not a test.
+        .executableTarget(
+            name: "bunting-templates-bench", dependencies: ["BuntingTemplates", "BuntingJSON"],
+            path: "benchmarks/templates/Sources",
+            linkerSettings: [.linkedLibrary("m")]),
     ]
 )
 
@@ -140,6 +147,9 @@ package.targets += [
     .executableTarget(
         name: "fuzz-schema", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingSchema"],
         path: "fuzz/Sources/fuzz-schema"),
+    .executableTarget(
+        name: "fuzz-liquid", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingTemplates"],
+        path: "fuzz/Sources/fuzz-liquid"),
     .executableTarget(
         name: "fuzz-dispatch",
         dependencies: ["FuzzSupport", "BuntingJSON", "BuntingJSONRPC", "BuntingRuntime", "BuntingCore", "BuntingDefinitions", "BuntingServer"],
