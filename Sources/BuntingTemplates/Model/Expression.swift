@@ -72,13 +72,22 @@ struct FilterCall: Sendable {
     var offset: Int
 }
 
-/// A condition of `if`, `unless` and `elsif`.
-indirect enum Condition: Sendable {
-    case test(Expression)
+/// A condition of `if`, `unless` and `elsif`: tests joined by `and` and
+/// `or`, which group from the right with no precedence between them. Kept
+/// as a flat list, so that a condition of thousands of tests is no deeper
+/// to parse or evaluate than one of two.
+struct Condition: Sendable {
+    var first: ConditionTest
+    var rest: [(join: ConditionJoin, test: ConditionTest)]
+}
+
+enum ConditionJoin: Sendable {
+    case and, or
+}
+
+enum ConditionTest: Sendable {
+    case truthy(Expression)
     case compare(Expression, Comparison, Expression, offset: Int)
-    /// `and` and `or` group from the right, with no precedence between them.
-    case and(Condition, Condition)
-    case or(Condition, Condition)
 }
 
 enum Comparison: String, Sendable {

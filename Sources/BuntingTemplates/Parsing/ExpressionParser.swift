@@ -211,21 +211,24 @@ struct ExpressionParser {
 
     // MARK: - Conditions
 
-    /// `a == b and c contains d or e`: `and` and `or` group from the right.
+    /// `a == b and c contains d or e`.
     mutating func condition() throws(TemplateFailure) -> Condition {
-        let left = try comparison()
-        if isWord("and") {
+        var condition = Condition(first: try comparison(), rest: [])
+        while true {
+            let join: ConditionJoin
+            if isWord("and") {
+                join = .and
+            } else if isWord("or") {
+                join = .or
+            } else {
+                return condition
+            }
             _ = advance()
-            return .and(left, try condition())
+            condition.rest.append((join, try comparison()))
         }
-        if isWord("or") {
-            _ = advance()
-            return .or(left, try condition())
-        }
-        return left
     }
 
-    private mutating func comparison() throws(TemplateFailure) -> Condition {
+    private mutating func comparison() throws(TemplateFailure) -> ConditionTest {
         let left = try primary()
         if case .comparison(let comparison) = current.kind {
             let operatorToken = advance()
@@ -235,6 +238,6 @@ struct ExpressionParser {
             let operatorToken = advance()
             return .compare(left, .contains, try primary(), offset: operatorToken.start)
         }
-        return .test(left)
+        return .truthy(left)
     }
 }

@@ -100,7 +100,10 @@ extension Renderer {
 
     // MARK: - Paths
 
+    /// Each step of a path costs a unit: a path of thousands of steps is
+    /// work like any other.
     mutating func follow(_ path: [PathSegment], from start: Value) throws(TemplateFailure) -> Value {
+        if path.count > 1 { try spend(path.count - 1, at: 0) }
         var value = start
         for segment in path {
             switch segment {

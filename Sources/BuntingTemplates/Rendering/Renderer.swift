@@ -184,7 +184,9 @@ struct Renderer {
             switch arm {
             case .when(let values, let body):
                 // Each matching value renders the body once, as Shopify's Liquid does.
-                for value in values where Value.equal(subject, try evaluate(value)) {
+                for value in values {
+                    try spend(1, at: 0)
+                    guard Value.equal(subject, try evaluate(value)) else { continue }
                     matched = true
                     if let interrupt = try render(body) { return interrupt }
                 }
