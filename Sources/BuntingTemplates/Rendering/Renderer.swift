@@ -55,7 +55,9 @@ struct Renderer {
     }
 
     private mutating func render(_ node: Node) throws(TemplateFailure) -> Interrupt? {
-        try spend(1, at: node.offset)
+        steps += 1
+        // The node's place is worked out only for the error.
+        if steps > limits.maxSteps { try spend(0, at: node.offset) }
         switch node {
         case .text(let text):
             try write(text)
