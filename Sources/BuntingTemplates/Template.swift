@@ -38,7 +38,15 @@ public struct Template: Sendable {
     /// a limit reached, an abort, or a filter or comparison that failed on
     /// this user's values; the text is then not given at all.
     public func render(_ context: RenderContext) throws(TemplateError) -> String {
-        if isPlainText { return source }
+        if isPlainText {
+            // Plain text is the output as it stands, within the same limit.
+            let length = source.utf8.count
+            guard length <= context.limits.maxOutputBytes else {
+                throw TemplateFailure.limit("the output would be more than \(context.limits.maxOutputBytes) bytes", at: 0)
+                    .located(in: source, phase: .render)
+            }
+            return source
+        }
         var renderer = Renderer(context: context)
         do {
             return try renderer.renderDocument(nodes)

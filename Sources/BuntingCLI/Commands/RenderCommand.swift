@@ -22,8 +22,8 @@ enum RenderCommand {
             Renders a Liquid template in Braze's dialect, with the limits a card or banner is
             rendered with, and prints the text. A template that does not parse, or fails as it
             renders (a limit, abort_message, a division by zero), prints
-            WHERE:LINE:COLUMN: REASON: MESSAGE on standard error, where WHERE is the file or
-            'template', REASON is INVALID_TEMPLATE, TEMPLATE_LIMIT or TEMPLATE_ABORTED, and the
+            WHERE:LINE:COLUMN: REASON: MESSAGE on standard error, where WHERE is the file, 'stdin' or
+            'template'; REASON is INVALID_TEMPLATE, TEMPLATE_LIMIT or TEMPLATE_ABORTED; and the
             exit status is 1.
             """,
         specs: specs)
