@@ -19,19 +19,22 @@ import BuntingRuntime
 /// else in the document. Everything else waits for the full load. The
 /// problems are the note's, those the same document loaded with before.
 ///
-/// Should the full load not agree with the note (a note forged, or a bug),
+/// Should the full load not agree with the note (a stolen key, or a bug),
 /// the note is forgotten, the refusal is logged, and the document serves
 /// no flags, banners or cards: the answers given meanwhile were the
-/// document's, but a document that does not load is not served.
+/// document's, but a document that does not load is not served. From then
+/// on `refusal` and `problems` say so (`status` reports it not loaded).
 public final class DeferredDefinitions: CompiledDefinitions {
-    public let problems: [DefinitionsProblem]
+    /// The problems the note lists.
+    private let notedProblems: [DefinitionsProblem]
     private let channels: [Channel: Bool]
-    private let full: BackgroundResult<Definitions>
+    private let full: BackgroundResult<FullLoad>
     /// The text of every top-level member that flags share, written as
     /// members of an object, ending in `"flags":{`.
     private let sharedText: [UInt8]
     /// Each flag's `"key":value` as written.
-    private let flagTexts: [String: [UInt8]]
+    /// By the flag key's bytes.
+    private let flagTexts: [ExactString: [UInt8]]
     private let hashing: FractionalHashing
 
     /// Nil when the text does not read as the object the note says it is:
@@ -42,17 +45,18 @@ public final class DeferredDefinitions: CompiledDefinitions {
         load: (@Sendable ([UInt8], Bool) -> Result<Definitions, DefinitionsProblems>)? = nil,
         refused: @escaping @Sendable (DefinitionsProblems) -> Void = { _ in }
     ) {
-        let spans: (shared: [UInt8], flags: [String: [UInt8]], channels: JSON?, hashing: String?)? = bytes.withUnsafeBytes { text in
+        let spans: (shared: [UInt8], flags: [ExactString: [UInt8]], channels: JSON?, hashing: String?)? = bytes.withUnsafeBytes { text in
             guard let top = JSONMemberSpans.members(of: text, in: 0..<text.count) else { return nil }
             var shared: [UInt8] = [UInt8(ascii: "{")]
-            var flags: [String: [UInt8]] = [:]
+            var flags: [ExactString: [UInt8]] = [:]
             var channels: JSON?
             var hashing: String?
             for member in top {
                 switch member.key {
                 case "flags":
                     guard let listed = JSONMemberSpans.members(of: text, in: member.value) else { return nil }
-                    for flag in listed { flags[flag.key] = Array(text[flag.keyText]) + [UInt8(ascii: ":")] + Array(text[flag.value]) }
+                    for flag in listed where flags[ExactString(flag.key)] == nil {
+                        flags[ExactString(flag.key)] = Array(text[flag.keyText]) + [UInt8(ascii: ":")] + Array(text[flag.value]) }
                 case let section where DocumentSections.large.contains(section):
                     continue  // banners and cards: no flag reads them
                 default:
@@ -70,7 +74,7 @@ public final class DeferredDefinitions: CompiledDefinitions {
             return (shared, flags, channels, hashing)
         }
         guard let spans else { return nil }
-        self.problems = problems
+        self.notedProblems = problems
         self.sharedText = spans.shared
         self.flagTexts = spans.flags
         self.channels = DefinitionsLoader.channels(spans.channels)
@@ -79,12 +83,12 @@ public final class DeferredDefinitions: CompiledDefinitions {
         full = BackgroundResult(name: "bunting-load", beginNow: beginLoading) {
             switch load(bytes, strict) {
             case .success(let definitions):
-                return definitions
+                return FullLoad(definitions: definitions, refusal: nil)
             case .failure(let failure):
                 refused(failure)
                 // (An empty flag set always compiles.)
                 let noFlags = try! FlagSet(document: ["flags": .object([:])])
-                return Definitions(flagSet: noFlags, banners: [], cards: [], channels: [:])
+                return FullLoad(definitions: Definitions(flagSet: noFlags, banners: [], cards: [], channels: [:]), refusal: failure)
             }
         }
     }
@@ -95,7 +99,7 @@ public final class DeferredDefinitions: CompiledDefinitions {
     }
 
     /// The document checked and compiled, waiting for it if need be.
-    public var definitions: Definitions { full.value }
+    public var definitions: Definitions { full.value.definitions }
 
     /// Whether the full load is done (for tests).
     public var isLoaded: Bool { full.ready != nil }
@@ -105,7 +109,7 @@ public final class DeferredDefinitions: CompiledDefinitions {
     /// document is waited for).
     private func soleFlag(_ flagKey: String) -> Definitions? {
         var text = sharedText
-        if let flag = flagTexts[flagKey] { text += flag }
+        if let flag = flagTexts[ExactString(flagKey)] { text += flag }
         text += Array("}}".utf8)
         guard let document = try? JSON.parse(text),
               let flagSet = try? FlagSet(document: document, fractionalHashing: hashing)
@@ -115,13 +119,24 @@ public final class DeferredDefinitions: CompiledDefinitions {
 
     /// The full document when it is there, else the flag alone.
     private func definitions(answering flagKey: String) -> Definitions {
-        full.ready ?? soleFlag(flagKey) ?? full.value
+        full.ready?.definitions ?? soleFlag(flagKey) ?? full.value.definitions
     }
 
     // MARK: - CompiledDefinitions
 
+    /// The note's problems, until a full load that refused the document
+    /// says what is wrong with it.
+    public var problems: [DefinitionsProblem] {
+        full.ready?.refusal?.problems ?? notedProblems
+    }
+
+    /// Why the full load refused the document, once it has.
+    public var refusal: DefinitionsError? {
+        full.ready?.refusal.map { DefinitionsError(problems: $0.problems.map(\.description)) }
+    }
+
     public func isEnabled(_ channel: Channel) -> Bool {
-        full.ready?.isEnabled(channel) ?? channels[channel] ?? true
+        full.ready?.definitions.isEnabled(channel) ?? channels[channel] ?? true
     }
 
     public func evaluateFlag(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> JSONObject {
@@ -136,7 +151,9 @@ public final class DeferredDefinitions: CompiledDefinitions {
         definitions.featureFlags(for: subject, at: now)
     }
 
-    public func banners(for subject: EvaluationSubject, at now: Double, excluding: Set<String>) -> [String: Banner] {
+    public func banners(
+        for subject: EvaluationSubject, at now: Double, excluding: Set<ExactString>
+    ) -> [ExactString: Banner] {
         definitions.banners(for: subject, at: now, excluding: excluding)
     }
 
@@ -153,4 +170,11 @@ public final class DeferredDefinitions: CompiledDefinitions {
     public func flagsChanged(since previous: any CompiledDefinitions) -> [String] {
         definitions.flagsChanged(since: previous)
     }
+}
+
+/// What the full load of a noted document came to: the document, or what
+/// serves in its place (nothing) with the reason.
+private struct FullLoad: Sendable {
+    let definitions: Definitions
+    let refusal: DefinitionsProblems?
 }

@@ -22,7 +22,9 @@ extension Definitions {
         }
         let banners = banners(for: subject, at: now)
         var bannerObject = JSONObject()
-        for placement in banners.keys.sorted() { bannerObject[placement] = banners[placement]!.json }
+        for placement in banners.keys.sorted(by: { $0.string < $1.string }) {
+            bannerObject[placement.string] = banners[placement]!.json
+        }
         let cards = contentCards(for: subject, at: now).filter { !$0.isExpired(at: now) }.sorted(by: ContentCard.listedBefore)
         return [
             "flags": .object(flags), "featureFlags": .array(featureFlags), "banners": .object(bannerObject),

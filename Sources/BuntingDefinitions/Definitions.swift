@@ -30,6 +30,8 @@ public final class Definitions: CompiledDefinitions {
     /// at 50,000 flags, comparing names was a cache miss per flag. The
     /// slots lie in one array, their first two variants inline.
     private let madeFlags = Mutex<[MadeFlags]>([])
+    /// Set once a round of evaluations spent its budget (logged once).
+    private let budgetSpentNoted = Atomic(false)
 
     /// A variant's position (32 bits: a flag has fewer variants) and the
     /// resolution's reason: disabled and error resolutions are not listed,
@@ -81,7 +83,8 @@ public final class Definitions: CompiledDefinitions {
         self.problems = problems
         self.fingerprints = fingerprints
         var placements: [String] = []
-        for banner in banners where !placements.contains(banner.placementId) { placements.append(banner.placementId) }
+        var seen = Set<ExactString>()
+        for banner in banners where seen.insert(ExactString(banner.placementId)).inserted { placements.append(banner.placementId) }
         self.placementIds = placements
     }
 
@@ -123,7 +126,7 @@ public final class Definitions: CompiledDefinitions {
         strict: Bool, known: KnownDocuments? = nil, beginsLoading: Bool = true, preparesSchema: Bool = false
     ) -> DefinitionsCompiler {
         { bytes in
-            let digest = known == nil ? 0 : fnv1a64(bytes)
+            let digest = known == nil ? "" : KnownDocuments.digest(of: bytes)
             if let known, let problems = known.problems(of: bytes, digest: digest, strict: strict),
                let deferred = DeferredDefinitions(
                    bytes: bytes, problems: problems, strict: strict, beginLoading: beginsLoading, refused: { failure in
@@ -132,7 +135,7 @@ public final class Definitions: CompiledDefinitions {
                        + failure.problems.prefix(5).map(\.description).joined(separator: "; ")
                        + "; the note is removed, and no flags, banners or cards are served until the document changes")
                }) {
-                log.debug("the definitions document \(KnownDocuments.hex(digest)) loaded before (noted in \(known.directory)): "
+                log.debug("the definitions document \(digest.prefix(16)) loaded before (noted in \(known.directory)): "
                     + "serving it while it is checked and compiled")
                 return .success(deferred)
             }
@@ -164,7 +167,10 @@ public final class Definitions: CompiledDefinitions {
     /// once and shared by every user whose flag resolves to that variant:
     /// a user change costs a lookup per flag, and their caches share the text.
     public func featureFlags(for subject: EvaluationSubject, at now: Double) -> [FeatureFlag] {
-        let resolutions = flagSet.resolveAll(context: subject.context, timestamp: Int64(now.rounded(.down)))
+        var budget = WorkBudget.forRound(of: flagSet.flagKeys.count)
+        let resolutions = flagSet.resolveAll(
+            context: subject.context, timestamp: Int64(now.rounded(.down)), budget: &budget)
+        if budget.isSpent { noteSpentBudget("flags") }
         return madeFlags.withLock { made in
             if made.count < resolutions.count { made += Array(repeating: MadeFlags(), count: resolutions.count - made.count) }
             var flags: [FeatureFlag] = []
@@ -211,14 +217,18 @@ public final class Definitions: CompiledDefinitions {
     /// For each placement, the eligible banner of highest priority (the
     /// earlier entry on a tie), or its control banner for a user in the
     /// control group; banners in `excluding` (dismissed) are passed over.
-    public func banners(for subject: EvaluationSubject, at now: Double, excluding: Set<String> = []) -> [String: Banner] {
+    public func banners(
+        for subject: EvaluationSubject, at now: Double, excluding: Set<ExactString> = []
+    ) -> [ExactString: Banner] {
         let context = subject.context
-        var winners: [String: BannerDefinition] = [:]
-        for banner in banners where banner.isShown(at: now) && !excluding.contains(banner.id) {
-            if let current = winners[banner.placementId], current.priority >= banner.priority { continue }
-            guard banner.targeting.matches(banner.id, context: context, at: now) else { continue }
-            winners[banner.placementId] = banner
+        var budget = WorkBudget.forRound(of: banners.count)
+        var winners: [ExactString: BannerDefinition] = [:]
+        for banner in banners where banner.isShown(at: now) && !excluding.contains(ExactString(banner.id)) {
+            if let current = winners[ExactString(banner.placementId)], current.priority >= banner.priority { continue }
+            guard banner.targeting.matches(banner.id, context: context, at: now, budget: &budget) else { continue }
+            winners[ExactString(banner.placementId)] = banner
         }
+        if budget.isSpent { noteSpentBudget("banners") }
         return winners.mapValues { $0.banner(for: subject) }
     }
 
@@ -229,9 +239,12 @@ public final class Definitions: CompiledDefinitions {
         // One pass, without an array of the matching definitions in between.
         var shown: [ContentCard] = []
         shown.reserveCapacity(cards.count)
-        for index in cards.indices where cards[index].targeting.matches(cards[index].id, context: context, at: now) {
+        var budget = WorkBudget.forRound(of: cards.count)
+        for index in cards.indices
+        where cards[index].targeting.matches(cards[index].id, context: context, at: now, budget: &budget) {
             shown.append(cards[index].card(for: subject))
         }
+        if budget.isSpent { noteSpentBudget("content cards") }
         return shown
     }
 
@@ -250,7 +263,11 @@ public final class Definitions: CompiledDefinitions {
         let timestamp = Int64(now.rounded(.down))
         var flags = JSONObject()
         if let flagKeys {
-            for key in flagKeys { flags[key] = .object(Self.flagdResult(flagSet.resolve(flagKey: key, context: context, timestamp: timestamp))) }
+            var budget = WorkBudget.forRound(of: flagKeys.count)
+            for key in flagKeys {
+                flags[key] = .object(Self.flagdResult(
+                    flagSet.resolve(flagKey: key, context: context, timestamp: timestamp, budget: &budget)))
+            }
         } else {
             for resolution in flagSet.resolveAll(context: context, timestamp: timestamp) {
                 flags[resolution.flagKey] = .object(Self.flagdResult(resolution))
@@ -273,6 +290,14 @@ public final class Definitions: CompiledDefinitions {
         let metadata = resolution.metadata
         if !metadata.isEmpty { result["metadata"] = .object(metadata) }
         return result
+    }
+
+    /// Says once per document that a round of evaluations spent its whole
+    /// budget (see `WorkBudget`): the items left were counted as not matching.
+    private func noteSpentBudget(_ items: String) {
+        guard !budgetSpentNoted.exchange(true, ordering: .relaxed) else { return }
+        log.warning("evaluating the \(items) of the definitions for a user spent the work budget of the round; "
+            + "the items left were left out (flags: ERROR/GENERAL); a rule costs far more than targeting rules do")
     }
 
     public func flagsChanged(since previous: any CompiledDefinitions) -> [String] {

@@ -19,7 +19,14 @@ struct DefinitionsLoader {
     let bytes: [UInt8]
     let strict: Bool
     private var problems: [DefinitionsProblem] = []
+    /// The problems reported so far, by their exact text (a document may have thousands).
+    private var reported = Set<ReportedProblem>()
     private var locator: JSONSourceLocator?
+
+    private struct ReportedProblem: Hashable {
+        let pointer: ExactString
+        let message: ExactString
+    }
 
     /// Documents from this size on are checked and compiled side by side:
     /// about where each takes longer than starting a thread (100 flags are 65 KB).
@@ -102,7 +109,10 @@ struct DefinitionsLoader {
                 structural = true
             }
         }
-        guard !structural, !(strict && !problems.isEmpty) else { return .failure(DefinitionsProblems(sorted(problems))) }
+        // A strict load goes on past the schema's problems, so that it lists
+        // every problem the lenient load lists (a flag's bad default variant
+        // among them), and refuses at the end.
+        guard !structural else { return .failure(DefinitionsProblems(sorted(problems))) }
 
         let flagSet: FlagSet
         switch compiledFlags {
@@ -114,8 +124,10 @@ struct DefinitionsLoader {
         }
         // The schema may have named a mistake already; the flag set's words
         // for the same place add nothing.
-        let named = Set(problems.map(\.pointer))
-        for problem in flagSet.problems where !named.contains(problem.pointer) { report(problem.pointer, problem.message) }
+        let named = Set(problems.map { ExactString($0.pointer) })
+        for problem in flagSet.problems where !named.contains(ExactString(problem.pointer)) {
+            report(problem.pointer, problem.message)
+        }
         // Banners and cards written with the same targeting share its compiled parts.
         let rules = SharedRuleParts(evaluators: RuleEvaluators(sections.rest["$evaluators"]?.objectValue ?? [:]))
         let compiledBanners = compileBanners(banners, skipping: brokenBanners, rules: rules, hashing: hashing)
@@ -177,12 +189,12 @@ struct DefinitionsLoader {
     private mutating func compileBanners(
         _ entries: [JSON], skipping broken: Set<Int>, rules: SharedRuleParts, hashing: FractionalHashing
     ) -> [BannerDefinition] {
-        var seen: Set<String> = []
+        var seen: Set<ExactString> = []
         var banners: [BannerDefinition] = []
         for (index, entry) in entries.enumerated() where !broken.contains(index) {
             let pointer = "/banners/\(index)"
             guard let id = entry["id"]?.stringValue, let placementId = entry["placementId"]?.stringValue else { continue }
-            guard seen.insert(id).inserted else {
+            guard seen.insert(ExactString(id)).inserted else {
                 report(pointer + "/id", "banner id \(id.debugDescription) is used twice; this one is left out")
                 continue
             }
@@ -202,7 +214,7 @@ struct DefinitionsLoader {
     private mutating func compileCards(
         _ entries: consuming [JSON], skipping broken: Set<Int>, rules: SharedRuleParts, hashing: FractionalHashing
     ) -> [CardDefinition] {
-        var seen: Set<String> = []
+        var seen: Set<ExactString> = []
         var cards: [ContentCard] = []
         var targetings: [Targeting] = []
         for index in entries.indices where !broken.contains(index) {
@@ -211,7 +223,7 @@ struct DefinitionsLoader {
             let pointer = "/contentCards/\(index)"
             guard let card = Self.card(entry) else { continue }
             let id = card.id
-            guard seen.insert(id).inserted else {
+            guard seen.insert(ExactString(id)).inserted else {
                 report(pointer + "/id", "content card id \(id.debugDescription) is used twice; this one is left out")
                 continue
             }
@@ -269,7 +281,9 @@ struct DefinitionsLoader {
         let location = locator?.location(of: pointer)
         let problem = DefinitionsProblem(
             pointer: pointer.description, line: location?.line ?? 0, column: location?.column ?? 0, message: message)
-        if !problems.contains(problem) { problems.append(problem) }
+        if reported.insert(ReportedProblem(pointer: ExactString(problem.pointer), message: ExactString(message))).inserted {
+            problems.append(problem)
+        }
     }
 
     private mutating func report(_ pointer: String, _ message: String) {

@@ -13,13 +13,14 @@ struct Targeting: Sendable {
     let controlShare: Double
 
     /// Whether the item applies to `subject` now. A rule that fails to
-    /// evaluate (a bound exceeded) counts as not matching.
-    func matches(_ id: String, context: JSON, at now: Double) -> Bool {
+    /// evaluate (a bound exceeded, its own or the round's `budget`) counts
+    /// as not matching.
+    func matches(_ id: String, context: JSON, at now: Double, budget: inout WorkBudget) -> Bool {
         guard schedule.contains(now) else { return false }
         guard let rule else { return true }
         let flagd = FlagdProperties(flagKey: id, timestamp: Int64(now.rounded(.down)))
         do {
-            return try rule.isSatisfied(by: context, flagd: flagd)
+            return try rule.isSatisfied(by: context, flagd: flagd, budget: &budget)
         } catch {
             log.debug("targeting of \(id) failed to evaluate: \(error.description)")
             return false

@@ -15,7 +15,7 @@ public struct JSONObject: Sendable {
 
     private var members: [Member] = []
     /// Key → position in `members`, for large objects only.
-    private var index: [ExactKey: Int]?
+    private var index: [ExactString: Int]?
 
     /// Up to this many members a linear scan beats hashing the key.
     static let indexThreshold = 12
@@ -51,7 +51,7 @@ public struct JSONObject: Sendable {
             } else if let newValue {
                 members.append((key, newValue))
                 if index != nil {
-                    index![ExactKey(key)] = members.count - 1
+                    index![ExactString(key)] = members.count - 1
                 } else if members.count > Self.indexThreshold {
                     rebuildIndex()
                 }
@@ -73,14 +73,14 @@ public struct JSONObject: Sendable {
     mutating func appendNew(_ key: String, _ value: JSON) {
         members.append((key, value))
         if index != nil {
-            index![ExactKey(key)] = members.count - 1
+            index![ExactString(key)] = members.count - 1
         } else if members.count > Self.indexThreshold {
             rebuildIndex()
         }
     }
 
     private func position(of key: String) -> Int? {
-        if let index { return index[ExactKey(key)] }
+        if let index { return index[ExactString(key)] }
         for position in members.indices where sameBytes(members[position].key, key) { return position }
         return nil
     }
@@ -90,9 +90,9 @@ public struct JSONObject: Sendable {
             index = nil
             return
         }
-        var rebuilt: [ExactKey: Int] = [:]
+        var rebuilt: [ExactString: Int] = [:]
         rebuilt.reserveCapacity(members.count)
-        for (position, member) in members.enumerated() { rebuilt[ExactKey(member.key)] = position }
+        for (position, member) in members.enumerated() { rebuilt[ExactString(member.key)] = position }
         index = rebuilt
     }
 }
@@ -115,7 +115,7 @@ extension JSONObject: Hashable {
         var sum = 0
         for (key, value) in members {
             var member = Hasher()
-            member.combine(ExactKey(key))
+            member.combine(ExactString(key))
             member.combine(value)
             sum = sum &+ member.finalize()
         }
@@ -128,32 +128,4 @@ extension JSONObject: ExpressibleByDictionaryLiteral {
     public init(dictionaryLiteral elements: (String, JSON)...) {
         self.init(elements)
     }
-}
-
-/// A key compared and hashed by its UTF-8 bytes, not by Unicode canonical
-/// equivalence as `String` is.
-struct ExactKey: Hashable, Sendable {
-    let string: String
-
-    init(_ string: String) { self.string = string }
-
-    static func == (lhs: ExactKey, rhs: ExactKey) -> Bool { sameBytes(lhs.string, rhs.string) }
-
-    func hash(into hasher: inout Hasher) {
-        var copy = string
-        copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-    }
-}
-
-/// Whether two strings hold the same UTF-8 bytes: a length check, then one
-/// memory comparison for native strings (all strings Bunting makes).
-@inline(__always)
-func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
-    guard lhs.utf8.count == rhs.utf8.count else { return false }
-    let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
-        rhs.utf8.withContiguousStorageIfAvailable { right in
-            left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
-        }
-    }
-    return (compared ?? nil) ?? lhs.utf8.elementsEqual(rhs.utf8)
 }

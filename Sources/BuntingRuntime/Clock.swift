@@ -47,4 +47,10 @@ public final class ManualClock: Clock {
             $0.monotonic += seconds
         }
     }
+
+    /// Sets the wall clock alone, as an administrator (or NTP) stepping it
+    /// does: forward or back; monotonic time does not move.
+    public func stepWallClock(to unixTime: Double) {
+        state.withLock { $0.unix = unixTime }
+    }
 }

@@ -232,7 +232,12 @@ public final class EventLoop: @unchecked Sendable {
         var descriptors: [pollfd] = []
         var ready: [(WatchToken, Int16)] = []
         while !isStopped {
-            while runJobsAndTimers() > 0 {}
+            // Bounded, so that jobs or timers that keep making more (a timer
+            // rescheduled sooner than it takes to run) cannot keep the loop
+            // from its descriptors: input, output and signals are looked at
+            // at least every `roundsBeforePolling` rounds.
+            var rounds = 0
+            while rounds < Self.roundsBeforePolling, runJobsAndTimers() > 0 { rounds += 1 }
             runTurnEndHooks()
             guard !isStopped else { break }
             waitForWork(&descriptors, &ready)
@@ -248,6 +253,8 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private var isStopped: Bool { lock.withLock { stopped } }
+
+    static let roundsBeforePolling = 64
 
     /// Runs the jobs posted so far or, when there are none, the timers due
     /// now: jobs posted meanwhile go before timers. Returns how many ran.

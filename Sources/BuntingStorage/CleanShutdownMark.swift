@@ -21,7 +21,9 @@ enum CleanShutdownMark {
     /// cannot be written only costs the next start its check.
     static func write(for databasePath: String) {
         guard !exists(databasePath + "-wal"), let fingerprint = fingerprint(of: databasePath) else { return }
-        let fd = open(path(for: databasePath), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        // Made anew, never through a link: whatever was at its name is not written into.
+        unlink(path(for: databasePath))
+        let fd = open(path(for: databasePath), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
         let bytes = Array(fingerprint.utf8)
         let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
@@ -34,8 +36,12 @@ enum CleanShutdownMark {
     /// left in place, it would vouch for the file after the next crash.
     static func take(for databasePath: String) -> Bool {
         let markPath = path(for: databasePath)
-        let fd = open(markPath, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
+        let fd = open(markPath, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            // A link in its place vouches for nothing, and goes.
+            if errno == ELOOP { unlink(markPath) }
+            return false
+        }
         var buffer = [UInt8](repeating: 0, count: 256)
         let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         close(fd)

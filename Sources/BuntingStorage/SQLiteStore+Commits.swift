@@ -37,15 +37,24 @@ struct Redo {
 
 extension SQLiteStore {
     /// Commits the open transaction; with none open, tries again what failed
-    /// commits undid, if anything. A failure is dealt with, not thrown.
+    /// commits undid, if anything. A failure is dealt with, not thrown; so
+    /// is a file removed since it was opened (SQLiteStore+Removal.swift).
     func commit() {
+        guard memory == nil, connection != nil else { return }
+        guard transaction != nil || !redo.isEmpty else { return }
+        guard fileIsInPlace else { return carryOnInMemoryAfterRemoval() }
+        commitToOpenFile()
+    }
+
+    /// Commits to the file the connection has open, wherever it is now.
+    func commitToOpenFile() {
         guard memory == nil, let connection else { return }
         if transaction == nil {
             guard !redo.isEmpty else { return }
             do {
                 try begin(connection)
             } catch {
-                if error.isDamage && replaceDamaged(error) { commit() }
+                if error.isDamage && replaceDamaged(error) { commitToOpenFile() }
                 return
             }
         }
@@ -58,7 +67,7 @@ extension SQLiteStore {
             checkpointIfDue(connection, committed: max(0, connection.database.logBytes - loggedBefore))
         } catch {
             if error.isDamage {
-                if replaceDamaged(error) { commit() }
+                if replaceDamaged(error) { commitToOpenFile() }
             } else {
                 abandon(error)
             }

@@ -35,6 +35,7 @@ extension SQLiteStore {
         do {
             let (fresh, movedTo) = try StorageDirectory.replaceDamaged(path, problem: error.message)
             self.connection = fresh
+            openedFile = Self.identity(of: path)
             fileEventCount = fresh.eventCount
             tell(StorageDamage(problem: error.message, movedTo: movedTo).message)
             return true
@@ -44,11 +45,14 @@ extension SQLiteStore {
         }
     }
 
-    /// Moves what the store holds into memory, for the rest of the run.
-    private func giveUpDisk(_ reason: String) {
-        let memory = MemoryStore()
-        if let storedProfile { try? memory.saveProfile(storedProfile) }
-        for event in redo.events { try? memory.enqueue(event) }
+    /// Moves what the store holds into memory (`keeping`, else the profile
+    /// and the events not in the file), for the rest of the run.
+    func giveUpDisk(_ reason: String, keeping kept: MemoryStore? = nil) {
+        let memory = kept ?? MemoryStore()
+        if kept == nil {
+            if let storedProfile { try? memory.saveProfile(storedProfile) }
+            for event in redo.events { try? memory.enqueue(event) }
+        }
         redo = Redo()
         self.memory = memory
         log.error("storage: \(reason); keeping state in memory only")

@@ -49,11 +49,20 @@ public final class SQLiteStore: Store {
     var checkpointTimer: EventLoop.TimerToken?
     /// On `checkpointLoop`'s monotonic clock.
     var lastCommitTime = 0.0
+    /// The file the connection opened; each commit checks that `path` still names it.
+    var openedFile: FileIdentity?
+    /// How long users are kept (SQLiteStore+Retention.swift); nil: for ever.
+    var retention: UserRetention?
+    /// What stamps when users are seen: the loop's, once the store serves on one.
+    var clock: any Clock = SystemClock()
+    /// When each user was last written as seen, in this run.
+    var seenAt: [String: Double] = [:]
 
     init(_ connection: StoreConnection) {
         self.path = connection.database.path
         self.connection = connection
         self.fileEventCount = connection.eventCount
+        self.openedFile = Self.identity(of: connection.database.path)
     }
 
     /// Commits what is pending, finalizes the statements and closes the
@@ -130,6 +139,9 @@ public final class SQLiteStore: Store {
     public func loadUser(_ user: String, caches: Bool) -> StoredUser {
         if let memory { return memory.loadUser(user, caches: caches) }
         var stored = StoredUser()
+        try? write("note that a user was seen", memory: { _ in }) { (connection) throws(SQLiteError) in
+            try markSeen(user, connection, storing: false)
+        }
         // A wipe that a failed commit undid: what the file holds is gone.
         guard !redo.wipe else { return stored }
         read("the data of a user") { (connection) throws(SQLiteError) in
@@ -140,7 +152,7 @@ public final class SQLiteStore: Store {
             }
             try connection.loadItemStates.run([.text(user)]) { row in
                 guard let channel = row.text(0).flatMap(Channel.init(rawValue:)), let itemId = row.text(1) else { return }
-                stored.itemStates[channel, default: [:]][itemId] = ItemState(viewed: row.bool(2), clicked: row.bool(3), dismissed: row.bool(4))
+                stored.itemStates[channel, default: [:]][ExactString(itemId)] = ItemState(viewed: row.bool(2), clicked: row.bool(3), dismissed: row.bool(4))
             }
             try connection.loadAttributes.run([.text(user)]) { row in
                 stored.attributes = Self.json(row.text(0)).objectValue ?? [:]
@@ -154,6 +166,7 @@ public final class SQLiteStore: Store {
             try memory.saveChannelCache(user: user, channel: channel, encoded: cache)
         }) { (connection) throws(SQLiteError) in
             try connection.saveCache.run([.text(user), .text(channel.rawValue), .utf8(cache.bytes)])
+            try markSeen(user, connection)
         }
     }
 
@@ -163,7 +176,9 @@ public final class SQLiteStore: Store {
         }) { (connection) throws(SQLiteError) in
             try connection.saveItemState.run([
                 .text(user), .text(channel.rawValue), .text(itemId), .bool(state.viewed), .bool(state.clicked), .bool(state.dismissed),
+                .real(clock.unixTime()),
             ])
+            try markSeen(user, connection)
         }
     }
 
@@ -172,6 +187,7 @@ public final class SQLiteStore: Store {
             try memory.saveAttributes(user: user, attributes: attributes)
         }) { (connection) throws(SQLiteError) in
             try connection.saveAttributes.run([.text(user), Self.text(.object(attributes))])
+            try markSeen(user, connection)
         }
     }
 
@@ -179,6 +195,7 @@ public final class SQLiteStore: Store {
         try write("wipe the data", memory: { (memory) throws(StoreError) in try memory.wipe() }) {
             (connection) throws(SQLiteError) in
             try Self.wipe(connection)
+            seenAt.removeAll()
             fileEventCount = 0
             transaction?.wiped = true
             transaction?.events.removeAll()

@@ -9,7 +9,7 @@ struct Schema {
     let steps: [String]
 
     /// What the current code reads and writes.
-    static let current = Schema(steps: [version1, version2])
+    static let current = Schema(steps: [version1, version2, version3])
 
     var version: Int { steps.count }
 
@@ -121,5 +121,23 @@ extension Schema {
         INSERT INTO channel_cache_with_rowids (user, channel, cache) SELECT user, channel, cache FROM channel_cache;
         DROP TABLE channel_cache;
         ALTER TABLE channel_cache_with_rowids RENAME TO channel_cache;
+        """
+}
+
+extension Schema {
+    /// When each user was last seen, so that users not seen for a while
+    /// are forgotten (`UserRetention`), and when each item state last
+    /// changed, so that a user's oldest ones go first past the bound. Users
+    /// already stored count as seen when the file is brought up to date.
+    static let version3 = """
+        CREATE TABLE user_seen (
+            user TEXT PRIMARY KEY,
+            last_seen REAL NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX user_seen_by_time ON user_seen (last_seen);
+        INSERT INTO user_seen (user, last_seen)
+            SELECT user, (julianday('now') - 2440587.5) * 86400.0
+            FROM (SELECT user FROM channel_cache UNION SELECT user FROM item_state UNION SELECT user FROM user_attributes);
+        ALTER TABLE item_state ADD COLUMN changed REAL NOT NULL DEFAULT 0;
         """
 }

@@ -21,13 +21,23 @@ public final class StorageDirectory: Sendable {
     public static let databaseName = "bunting.sqlite3"
     public static let lockName = "bunting.lock"
 
-    /// Creates the directory (mode 0700, parents too) if needed and takes its lock.
+    /// Creates the directory (mode 0700, parents too) if needed and takes
+    /// its lock. A directory someone else could have chosen the files of
+    /// (see `makeDirectory`) is unusable, and so is a lock file that is a
+    /// link or not this user's: it is never truncated or written then.
     public init(path: String) throws(StorageDirectoryError) {
         self.path = path
         try Self.makeDirectory(path)
         let lockPath = path + "/" + Self.lockName
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .unusable("cannot open \(lockPath): \(Self.errorText())") }
+        let directory = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directory >= 0 else { throw .unusable("cannot open \(path): \(Self.errorText())") }
+        let opened = OwnedFiles.openFile(Self.lockName, in: directory, flags: O_RDWR | O_CREAT, label: lockPath)
+        close(directory)
+        let fd: Int32
+        switch opened {
+        case .success(let descriptor): fd = descriptor
+        case .failure(let failure): throw .unusable(failure.message)
+        }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let blocked = errno == EWOULDBLOCK
             let text = Self.errorText()
@@ -200,19 +210,54 @@ public final class StorageDirectory: Sendable {
 
     // MARK: - Helpers
 
+    /// Makes the directory and its missing parents (mode 0700), and checks
+    /// that no one else can have chosen what it holds: it is this user's
+    /// and writable by no one else; each existing parent on the way is this
+    /// user's or root's, and one that others can write has the sticky bit
+    /// (as /tmp has), so that no one else can rename the directory away and
+    /// put their own in its place; a symbolic link on the way is this
+    /// user's or root's. (What lies above a relative path is not checked.)
     private static func makeDirectory(_ path: String) throws(StorageDirectoryError) {
         guard !path.isEmpty else { throw .unusable("the storage directory is an empty path") }
+        let components = path.split(separator: "/")
         var prefix = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
+        for (index, component) in components.enumerated() {
             prefix += "/" + String(component)
-            if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
-                throw .unusable("cannot create \(prefix): \(errorText())")
+            var info = stat()
+            if lstat(prefix, &info) != 0 {
+                guard errno == ENOENT else { throw .unusable("cannot create \(prefix): \(errorText())") }
+                if mkdir(prefix, 0o700) == 0 { continue }
+                guard errno == EEXIST, lstat(prefix, &info) == 0 else { throw .unusable("cannot create \(prefix): \(errorText())") }
+            }
+            if let why = distrust(prefix, info, isStorage: index == components.count - 1) {
+                throw .unusable("\(path) is not safe to keep state in: \(why)")
             }
         }
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
             throw .unusable("\(path) is not a directory")
         }
+    }
+
+    /// Why the existing `path` (`info` from lstat) is not to be trusted on
+    /// the way to the storage directory, or as that directory (`isStorage`).
+    private static func distrust(_ path: String, _ info: stat, isStorage: Bool) -> String? {
+        var info = info
+        let user = geteuid()
+        if info.st_mode & S_IFMT == S_IFLNK {
+            guard info.st_uid == user || info.st_uid == 0 else {
+                return "\(path) is a symbolic link of user \(info.st_uid)"
+            }
+            guard stat(path, &info) == 0 else { return nil }  // a dangling link: making what follows fails and says why
+        }
+        // Not a directory: making what follows fails, and says so.
+        guard info.st_mode & S_IFMT == S_IFDIR else { return isStorage ? "\(path) is not a directory" : nil }
+        if isStorage { return OwnedFiles.distrust(info, kind: S_IFDIR) }
+        guard info.st_uid == user || info.st_uid == 0 else { return "\(path) belongs to user \(info.st_uid)" }
+        guard info.st_mode & 0o022 == 0 || info.st_mode & S_ISVTX != 0 else {
+            return "others can write to \(path) (mode \(OwnedFiles.octal(info.st_mode & 0o7777)), without the sticky bit)"
+        }
+        return nil
     }
 
     private static func readPid(_ fd: Int32) -> Int32? {

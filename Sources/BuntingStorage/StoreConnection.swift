@@ -9,6 +9,10 @@ final class StoreConnection {
     let loadCaches, saveCache, loadItemStates, saveItemState, loadAttributes, saveAttributes: Statement
     let wipe: [Statement]
     let enqueue, queuedEvents, countEvents, removeEvent: Statement
+    let markSeen, refreshSeen: Statement
+    /// Forgetting users (`UserRetention`): ?1 the time before which a user is forgotten, ?2 the current user.
+    let forgetUsers: [Statement]
+    let usersOverItemBound, trimItemStates: Statement
 
     init(_ database: Database) throws(SQLiteError) {
         self.database = database
@@ -31,13 +35,14 @@ final class StoreConnection {
         saveCache = try database.prepare("INSERT OR REPLACE INTO channel_cache (user, channel, cache) VALUES (?, ?, ?)")
         loadItemStates = try database.prepare("SELECT channel, item_id, viewed, clicked, dismissed FROM item_state WHERE user = ?")
         saveItemState = try database.prepare("""
-            INSERT OR REPLACE INTO item_state (user, channel, item_id, viewed, clicked, dismissed) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO item_state (user, channel, item_id, viewed, clicked, dismissed, changed) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
         loadAttributes = try database.prepare("SELECT attributes FROM user_attributes WHERE user = ?")
         saveAttributes = try database.prepare("INSERT OR REPLACE INTO user_attributes (user, attributes) VALUES (?, ?)")
         wipe = [
             try database.prepare("DELETE FROM channel_cache"), try database.prepare("DELETE FROM item_state"),
             try database.prepare("DELETE FROM user_attributes"), try database.prepare("DELETE FROM event_queue"),
+            try database.prepare("DELETE FROM user_seen"),
         ]
         enqueue = try database.prepare("""
             INSERT INTO event_queue
@@ -50,6 +55,20 @@ final class StoreConnection {
             """)
         countEvents = try database.prepare("SELECT count(*) FROM event_queue")
         removeEvent = try database.prepare("DELETE FROM event_queue WHERE event_id = ?")
+        markSeen = try database.prepare("INSERT OR REPLACE INTO user_seen (user, last_seen) VALUES (?, ?)")
+        refreshSeen = try database.prepare("UPDATE user_seen SET last_seen = ?2 WHERE user = ?1")
+        let forgotten = "SELECT user FROM user_seen WHERE last_seen < ?1 AND user <> ?2"
+        forgetUsers = [
+            try database.prepare("DELETE FROM channel_cache WHERE user IN (\(forgotten))"),
+            try database.prepare("DELETE FROM item_state WHERE user IN (\(forgotten))"),
+            try database.prepare("DELETE FROM user_attributes WHERE user IN (\(forgotten))"),
+            try database.prepare("DELETE FROM user_seen WHERE last_seen < ?1 AND user <> ?2"),
+        ]
+        usersOverItemBound = try database.prepare("SELECT user, count(*) FROM item_state GROUP BY user HAVING count(*) > ?")
+        trimItemStates = try database.prepare("""
+            DELETE FROM item_state WHERE user = ?1 AND (channel, item_id) IN
+                (SELECT channel, item_id FROM item_state WHERE user = ?1 ORDER BY changed, channel, item_id LIMIT ?2)
+            """)
         eventCount = try Self.count(countEvents)
     }
 

@@ -5,9 +5,9 @@ import Testing
 /// An engine for alice with every channel refreshed and subscribed.
 func refreshedHarness(configure: (inout Engine.Configuration) -> Void = { _ in }) throws -> EngineHarness {
     let harness = EngineHarness(testDocument, configure: configure)
-    _ = harness.engine.subscribe(.featureFlags, kind: .events)
-    _ = harness.engine.subscribe(.banners, kind: .events)
-    _ = harness.engine.subscribe(.contentCards, kind: .events)
+    _ = try harness.engine.subscribe(.featureFlags, kind: .events)
+    _ = try harness.engine.subscribe(.banners, kind: .events)
+    _ = try harness.engine.subscribe(.contentCards, kind: .events)
     try harness.engine.changeUser("alice", attributes: nil)
     _ = harness.take()
     return harness

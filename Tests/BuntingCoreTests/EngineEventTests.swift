@@ -35,18 +35,18 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 }
 
 @Suite struct SubscriptionAndUserTests {
-    @Test func subscribeReplaysTheCacheAndStartUpIsNotASync() {
+    @Test func subscribeReplaysTheCacheAndStartUpIsNotASync() throws {
         let harness = EngineHarness(testDocument)
         #expect(harness.source.fetchCount == 1)
-        #expect(harness.engine.subscribe(.contentCards, kind: .events) == "sub-1")
+        #expect(try harness.engine.subscribe(.contentCards, kind: .events) == "sub-1")
         #expect(harness.take() == ["sub-1 CACHE_REPLAY contentCards [] sync=0"])
         #expect(harness.engine.status()["sessionId"] == .null)
     }
 
     @Test func changeUserLoadsTheNewUsersCacheThenRefreshesOnlySubscribedChannels() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.contentCards, kind: .events)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         _ = harness.take()
         try harness.engine.changeUser("alice", attributes: nil)
         #expect(harness.take() == [
@@ -61,7 +61,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func aReturningUserGetsTheirCachedDataBack() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         try harness.engine.changeUser("alice", attributes: nil)
         harness.advance(10)
         try harness.engine.changeUser("bob", attributes: nil)
@@ -77,7 +77,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
     /// instead of reading them from the store; a wipe forgets those too.
     @Test func aUserSwitchedBackToAfterAWipeHasNoCachedData() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         try harness.engine.changeUser("alice", attributes: nil)
         try harness.engine.changeUser("bob", attributes: nil)
         _ = harness.take()
@@ -94,7 +94,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
     /// keeping the user just left would push out: still their cache.
     @Test func aUserLeftLongestAgoOfThoseKeptGetsTheirCacheBack() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         for user in ["alice", "u2", "u3", "u4", "u5"] { try harness.engine.changeUser(user, attributes: nil) }
         _ = harness.take()
         try harness.engine.changeUser("alice", attributes: nil)
@@ -105,7 +105,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
     /// them: the same data a server started afresh on that store replays.
     @Test func aReturningUsersCacheLoadIsWhatTheStoreHolds() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
         try harness.engine.changeUser("alice", attributes: nil)
         try harness.engine.logImpression(.contentCards, ids: ["c1"])
         try harness.engine.logDismiss(.contentCards, id: "c2")
@@ -119,14 +119,14 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         let alice = harness.store.loadUser("alice")
         try copy.saveChannelCache(user: "alice", channel: .contentCards, cache: try #require(alice.caches[.contentCards]))
         for (itemId, state) in alice.itemStates[.contentCards] ?? [:] {
-            try copy.saveItemState(user: "alice", channel: .contentCards, itemId: itemId, state: state)
+            try copy.saveItemState(user: "alice", channel: .contentCards, itemId: itemId.string, state: state)
         }
         var profile = try #require(harness.store.loadProfile())
         profile.userId = "alice"
         try copy.saveProfile(profile)
         let restarted = EngineHarness(testDocument, store: copy)
         _ = restarted.take()
-        _ = restarted.engine.subscribe(.contentCards, kind: .events)
+        _ = try restarted.engine.subscribe(.contentCards, kind: .events)
         guard case .cacheReplay(_, let fromStore)? = restarted.takeRaw().first else { Issue.record("no CACHE_REPLAY"); return }
 
         try harness.engine.changeUser("alice", attributes: nil)
@@ -138,7 +138,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func changingToTheCurrentUserOnlyMergesAttributes() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         try harness.engine.changeUser("alice", attributes: ["tier": "gold"])
         _ = harness.take()
         let fetches = harness.source.fetchCount
@@ -149,7 +149,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func setUserAttributesStartsNoRefresh() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         _ = harness.take()
         try harness.engine.setUserAttributes(["tier": "gold"])
         #expect(harness.take().isEmpty)
@@ -158,7 +158,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func openSessionRefreshesEachSubscribedChannelAndOnlyThose() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.banners, kind: .events)
+        _ = try harness.engine.subscribe(.banners, kind: .events)
         _ = harness.take()
         try harness.engine.openSession()
         #expect(harness.take() == ["sub-1 DATA_UPDATED banners AUTO_SERVER_REFRESH [home:spring] sync=+0"])
@@ -168,7 +168,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func removedSubscriptionsHearNothing() throws {
         let harness = EngineHarness(testDocument)
-        let id = try #require(harness.engine.subscribe(.banners, kind: .events))
+        let id = try #require(try harness.engine.subscribe(.banners, kind: .events))
         #expect(harness.engine.removeSubscription(id))
         #expect(!harness.engine.removeSubscription(id))
         _ = harness.take()
@@ -178,7 +178,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func updateSubscriptionsHearOnlyCacheChanges() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.contentCards, kind: .updates)
+        _ = try harness.engine.subscribe(.contentCards, kind: .updates)
         #expect(harness.take().isEmpty)
         try harness.engine.changeUser("alice", attributes: nil)
         #expect(harness.take() == ["sub-1 updates contentCards []", "sub-1 updates contentCards \(allCards)"])
@@ -191,7 +191,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func aPendingRefreshOfThePreviousUserIsDropped() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
         _ = harness.take()
         try harness.engine.refresh(.contentCards, placementIds: nil)
         // The fetch is under way; the user changes before it finishes.
@@ -224,7 +224,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 @Suite struct RefreshTests {
     @Test func aManualRefreshEndsInDataUpdatedEvenWithoutChange() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         _ = harness.take()
         try harness.engine.refresh(.featureFlags, placementIds: nil)
         harness.advance(5)
@@ -237,7 +237,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func manualRefreshesPassATokenBucket() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
         _ = harness.take()
         for _ in 0..<5 { try harness.engine.refresh(.contentCards, placementIds: nil) }
         #expect(harness.take().count == 5)
@@ -251,7 +251,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func theBannerBucketRefillsEverySessionAndAutomaticRefreshesAreFree() throws {
         let harness = EngineHarness(testDocument) { $0.refreshRules[.banners] = TokenBucket.Rule(capacity: 2, refillInterval: 180, refillsPerSession: true) }
-        _ = harness.engine.subscribe(.banners, kind: .events)
+        _ = try harness.engine.subscribe(.banners, kind: .events)
         for _ in 0..<3 { try harness.engine.refresh(.banners, placementIds: nil) }
         #expect(harness.take().contains("sub-1 ERROR banners RATE_LIMITED INTEGRATOR_MAY_RETRY until=+180"))
         try harness.engine.openSession()
@@ -286,8 +286,8 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func aChangedDocumentAlsoRefreshesTheOtherSubscribedChannels() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
-        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
         _ = harness.take()
         harness.source.setDocument(document { $0["cards"] = [["id": "new", "created": 1]] })
         try harness.engine.refresh(.contentCards, placementIds: nil)
@@ -301,7 +301,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         let harness = EngineHarness(testDocument)
         try harness.engine.refresh(.featureFlags, placementIds: nil)
         harness.settle()
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         _ = harness.take()
         harness.source.fail(.serverError("HTTP 503"), .serverError("HTTP 503"), .serverError("timeout"), .serverError("HTTP 500"))
         try harness.engine.refresh(.featureFlags, placementIds: nil)
@@ -322,7 +322,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func aRetryThatSucceedsFinishesTheRefresh() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         _ = harness.take()
         harness.source.fail(.serverError("HTTP 502"))
         try harness.engine.refresh(.featureFlags, placementIds: nil)
@@ -335,7 +335,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func rateLimitedWithRetryAfterWaitsForIt() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
         _ = harness.take()
         harness.source.fail(.rateLimited(until: EngineHarness.startTime + 30, "HTTP 429"))
         try harness.engine.refresh(.contentCards, placementIds: nil)
@@ -348,7 +348,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func clientErrorsAreNotRetried() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
         _ = harness.take()
         harness.source.fail(.clientError("HTTP 404"))
         try harness.engine.refresh(.contentCards, placementIds: nil)
@@ -359,7 +359,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func authenticationFailuresAreRetriedThenGivenUp() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
         _ = harness.take()
         harness.source.fail(.authentication("HTTP 401"), .authentication("HTTP 401"), .authentication("HTTP 401"), .authentication("HTTP 403"))
         try harness.engine.refresh(.contentCards, placementIds: nil)
@@ -374,7 +374,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func invalidDataIsNotRetriedAndTheCacheIsKept() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
         try harness.engine.refresh(.contentCards, placementIds: nil)
         _ = harness.take()
         harness.source.setDocument(["invalid": true])
@@ -386,8 +386,8 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func aDisabledChannelSaysSoAndComesBackWithDataUpdated() throws {
         let harness = EngineHarness(document { $0["channels"] = ["banners": false] })
-        _ = harness.engine.subscribe(.banners, kind: .events)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.banners, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         #expect(harness.take() == [
             "sub-1 ERROR banners FEATURE_DISABLED DO_NOT_RETRY",
             "sub-2 CACHE_REPLAY featureFlags [] sync=0",
@@ -405,7 +405,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func aChannelTurnedOffLosesItsCache() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.banners, kind: .events)
+        _ = try harness.engine.subscribe(.banners, kind: .events)
         try harness.engine.refresh(.banners, placementIds: nil)
         _ = harness.take()
         harness.source.setDocument(document { $0["channels"] = ["banners": false] })
@@ -419,7 +419,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func pollingFindsAChangedDocumentAndReportsABrokenOneOnce() throws {
         let harness = EngineHarness(testDocument) { $0.pollInterval = 5 }
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         _ = harness.take()
         harness.advance(5)
         #expect(harness.take().isEmpty)
@@ -436,7 +436,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func aPollThatCannotReadTheSourceStartsOneRetryCycle() throws {
         let harness = EngineHarness(testDocument) { $0.pollInterval = 100 }
-        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
         _ = harness.take()
         harness.source.fail(.serverError("missing"))
         harness.advance(100)
@@ -448,9 +448,10 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
     @Test func aRemoteSourceIsDisabledUntilItsFirstFetch() throws {
         // The first fetch starts with the engine; its outcome waits on the loop.
         let harness = EngineHarness(testDocument, localSource: false, settleAtStart: false)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
+        // The document is on its way: the SDK will have it (SDK_WILL_RETRY, not DO_NOT_RETRY).
         #expect(harness.take() == [
-            "sub-1 ERROR featureFlags FEATURE_DISABLED DO_NOT_RETRY",
+            "sub-1 ERROR featureFlags FEATURE_DISABLED SDK_WILL_RETRY",
             "sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0",
         ])
     }
@@ -464,7 +465,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         #expect(harness.source.fetchCount == 2)
         harness.advance(2)
         #expect(harness.source.fetchCount == 3)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         #expect(harness.take() == ["sub-1 CACHE_REPLAY featureFlags [] sync=0"])
         harness.advance(1000)
         #expect(harness.source.fetchCount == 3)
@@ -472,7 +473,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func anAnswerThatCannotBeADocumentIsInvalidDataAndNotRetried() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
         try harness.engine.refresh(.contentCards, placementIds: nil)
         _ = harness.take()
         harness.source.fail(.invalidData("the server sent an HTML page"))
@@ -487,10 +488,10 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 @Suite struct SDKStateTests {
     @Test func whileDisabledSubscribeIsNullRefreshesFailAndNothingIsFetched() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         _ = harness.take()
         harness.engine.disableSDK()
-        #expect(harness.engine.subscribe(.featureFlags, kind: .events) == nil)
+        #expect(try harness.engine.subscribe(.featureFlags, kind: .events) == nil)
         try harness.engine.refresh(.featureFlags, placementIds: nil)
         #expect(harness.take() == ["sub-1 ERROR featureFlags SDK_DISABLED DO_NOT_RETRY"])
         #expect(throws: EngineError.sdkDisabled) { try harness.engine.logImpression(.featureFlags, ids: ["checkout"]) }
@@ -502,7 +503,7 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func wipeDataEmptiesEveryCacheAndDropsQueuedEvents() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
         try harness.engine.changeUser("alice", attributes: ["tier": "gold"])
         harness.settle()
         try harness.engine.logImpression(.contentCards, ids: ["c1"])

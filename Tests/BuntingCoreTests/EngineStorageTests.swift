@@ -3,14 +3,14 @@ import BuntingJSON
 import Testing
 
 @Suite struct EngineStorageTests {
-    @Test func aStorageProblemReachesSubscribersNowAndLaterAfterTheirReplay() {
+    @Test func aStorageProblemReachesSubscribersNowAndLaterAfterTheirReplay() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
-        _ = harness.engine.subscribe(.banners, kind: .updates)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.banners, kind: .updates)
         _ = harness.take()
         harness.engine.reportStorageProblem("local storage was damaged")
         #expect(harness.take() == ["sub-1 ERROR featureFlags CLIENT_ERROR DO_NOT_RETRY"])
-        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
         let events = harness.takeRaw()
         #expect(events.map(EngineHarness.summary) == [
             "sub-3 CACHE_REPLAY contentCards [] sync=0", "sub-3 ERROR contentCards CLIENT_ERROR DO_NOT_RETRY",
@@ -19,10 +19,10 @@ import Testing
         #expect(error.message == "local storage was damaged")
     }
 
-    @Test func aStorageProblemFollowsTheFeatureDisabledErrorOfADisabledChannel() {
+    @Test func aStorageProblemFollowsTheFeatureDisabledErrorOfADisabledChannel() throws {
         let harness = EngineHarness(document { $0["channels"] = ["banners": false] })
         harness.engine.reportStorageProblem("memory only")
-        _ = harness.engine.subscribe(.banners, kind: .events)
+        _ = try harness.engine.subscribe(.banners, kind: .events)
         #expect(harness.take() == ["sub-1 ERROR banners FEATURE_DISABLED DO_NOT_RETRY", "sub-1 ERROR banners CLIENT_ERROR DO_NOT_RETRY"])
     }
 
@@ -43,7 +43,7 @@ import Testing
     /// switched back to (whose kept cache writes its text again).
     @Test func theFlagsARefreshSendsAreTheFlagsItStores() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         try harness.engine.changeUser("alice", attributes: nil)
         guard case .dataUpdated(_, let sent, _)? = harness.takeRaw().last else { Issue.record("no DATA_UPDATED"); return }
         let stored = try #require(harness.store.loadUser("alice").caches[.featureFlags])

@@ -16,7 +16,7 @@ import Testing
         let harness = EngineHarness(Self.document(cards: Engine.largeRefreshItems + 1))
         var releases = 0
         harness.engine.releaseMemory = { releases += 1 }
-        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
         try harness.engine.changeUser("alice", attributes: nil)
         harness.settle()
         #expect(releases == 0, "not right after the refresh")
@@ -35,20 +35,20 @@ import Testing
         let flags = (0...Engine.largeRefreshItems).map { index -> JSON in ["id": .string("flag-\(index)"), "enabled": .bool(index % 2 == 0)] }
         let harness = EngineHarness(.object(["flags": .array(flags)]))
         harness.engine.releaseMemory = {}
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         try harness.engine.changeUser("alice", attributes: nil)
         _ = harness.takeRaw()
         // A snapshot right after the refresh uses the text the refresh wrote;
         // once refreshes pause that text is dropped and written anew.
-        let before = replayedText(harness)
+        let before = try replayedText(harness)
         harness.advance(Engine.memoryReleaseDelay * 2)
-        let after = replayedText(harness)
+        let after = try replayedText(harness)
         #expect(before?.count ?? 0 > 1000 * 20)
         #expect(after == before)
     }
 
-    private func replayedText(_ harness: EngineHarness) -> [UInt8]? {
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+    private func replayedText(_ harness: EngineHarness) throws -> [UInt8]? {
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         for event in harness.takeRaw() {
             if case .cacheReplay(_, let snapshot) = event { return snapshot.encodedData.bytes }
         }
@@ -59,7 +59,7 @@ import Testing
         let harness = EngineHarness(Self.document(cards: 3))
         var releases = 0
         harness.engine.releaseMemory = { releases += 1 }
-        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
         try harness.engine.changeUser("alice", attributes: nil)
         harness.advance(Engine.memoryReleaseDelay * 10)
         #expect(releases == 0)

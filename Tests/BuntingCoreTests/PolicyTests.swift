@@ -50,3 +50,70 @@ import Testing
         #expect(bucket.tokens == 1 && bucket.take(now: 2) == nil)
     }
 }
+
+/// Manual refreshes are counted on monotonic time: after the wall clock was
+/// stepped back five years, a refresh was refused for five years.
+@Suite struct RefreshLimitClockTests {
+    @Test func aWallClockSteppedBackDoesNotHoldTheBucketEmpty() throws {
+        let harness = EngineHarness(testDocument) { $0.refreshRules[.featureFlags] = TokenBucket.Rule(capacity: 1, refillInterval: 300) }
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
+        try harness.engine.changeUser("alice", attributes: nil)
+        _ = harness.take()
+        try harness.engine.refresh(.featureFlags, placementIds: nil)
+        #expect(harness.take().last?.contains("MANUAL_SERVER_REFRESH") == true)
+        harness.clock.stepWallClock(to: EngineHarness.startTime - 5 * 365 * 86_400)
+        try harness.engine.refresh(.featureFlags, placementIds: nil)
+        let refused = harness.takeRaw()
+        guard case .error(_, let error)? = refused.last else {
+            Issue.record("expected RATE_LIMITED, got \(refused)")
+            return
+        }
+        #expect(error.reason == .rateLimited)
+        let wait = try #require(error.rateLimitedUntil) - harness.clock.unixTime()
+        #expect(wait > 0 && wait <= 300, "the refusal names a time \(wait) s away")
+        harness.advance(300)
+        try harness.engine.refresh(.featureFlags, placementIds: nil)
+        #expect(harness.take().last?.contains("MANUAL_SERVER_REFRESH") == true)
+    }
+}
+
+/// A server's Retry-After holds for the polls after the retry cycle gave up:
+/// asked for 20 s, a server was polled every second.
+@Suite struct RetryAfterAfterGivingUpTests {
+    @Test func pollsWaitForTheLastRetryAfter() throws {
+        let harness = EngineHarness(testDocument, localSource: false) {
+            $0.pollInterval = 1
+            $0.retry = RetryPolicy(initialDelay: 1, maxDelay: 30, maxRetries: 0)
+        }
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = harness.take()
+        let fetches = harness.source.fetchCount
+        harness.source.fail(.rateLimited(until: harness.clock.unixTime() + 1 + 20, "HTTP 429"))
+        harness.advance(1)
+        #expect(harness.source.fetchCount == fetches + 1, "the poll that met the 429")
+        for _ in 0..<19 { harness.advance(1) }
+        #expect(harness.source.fetchCount == fetches + 1, "polled before the Retry-After")
+        harness.advance(1)
+        harness.advance(1)
+        #expect(harness.source.fetchCount > fetches + 1, "polling resumed after it")
+    }
+}
+
+/// Subscriptions are bounded: 5,000 of them, each sent every snapshot,
+/// queued 829 MB of output for one user change.
+@Suite struct SubscriptionLimitTests {
+    @Test func subscriptionsPastTheLimitAreRefusedAndRemovingOneMakesRoom() throws {
+        let harness = EngineHarness(testDocument) { $0.maxSubscriptions = 3 }
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.banners, kind: .updates)
+        let third = try #require(try harness.engine.subscribeToDefinitions())
+        #expect(throws: EngineError.self) { _ = try harness.engine.subscribe(.contentCards, kind: .events) }
+        do {
+            _ = try harness.engine.subscribe(.contentCards, kind: .events)
+        } catch {
+            #expect(error.kind == .limitReached)
+        }
+        #expect(harness.engine.removeSubscription(third))
+        #expect(try harness.engine.subscribe(.contentCards, kind: .events) != nil)
+    }
+}

@@ -6,7 +6,7 @@ import Testing
 @Suite struct DefinitionsSubscriptionTests {
     @Test func readyAtOnceThenChangedWithTheFlagsThatChanged() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribeToDefinitions()
+        _ = try harness.engine.subscribeToDefinitions()
         #expect(harness.take() == ["sub-1 definitions READY"])
         harness.source.setDocument(document { object in
             object["flags"] = [["id": "checkout", "enabled": false], ["id": "fresh", "enabled": true]]
@@ -17,7 +17,7 @@ import Testing
 
     @Test func errorsAreStaleWhileOldDefinitionsServeAndReadyFollowsRecovery() throws {
         let harness = EngineHarness(testDocument) { $0.pollInterval = 10 }
-        _ = harness.engine.subscribeToDefinitions()
+        _ = try harness.engine.subscribeToDefinitions()
         _ = harness.take()
         harness.source.fail(.serverError("HTTP 503"))
         harness.advance(10)
@@ -29,7 +29,7 @@ import Testing
     @Test func withoutDefinitionsTheCauseComesFirst() throws {
         let harness = EngineHarness(testDocument, localSource: false, sourceFailures: [.clientError("HTTP 404")])
         _ = harness.take()
-        _ = harness.engine.subscribeToDefinitions()
+        _ = try harness.engine.subscribeToDefinitions()
         #expect(harness.take() == ["sub-1 definitions ERROR CLIENT_ERROR stale=false"])
         #expect(harness.engine.removeSubscription("sub-1"))
         #expect(!harness.engine.removeSubscription("sub-1"))
@@ -74,7 +74,7 @@ import Testing
     @Test func snapshotsAndSubscriptionsListOnlyMatchingCards() throws {
         let harness = EngineHarness(Self.feeds)
         _ = try harness.engine.subscribe(.contentCards, kind: .events, extras: ["feed": "inbox"])
-        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
         try harness.engine.openSession()
         #expect(harness.take() == [
             "sub-1 CACHE_REPLAY contentCards [] sync=0", "sub-2 CACHE_REPLAY contentCards [] sync=0",
@@ -93,5 +93,20 @@ import Testing
             "sub-2 DATA_UPDATED contentCards CLIENT_ACTION [a,c] sync=+0",
         ])
         #expect(throws: EngineError.self) { try harness.engine.subscribe(.featureFlags, kind: .events, extras: [:]) }
+    }
+}
+
+/// Users are their ids' bytes: in `:memory:`, `Zoe\u{308}` inherited `Zoë`'s
+/// attributes, and with a store the other user's snapshot was replayed.
+@Suite struct ExactUserIdTests {
+    @Test func canonicallyEquivalentUserIdsAreTwoUsers() throws {
+        let harness = EngineHarness(["flags": []])
+        try harness.engine.changeUser("Zo\u{EB}", attributes: ["tier": "gold"])
+        harness.settle()
+        try harness.engine.changeUser("Zoe\u{308}", attributes: nil)
+        harness.settle()
+        #expect(harness.engine.status()["userId"]?.stringValue?.unicodeScalars.count == 4, "a new user, not the same one")
+        #expect(harness.store.loadUser("Zoe\u{308}").attributes.isEmpty)
+        #expect(harness.store.loadUser("Zo\u{EB}").attributes == ["tier": "gold"])
     }
 }

@@ -8,8 +8,8 @@ import Testing
 @Suite struct RequestOrderTests {
     @Test func changeUserRefreshesBeforeItReturns() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
-        _ = harness.engine.subscribe(.contentCards, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
         _ = harness.take()
         let fetches = harness.source.fetchCount
         try harness.engine.changeUser("ada", attributes: nil)
@@ -28,10 +28,10 @@ import Testing
 
     @Test func beforeAnyDefinitionsARefreshWaitsForTheFirstFetch() throws {
         let harness = EngineHarness(testDocument, localSource: false, settleAtStart: false)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         try harness.engine.changeUser("ada", attributes: nil)
         #expect(harness.takeWithoutRunning() == [
-            "sub-1 ERROR featureFlags FEATURE_DISABLED DO_NOT_RETRY", "sub-1 CACHE_LOAD featureFlags [] sync=null",
+            "sub-1 ERROR featureFlags FEATURE_DISABLED SDK_WILL_RETRY", "sub-1 CACHE_LOAD featureFlags [] sync=null",
         ])
         #expect(harness.take() == ["sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0"])
     }
@@ -40,7 +40,7 @@ import Testing
         let harness = EngineHarness(document { $0["channels"] = ["banners": false] })
         guard case .notSynced(let why) = harness.engine.readiness(.featureFlags) else { Issue.record("synced before any refresh"); return }
         #expect(why.contains("subscribe to featureFlags"))
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         guard case .notSynced(let remedy) = harness.engine.readiness(.featureFlags) else { Issue.record("synced"); return }
         #expect(remedy.contains("changeUser or openSession refreshes it"))
         try harness.engine.openSession()
@@ -50,7 +50,7 @@ import Testing
 
     @Test func shuttingDownWaitsForTheFetchUnderWayAndItsEvents() throws {
         let harness = EngineHarness(testDocument)
-        _ = harness.engine.subscribe(.featureFlags, kind: .events)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         _ = harness.take()
         try harness.engine.refresh(.featureFlags, placementIds: nil)
         var done = false
@@ -70,5 +70,17 @@ import Testing
         harness.settle()
         #expect(done)
         #expect(harness.sink.accepted.map(\.itemId) == ["c1"])
+    }
+}
+
+/// A subscription made while the first document is being fetched was told
+/// FEATURE_DISABLED / DO_NOT_RETRY, though the SDK was about to have it.
+@Suite struct FirstFetchSubscriptionTests {
+    @Test func aSubscriptionDuringTheFirstFetchHearsThatTheSDKWillHaveIt() throws {
+        let harness = EngineHarness(testDocument, localSource: false, settleAtStart: false)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
+        #expect(harness.takeWithoutRunning() == ["sub-1 ERROR featureFlags FEATURE_DISABLED SDK_WILL_RETRY"])
+        try harness.engine.changeUser("ada", attributes: nil)
+        #expect(harness.take().last?.hasPrefix("sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH") == true)
     }
 }

@@ -101,21 +101,24 @@ import Testing
         // Valid JSON that the schema refuses (banners must be an array).
         let bad = Array(#"{"flags": {"f": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}}, "banners": 7}"#.utf8)
         #expect(throws: DefinitionsError.self) { try Definitions.compiler(strict: false, known: known)(bad).get() }
-        known.remember(bad, digest: fnv1a64(bad), strict: false, problems: [])
+        known.remember(bad, digest: KnownDocuments.digest(of: bad), strict: false, problems: [])
         let forged = try #require(try Definitions.compiler(strict: false, known: known, beginsLoading: false)(bad).get() as? DeferredDefinitions)
         #expect(forged.featureFlags(for: EvaluationSubject(targetingKey: "u", attributes: [:]), at: 0).isEmpty)
         #expect(forged.evaluateFlag("f", context: [:], at: 0)["errorCode"] == "FLAG_NOT_FOUND")
-        #expect(known.problems(of: bad, digest: fnv1a64(bad), strict: false) == nil, "the note is gone")
+        // It says so, instead of "loaded with the note's problems".
+        #expect(forged.refusal?.problems.first?.hasPrefix("/banners") == true)
+        #expect(forged.problems.first?.pointer == "/banners")
+        #expect(known.problems(of: bad, digest: KnownDocuments.digest(of: bad), strict: false) == nil, "the note is gone")
         #expect(throws: DefinitionsError.self) { try Definitions.compiler(strict: false, known: known)(bad).get() }
     }
 
     @Test func aDamagedNoteIsNoNote() throws {
         let directory = try temporaryDirectory()
         let known = KnownDocuments(directory: directory)
-        let digest = fnv1a64(Self.bytes)
+        let digest = KnownDocuments.digest(of: Self.bytes)
         known.remember(Self.bytes, digest: digest, strict: false, problems: [])
         #expect(known.problems(of: Self.bytes, digest: digest, strict: false) == [])
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }
         #expect(names.count == 1)
         let path = "\(directory)/\(names[0])"
         for damage in ["", "{", #"{"format": 1}"#, "[]"] {
@@ -129,9 +132,87 @@ import Testing
         let known = KnownDocuments(directory: directory, limit: 3)
         for index in 0..<5 {
             let bytes = Array(#"{"flags": {}, "metadata": {"n": \#(index)}}"#.utf8)
-            known.remember(bytes, digest: fnv1a64(bytes), strict: false, problems: [])
+            known.remember(bytes, digest: KnownDocuments.digest(of: bytes), strict: false, problems: [])
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == 3)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }.count == 3)
+    }
+
+    /// Pruning removes the oldest notes and nothing else the directory holds.
+    @Test func pruningRemovesNotesOnly() throws {
+        let directory = try temporaryDirectory()
+        let theirs = ["a.json", "notes.txt", "0123-45.json", "ABCDEF0123456789-1.json"]
+        for name in theirs { try Data("{}".utf8).write(to: URL(fileURLWithPath: "\(directory)/\(name)")) }
+        // A note of format 1 (an FNV-1a name) is Bunting's, and of no use now.
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: "\(directory)/0123456789abcdef-12-strict.json"))
+        let known = KnownDocuments(directory: directory, limit: 2)
+        for index in 0..<4 {
+            let bytes = Array(#"{"flags": {}, "metadata": {"n": \#(index)}}"#.utf8)
+            known.remember(bytes, digest: KnownDocuments.digest(of: bytes), strict: false, problems: [])
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        #expect(Set(names).isSuperset(of: theirs))
+        #expect(names.count == theirs.count + 2 + 1, "the two newest notes and the key")
+    }
+
+    /// A notes directory others can write, or that is a link, is not used:
+    /// no note is written there or believed from there.
+    @Test func aDirectoryThatIsNotBuntingsOwnIsNotUsed() throws {
+        let real = try temporaryDirectory()
+        let link = real + "-link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        chmod(real, 0o777)
+        for directory in [real, link] {
+            let known = KnownDocuments(directory: directory)
+            known.remember(Self.bytes, digest: KnownDocuments.digest(of: Self.bytes), strict: false, problems: [])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: real).isEmpty, "\(directory)")
+        }
+        // The same directory, once only its owner can write it, is used.
+        chmod(real, 0o700)
+        let planted = KnownDocuments(directory: real)
+        planted.remember(Self.bytes, digest: KnownDocuments.digest(of: Self.bytes), strict: false, problems: [])
+        chmod(real, 0o777)
+        #expect(KnownDocuments(directory: real).problems(of: Self.bytes, digest: KnownDocuments.digest(of: Self.bytes), strict: false) == nil)
+        chmod(real, 0o700)
+        #expect(KnownDocuments(directory: real).problems(of: Self.bytes, digest: KnownDocuments.digest(of: Self.bytes), strict: false) == [])
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "only root can give a directory away"))
+    func aDirectoryOfAnotherUserIsNotUsed() throws {
+        let directory = try temporaryDirectory()
+        chmod(directory, 0o700)
+        KnownDocuments(directory: directory).remember(Self.bytes, digest: KnownDocuments.digest(of: Self.bytes), strict: false, problems: [])
+        #expect(chown(directory, 65534, 65534) == 0)
+        #expect(KnownDocuments(directory: directory).problems(of: Self.bytes, digest: KnownDocuments.digest(of: Self.bytes), strict: false) == nil)
+    }
+
+    /// A note is believed only with the code of this directory's key: one
+    /// edited to name another document, or copied from a directory with
+    /// another key, is no note.
+    @Test func onlyAuthenticNotesAreBelieved() throws {
+        let directory = try temporaryDirectory()
+        let known = KnownDocuments(directory: directory)
+        let digest = KnownDocuments.digest(of: Self.bytes)
+        known.remember(Self.bytes, digest: digest, strict: false, problems: [])
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasSuffix(".json") })
+        let genuine = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)"))
+        #expect(known.problems(of: Self.bytes, digest: digest, strict: false) == [])
+
+        // The same note with a problem taken away, or its code changed.
+        var edited = try JSON.parse(Array(genuine)).objectValue ?? [:]
+        edited["build"] = .string("another build")
+        try Data(JSON.object(edited).encoded()).write(to: URL(fileURLWithPath: "\(directory)/\(name)"))
+        #expect(KnownDocuments(directory: directory, build: "another build").problems(of: Self.bytes, digest: digest, strict: false) == nil)
+        try genuine.write(to: URL(fileURLWithPath: "\(directory)/\(name)"))
+        #expect(known.problems(of: Self.bytes, digest: digest, strict: false) == [])
+
+        // Copied into a directory of its own key.
+        let other = try temporaryDirectory()
+        let elsewhere = KnownDocuments(directory: other)
+        try genuine.write(to: URL(fileURLWithPath: "\(other)/\(name)"))
+        #expect(elsewhere.problems(of: Self.bytes, digest: digest, strict: false) == nil)
+        // A key others can read is no key: no notes at all.
+        chmod("\(directory)/notes.key", 0o644)
+        #expect(KnownDocuments(directory: directory).problems(of: Self.bytes, digest: digest, strict: false) == nil)
     }
 
     private func temporaryDirectory() throws -> String {

@@ -374,6 +374,130 @@ import Testing
         #expect(try server.shutDown() == 0)
     }
 
+    /// A `bunting.lock` planted as a link to someone's file: the file is
+    /// neither truncated nor written; the directory is not used.
+    @Test func aLockFileThatIsALinkIsNotFollowed() throws {
+        let workspace = try StorageWorkspace()
+        try FileManager.default.createDirectory(atPath: workspace.storage, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let victim = workspace.root + "/precious.txt"
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: victim))
+        try FileManager.default.createSymbolicLink(atPath: workspace.storage + "/bunting.lock", withDestinationPath: victim)
+        let server = try workspace.startServer()
+        _ = try server.call("subscribe", ["channel": "banners"])
+        let error = try server.waitForEvent("ERROR", "banners")
+        let message = error["message"]?.stringValue ?? ""
+        #expect(message.hasPrefix("local storage is unavailable (\(workspace.storage)/bunting.lock: it is a symbolic link)"), "\(message)")
+        #expect(server.stderrContains("keeping state in memory only"))
+        try server.expectPromptStatusAndTermination()
+        #expect(String(decoding: FileManager.default.contents(atPath: victim) ?? Data(), as: UTF8.self) == "precious\n")
+        #expect(try workspace.names(in: workspace.storage) == ["bunting.lock"])
+    }
+
+    /// A storage directory others can write (made first by another user in
+    /// a shared place, say) would let them choose the files: not used.
+    @Test func aStorageDirectoryOthersCanWriteIsNotUsed() throws {
+        let workspace = try StorageWorkspace()
+        try FileManager.default.createDirectory(atPath: workspace.storage, withIntermediateDirectories: false)
+        chmod(workspace.storage, 0o777)
+        let server = try workspace.startServer()
+        _ = try server.call("subscribe", ["channel": "banners"])
+        let message = try server.waitForEvent("ERROR", "banners")["message"]?.stringValue ?? ""
+        #expect(message.hasPrefix("local storage is unavailable (\(workspace.storage) is not safe to keep state in: others can write to it (mode 0777))"), "\(message)")
+        try server.expectPromptStatusAndTermination()
+        #expect(try workspace.names(in: workspace.storage).isEmpty)
+    }
+
+    @Test(.enabled(if: geteuid() == 0, "only root can give a directory away"))
+    func aStorageDirectoryOfAnotherUserIsNotUsed() throws {
+        let workspace = try StorageWorkspace()
+        try FileManager.default.createDirectory(atPath: workspace.storage, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        #expect(chown(workspace.storage, 65534, 65534) == 0)
+        let server = try workspace.startServer()
+        _ = try server.call("subscribe", ["channel": "banners"])
+        let message = try server.waitForEvent("ERROR", "banners")["message"]?.stringValue ?? ""
+        #expect(message.hasPrefix("local storage is unavailable (\(workspace.storage) is not safe to keep state in: it belongs to user 65534"), "\(message)")
+        try server.expectPromptStatusAndTermination()
+        #expect(try workspace.names(in: workspace.storage).isEmpty)
+    }
+
+    /// The storage directory or its database removed (or replaced) under a
+    /// running server: noticed at the next commit, told to every
+    /// subscription and logged, and the server serves on from memory with
+    /// what it held, the queued events included.
+    @Test(arguments: ["the directory removed", "the directory renamed", "the database removed", "the database replaced"])
+    func storageRemovedWhileServingIsToldAndTheServerCarriesOnInMemory(what: String) throws {
+        let workspace = try StorageWorkspace()
+        let server = try workspace.startServer(sink: false)
+        _ = try server.call("subscribe", ["channel": "contentCards"])
+        _ = try server.call("changeUser", ["userId": "alice"])
+        try server.waitForEvent("DATA_UPDATED", "contentCards")
+        _ = try server.call("logDismiss", ["channel": "contentCards", "id": "c2"])
+        _ = try server.call("logImpression", ["channel": "contentCards", "id": "c1"])
+        switch what {
+        case "the directory removed":
+            try FileManager.default.removeItem(atPath: workspace.storage)
+        case "the directory renamed":
+            try FileManager.default.moveItem(atPath: workspace.storage, toPath: workspace.root + "/elsewhere")
+        case "the database removed":
+            try FileManager.default.removeItem(atPath: workspace.database)
+        default:
+            try FileManager.default.moveItem(atPath: workspace.database, toPath: workspace.database + ".old")
+            try Data().write(to: URL(fileURLWithPath: workspace.database))
+        }
+        let start = server.received.count
+        #expect(try server.call("logImpression", ["channel": "contentCards", "id": "c1"])["result"] == [:])
+        let error = try server.waitForEvent("ERROR", "contentCards", from: start)
+        #expect(error["reason"] == "CLIENT_ERROR" && error["retryState"] == "DO_NOT_RETRY")
+        let message = error["message"]?.stringValue ?? ""
+        #expect(message.hasPrefix("local storage is unavailable (\(workspace.database) was removed or replaced while the server ran)"), "\(message)")
+        #expect(server.stderrContains("storage: \(workspace.database) was removed or replaced while the server ran; keeping state in memory only"))
+        // What it held serves on: the queue, the user, the dismissal; no second ERROR.
+        #expect(try server.call("status")["result"]?["pendingAnalytics"] == 3)
+        _ = try server.call("changeUser", ["userId": "bob"])
+        let back = server.received.count
+        _ = try server.call("changeUser", ["userId": "alice"])
+        let cards = try server.waitForEvent("DATA_UPDATED", "contentCards", from: back)
+        #expect(cards["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue?.map { $0["id"] } == ["c1"], "c2 stays dismissed")
+        _ = try server.call("logImpression", ["channel": "contentCards", "id": "c1"])
+        #expect(server.received[start...].filter { $0["params"]?["type"] == "ERROR" }.count == 1)
+        try server.expectPromptStatusAndTermination()
+    }
+
+    /// Users not seen for `--forget-after` days are forgotten, their
+    /// caches, item states and attributes alike; the current user never is,
+    /// and queued events stay. With 0, every user but the current one goes
+    /// at the first sweep, which a server makes as it starts.
+    @Test func usersNotSeenForForgetAfterAreForgottenAndTheCurrentOneIsKept() throws {
+        let workspace = try StorageWorkspace()
+        let first = try workspace.startServer(sink: false)
+        _ = try first.call("subscribe", ["channel": "contentCards"])
+        for user in ["alice", "bob"] {
+            _ = try first.call("changeUser", ["userId": .string(user), "attributes": ["tier": "gold"]])
+            try first.waitForEvent("DATA_UPDATED", "contentCards", from: first.received.count - 1)
+            _ = try first.call("logDismiss", ["channel": "contentCards", "id": "c2"])
+        }
+        #expect(try first.shutDown() == 0)
+
+        let second = try workspace.startServer(sink: false, ["--forget-after", "0"])
+        // Alice, and the anonymous user of before the first change of user.
+        #expect(second.waitForStderr { $0.contains("storage: forgot 2 users not seen for 0 days") }, "\(second.stderr)")
+        _ = try second.call("subscribe", ["channel": "contentCards"])
+        let replay = try second.waitForEvent("CACHE_REPLAY", "contentCards")
+        #expect(replay["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue?.map { $0["id"] } == ["c1"], "bob, current, kept his dismissal")
+        let start = second.received.count
+        _ = try second.call("changeUser", ["userId": "alice"])
+        let load = try second.waitForEvent("CACHE_LOAD", "contentCards", from: start)
+        #expect(load["cacheSnapshot"]?["lastSyncAt"] == 0, "alice's cache is gone")
+        let cards = try second.waitForEvent("DATA_UPDATED", "contentCards", from: start)
+        #expect(cards["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue?.map { $0["id"] } == ["c2", "c1"], "and her dismissal")
+        #expect(try second.call("status")["result"]?["pendingAnalytics"] == 2, "the queued dismissals stay")
+        try second.expectPromptStatusAndTermination()
+        for wrong in ["-1", "soon", "inf"] {
+            let refused = try runBunting(["serve", "--forget-after", wrong])
+            #expect(refused.status == 64 && refused.stderr.contains("--forget-after must be a number of days ≥ 0, not '\(wrong)'"))
+        }
+    }
+
     @Test(arguments: ["XDG_STATE_HOME", "HOME"])
     func theDefaultStorageIsTheUsersStateDirectory(variable: String) throws {
         let workspace = try StorageWorkspace()

@@ -136,4 +136,90 @@ import Testing
         #expect(reason(past) == "INVALID_PARAMS" && past["error"]?["data"]?["field"] == "placementIds")
         try finish(server)
     }
+
+    /// Asks for `status` and says how long its reply took: the server must
+    /// answer within 100 ms after any of these limits was tried.
+    private func statusAnswersPromptly(_ server: ServerProcess, id: JSON) throws -> Bool {
+        let start = Date()
+        let reply = try server.request("status", id: id)
+        return reply["result"]?["version"] != nil && Date().timeIntervalSince(start) < 0.1
+    }
+
+    /// A 1 MB request asked for a 1 GB reply (`merge` of a thousand `var`s
+    /// of a 1 MiB string); replies now have a bound, told before the text is written.
+    @Test func replySize() throws {
+        let server = try server(.ndjson, ["--max-reply-size", "100000"])
+        func merge(_ count: Int) -> JSON { ["merge": .array(Array(repeating: ["var": "text"], count: count))] }
+        let data: JSON = ["text": .string(String(repeating: "x", count: 9_990))]
+        let ok = try server.request("evaluate", params: ["rule": merge(9), "data": data], id: 1)
+        #expect(ok["result"]?["result"]?.arrayValue?.count == 9)
+        let past = try server.request("evaluate", params: ["rule": merge(11), "data": data], id: 2)
+        #expect(reason(past) == "REPLY_TOO_LARGE" && past["error"]?["code"] == -32600)
+        #expect(try statusAnswersPromptly(server, id: 3))
+        try server.expectPromptStatusAndTermination()
+
+        // The report's request, against the default bound (64 MiB).
+        let defaults = try self.server()
+        let huge: JSON = ["text": .string(String(repeating: "x", count: 1 << 20))]
+        let thousand = try defaults.request("evaluate", params: ["rule": merge(1_000), "data": huge], id: 1)
+        #expect(reason(thousand) == "REPLY_TOO_LARGE")
+        #expect(try statusAnswersPromptly(defaults, id: 2))
+        try defaults.expectPromptStatusAndTermination()
+    }
+
+    /// Uniqueness was checked pair by pair: 100,000 ids took two minutes.
+    /// Each array param at its limit, and one past it.
+    @Test func arrayParams() throws {
+        let server = try server()
+        _ = try server.request("changeUser", params: ["userId": "ada"], id: 1)
+        let ids = (0..<10_000).map { JSON.string("card-\($0)-\(String(repeating: "i", count: 100))") }
+        let repeated = try server.request("logImpression", params: ["channel": "contentCards", "ids": .array(ids + [ids[5]])], id: 2)
+        #expect(reason(repeated) == "INVALID_PARAMS" && repeated["error"]?["data"]?["why"]?.stringValue?.contains("at most 10000") == true)
+        let twice = try server.request("logImpression", params: ["channel": "contentCards", "ids": .array(Array(ids.dropLast()) + [ids[5]])], id: 3)
+        #expect(twice["error"]?["data"]?["why"]?.stringValue?.contains("twice") == true)
+        // Canonically equivalent spellings are two ids.
+        let spellings = try server.request("logImpression", params: ["channel": "contentCards", "ids": ["caf\u{E9}", "cafe\u{301}"]], id: 4)
+        #expect(spellings["error"]?["data"]?["why"]?.stringValue?.contains("twice") != true)
+        #expect(try statusAnswersPromptly(server, id: 5))
+
+        let keys = (0..<10_000).map { JSON.string("flag-\($0)") }
+        let all = try server.request("evaluateFlags", params: ["context": [:], "flagKeys": .array(keys)], id: 6)
+        #expect(all["result"]?["flags"]?.objectValue?.count == 10_000)
+        let past = try server.request("evaluateFlags", params: ["context": [:], "flagKeys": .array(keys + ["one-more"])], id: 7)
+        #expect(reason(past) == "INVALID_PARAMS" && past["error"]?["data"]?["field"] == "flagKeys")
+        #expect(try statusAnswersPromptly(server, id: 8))
+        try server.expectPromptStatusAndTermination()
+    }
+
+    /// Ids are free strings a request writes into the store and the sink:
+    /// an 8 MB `buttonId` took 1.3 s of the loop and 8 MB of the store a click.
+    @Test func idLengths() throws {
+        let server = try server()
+        _ = try server.request("changeUser", params: ["userId": "ada"], id: 1)
+        let longest = String(repeating: "b", count: 1024)
+        let atLimit = try server.request("logClick", params: ["channel": "banners", "id": "nowhere", "buttonId": .string(longest)], id: 2)
+        #expect(atLimit["error"]?["data"]?["field"] != "buttonId")
+        for (index, (method, params)) in [
+            ("logClick", ["channel": "banners", "id": "nowhere", "buttonId": .string(longest + "b")] as JSON),
+            ("logDismiss", ["channel": "contentCards", "id": .string(longest + "b")]),
+            ("getFeatureFlag", ["id": .string(longest + "b")]),
+            ("evaluateFlag", ["flagKey": .string(longest + "b"), "context": [:]]),
+            ("removeSubscription", ["subscriptionId": .string(longest + "b")]),
+        ].enumerated() {
+            let reply = try server.request(method, params: params, id: .int(10 + index))
+            #expect(reason(reply) == "INVALID_PARAMS", "\(method)")
+            #expect(reply["error"]?["data"]?["why"]?.stringValue?.contains("at most 1024 characters") == true, "\(method)")
+        }
+        try server.expectPromptStatusAndTermination()
+    }
+
+    /// Timers repeating faster than a millisecond kept the loop from its
+    /// input and signals.
+    @Test func intervalsHaveAFloor() throws {
+        for option in ["--poll-interval", "--flush-interval"] {
+            let result = try runBunting(["serve", "--storage", ":memory:", option, "0.0000001"])
+            #expect(result.status == 64, "\(option)")
+            #expect(result.stderr.contains("must be at least 0.001 seconds"), "\(option)")
+        }
+    }
 }

@@ -37,7 +37,7 @@ import Testing
         #expect(bulk["result"]?["metadata"] == ["owner": "growth"])
         let status = try server.request("status", id: 5)
         #expect(status["result"]?["definitions"]?["problems"]?.arrayValue?.first?["pointer"] == "/flags/broken/state")
-        #expect(server.stderr.contains("loaded with"), "the problem is logged")
+        #expect(server.waitForStderr { $0.contains("loaded with") }, "the problem is logged")
         try server.closeInput()
         #expect(try server.waitForExit() == 0)
     }
@@ -80,6 +80,33 @@ import Testing
         #expect(lines.count == 1)
         #expect(lines.first?["eventId"] == .string(eventId) && lines.first?["kind"] == "custom" && lines.first?["name"] == "purchase")
         #expect(lines.first?["value"] == 9.5 && lines.first?["details"] == ["sku": "x1"])
+    }
+
+    @Test func trackedEventsKeepTheUserTheyName() throws {
+        let workspace = try Workspace()
+        let server = try ServerProcess(framing: .ndjson, arguments: ["--sink", workspace.sink.path])
+        _ = try server.request("changeUser", params: ["userId": "ada"])
+        // Three targeting keys, interleaved, none of them switching the current user.
+        let calls: [(user: String, tier: String)] = [("grace", "gold"), ("linus", "free"), ("ada", "gold"), ("grace", "silver"), ("linus", "gold")]
+        var expected: [String: (user: String, tier: String)] = [:]
+        for (index, call) in calls.enumerated() {
+            let tracked = try server.request(
+                "track", params: ["name": "checkout", "userId": .string(call.user), "attributes": ["tier": .string(call.tier)]], id: .int(index + 2))
+            expected[try #require(tracked["result"]?["eventId"]?.stringValue)] = call
+        }
+        let refused = try server.request("track", params: ["name": "checkout", "attributes": ["targetingKey": "x"]], id: 20)
+        #expect(refused["error"]?["data"]?["field"] == "attributes")
+        #expect(try server.request("status", id: 21)["result"]?["userId"] == "ada", "the current user stays")
+        #expect(try server.request("flush", id: 22)["result"] == ["flushed": 5, "pending": 0])
+        try server.closeInput()
+        #expect(try server.waitForExit() == 0)
+        let lines = try workspace.sinkLines()
+        #expect(lines.count == calls.count)
+        for line in lines {
+            let call = try #require(expected[line["eventId"]?.stringValue ?? ""])
+            #expect(line["userId"] == .string(call.user) && line["attributes"] == ["tier": .string(call.tier)])
+            #expect((line["sessionId"] != nil) == (call.user == "ada"), "only the current user's events carry its session")
+        }
     }
 
     @Test func aDefinitionsSubscriptionHearsReadyThenTheChangedFlags() throws {

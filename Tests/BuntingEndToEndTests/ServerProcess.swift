@@ -65,9 +65,10 @@ final class ServerProcess: @unchecked Sendable {
     /// directory — unless the environment names XDG_STATE_HOME, the default's
     /// home. `launcher` (e.g. a shell that sets a limit) runs the server as
     /// `launcher + [bunting, serve, ...]`.
+    /// With `readingStderr: false` nobody reads stderr until `startReadingStderr()`.
     init(
         framing: WireFraming, arguments: [String] = [], environment: [String: String]? = nil, readingOutput: Bool = true,
-        launcher: [String] = []
+        readingStderr: Bool = true, launcher: [String] = []
     ) throws {
         self.framing = framing
         let usesDefault = arguments.contains("--storage") || environment?["XDG_STATE_HOME"] != nil
@@ -86,8 +87,12 @@ final class ServerProcess: @unchecked Sendable {
             process.environment = environment
         }
         try process.run()
-        let stderrHandle = stderrPipe.fileHandleForReading
         if readingOutput { startReadingOutput() }
+        if readingStderr { startReadingStderr() }
+    }
+
+    func startReadingStderr() {
+        let stderrHandle = stderrPipe.fileHandleForReading
         Thread.detachNewThread { [stderrData] in
             while true {
                 let data = stderrHandle.availableData
@@ -96,6 +101,18 @@ final class ServerProcess: @unchecked Sendable {
             }
             stderrData.markClosed()
         }
+    }
+
+    /// Sends SIGTERM and says how long the process took to end, in seconds
+    /// (nil: still running after `deadline` seconds).
+    func terminateAndTime(deadline: TimeInterval = 10) -> TimeInterval? {
+        let start = Date()
+        process.terminate()
+        while process.isRunning {
+            if Date().timeIntervalSince(start) > deadline { return nil }
+            usleep(1_000)
+        }
+        return Date().timeIntervalSince(start)
     }
 
     deinit {

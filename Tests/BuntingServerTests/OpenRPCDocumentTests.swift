@@ -56,8 +56,9 @@ import Testing
                 let engineLimit = where_ == "refresh.placementIds" ? Engine.Configuration().maxPlacementsPerRefresh : nil
                 #expect(schema?[maximum]?.integerValue.map(Int.init) == (spec.maxLength ?? engineLimit), "\(maximum) of \(where_)")
                 #expect((schema?["uniqueItems"]?.boolValue ?? false) == spec.uniqueItems, "uniqueItems of \(where_)")
-                let items = resolved(schema?["items"])?["type"]?.stringValue
-                #expect(items == spec.itemKind?.rawValue, "item type of \(where_)")
+                let items = resolved(schema?["items"])
+                #expect(items?["type"]?.stringValue == spec.itemKind?.rawValue, "item type of \(where_)")
+                #expect(items?["maxLength"]?.integerValue.map(Int.init) == spec.itemMaxLength, "items' maxLength of \(where_)")
             }
         }
     }

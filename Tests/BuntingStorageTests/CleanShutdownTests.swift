@@ -24,6 +24,19 @@ import Testing
         #expect(directory.exists(Self.mark))
     }
 
+    /// A mark planted as a link to another file: that file is not written.
+    @Test func aMarkThatIsALinkIsNotFollowed() throws {
+        let directory = try TemporaryDirectory()
+        let victim = directory.file("precious.txt")
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
+        let store = try openStore(directory)
+        try FileManager.default.createSymbolicLink(atPath: directory.file(Self.mark), withDestinationPath: victim)
+        store.close()
+        #expect(FileManager.default.contents(atPath: victim) == Data("precious".utf8))
+        let mark = try FileManager.default.attributesOfItem(atPath: directory.file(Self.mark))
+        #expect(mark[.type] as? FileAttributeType == .typeRegular)
+    }
+
     @Test func aStoreThatIsNotClosedLeavesNoMark() throws {
         let directory = try TemporaryDirectory()
         do {

@@ -93,7 +93,7 @@ func event(_ number: Int, channel: Channel = .contentCards, item: JSON = ["id": 
         try store.saveChannelCache(user: odd, channel: .banners, cache: ["text": .string(odd)])
         try store.saveItemState(user: odd, channel: .banners, itemId: odd, state: ItemState(dismissed: true))
         #expect(store.loadUser(odd).caches[.banners]?["text"] == .string(odd))
-        #expect(store.loadUser(odd).itemStates[.banners]?[odd]?.dismissed == true)
+        #expect(store.loadUser(odd).itemStates[.banners]?[ExactString(odd)]?.dismissed == true)
         #expect(store.loadUser("nul").caches.isEmpty)
     }
 

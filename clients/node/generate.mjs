@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Writes lib/methods.generated.js from the OpenRPC document: one method per
+// Writes lib/methods.generated.js from the OpenRPC document (one method per
 // protocol method, with the document's words as JSDoc, and a table of the
-// methods and their params that the tests check index.d.ts against.
+// methods and their params that the tests check index.d.ts against) and the
+// protocol part of index.d.ts (generate-declarations.mjs: a type per schema,
+// a params interface per method, the methods' signatures).
 //
 //   node clients/node/generate.mjs            regenerate
 //   node clients/node/generate.mjs --check    exit 1 if the committed file is out of date
@@ -9,11 +11,13 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { BEGIN, END, renderProtocolDeclarations } from "./generate-declarations.mjs";
 import { errorClassByReason } from "./lib/errors.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const documentPath = join(here, "..", "..", "schemas", "openrpc.json");
 export const outputPath = join(here, "lib", "methods.generated.js");
+export const declarationsPath = join(here, "index.d.ts");
 
 // Members of the client that a protocol method must not shadow.
 const RESERVED = new Set([
@@ -206,24 +210,41 @@ function wrap(text, continuation = "") {
   return lines;
 }
 
+/** index.d.ts with its generated part made anew from the document. */
+export function renderDeclarationsFile(document, current) {
+  const begin = current.indexOf(BEGIN);
+  const end = current.indexOf(END);
+  if (begin === -1 || end < begin) throw new Error("index.d.ts: the generated part's marker lines are missing");
+  const generated = renderProtocolDeclarations(document, clientMethodName);
+  return `${current.slice(0, begin)}${BEGIN}\n${generated}\n${current.slice(end)}`;
+}
+
 function main(args) {
   const document = JSON.parse(readFileSync(documentPath, "utf8"));
-  const generated = renderMethods(document);
-  let current = null;
-  try {
-    current = readFileSync(outputPath, "utf8");
-  } catch {
-    // Not written yet.
+  const outputs = [
+    [outputPath, renderMethods(document)],
+    [declarationsPath, renderDeclarationsFile(document, readFileSync(declarationsPath, "utf8"))],
+  ];
+  let stale = 0;
+  for (const [path, generated] of outputs) {
+    let current = null;
+    try {
+      current = readFileSync(path, "utf8");
+    } catch {
+      // Not written yet.
+    }
+    const shown = relative(process.cwd(), path);
+    if (args.includes("--check")) {
+      if (current !== generated) {
+        console.error(`${shown} is out of date: run \`node clients/node/generate.mjs\``);
+        stale++;
+      }
+      continue;
+    }
+    if (current !== generated) writeFileSync(path, generated);
+    console.error(`${current === generated ? "unchanged" : "wrote"} ${shown} (${document.methods.length} methods)`);
   }
-  if (args.includes("--check")) {
-    if (current === generated) return 0;
-    console.error("clients/node/lib/methods.generated.js is out of date: run `node clients/node/generate.mjs`");
-    return 1;
-  }
-  if (current !== generated) writeFileSync(outputPath, generated);
-  const shown = relative(process.cwd(), outputPath);
-  console.error(`${current === generated ? "unchanged" : "wrote"} ${shown} (${document.methods.length} methods)`);
-  return 0;
+  return stale === 0 ? 0 : 1;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

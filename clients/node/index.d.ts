@@ -1,41 +1,47 @@
-// Types of the Node client of Bunting, written by hand. test/declarations.test.mjs
-// checks them against schemas/openrpc.json: every method of the document is a method
-// of Bunting below, with a params interface naming the same params, optional exactly
-// where the document says so, and the enums below list the document's values.
+// Types of the Node client of Bunting. The protocol part, between the two marker
+// lines below, is generated from schemas/openrpc.json by generate.mjs (a type for
+// each schema, a params interface for each method, ProtocolMethods); `node
+// clients/node/generate.mjs --check` fails while it is out of date. The rest is
+// written by hand: the types that follow the channel or the flag type asked for,
+// the notifications, the client, its errors and the OpenFeature provider.
+// test/declarations.test.mjs checks the whole against the document.
 
 import { EventEmitter } from "node:events";
 
-// ---------------------------------------------------------------------------
-// Values of the protocol (components.schemas of the document)
+// ---- Generated from schemas/openrpc.json by clients/node/generate.mjs; do not edit until the end marker ----
+// Values of the protocol: a type for each schema of `components.schemas`.
 
 /** A channel of content. */
 export type Channel = "banners" | "contentCards" | "featureFlags";
 /** The channels whose items can be clicked and dismissed. */
 export type InteractiveChannel = "contentCards" | "banners";
-/** A moment as Unix seconds (it may have a fraction). */
+/** A moment as Unix seconds (a number; it may have a fraction). */
 export type UnixTime = number;
-/** 0 before the first successful sync for this user, null while the channel is disabled. */
+/**
+ * When a refresh of this channel last finished for the current user, in Unix seconds: 0 before the
+ * first successful sync for this user (reading the definitions at start-up is not a sync), null
+ * while the channel is disabled.
+ */
 export type LastSyncAt = number | null;
-/** An opaque subscription id. */
+/** An opaque subscription id, unique within the server process. Clients must not parse it. */
 export type SubscriptionId = string;
-
-/** A typed value attached to a feature flag or banner. */
+/**
+ * A typed value attached to a feature flag or banner: `{type, value}`; the value's JSON type
+ * follows `type`.
+ */
 export type Property =
   | { type: "string"; value: string }
   | { type: "number"; value: number }
   | { type: "boolean"; value: boolean }
-  /** The string URL of the image. */
   | { type: "image"; value: string }
   | { type: "jsonobject"; value: { [key: string]: unknown } }
-  /** Unix seconds. */
   | { type: "datetime"; value: number };
-
+/** Properties by key. */
 export type Properties = { [key: string]: Property };
-
-/** flagd flag metadata: the flag set's `metadata` overlaid with the flag's own. */
-export type FlagMetadata = { [key: string]: string | number | boolean };
-
-/** A feature flag as evaluated for the current user. */
+/**
+ * A feature flag as evaluated for the current user; `metadata` (flagd's, the flag's over the flag
+ * set's) when there is any.
+ */
 export interface FeatureFlag {
   /** The flag key. */
   id: string;
@@ -43,13 +49,13 @@ export interface FeatureFlag {
   properties: Properties;
   /** Present when the flag has one; flag impressions are de-duplicated by it. */
   trackingString?: string;
-  /** flagd's metadata of the flag and its flag set; absent when there is none. */
   metadata?: FlagMetadata;
 }
-
 /** The banner that fills a placement for the current user. */
 export interface Banner {
+  /** The banner's id. */
   id: string;
+  /** The placement it fills. */
   placementId: string;
   html: string;
   /** A control banner is never meant to be shown, but its impression is logged. */
@@ -60,14 +66,13 @@ export interface Banner {
   properties: Properties;
   trackingId?: string;
 }
-
-export type ContentCardType = "classic" | "captionedImage" | "imageOnly" | "control";
-
-/** A content card as listed for the current user. */
+/**
+ * A content card as listed for the current user. A card of type `control` has `isControl` true and
+ * every other card false; a control card is never meant to be shown, but its impression is logged.
+ */
 export interface ContentCard {
   id: string;
-  type: ContentCardType;
-  /** True exactly for cards of type `control`. */
+  type: "classic" | "captionedImage" | "imageOnly" | "control";
   isControl: boolean;
   title?: string;
   description?: string;
@@ -76,7 +81,7 @@ export interface ContentCard {
   aspectRatio?: number;
   url?: string;
   linkText?: string;
-  /** Key-value pairs for the app; `{}` when there are none. */
+  /** Key-value pairs (strings) for the app; `{}` when there are none. */
   extras: { [key: string]: string };
   created: UnixTime;
   updated?: UnixTime;
@@ -88,6 +93,441 @@ export interface ContentCard {
   /** Set by `logClick`. */
   clicked: boolean;
 }
+/**
+ * The listed cards: pinned first, then newest `created` first, then by `id`. Expired and dismissed
+ * cards are not listed. `unviewedCount` counts listed cards not yet viewed, control cards excluded.
+ */
+export interface ContentCardsData {
+  cards: ContentCard[];
+  unviewedCount: number;
+}
+/** Banners by placement id. Placements without a banner are absent. */
+export type BannersData = { [key: string]: Banner };
+/** Every feature flag of the current user. */
+export type FeatureFlagsData = FeatureFlag[];
+export interface ContentCardsSnapshot {
+  contentCards: ContentCardsData;
+  lastSyncAt: LastSyncAt;
+  notSynced?: NotSyncedWhy;
+}
+export interface BannersSnapshot {
+  banners: BannersData;
+  lastSyncAt: LastSyncAt;
+  notSynced?: NotSyncedWhy;
+}
+export interface FeatureFlagsSnapshot {
+  featureFlags: FeatureFlagsData;
+  lastSyncAt: LastSyncAt;
+  notSynced?: NotSyncedWhy;
+}
+export type EventType =
+  | "CACHE_REPLAY"
+  | "CACHE_LOAD"
+  | "DATA_UPDATED"
+  | "IMPRESSION"
+  | "CLICK"
+  | "DISMISS"
+  | "CUSTOM"
+  | "ERROR";
+/**
+ * `AUTO_SERVER_REFRESH`: a refresh the server started (session start, user change, definitions
+ * changed, channel enabled, SDK enabled). `MANUAL_SERVER_REFRESH`: a `refresh` request.
+ * `CLIENT_ACTION`: a local change such as a dismissal.
+ */
+export type DataUpdatedReason = "AUTO_SERVER_REFRESH" | "MANUAL_SERVER_REFRESH" | "CLIENT_ACTION";
+/**
+ * Why a refresh failed (the `reason` of an `ERROR` event). `SERVER_ERROR`: HTTP 5xx, 429 without a
+ * usable Retry-After, or a network failure. `CLIENT_ERROR`: HTTP 4xx other than 429, or a redirect
+ * that is not followed (an authentication failure, 401 or 403, is retried first). `RATE_LIMITED`:
+ * refused by the client-side token bucket, or HTTP 429 with Retry-After. `SDK_DISABLED`: the SDK is
+ * disabled. `INVALID_SERVER_DATA`: data that cannot be interpreted (a document that does not parse
+ * or validate, one larger than 128 MiB, or an HTML page). `FEATURE_DISABLED`: the channel is
+ * disabled, or no configuration has arrived yet.
+ */
+export type ErrorReason =
+  | "SERVER_ERROR"
+  | "CLIENT_ERROR"
+  | "RATE_LIMITED"
+  | "SDK_DISABLED"
+  | "INVALID_SERVER_DATA"
+  | "FEATURE_DISABLED";
+/**
+ * `SDK_WILL_RETRY`: the server retries by itself (backoff: `--retry-initial-delay`, then doubling
+ * with jitter, capped by `--retry-max-delay`, at most `--retry-max-attempts` retries).
+ * `INTEGRATOR_MAY_RETRY`: the server gave up; the client may call `refresh` again. `DO_NOT_RETRY`:
+ * retrying cannot help.
+ */
+export type RetryState = "SDK_WILL_RETRY" | "INTEGRATOR_MAY_RETRY" | "DO_NOT_RETRY";
+/** `ENQUEUED`: the event was committed to local storage. `FLUSHED`: the sink accepted it. */
+export type AnalyticsAction = "ENQUEUED" | "FLUSHED";
+/**
+ * User attributes, merged into the user's stored attributes key by key at the top level: a key
+ * given replaces the stored value, a key given as null removes the attribute, keys not given stay.
+ * Values are any JSON. Evaluation sees them at the top level of the flagd context, next to
+ * `targetingKey` (the user id), so the keys `targetingKey` and `$flagd` are reserved and refused.
+ */
+export type Attributes = { [key: string]: unknown };
+/** `{}` */
+export type EmptyResult = { [key: string]: never };
+/** `{subscriptionId}`, or null while the SDK is disabled (no subscription is made then). */
+export type SubscribeResult = { subscriptionId: SubscriptionId } | null;
+export interface ChannelStatus {
+  enabled: boolean;
+  lastSyncAt: LastSyncAt;
+  /** Items in the current user's cache: listed cards, filled placements, or flags. */
+  itemCount: number;
+}
+/** The server's and the engine's state. */
+export interface StatusResult {
+  /** The version of this build, e.g. `0.1.0`. */
+  version: string;
+  /** The framing of the connection; null before the first bytes decided it. */
+  framing: "ndjson" | "lsp" | null;
+  /** Seconds since the server started (monotonic clock). */
+  uptime: number;
+  /** The current user; null for the anonymous user before any `changeUser`. */
+  userId: string | null;
+  /** The open session; null when no session is open. */
+  sessionId: string | null;
+  sdkEnabled: boolean;
+  channels: { banners: ChannelStatus; contentCards: ChannelStatus; featureFlags: ChannelStatus };
+  /** Analytics events committed locally and not yet accepted by the sink. */
+  pendingAnalytics: number;
+  definitions: DefinitionsStatus;
+}
+export interface FlushResult {
+  /** Events the sink accepted in this flush. */
+  flushed: number;
+  /** Events still queued afterwards (refused or failed, or enqueued meanwhile). */
+  pending: number;
+}
+/**
+ * The word in `error.data.reason`, one per kind of failure; see `components.errors` for the code
+ * each goes with.
+ */
+export type RPCErrorReason =
+  | "INVALID_JSON"
+  | "INVALID_UTF8"
+  | "TOO_DEEP"
+  | "NUMBER_OUT_OF_RANGE"
+  | "DUPLICATE_KEY"
+  | "EMPTY_MESSAGE"
+  | "MESSAGE_TOO_LARGE"
+  | "INVALID_HEADER"
+  | "MISSING_CONTENT_LENGTH"
+  | "INVALID_CONTENT_LENGTH"
+  | "CONTENT_LENGTH_MISMATCH"
+  | "TRUNCATED_MESSAGE"
+  | "INVALID_REQUEST"
+  | "EMPTY_BATCH"
+  | "BATCH_TOO_LARGE"
+  | "REPLY_TOO_LARGE"
+  | "METHOD_NOT_FOUND"
+  | "INVALID_PARAMS"
+  | "INTERNAL_ERROR"
+  | "NOT_IMPLEMENTED"
+  | "NOT_FOUND"
+  | "NOT_ALLOWED"
+  | "SDK_DISABLED"
+  | "INVALID_RULE"
+  | "SHUTTING_DOWN"
+  | "STORAGE_ERROR"
+  | "NOT_SYNCED"
+  | "CHANNEL_DISABLED"
+  | "LIMIT_REACHED";
+/** The `data` of every error response. Which fields appear depends on `reason`. */
+export interface ErrorData {
+  reason: RPCErrorReason;
+  /**
+   * The param at fault: its name, `name[index]` for an element of an array param, or `""` for the
+   * params as a whole.
+   */
+  field?: string;
+  /** What is wrong with `field`. */
+  why?: string;
+  /** The method concerned. */
+  method?: string;
+  /** Byte offset of a parse error in the message. */
+  position?: number;
+  /** 1-based line of a parse error. */
+  line?: number;
+  /** 1-based column of a parse error, in Unicode scalars. */
+  column?: number;
+  /** The parser's or storage's own words. */
+  detail?: string;
+  /** The message size limit in bytes. */
+  limit?: number;
+  /** METHOD_NOT_FOUND: the known method the name most likely meant. */
+  suggestion?: string;
+  channel?: Channel;
+}
+/**
+ * For reference (not sent over JSON-RPC): one analytics event as the sink receives it, as an NDJSON
+ * line of the `--sink` file or an element of `events` in a POSTed batch (see AnalyticsBatch). Sinks
+ * must ignore fields they do not know. No session events are sent: every event is an impression,
+ * click or dismissal of an item, or a `custom` event of `track` (channel `featureFlags`, `itemId`
+ * its name).
+ */
+export interface AnalyticsEvent {
+  /** Unique; the same on every re-send, so that a re-send after a crash can be recognised. */
+  eventId: string;
+  kind: "impression" | "click" | "dismiss" | "custom";
+  channel: Channel;
+  /** Card id, flag id, or banner placement id. */
+  itemId: string;
+  /** The user the event belongs to; null for the anonymous user. */
+  userId: string | null;
+  time: UnixTime;
+  /** On banner clicks that named a button. */
+  buttonId?: string;
+  /** The flag's `trackingString` or the banner's `trackingId`, when the item has one. */
+  trackingString?: string;
+  /** A random id made once per storage; tells anonymous users apart. */
+  deviceId: string;
+  /** The session the event happened in; absent outside a session. */
+  sessionId?: string;
+  /** On banner events: the banner that filled the placement. */
+  bannerId?: string;
+  /** Present (true) when the item was a control card or banner. */
+  isControl?: true;
+  /** `custom` events: the name given to `track` (also `itemId`). */
+  name?: string;
+  /** `custom` events: the value given to `track`. */
+  value?: number;
+  /** `custom` events: the details given to `track`. */
+  details?: { [key: string]: unknown };
+}
+/** For reference: the body POSTed to an http(s) sink. */
+export interface AnalyticsBatch {
+  events: AnalyticsEvent[];
+}
+/**
+ * flagd flag metadata: the flag set's `metadata` overlaid with the flag's own. Values are strings,
+ * numbers and booleans.
+ */
+export type FlagMetadata = { [key: string]: string | number | boolean };
+/**
+ * The type a flag is asked for as (OpenFeature's typed resolution): `integer` is a number without a
+ * fraction (a whole real such as 2.0 counts), `float` any number, `object` an object or array.
+ */
+export type FlagType = "boolean" | "string" | "integer" | "float" | "object";
+/**
+ * Many flags resolved for one context: `flags` maps each flag key to its resolution (as
+ * `evaluateFlag` answers it); `metadata` is the flag set's, when it has any.
+ */
+export interface EvaluateFlagsResult {
+  flags: { [key: string]: EvaluateFlagResult };
+  metadata?: FlagMetadata;
+}
+/** The id of the stored event: the same in its `CUSTOM` notifications and at the sink. */
+export interface TrackResult {
+  eventId: string;
+}
+/**
+ * One thing wrong in the definitions though they loaded: where (a JSON pointer, and line and column
+ * in the text) and what.
+ */
+export interface DefinitionsProblem {
+  pointer: string;
+  line: number;
+  column: number;
+  message: string;
+}
+/**
+ * The definitions: where they are read from (a path, a URL without any user:password, or `(bundled
+ * example)`), whether a document is loaded and when it was adopted, the first 100 problems of the
+ * loaded document (a flag in error, a banner or card left out; `problemCount` says how many there
+ * are: `bunting validate` lists them all), and the source's problem now when the last check found
+ * one.
+ */
+export interface DefinitionsStatus {
+  location: string;
+  loaded: boolean;
+  loadedAt?: UnixTime;
+  problems: DefinitionsProblem[];
+  /** How many problems the document has; `problems` lists the first 100. */
+  problemCount?: number;
+  lastError?: string;
+}
+/**
+ * Only in `getSnapshot`'s answer: present when the channel has not been refreshed for the current
+ * user yet (no definitions loaded yet, or no refresh for this user), saying why and what to do —
+ * the same words as `getFeatureFlag`'s -32008 `NOT_SYNCED`. Absent once the channel is synced, and
+ * when the definitions turn the channel off (`lastSyncAt` null).
+ */
+export type NotSyncedWhy = string;
+
+// The params of each method (NoParams where it takes none).
+
+/** The params of a method that takes none. */
+export type NoParams = { [key: string]: never };
+/** The params of `changeUser`. */
+export interface ChangeUserParams {
+  /**
+   * The new current user; becomes `targetingKey` in evaluation contexts (at most 997 characters,
+   * Braze's limit on external ids).
+   */
+  userId: string;
+  /**
+   * Attributes of the new user, merged into the stored ones; merged, they may take at most 64 KiB
+   * encoded (-32602 past that).
+   */
+  attributes?: Attributes;
+}
+/** The params of `setUserAttributes`. */
+export interface SetUserAttributesParams {
+  /** The attributes to merge; merged, they may take at most 64 KiB encoded (-32602 past that). */
+  attributes: Attributes;
+}
+/** The params of `removeSubscription`. */
+export interface RemoveSubscriptionParams {
+  /** The id `subscribe` or `subscribeToUpdates` returned. */
+  subscriptionId: SubscriptionId;
+}
+/** The params of `refresh`. */
+export interface RefreshParams {
+  /** The channel to refresh. */
+  channel: Channel;
+  /** Banners only: the placements to refresh, 1 to 10 distinct ids. */
+  placementIds?: string[];
+}
+/** The params of `getFeatureFlag`. */
+export interface GetFeatureFlagParams {
+  /** The flag's id (its key). */
+  id: string;
+}
+/** The params of `getBanner`. */
+export interface GetBannerParams {
+  /** The placement. */
+  placementId: string;
+}
+/** The params of `logImpression`. */
+export interface LogImpressionParams {
+  /** The channel. */
+  channel: Channel;
+  /** One item. Card id (contentCards), flag id (featureFlags) or placement id (banners). */
+  id?: string;
+  /**
+   * Several distinct items of the channel. Card id (contentCards), flag id (featureFlags) or
+   * placement id (banners).
+   */
+  ids?: string[];
+}
+/** The params of `logClick`. */
+export interface LogClickParams {
+  /** `contentCards` or `banners`. */
+  channel: InteractiveChannel;
+  /** Card id, or banner placement id. */
+  id: string;
+  /** Banners only: the button clicked. */
+  buttonId?: string;
+}
+/** The params of `logDismiss`. */
+export interface LogDismissParams {
+  /** `contentCards` or `banners`. */
+  channel: InteractiveChannel;
+  /** Card id, or banner placement id. */
+  id: string;
+}
+/** The params of `track`. */
+export interface TrackParams {
+  /** The event's name (at most 255 bytes). */
+  name: string;
+  /** A number that goes with it (OpenFeature's tracking value). */
+  value?: number;
+  /** Anything else about it (at most 16 KiB encoded). */
+  details?: { [key: string]: unknown };
+  /**
+   * The user the event is about (the evaluation context's targeting key), at most 997 characters;
+   * the current user when left out. An event for a user other than the current one carries no
+   * `sessionId`.
+   */
+  userId?: string;
+  /**
+   * The evaluation context's attributes at the time of the event (at most 64 KiB encoded), recorded
+   * with it: `attributes` at the sink and in the event's notifications. `targetingKey` and `$flagd`
+   * are reserved.
+   */
+  attributes?: { [key: string]: unknown };
+}
+/** The params of `evaluate`. */
+export interface EvaluateParams {
+  /** The JSONLogic rule. */
+  rule: unknown;
+  /** The data the rule reads with `var`. */
+  data?: unknown;
+}
+/** The params of `evaluateFlags`. */
+export interface EvaluateFlagsParams {
+  /** The evaluation context, with `targetingKey`. */
+  context: { targetingKey?: string; [key: string]: unknown };
+  /** The flags to resolve; every flag when left out. */
+  flagKeys?: string[];
+}
+
+/**
+ * The protocol's methods as the document declares them, each a method of Bunting (those
+ * that resolve to a Subscription, or whose types follow a param, are declared on Bunting).
+ */
+export interface ProtocolMethods {
+  // --- Protocol methods (generated) ---
+  /** Returns this OpenRPC document. */
+  rpcDiscover(params?: NoParams, options?: CallOptions): Promise<OpenRPCDocument>;
+  /** Reports the server's state. */
+  status(params?: NoParams, options?: CallOptions): Promise<StatusResult>;
+  /** Switches to another user and starts a session for them. */
+  changeUser(params: ChangeUserParams, options?: CallOptions): Promise<EmptyResult>;
+  /** Merges attributes into the current user's attributes. */
+  setUserAttributes(params: SetUserAttributesParams, options?: CallOptions): Promise<EmptyResult>;
+  /** Starts a session for the current user. */
+  openSession(params?: NoParams, options?: CallOptions): Promise<EmptyResult>;
+  /** Ends the current session and flushes analytics. */
+  closeSession(params?: NoParams, options?: CallOptions): Promise<EmptyResult>;
+  /** Ends a subscription. */
+  removeSubscription(params: RemoveSubscriptionParams, options?: CallOptions): Promise<{ removed: boolean }>;
+  /** Refreshes a channel; the outcome arrives as events. */
+  refresh(params: RefreshParams, options?: CallOptions): Promise<EmptyResult>;
+  /** Returns one feature flag, or null. */
+  getFeatureFlag(params: GetFeatureFlagParams, options?: CallOptions): Promise<FeatureFlag | null>;
+  /** Returns the banner of a placement, or null. */
+  getBanner(params: GetBannerParams, options?: CallOptions): Promise<Banner | null>;
+  /** Logs impressions of cards, flags or banners. */
+  logImpression(params: LogImpressionParams, options?: CallOptions): Promise<EmptyResult>;
+  /** Logs a click on a card or banner. */
+  logClick(params: LogClickParams, options?: CallOptions): Promise<EmptyResult>;
+  /** Dismisses a card or banner. */
+  logDismiss(params: LogDismissParams, options?: CallOptions): Promise<EmptyResult>;
+  /** Records a custom event on the durable analytics path. */
+  track(params: TrackParams, options?: CallOptions): Promise<TrackResult>;
+  /** Sends queued analytics to the sink and waits for its answer. */
+  flush(params?: NoParams, options?: CallOptions): Promise<FlushResult>;
+  /** Deletes everything stored. */
+  wipeData(params?: NoParams, options?: CallOptions): Promise<EmptyResult>;
+  /** Disables the SDK: no network, no logging. */
+  disableSDK(params?: NoParams, options?: CallOptions): Promise<EmptyResult>;
+  /** Enables the SDK again. */
+  enableSDK(params?: NoParams, options?: CallOptions): Promise<EmptyResult>;
+  /** Evaluates a JSONLogic rule. */
+  evaluate(params: EvaluateParams, options?: CallOptions): Promise<{ result: unknown }>;
+  /** Evaluates many flags for one context, in one request. */
+  evaluateFlags(params: EvaluateFlagsParams, options?: CallOptions): Promise<EvaluateFlagsResult>;
+  /** Flushes pending work and exits. */
+  shutdown(params?: NoParams, options?: CallOptions): Promise<EmptyResult>;
+  // --- End of the protocol methods (generated) ---
+}
+// ---- End of the generated protocol types ----
+
+// ---------------------------------------------------------------------------
+// Values of the protocol (components.schemas of the document)
+
+
+
+
+
+
+
+export type ContentCardType = "classic" | "captionedImage" | "imageOnly" | "control";
+
 
 /**
  * A feed of content cards (`getSnapshot` and `subscribe` with `extras`): only the cards whose
@@ -95,27 +535,7 @@ export interface ContentCard {
  */
 export type ExtrasFilter = { [key: string]: string };
 
-/** Listed cards, pinned first, then newest first; `unviewedCount` leaves control cards out. */
-export interface ContentCardsData {
-  cards: ContentCard[];
-  unviewedCount: number;
-}
-/** Banners by placement id; placements without a banner are absent. */
-export type BannersData = { [placementId: string]: Banner };
-export type FeatureFlagsData = FeatureFlag[];
 
-export interface ContentCardsSnapshot {
-  contentCards: ContentCardsData;
-  lastSyncAt: LastSyncAt;
-}
-export interface BannersSnapshot {
-  banners: BannersData;
-  lastSyncAt: LastSyncAt;
-}
-export interface FeatureFlagsSnapshot {
-  featureFlags: FeatureFlagsData;
-  lastSyncAt: LastSyncAt;
-}
 /** Each channel's snapshot and data, for typing by channel. */
 export interface SnapshotByChannel {
   contentCards: ContentCardsSnapshot;
@@ -130,76 +550,13 @@ export interface DataByChannel {
 /** One channel's cached data for the current user, with `lastSyncAt`. */
 export type CacheSnapshot<C extends Channel = Channel> = SnapshotByChannel[C];
 
-export type EventType = "CACHE_REPLAY" | "CACHE_LOAD" | "DATA_UPDATED" | "IMPRESSION" | "CLICK" | "DISMISS" | "CUSTOM" | "ERROR";
-export type DataUpdatedReason = "AUTO_SERVER_REFRESH" | "MANUAL_SERVER_REFRESH" | "CLIENT_ACTION";
-export type ErrorReason =
-  | "SERVER_ERROR"
-  | "CLIENT_ERROR"
-  | "RATE_LIMITED"
-  | "SDK_DISABLED"
-  | "INVALID_SERVER_DATA"
-  | "FEATURE_DISABLED";
-export type RetryState = "SDK_WILL_RETRY" | "INTEGRATOR_MAY_RETRY" | "DO_NOT_RETRY";
-export type AnalyticsAction = "ENQUEUED" | "FLUSHED";
 
-/** User attributes, merged key by key; a key given as null removes the attribute. */
-export type Attributes = { [key: string]: unknown };
-/** `{}` */
-export type EmptyResult = { [key: string]: never };
 
-export interface ChannelStatus {
-  enabled: boolean;
-  lastSyncAt: LastSyncAt;
-  /** Listed cards, filled placements, or flags. */
-  itemCount: number;
-}
 
-export interface StatusResult {
-  version: string;
-  /** null before the first bytes decided it. */
-  framing: "ndjson" | "lsp" | null;
-  /** Seconds since the server started. */
-  uptime: number;
-  /** null for the anonymous user. */
-  userId: string | null;
-  sessionId: string | null;
-  sdkEnabled: boolean;
-  channels: { banners: ChannelStatus; contentCards: ChannelStatus; featureFlags: ChannelStatus };
-  /** Events committed locally and not yet accepted by the sink. */
-  pendingAnalytics: number;
-  definitions: DefinitionsStatus;
-}
 
-/** One thing wrong in definitions that loaded anyway (a flag in error, a banner or card left out). */
-export interface DefinitionsProblem {
-  /** A JSON pointer into the document, e.g. `/flags/checkout/defaultVariant`. */
-  pointer: string;
-  line: number;
-  column: number;
-  message: string;
-}
 
-/** `status().definitions`: where they come from, whether and when a document is loaded, what is wrong. */
-export interface DefinitionsStatus {
-  /** A path, a URL without user:password, or `(bundled example)`. */
-  location: string;
-  loaded: boolean;
-  /** When the document in use was adopted; absent while none is. */
-  loadedAt?: UnixTime;
-  problems: DefinitionsProblem[];
-  /** The source's problem now, when the last check found one. */
-  lastError?: string;
-}
 
-export interface FlushResult {
-  /** Events the sink accepted in this flush. */
-  flushed: number;
-  /** Events still queued afterwards. */
-  pending: number;
-}
 
-/** The type a flag is asked for as (`evaluateFlag` `type`): OpenFeature's typed resolution. */
-export type FlagType = "boolean" | "string" | "integer" | "float" | "object";
 /** The values each FlagType accepts: `integer` is a number without a fraction, `object` an object or array. */
 export interface ValueByFlagType {
   boolean: boolean;
@@ -239,20 +596,8 @@ export interface EvaluateFlagResult<V = unknown> {
   metadata?: FlagMetadata;
 }
 
-/** `evaluateFlags`: each flag key's resolution, and the flag set's metadata. */
-export interface EvaluateFlagsResult {
-  flags: { [flagKey: string]: EvaluateFlagResult };
-  /** The flag set's metadata; absent when empty. */
-  metadata?: FlagMetadata;
-}
 
-/** `track`: the stored event's id, the same in its `CUSTOM` events and at the sink. */
-export interface TrackResult {
-  eventId: string;
-}
 
-/** What `subscribe` answers on the wire; the client resolves to a Subscription instead. */
-export type SubscribeResult = { subscriptionId: SubscriptionId } | null;
 
 export interface RemoveSubscriptionResult {
   removed: boolean;
@@ -272,33 +617,6 @@ export interface OpenRPCDocument {
   [key: string]: unknown;
 }
 
-/** For reference: one analytics event as the sink receives it. */
-export interface AnalyticsEvent {
-  eventId: string;
-  kind: "impression" | "click" | "dismiss" | "custom";
-  channel: Channel;
-  /** Card id, flag id, banner placement id, or a custom event's name. */
-  itemId: string;
-  userId: string | null;
-  time: UnixTime;
-  buttonId?: string;
-  trackingString?: string;
-  deviceId: string;
-  sessionId?: string;
-  bannerId?: string;
-  isControl?: true;
-  /** `custom` events: the name given to `track` (also `itemId`). */
-  name?: string;
-  /** `custom` events: the value given to `track`. */
-  value?: number;
-  /** `custom` events: the details given to `track`. */
-  details?: { [key: string]: unknown };
-  [key: string]: unknown;
-}
-/** For reference: the body POSTed to an http(s) sink. */
-export interface AnalyticsBatch {
-  events: AnalyticsEvent[];
-}
 
 // ---------------------------------------------------------------------------
 // Notifications
@@ -347,6 +665,8 @@ export interface TrackedEvent {
   name: string;
   value?: number;
   details?: { [key: string]: unknown };
+  userId?: string;
+  attributes?: { [key: string]: unknown };
 }
 /** A `track` event was stored (`ENQUEUED`) or accepted by the sink (`FLUSHED`); to featureFlags subscriptions. */
 export interface CustomEvent {
@@ -439,18 +759,7 @@ export type AnyEvent = BuntingEvent | UpdatesNotification | DefinitionsEvent;
 // ---------------------------------------------------------------------------
 // Params, one interface per method (NoParams where it takes none)
 
-/** The params of a method that takes none. */
-export type NoParams = { [key: string]: never };
 
-export interface ChangeUserParams {
-  /** The new current user; becomes `targetingKey` in evaluation contexts. */
-  userId: string;
-  /** Merged into the new user's stored attributes. */
-  attributes?: Attributes;
-}
-export interface SetUserAttributesParams {
-  attributes: Attributes;
-}
 /** `extras` is for content cards only (the server answers -32602 for another channel). */
 type ExtrasFor<C extends Channel> = "contentCards" extends C ? ExtrasFilter : never;
 export interface SubscribeParams<C extends Channel = Channel> {
@@ -461,49 +770,10 @@ export interface SubscribeParams<C extends Channel = Channel> {
 export interface SubscribeToUpdatesParams<C extends Channel = Channel> {
   channel: C;
 }
-export interface RemoveSubscriptionParams {
-  subscriptionId: SubscriptionId;
-}
-export interface RefreshParams {
-  channel: Channel;
-  /** `banners` only: at most 10 distinct placement ids. */
-  placementIds?: string[];
-}
 export interface GetSnapshotParams<C extends Channel = Channel> {
   channel: C;
   /** Content cards only: list just this feed's cards, and count them in `unviewedCount`. */
   extras?: ExtrasFor<C>;
-}
-export interface GetFeatureFlagParams {
-  id: string;
-}
-export interface GetBannerParams {
-  placementId: string;
-}
-/** Exactly one of `id` and `ids`. */
-export interface LogImpressionParams {
-  channel: Channel;
-  /** Card id, flag id, or banner placement id. */
-  id?: string;
-  /** Several distinct items of the channel. */
-  ids?: string[];
-}
-export interface LogClickParams {
-  channel: InteractiveChannel;
-  /** Card id or banner placement id. */
-  id: string;
-  /** `banners` only. */
-  buttonId?: string;
-}
-export interface LogDismissParams {
-  channel: InteractiveChannel;
-  /** Card id or banner placement id. */
-  id: string;
-}
-export interface EvaluateParams {
-  /** A JSONLogic rule; a literal evaluates to itself. */
-  rule: unknown;
-  data?: unknown;
 }
 /** A flagd evaluation context: `targetingKey` and attributes at the top level. */
 export type EvaluationContext = { targetingKey?: string; [key: string]: unknown };
@@ -513,72 +783,11 @@ export interface EvaluateFlagParams<T extends FlagType = FlagType> {
   /** Ask for a value of this type; another type resolves to `ERROR`/`TYPE_MISMATCH`. */
   type?: T;
 }
-export interface EvaluateFlagsParams {
-  context: EvaluationContext;
-  /** The flags to resolve, each once; every flag of the definitions when left out. */
-  flagKeys?: string[];
-}
-export interface TrackParams {
-  /** At most 255 bytes. */
-  name: string;
-  /** A finite number (OpenFeature's tracking value). */
-  value?: number;
-  details?: { [key: string]: unknown };
-}
 
 // ---------------------------------------------------------------------------
 // Errors
 
-export type RPCErrorReason =
-  | "INVALID_JSON"
-  | "INVALID_UTF8"
-  | "TOO_DEEP"
-  | "NUMBER_OUT_OF_RANGE"
-  | "DUPLICATE_KEY"
-  | "EMPTY_MESSAGE"
-  | "MESSAGE_TOO_LARGE"
-  | "INVALID_HEADER"
-  | "MISSING_CONTENT_LENGTH"
-  | "INVALID_CONTENT_LENGTH"
-  | "CONTENT_LENGTH_MISMATCH"
-  | "TRUNCATED_MESSAGE"
-  | "INVALID_REQUEST"
-  | "EMPTY_BATCH"
-  | "BATCH_TOO_LARGE"
-  | "REPLY_TOO_LARGE"
-  | "METHOD_NOT_FOUND"
-  | "INVALID_PARAMS"
-  | "INTERNAL_ERROR"
-  | "NOT_IMPLEMENTED"
-  | "NOT_FOUND"
-  | "NOT_ALLOWED"
-  | "SDK_DISABLED"
-  | "INVALID_RULE"
-  | "SHUTTING_DOWN"
-  | "STORAGE_ERROR"
-  | "NOT_SYNCED"
-  | "CHANNEL_DISABLED";
 
-/** The `data` of an error reply; which fields appear depends on `reason`. */
-export interface ErrorData {
-  reason: RPCErrorReason | (string & {});
-  /** The param at fault: its name, `name[index]`, or `""` for the params as a whole. */
-  field?: string;
-  /** What is wrong with `field`. */
-  why?: string;
-  method?: string;
-  position?: number;
-  line?: number;
-  column?: number;
-  detail?: string;
-  limit?: number;
-  /** METHOD_NOT_FOUND: the known method the name most likely meant (`sattus` → `status`). */
-  suggestion?: string;
-  /** NOT_SYNCED, CHANNEL_DISABLED: the channel read. */
-  channel?: Channel;
-  /** Fields of reasons this client does not know yet. */
-  [key: string]: unknown;
-}
 
 /** The `error` member of a JSON-RPC reply. */
 export interface RPCErrorObject {
@@ -649,6 +858,8 @@ export declare class NotSyncedError extends BuntingError {
 export declare class ChannelDisabledError extends BuntingError {
   readonly data: ChannelWhy;
 }
+/** -32010 LIMIT_REACHED: a bound of the server reached, such as more subscriptions than `--max-subscriptions`. */
+export declare class LimitReachedError extends BuntingError {}
 
 /** A call or a wait that did not finish in time (nothing is cancelled on the server). */
 export declare class BuntingTimeoutError extends Error {
@@ -730,6 +941,8 @@ export interface ServeOptions {
   cacheDir?: string;
   /** Neither use nor keep notes of documents that loaded: every start loads in full before serving. */
   noCache?: boolean;
+  /** Days after which stored users not seen are forgotten (90); 0 keeps the current user only. */
+  forgetAfter?: number;
   /** An NDJSON file or an http(s) URL. */
   sink?: string;
   pollInterval?: number;
@@ -750,6 +963,10 @@ export interface ServeOptions {
   timeout?: number;
   logLevel?: "off" | "error" | "warn" | "info" | "debug";
   maxMessageSize?: number;
+  /** Bytes of text one reply may carry; a larger result is answered `REPLY_TOO_LARGE`. */
+  maxReplySize?: number;
+  /** Subscriptions kept at once; past it `subscribe` is answered `LIMIT_REACHED`. */
+  maxSubscriptions?: number;
 }
 
 export type SpawnOptions = ClientOptions & ServeOptions;
@@ -784,9 +1001,11 @@ export interface ClientEventFilter extends EventFilter<BuntingEvent | Definition
 }
 
 /**
- * A subscription: an EventEmitter of "event" (events that arrive while nobody
- * listens go to the first listener added), an async iterator of the events not
+ * A subscription: an EventEmitter of "event", an async iterator of the events not
  * yet taken, and `waitFor`, which takes the first matching event, arrived or not.
+ * An event goes to the listeners and to the first waiter that takes it; only one
+ * that found neither is kept (the first listener added takes those over), so a
+ * subscription with a listener keeps nothing for a later `waitFor`.
  */
 export declare class Subscription<E = BuntingEvent> extends EventEmitter implements AsyncIterable<E> {
   /** The server's subscription id. */
@@ -802,7 +1021,8 @@ export declare class Subscription<E = BuntingEvent> extends EventEmitter impleme
   readonly droppedCount: number;
   /** Takes every arrived event not yet taken, oldest first. */
   takeBuffered(): E[];
-  waitFor<T extends TypeOf<E>>(filter: EventFilter<E> & { type: OneOrMore<T> }): Promise<Extract<E, { type: T }>>;
+  /** The predicate is given events of the types asked for. */
+  waitFor<T extends TypeOf<E>>(filter: EventFilter<Extract<E, { type: T }>> & { type: OneOrMore<T> }): Promise<Extract<E, { type: T }>>;
   waitFor(filter?: EventFilter<E>): Promise<E>;
   /** `removeSubscription`; the iteration then ends. */
   unsubscribe(options?: CallOptions): Promise<RemoveSubscriptionResult>;
@@ -877,18 +1097,6 @@ export declare class Bunting extends EventEmitter {
 
   // --- Protocol methods: one per method of schemas/openrpc.json ---
 
-  /** Returns the OpenRPC document (`rpc.discover`). */
-  rpcDiscover(params?: NoParams, options?: CallOptions): Promise<OpenRPCDocument>;
-  /** Reports the server's state. */
-  status(params?: NoParams, options?: CallOptions): Promise<StatusResult>;
-  /** Switches to another user and starts a session for them. */
-  changeUser(params: ChangeUserParams, options?: CallOptions): Promise<EmptyResult>;
-  /** Merges attributes into the current user's; triggers no refresh. */
-  setUserAttributes(params: SetUserAttributesParams, options?: CallOptions): Promise<EmptyResult>;
-  /** Starts a session: refreshes each subscribed channel. */
-  openSession(params?: NoParams, options?: CallOptions): Promise<EmptyResult>;
-  /** Ends the session and flushes analytics. */
-  closeSession(params?: NoParams, options?: CallOptions): Promise<EmptyResult>;
   /** Subscribes to a channel's events; null while the SDK is disabled. */
   subscribe<C extends Channel>(params: SubscribeParams<C>, options?: CallOptions): Promise<Subscription<BuntingEvent<C>> | null>;
   /** @deprecated The `updates` pattern; use `subscribe`. */
@@ -898,43 +1106,15 @@ export declare class Bunting extends EventEmitter {
   ): Promise<Subscription<UpdatesNotification<C>> | null>;
   /** Subscribes to the definitions' READY, CHANGED and ERROR (OpenFeature's provider events); null while the SDK is disabled. */
   subscribeToDefinitions(params?: NoParams, options?: CallOptions): Promise<Subscription<DefinitionsEvent> | null>;
-  /** Ends a subscription. */
-  removeSubscription(params: RemoveSubscriptionParams, options?: CallOptions): Promise<RemoveSubscriptionResult>;
-  /** Refreshes a channel; the outcome arrives as events. */
-  refresh(params: RefreshParams, options?: CallOptions): Promise<EmptyResult>;
   /** The channel's cache snapshot. */
   getSnapshot<C extends Channel>(params: GetSnapshotParams<C>, options?: CallOptions): Promise<SnapshotByChannel[C]>;
-  /** One feature flag, or null. */
-  getFeatureFlag(params: GetFeatureFlagParams, options?: CallOptions): Promise<FeatureFlag | null>;
-  /** The banner of a placement, or null. */
-  getBanner(params: GetBannerParams, options?: CallOptions): Promise<Banner | null>;
-  /** Logs impressions of cards, flags or banners. */
-  logImpression(params: LogImpressionParams, options?: CallOptions): Promise<EmptyResult>;
-  /** Logs a click of a card or banner. */
-  logClick(params: LogClickParams, options?: CallOptions): Promise<EmptyResult>;
-  /** Dismisses a card or banner. */
-  logDismiss(params: LogDismissParams, options?: CallOptions): Promise<EmptyResult>;
-  /** Records a custom event (`CUSTOM` events to featureFlags subscriptions, `kind` `custom` at the sink). */
-  track(params: TrackParams, options?: CallOptions): Promise<TrackResult>;
-  /** Sends queued analytics; resolves once the sink answered. */
-  flush(params?: NoParams, options?: CallOptions): Promise<FlushResult>;
-  /** Forgets every user's data and the analytics queue. */
-  wipeData(params?: NoParams, options?: CallOptions): Promise<EmptyResult>;
-  /** Disables the SDK. */
-  disableSDK(params?: NoParams, options?: CallOptions): Promise<EmptyResult>;
-  /** Enables the SDK again. */
-  enableSDK(params?: NoParams, options?: CallOptions): Promise<EmptyResult>;
-  /** Evaluates a JSONLogic rule. */
-  evaluate(params: EvaluateParams, options?: CallOptions): Promise<EvaluateResult>;
   /** Resolves a flag for a context as flagd does; with `type`, the value is of that type (or null, TYPE_MISMATCH). */
   evaluateFlag<T extends FlagType = never>(params: EvaluateFlagParams<T>, options?: CallOptions): Promise<EvaluateFlagResult<FlagValue<T>>>;
-  /** Resolves every flag (or those of `flagKeys`) for one context. */
-  evaluateFlags(params: EvaluateFlagsParams, options?: CallOptions): Promise<EvaluateFlagsResult>;
-  /** Asks the server to exit (prefer `close()`, which waits for it). */
-  shutdown(params?: NoParams, options?: CallOptions): Promise<EmptyResult>;
 
   // --- End of the protocol methods ---
 }
+/** The rest of the protocol's methods, as generated from the document (ProtocolMethods above). */
+export interface Bunting extends ProtocolMethods {}
 
 /** The methods of the document the client was generated from. */
 export declare const protocolMethods: ReadonlyArray<{
@@ -944,6 +1124,77 @@ export declare const protocolMethods: ReadonlyArray<{
   deprecated: boolean;
   params: ReadonlyArray<{ name: string; required: boolean }>;
 }>;
+
+// ---------------------------------------------------------------------------
+// OpenFeature: a provider to the interface of @openfeature/server-sdk and @openfeature/web-sdk
+
+/** The provider events, as the OpenFeature SDKs name them. */
+export declare const ProviderEvents: Readonly<{
+  Ready: "PROVIDER_READY";
+  Error: "PROVIDER_ERROR";
+  ConfigurationChanged: "PROVIDER_CONFIGURATION_CHANGED";
+  Stale: "PROVIDER_STALE";
+}>;
+export type ProviderEventType = (typeof ProviderEvents)[keyof typeof ProviderEvents];
+export interface ProviderEventDetails {
+  message?: string;
+  /** PROVIDER_CONFIGURATION_CHANGED: the flags added, removed or whose resolution could differ. */
+  flagsChanged?: string[];
+  errorCode?: string;
+  metadata?: { [key: string]: string | number | boolean };
+}
+/** What the SDKs call on `provider.events`. */
+export declare class ProviderEventEmitter {
+  addHandler(eventType: ProviderEventType, handler: (details: ProviderEventDetails) => unknown): void;
+  removeHandler(eventType: ProviderEventType, handler: (details: ProviderEventDetails) => unknown): void;
+  removeAllHandlers(eventType?: ProviderEventType): void;
+  getHandlers(eventType: ProviderEventType): Array<(details: ProviderEventDetails) => unknown>;
+  emit(eventType: ProviderEventType, details?: ProviderEventDetails): void;
+  setLogger(logger: unknown): this;
+}
+/** An OpenFeature evaluation context: `targetingKey` and attributes at the top level. */
+export type OpenFeatureContext = { targetingKey?: string; [key: string]: unknown };
+/** OpenFeature's ResolutionDetails: on an error, `value` is the caller's default. */
+export interface ResolutionDetails<T> {
+  value: T;
+  variant?: string;
+  reason?: string;
+  errorCode?: string;
+  errorMessage?: string;
+  flagMetadata: { [key: string]: string | number | boolean };
+}
+/** A resolution: at once in the static paradigm when the context is held, else a promise. */
+export type Resolution<T> = ResolutionDetails<T> | Promise<ResolutionDetails<T>>;
+export interface ProviderOptions {
+  /**
+   * "dynamic" (default): each resolution is an `evaluateFlag` call, for a server that evaluates
+   * for another user on every request. "static": every flag held for the context (one
+   * `evaluateFlags` when it changes), for a program that serves one user at a time.
+   */
+  paradigm?: "dynamic" | "static";
+  /** Milliseconds initialize waits for the definitions' first READY or ERROR (30,000). */
+  readyTimeout?: number;
+}
+export declare class BuntingProvider {
+  /** With a client (left open at onClose), or the options of a client to spawn and close. */
+  constructor(client?: Bunting | SpawnOptions, options?: ProviderOptions);
+  readonly metadata: { readonly name: "bunting" };
+  readonly hooks: unknown[];
+  readonly events: ProviderEventEmitter;
+  readonly paradigm: "dynamic" | "static";
+  /** The client; set at initialize when the provider spawns its own. */
+  readonly client: Bunting | undefined;
+  initialize(context?: OpenFeatureContext): Promise<void>;
+  onClose(): Promise<void>;
+  /** The web SDK's context change: the new context's flags are held before it reads any. */
+  onContextChange(oldContext: OpenFeatureContext, newContext: OpenFeatureContext): Promise<void>;
+  resolveBooleanEvaluation(flagKey: string, defaultValue: boolean, context?: OpenFeatureContext, logger?: unknown): Resolution<boolean>;
+  resolveStringEvaluation(flagKey: string, defaultValue: string, context?: OpenFeatureContext, logger?: unknown): Resolution<string>;
+  resolveNumberEvaluation(flagKey: string, defaultValue: number, context?: OpenFeatureContext, logger?: unknown): Resolution<number>;
+  resolveObjectEvaluation<T extends object>(flagKey: string, defaultValue: T, context?: OpenFeatureContext, logger?: unknown): Resolution<T>;
+  /** `track` for the context's targeting key, with its attributes; does not wait. */
+  track(trackingEventName: string, context?: OpenFeatureContext, details?: { value?: number; [key: string]: unknown }): void;
+}
 
 /** Where `Bunting.spawn` would find the binary; throws BuntingBinaryNotFoundError. */
 export declare function findBinary(options?: { binary?: string; env?: { [name: string]: string | undefined }; cwd?: string }): string;

@@ -10,6 +10,7 @@ export {
   BuntingError,
   BuntingTimeoutError,
   ChannelDisabledError,
+  LimitReachedError,
   errorClassByReason,
   errorFromReply,
   InternalError,
@@ -27,3 +28,4 @@ export {
   StorageError,
 } from "./lib/errors.js";
 export { findBinary } from "./lib/find-binary.js";
+export { BuntingProvider, ProviderEventEmitter, ProviderEvents } from "./lib/openfeature.js";

@@ -24,6 +24,8 @@ enum ServeCommand {
         footer: "Example: bunting serve --definitions examples/definitions/bunting.json --sink events.ndjson")
 
     static func run(_ arguments: ArraySlice<String>) throws(UsageError) -> ExitCode {
+        // Before any file is opened: none may take the number of a closed stdin, stdout or stderr.
+        guard StandardDescriptors.guardOpen() else { return .failure }
         guard let options = try ParsedOptions.unlessHelp(arguments, specs: ServeConfiguration.specs, command: "serve", help: help) else {
             return .success
         }
@@ -48,8 +50,8 @@ enum ServeCommand {
         // A local file is read before serving: one that cannot be used is
         // refused now, with the reason, rather than found out by subscribers.
         var initialLoad: Engine.FetchOutcome?
-        let knownDocuments = configuration.noCache
-            ? nil : (configuration.cacheDirectory ?? storage.knownDocumentsDirectory).map { KnownDocuments(directory: $0) }
+        let notesDirectory = configuration.cacheDirectory.map { "\($0)/\(KnownDocuments.subdirectory)" } ?? storage.knownDocumentsDirectory
+        let knownDocuments = configuration.noCache ? nil : notesDirectory.map { KnownDocuments(directory: $0) }
         let compiler = Definitions.compiler(strict: configuration.strict, known: knownDocuments, preparesSchema: true)
         if source.isLocal {
             let firstCompiler = Definitions.compiler(
@@ -68,6 +70,8 @@ enum ServeCommand {
 
         let engineConfiguration = configuration.engineConfiguration(localSource: source.isLocal)
         let server = StdioServer(options: configuration.server)
+        // The loop must never wait on a reader of stderr.
+        log.writeInBackground()
         log.info("bunting \(BuntingVersion.current) serving \(source.location) on stdin/stdout")
         let status = server.run { context in
             let engine = Engine(
@@ -89,6 +93,7 @@ enum ServeCommand {
             context.beforeOutput = commit
             context.loop.addTurnEndHook(commit)
             storage.deferCheckpoints(on: context.loop)
+            storage.forgetUsers(configuration.retention, on: context.loop)
             engine.start(initialLoad: initialLoad)
             if case .loaded(let deferred as DeferredDefinitions, _, _)? = initialLoad {
                 beginLoading(deferred, on: context.loop)
@@ -103,6 +108,8 @@ enum ServeCommand {
         }
         // The directory's lock is held until here; the store was closed at shutdown.
         withExtendedLifetime(storage) {}
+        // Briefly: a reader that takes no lines must not hold the exit.
+        log.flush(timeout: 0.3)
         let exitCode: ExitCode = status == 0 ? .success : .failure
         if source is HTTPSource || sink is HTTPSink {
             // A worker may still be inside libcurl (a request that outlived

@@ -5,6 +5,7 @@ import BuntingCore
 import BuntingHTTP
 import BuntingJSONRPC
 import BuntingRuntime
+import BuntingStorage
 
 /// Everything `bunting serve` was asked for, checked. Defaults are not kept
 /// here: each setting starts from the default of the layer it configures
@@ -19,6 +20,8 @@ struct ServeConfiguration {
     var cacheDirectory: String?
     /// Keep no notes of documents that loaded, and use none.
     var noCache = false
+    /// How long the store keeps users not seen, and how much of each.
+    var retention = UserRetention()
     /// An NDJSON file path or an http(s) URL; nil means no sink (events stay queued).
     var sink: String?
     /// Nil: the engine's default for the kind of source (a file is watched closely, a URL polled less often).
@@ -41,8 +44,9 @@ struct ServeConfiguration {
         OptionSpec(name: "definitions", valueName: "PATH|URL", help: "the definitions document: a file (watched for changes)\nor an http(s):// URL (polled); default: the bundled example"),
         OptionSpec(name: "strict", valueName: nil, help: "refuse a definitions document with any problem at all (by\ndefault, as flagd: a broken flag resolves as flagd does, a\nbroken banner or card is left out, and the rest serves)"),
         OptionSpec(name: "start-without-definitions", valueName: nil, help: "serve even if the --definitions file cannot be read or\nparsed at start-up (subscribers are told why; it is polled)"),
-        OptionSpec(name: "storage", valueName: "DIR", help: "where the SQLite store lives (made 0700; one server at a\ntime); ':memory:' keeps nothing on disk (default:\n$XDG_STATE_HOME/bunting, else ~/.local/state/bunting)"),
-        OptionSpec(name: "cache-dir", valueName: "DIR", help: "where to note each definitions document that loaded, so that\na start on the same document answers at once while it is\nchecked and compiled in the background (default: the\nstorage directory's known-definitions; none with ':memory:')"),
+        OptionSpec(name: "storage", valueName: "DIR", help: "where the SQLite store lives (made 0700; it must be this\nuser's and writable by no one else; one server at a time);\n':memory:' keeps nothing on disk (default:\n$XDG_STATE_HOME/bunting, else ~/.local/state/bunting)"),
+        OptionSpec(name: "forget-after", valueName: "DAYS", help: "forget stored users (caches, item states, attributes) not seen\nfor DAYS, the current user never; 0 keeps the current user\nonly (default: \(seconds(UserRetention.defaultForgetAfterDays)); a user's item states are\nkept up to \(UserRetention.defaultMaxItemStatesPerUser), the oldest forgotten first)"),
+        OptionSpec(name: "cache-dir", valueName: "DIR", help: "where to note each definitions document that loaded, so that\na start on the same document answers at once while it is\nchecked and compiled in the background: notes go in\nDIR/bunting-known-definitions, nothing else in DIR is touched\n(default: the storage directory's known-definitions; none\nwith ':memory:')"),
         OptionSpec(name: "no-cache", valueName: nil, help: "neither use nor keep notes of documents that loaded:\nevery start checks and compiles before it serves"),
         OptionSpec(name: "sink", valueName: "PATH|URL", help: "where analytics go: an NDJSON file (appended) or an\nhttp(s):// URL receiving POSTed batches"),
         OptionSpec(name: "framing", valueName: "auto|ndjson|lsp", help: "input and output framing (default: auto, from the first bytes)"),
@@ -60,6 +64,8 @@ struct ServeConfiguration {
         OptionSpec(name: "timeout", valueName: "S", help: "seconds one HTTP request may take in all (default: \(seconds(httpDefaults.timeout)))"),
         OptionSpec(name: "log-level", valueName: "LEVEL", help: "stderr logging: off, error, warn, info or debug (default: warn)"),
         OptionSpec(name: "max-message-size", valueName: "BYTES", help: "largest message accepted (default: \(serverDefaults.maxMessageBytes))"),
+        OptionSpec(name: "max-subscriptions", valueName: "N", help: "subscriptions the server keeps at once; past N, subscribe is\nanswered LIMIT_REACHED (default: \(engineDefaults.maxSubscriptions))"),
+        OptionSpec(name: "max-reply-size", valueName: "BYTES", help: "largest result one reply may carry; a larger one is answered\nREPLY_TOO_LARGE (default: \(serverDefaults.limits.maxReplyBytes))"),
         OptionSpec(name: "help", valueName: nil, help: "show this help"),
     ]
 
@@ -80,6 +86,12 @@ struct ServeConfiguration {
         if noCache, cacheDirectory != nil {
             throw UsageError("--cache-dir and --no-cache cannot be given together", command: "serve")
         }
+        if let value = options.value("forget-after") {
+            guard let days = Double(value), days.isFinite, days >= 0, days <= 1_000_000 else {
+                throw UsageError("--forget-after must be a number of days ≥ 0, not '\(value)'", command: "serve")
+            }
+            retention.forgetAfter = days * 86_400
+        }
         startWithoutDefinitions = options.has("start-without-definitions")
         strict = options.has("strict")
         if let value = options.value("framing") {
@@ -89,9 +101,9 @@ struct ServeConfiguration {
             server.framing = choice
         }
         if options.has("poll-interval") {
-            pollInterval = try Self.seconds(options, "poll-interval", default: 0, allowZero: false)
+            pollInterval = try Self.interval(options, "poll-interval", default: 0)
         }
-        engine.flushInterval = try Self.seconds(options, "flush-interval", default: engine.flushInterval, allowZero: false)
+        engine.flushInterval = try Self.interval(options, "flush-interval", default: engine.flushInterval)
         engine.retry.initialDelay = try Self.seconds(options, "retry-initial-delay", default: engine.retry.initialDelay, allowZero: true)
         engine.retry.maxDelay = try Self.seconds(options, "retry-max-delay", default: engine.retry.maxDelay, allowZero: true)
         engine.shutdownTimeout = try Self.seconds(options, "shutdown-timeout", default: engine.shutdownTimeout, allowZero: true)
@@ -100,6 +112,12 @@ struct ServeConfiguration {
                 throw UsageError("--max-queued-events must be a whole number ≥ 1, not '\(value)'", command: "serve")
             }
             engine.maxQueuedEvents = count
+        }
+        if let value = options.value("max-subscriptions") {
+            guard let count = Int(value), count >= 1 else {
+                throw UsageError("--max-subscriptions must be a whole number ≥ 1, not '\(value)'", command: "serve")
+            }
+            engine.maxSubscriptions = count
         }
         if let value = options.value("retry-max-attempts") {
             guard let attempts = Int(value), attempts >= 0 else {
@@ -146,6 +164,12 @@ struct ServeConfiguration {
             }
             server.maxMessageBytes = bytes
         }
+        if let value = options.value("max-reply-size") {
+            guard let bytes = Int(value), bytes >= 1024 else {
+                throw UsageError("--max-reply-size must be a byte count ≥ 1024, not '\(value)'", command: "serve")
+            }
+            server.limits.maxReplyBytes = bytes
+        }
         // The last output gets as long as the rest of the shutdown.
         server.outputDrainTimeout = max(1, engine.shutdownTimeout)
     }
@@ -155,6 +179,18 @@ struct ServeConfiguration {
         var configuration = engine
         configuration.pollInterval = pollInterval ?? Engine.Configuration.defaultPollInterval(localSource: localSource)
         return configuration
+    }
+
+    /// Intervals of timers that repeat have a floor: below a millisecond a
+    /// timer came due again before it had run, and the loop did nothing else.
+    static let minimumInterval = 0.001
+
+    private static func interval(_ options: ParsedOptions, _ name: String, default value: Double) throws(UsageError) -> Double {
+        let seconds = try Self.seconds(options, name, default: value, allowZero: false)
+        guard seconds >= minimumInterval else {
+            throw UsageError("--\(name) must be at least \(minimumInterval) seconds, not '\(options.value(name) ?? "")'", command: "serve")
+        }
+        return seconds
     }
 
     private static func seconds(_ options: ParsedOptions, _ name: String, default value: Double, allowZero: Bool) throws(UsageError) -> Double {

@@ -102,6 +102,12 @@ final class ServeStorage {
         (store as? SQLiteStore)?.deferCheckpoints(on: loop)
     }
 
+    /// Lets the store forget users as `retention` says, sweeping on `loop`
+    /// (the store's owner) as the server starts and then hourly.
+    func forgetUsers(_ retention: UserRetention, on loop: EventLoop) {
+        (store as? SQLiteStore)?.forgetUsers(retention, on: loop)
+    }
+
     /// Closes the store, at shutdown; the directory's lock goes with the process.
     func close() {
         (store as? SQLiteStore)?.close()

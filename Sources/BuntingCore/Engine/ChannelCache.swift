@@ -14,7 +14,8 @@ struct ChannelCache: Equatable {
     /// (`withoutText`), which write it when asked.
     private(set) var encodedFlags: EncodedJSON?
     /// Placement id → banner.
-    var banners: [String: Banner] = [:]
+    /// By placement id, keyed by its bytes.
+    var banners: [ExactString: Banner] = [:]
     var cards: [ContentCard] = []
 
     mutating func setFlags(_ flags: [FeatureFlag]) {
@@ -38,7 +39,7 @@ struct ChannelCache: Equatable {
     /// one buffer of its final size.
     var encoded: EncodedJSON {
         let flags = flagsText
-        let banners = self.banners.keys.sorted().map { self.banners[$0]!.encoded }
+        let banners = self.banners.keys.sorted(by: { $0.string < $1.string }).map { self.banners[$0]!.encoded }
         var object = EncodedJSON.ObjectBuilder()
         object.reserveCapacity(
             flags.bytes.count + EncodedArray(banners).encodedCount + EncodedArray(cards).encodedCount + Self.roomForKeys)
@@ -68,7 +69,7 @@ struct ChannelCache: Equatable {
         lastSyncAt = stored["lastSyncAt"]?.doubleValue ?? 0
         flags = stored["flags"]?.arrayValue?.compactMap(FeatureFlag.init(stored:)) ?? []
         for banner in stored["banners"]?.arrayValue?.compactMap(Banner.init(stored:)) ?? [] {
-            banners[banner.placementId] = banner
+            banners[ExactString(banner.placementId)] = banner
         }
         cards = stored["cards"]?.arrayValue?.compactMap(ContentCard.init(json:)) ?? []
     }

@@ -6,13 +6,14 @@ extension Engine {
     /// Tells subscribers that the cache changed: `cacheLoad`, or `dataUpdated`
     /// with its reason, to event subscriptions; `updates` to update
     /// subscriptions. A change of one item (a dismissal) is told only to the
-    /// subscriptions it concerns.
+    /// subscriptions it concerns. Subscriptions without a filter share one
+    /// snapshot.
     func sendCacheChange(_ channel: Channel, reason: DataUpdatedReason?, about item: JSON? = nil) {
-        let relevant = subscriptions.filter { $0.channel == channel && (item.map($0.concerns) ?? true) }
+        let relevant = subscriptions.subscriptions(of: channel).filter { item.map($0.concerns) ?? true }
         guard !relevant.isEmpty else { return }
-        let unfiltered = self.snapshot(channel)
+        let unfiltered = self.snapshot(of: channel)
         for subscription in relevant {
-            let snapshot = subscription.extras.map { self.snapshot(channel, extras: $0) } ?? unfiltered
+            let snapshot = subscription.extras.map { self.snapshot(of: channel, extras: $0) } ?? unfiltered
             switch (subscription.kind, reason) {
             case (.events, nil): emit(.cacheLoad(subscription.target, snapshot))
             case (.events, let reason?): emit(.dataUpdated(subscription.target, snapshot, reason))
@@ -23,7 +24,7 @@ extension Engine {
 
     /// An ERROR to every event subscription of `channel`.
     func sendError(_ channel: Channel, _ error: ChannelError) {
-        for subscription in subscriptions where subscription.channel == channel && subscription.kind == .events {
+        for subscription in subscriptions.eventSubscriptions(of: channel) {
             emit(.error(subscription.target, error))
         }
     }
@@ -34,25 +35,17 @@ extension Engine {
         sendError(channel, ChannelError(reason, retryState, rateLimitedUntil: until, message: message))
     }
 
-    /// ENQUEUED or FLUSHED of one analytics event, to the event subscriptions of its channel.
+    /// ENQUEUED or FLUSHED of one analytics event, to the event subscriptions of its channel it concerns.
     func sendAnalytics(_ channel: Channel, _ notice: AnalyticsNotice) {
-        for subscription in subscriptions where subscription.channel == channel && subscription.kind == .events {
-            guard subscription.concerns(notice.item) else { continue }
+        for subscription in subscriptions.eventSubscriptions(of: channel, concerning: notice.item) {
             emit(.analytics(subscription.target, notice))
         }
     }
 
     /// A notice to every definitions subscription.
-    func sendDefinitionsNotice(_ notice: DefinitionsNotice) {
-        for id in definitionsSubscriptions { emit(.definitions(subscriptionId: id, notice)) }
-    }
-
-    func hasSubscription(_ channel: Channel) -> Bool {
-        subscriptions.contains { $0.channel == channel }
-    }
-
-    /// Channels with at least one subscription, in protocol order.
-    var subscribedChannels: [Channel] {
-        Channel.allCases.filter(hasSubscription)
+    func tellDefinitions(_ notice: DefinitionsNotice) {
+        for id in subscriptions.definitionsSubscriptionIds { emit(.definitions(subscriptionId: id, notice)) }
     }
 }
+
+extension Engine: AnalyticsQueueDelegate {}

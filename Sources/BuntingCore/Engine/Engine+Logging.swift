@@ -9,18 +9,23 @@ extension Engine {
     /// whole request. `field` is the param the ids came from (`id` or `ids`),
     /// for error messages. A flag's impression is logged once per session.
     public func logImpression(_ channel: Channel, ids: [String], field: String = "ids") throws(EngineError) {
-        guard profile.sdkEnabled else { throw .sdkDisabled }
+        try onLoop { () throws(EngineError) in try logImpressions(channel, ids: ids, field: field) }
+    }
+
+    private func logImpressions(_ channel: Channel, ids: [String], field: String) throws(EngineError) {
+        guard user.isSDKEnabled else { throw .sdkDisabled }
         func name(_ index: Int) -> String { field == "ids" ? "ids[\(index)]" : field }
         switch channel {
         case .featureFlags:
             var flags: [FeatureFlag] = []
             for (index, id) in ids.enumerated() { flags.append(try flag(id, field: name(index))) }
-            let before = sessionFlagImpressions.count
+            var noted = false
             // One save for the request, even if a later event cannot be stored.
-            defer { if sessionFlagImpressions.count != before { saveProfile() } }
-            for flag in flags where !sessionFlagImpressions.contains(flag.impressionKey) {
+            defer { if noted { user.save() } }
+            for flag in flags where !user.hasLoggedImpression(flag.impressionKey) {
                 try enqueue(.impression, channel, itemId: flag.id, item: flag.json, trackingString: flag.trackingString)
-                sessionFlagImpressions.insert(flag.impressionKey)
+                user.noteImpression(flag.impressionKey)
+                noted = true
             }
         case .contentCards:
             var cards: [ContentCard] = []
@@ -40,7 +45,11 @@ extension Engine {
     }
 
     public func logClick(_ channel: Channel, id: String, buttonId: String?) throws(EngineError) {
-        guard profile.sdkEnabled else { throw .sdkDisabled }
+        try onLoop { () throws(EngineError) in try click(channel, id: id, buttonId: buttonId) }
+    }
+
+    private func click(_ channel: Channel, id: String, buttonId: String?) throws(EngineError) {
+        guard user.isSDKEnabled else { throw .sdkDisabled }
         switch channel {
         case .featureFlags:
             throw EngineError(.invalidParams, field: "channel", "feature flags are not clicked; use contentCards or banners")
@@ -64,7 +73,11 @@ extension Engine {
     /// dismissal holds across refreshes and restarts (a banner's by its id, so
     /// that another banner can fill the placement).
     public func logDismiss(_ channel: Channel, id: String) throws(EngineError) {
-        guard profile.sdkEnabled else { throw .sdkDisabled }
+        try onLoop { () throws(EngineError) in try dismiss(channel, id: id) }
+    }
+
+    private func dismiss(_ channel: Channel, id: String) throws(EngineError) {
+        guard user.isSDKEnabled else { throw .sdkDisabled }
         switch channel {
         case .featureFlags:
             throw EngineError(.invalidParams, field: "channel", "feature flags are not dismissed; use contentCards or banners")
@@ -93,17 +106,18 @@ extension Engine {
     @discardableResult
     func enqueue(
         _ kind: AnalyticsEvent.Kind, _ channel: Channel, itemId: String, item: JSON,
-        buttonId: String? = nil, trackingString: String? = nil
+        buttonId: String? = nil, trackingString: String? = nil, userId: String? = nil
     ) throws(EngineError) -> String {
+        let profile = user.profile
+        // The session is the current user's: an event for another user has none.
+        let ownUser = userId.map { id in profile.userId.map { $0.sameBytes(as: id) } ?? false } ?? true
         let event = AnalyticsEvent(
-            eventId: random.identifier(), kind: kind, channel: channel, itemId: itemId, userId: profile.userId,
-            deviceId: profile.deviceId, sessionId: profile.sessionId, time: now, buttonId: buttonId,
+            eventId: random.identifier(), kind: kind, channel: channel, itemId: itemId, userId: userId ?? profile.userId,
+            deviceId: profile.deviceId, sessionId: ownUser ? profile.sessionId : nil, time: now, buttonId: buttonId,
             trackingString: trackingString, item: item)
-        dropOldestIfFull()
         do {
-            try store.enqueue(event)
+            try analytics.enqueue(event)
         } catch {
-            log.error("analytics event refused: \(error.message)")
             throw .storage(error)
         }
         // The id lets a client match ENQUEUED to FLUSHED, and find the event at the sink.
@@ -111,42 +125,28 @@ extension Engine {
         return event.eventId
     }
 
-    /// Keeps the queue within its limit by dropping the oldest events, never
-    /// silently: a log line and an ERROR to the channels that lost events.
-    func dropOldestIfFull() {
-        let excess = store.queuedEventCount - configuration.maxQueuedEvents + 1
-        guard excess > 0 else { return }
-        let dropped = store.queuedEvents(limit: excess)
-        do {
-            try store.removeEvents(dropped.map(\.eventId))
-        } catch {
-            log.error("cannot drop old events: \(error.message)")
-            return
-        }
-        log.warning("analytics queue full (\(configuration.maxQueuedEvents) events): dropped the \(dropped.count) oldest")
-        var channels: [Channel] = []
-        for event in dropped where !channels.contains(event.channel) { channels.append(event.channel) }
-        for channel in channels {
-            sendError(channel, .clientError, .doNotRetry, message: "analytics queue full: dropped the oldest events")
-        }
+    /// Sends queued events to the sink and calls `done` with how many went out
+    /// and how many are still queued, once the sink answered (see `AnalyticsQueue.flush`).
+    public func flush(all: Bool = true, _ done: @escaping (_ flushed: Int, _ pending: Int) -> Void) {
+        onLoop { analytics.flush(all: all, done) }
     }
 
     func flag(_ id: String, field: String) throws(EngineError) -> FeatureFlag {
-        guard isEnabled(.featureFlags), let flag = cache(.featureFlags).flags.first(where: { $0.id == id }) else {
+        guard isEnabled(.featureFlags), let flag = caches.flag(id) else {
             throw EngineError(.notFound, field: field, "no feature flag \(id.debugDescription) for the current user")
         }
         return flag
     }
 
     func card(_ id: String, field: String) throws(EngineError) -> ContentCard {
-        guard isEnabled(.contentCards), let card = visibleCard(id) else {
+        guard isEnabled(.contentCards), let card = caches.visibleCard(id, at: now) else {
             throw EngineError(.notFound, field: field, "no content card \(id.debugDescription) for the current user")
         }
         return card
     }
 
     func banner(_ placementId: String, field: String) throws(EngineError) -> Banner {
-        guard isEnabled(.banners), let banner = visibleBanner(placementId) else {
+        guard isEnabled(.banners), let banner = caches.visibleBanner(placementId, at: now) else {
             throw EngineError(.notFound, field: field, "no banner in placement \(placementId.debugDescription) for the current user")
         }
         return banner
@@ -160,16 +160,6 @@ extension Engine {
     }
 
     func updateState(_ channel: Channel, _ itemId: String, _ change: (inout ItemState) -> Void) {
-        let before = itemStates[channel]?[itemId] ?? ItemState()
-        var state = before
-        change(&state)
-        // A card seen again is already viewed: no write (each is a disk commit).
-        guard state != before else { return }
-        itemStates[channel, default: [:]][itemId] = state
-        do {
-            try store.saveItemState(user: userKey, channel: channel, itemId: itemId, state: state)
-        } catch {
-            log.error("cannot save the state of \(itemId): \(error.message)")
-        }
+        caches.updateState(channel, itemId, user: user.userKey, change)
     }
 }

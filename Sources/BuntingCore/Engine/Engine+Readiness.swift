@@ -11,16 +11,20 @@ public enum ChannelReadiness: Equatable, Sendable {
 
 extension Engine {
     public func readiness(_ channel: Channel) -> ChannelReadiness {
+        onLoop { readinessOf(channel) }
+    }
+
+    private func readinessOf(_ channel: Channel) -> ChannelReadiness {
         let name = channel.rawValue
         guard isEnabled(channel) else {
-            if definitions == nil && cache(channel).lastSyncAt == 0 {
-                let cause = definitionsProblem?.message.map { " (\($0))" } ?? ""
+            if definitions == nil && caches.cache(channel).lastSyncAt == 0 {
+                let cause = fetcher.problem?.message.map { " (\($0))" } ?? ""
                 return .notSynced("no definitions have been loaded yet\(cause)")
             }
             return .disabled("the definitions turn the \(name) channel off")
         }
-        guard cache(channel).lastSyncAt > 0 else {
-            let remedy = hasSubscription(channel)
+        guard caches.cache(channel).lastSyncAt > 0 else {
+            let remedy = subscriptions.hasSubscription(channel)
                 ? "changeUser or openSession refreshes it, or call refresh"
                 : "subscribe to \(name), then changeUser or openSession (or call refresh)"
             return .notSynced("\(name) has not been refreshed for the current user yet: \(remedy)")

@@ -11,25 +11,27 @@ extension Engine {
     /// and at least one, the RPC layer checks): those are merged into the
     /// cache, the others stay.
     public func refresh(_ channel: Channel, placementIds: [String]?) throws(EngineError) {
-        if let placementIds {
-            guard channel == .banners else {
-                throw EngineError(.invalidParams, field: "placementIds", "only banners have placements")
+        try onLoop { () throws(EngineError) in
+            if let placementIds {
+                guard channel == .banners else {
+                    throw EngineError(.invalidParams, field: "placementIds", "only banners have placements")
+                }
+                guard placementIds.count <= configuration.maxPlacementsPerRefresh else {
+                    throw EngineError(
+                        .invalidParams, field: "placementIds",
+                        "names \(placementIds.count) placements; at most \(configuration.maxPlacementsPerRefresh) are allowed")
+                }
             }
-            guard placementIds.count <= configuration.maxPlacementsPerRefresh else {
-                throw EngineError(
-                    .invalidParams, field: "placementIds",
-                    "names \(placementIds.count) placements; at most \(configuration.maxPlacementsPerRefresh) are allowed")
+            guard user.isSDKEnabled else {
+                sendError(channel, .sdkDisabled, .doNotRetry, message: "the SDK is disabled")
+                return
             }
+            if let wait = refreshLimiter.take(channel, now: loop.clock.monotonicTime()) {
+                sendError(channel, .rateLimited, .integratorMayRetry, until: now + wait, message: "too many manual refreshes of \(channel.rawValue)")
+                return
+            }
+            requestRefresh(channel, reason: .manualServerRefresh, placementIds: placementIds?.sorted())
         }
-        guard profile.sdkEnabled else {
-            sendError(channel, .sdkDisabled, .doNotRetry, message: "the SDK is disabled")
-            return
-        }
-        if let until = buckets[channel]?.take(now: now) {
-            sendError(channel, .rateLimited, .integratorMayRetry, until: until, message: "too many manual refreshes of \(channel.rawValue)")
-            return
-        }
-        requestRefresh(channel, reason: .manualServerRefresh, placementIds: placementIds?.sorted())
     }
 
     /// Refreshes `channel` as a session start does (AUTO_SERVER_REFRESH).
@@ -39,7 +41,7 @@ extension Engine {
     /// arrived, the refresh waits for the first fetch. The source's freshness
     /// is kept apart: polling and manual refreshes.
     func refreshFromDefinitions(_ channel: Channel) {
-        guard profile.sdkEnabled else {
+        guard user.isSDKEnabled else {
             sendError(channel, .sdkDisabled, .doNotRetry, message: "the SDK is disabled")
             return
         }
@@ -50,16 +52,15 @@ extension Engine {
         }
     }
 
-    /// Queues a refresh of `channel` and starts a fetch unless one is running
-    /// or a retry is already scheduled (the refresh then rides on it).
+    /// Hands a refresh that needs the source read to the fetcher.
     func requestRefresh(_ channel: Channel, reason: DataUpdatedReason, placementIds: [String]?) {
-        guard profile.sdkEnabled else {
+        guard user.isSDKEnabled else {
             sendError(channel, .sdkDisabled, .doNotRetry, message: "the SDK is disabled")
             return
         }
-        waitingRefreshes.append(RefreshRequest(channel: channel, reason: reason, placementIds: placementIds, userGeneration: userGeneration))
-        if !fetchInFlight && fetchRetryTimer == nil { startFetch(fromPoll: false) }
+        fetcher.request(RefreshRequest(channel: channel, reason: reason, placementIds: placementIds, userGeneration: user.generation))
     }
+
     /// Finishes refreshes: each gets DATA_UPDATED with its reason, or ERROR
     /// FEATURE_DISABLED when the definitions turn its channel off.
     func complete(_ requests: [RefreshRequest]) {
@@ -75,42 +76,35 @@ extension Engine {
             }
             evaluate(request.channel, with: definitions, placementIds: request.placementIds)
             sendCacheChange(request.channel, reason: request.reason)
-            let cached = cache(request.channel)
+            let cached = caches.cache(request.channel)
             items += cached.flags.count + cached.banners.count + cached.cards.count
         }
     }
 
     /// Evaluates the definitions for the current user into the channel's cache.
     func evaluate(_ channel: Channel, with definitions: any CompiledDefinitions, placementIds: [String]?) {
+        let subject = user.subject
         let now = self.now
-        var cache = self.cache(channel)
+        var cache = caches.cache(channel)
         switch channel {
         case .featureFlags:
             cache.setFlags(definitions.featureFlags(for: subject, at: now))
         case .contentCards:
             cache.cards = definitions.contentCards(for: subject, at: now)
         case .banners:
-            let dismissed = Set((itemStates[.banners] ?? [:]).lazy.filter { $0.value.dismissed }.map(\.key))
-            let fresh = definitions.banners(for: subject, at: now, excluding: dismissed)
+            let fresh = definitions.banners(for: subject, at: now, excluding: caches.dismissedBanners)
             if let placementIds {
-                for placement in placementIds { cache.banners[placement] = fresh[placement] }
+                for placement in placementIds.map({ ExactString($0) }) { cache.banners[placement] = fresh[placement] }
             } else {
                 cache.banners = fresh
             }
         }
         cache.lastSyncAt = now
-        caches[channel] = cache
-        saveCache(channel)
-    }
-    func autoRefresh(_ channel: Channel) -> RefreshRequest {
-        RefreshRequest(channel: channel, reason: .autoServerRefresh, placementIds: nil, userGeneration: userGeneration)
+        caches.set(channel, cache, user: user.userKey)
     }
 
-    /// The distinct channels of `requests` and then of `more`, in first-seen order.
-    func channelsOf(_ requests: [RefreshRequest], plus more: [Channel] = []) -> [Channel] {
-        var seen: [Channel] = []
-        for channel in requests.map(\.channel) + more where !seen.contains(channel) { seen.append(channel) }
-        return seen
+    func autoRefresh(_ channel: Channel) -> RefreshRequest {
+        RefreshRequest(channel: channel, reason: .autoServerRefresh, placementIds: nil, userGeneration: user.generation)
     }
 }
 
@@ -134,7 +128,7 @@ extension Engine {
             // gives it back too: the flags' text of the last refresh (a
             // snapshot before the next one writes it again) and the store's
             // cached pages.
-            caches = caches.mapValues(\.withoutText)
+            caches.dropKeptText()
             store.releaseMemory()
             releaseMemory()
         }

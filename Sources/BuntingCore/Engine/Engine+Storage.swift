@@ -9,11 +9,11 @@ extension Engine {
     /// subscription now, and to each one made later, right after its
     /// CACHE_REPLAY — so a client can tell an empty cache from a lost one.
     public func reportStorageProblem(_ message: String) {
-        storageProblem = message
-        // The store may hold less than what was kept of other users now.
-        recentUserCaches.forgetAll()
-        for subscription in subscriptions where subscription.kind == .events {
-            sendStorageProblem(to: subscription)
+        onLoop {
+            storageProblem = message
+            // The store may hold less than what was kept of other users now.
+            caches.forgetOtherUsers()
+            for subscription in subscriptions.eventSubscriptions { sendStorageProblem(to: subscription) }
         }
     }
 

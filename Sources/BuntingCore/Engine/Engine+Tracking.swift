@@ -12,10 +12,21 @@ extension Engine {
     /// sink accepted it, `kind` `custom` at the sink — attributed to the
     /// current user and session. Its notifications go to the event
     /// subscriptions of the feature-flags channel, the experimentation side.
-    /// Returns the event's id.
-    public func track(name: String, value: Double?, details: JSONObject?) throws(EngineError) -> String {
-        loop.assertOnLoop()
-        guard profile.sdkEnabled else { throw .sdkDisabled }
+    /// `userId` and `attributes` are the evaluation context the event happened
+    /// in: a server that tracks for many users names each event's own user
+    /// instead of switching the current one. Returns the event's id.
+    public func track(
+        name: String, value: Double?, details: JSONObject?, userId: String? = nil, attributes: JSONObject? = nil
+    ) throws(EngineError) -> String {
+        try onLoop { () throws(EngineError) in
+            try enqueueTracked(name: name, value: value, details: details, userId: userId, attributes: attributes)
+        }
+    }
+
+    private func enqueueTracked(
+        name: String, value: Double?, details: JSONObject?, userId: String?, attributes: JSONObject?
+    ) throws(EngineError) -> String {
+        guard user.isSDKEnabled else { throw .sdkDisabled }
         guard name.utf8.count <= Self.maxTrackNameBytes else {
             throw EngineError(.invalidParams, field: "name", "is \(name.utf8.count) bytes long; at most \(Self.maxTrackNameBytes) are allowed")
         }
@@ -31,6 +42,14 @@ extension Engine {
             }
             event["details"] = .object(details)
         }
-        return try enqueue(.custom, .featureFlags, itemId: name, item: .object(event))
+        if let userId { event["userId"] = .string(userId) }
+        if let attributes {
+            let size = JSON.object(attributes).encoded().count
+            guard size <= Self.maxAttributesBytes else {
+                throw EngineError(.invalidParams, field: "attributes", "takes \(size) bytes encoded; at most \(Self.maxAttributesBytes) are allowed")
+            }
+            event["attributes"] = .object(attributes)
+        }
+        return try enqueue(.custom, .featureFlags, itemId: name, item: .object(event), userId: userId)
     }
 }

@@ -1,111 +1,51 @@
 import BuntingJSON
 import BuntingRuntime
 
-/// The heart of Bunting: the user and session, the three channels' caches,
-/// subscriptions, rate limiters, refreshes and the analytics queue, under one
-/// owner — the event loop — so that every event has a place in one total order.
+/// The heart of Bunting: a coordinator of parts that each own their state,
+/// under one owner — the event loop — so that every event has a place in one
+/// total order.
 ///
-/// Every method runs on the loop's thread. Blocking work (reading the source,
-/// writing the sink) goes to the `Worker` and comes back as a loop job. Time
-/// comes from the loop's clock. Events go out through `emit` as
-/// `EngineEvent` values, in the order `EngineEvent` describes.
+/// - `UserSession`: the device, the user and their attributes, the session.
+/// - `ChannelCaches`: the three channels' caches and item states, and what
+///   a client reads of them.
+/// - `SubscriptionTable`: who listens.
+/// - `DefinitionsFetcher`: the source, polling, retries, waiting refreshes.
+/// - `AnalyticsQueue`: the durable queue and its delivery to the sink.
+/// - `RefreshLimiter`: the manual-refresh buckets.
+///
+/// The engine decides what a request or an outcome means across parts and
+/// sends the events (`EngineEvent`, in the order it describes). Every public
+/// entry runs on the loop's thread and checks it (`onLoop`). Blocking work
+/// (reading the source, writing the sink) goes to the `Worker` and comes
+/// back as a loop job. Time comes from the loop's clock.
 ///
 /// `@unchecked Sendable`: confined to its event loop; it is captured by jobs
 /// that run on that loop only.
 public final class Engine: @unchecked Sendable {
-    public struct Configuration: Sendable {
-        public var retry = RetryPolicy()
-        public var refreshRules = TokenBucket.defaultRules
-        public var flushInterval = 10.0
-        /// How often the source is checked for a new document; nil: never.
-        public var pollInterval: Double? = Self.defaultPollInterval(localSource: false)
-        public var maxBatchSize = 100
-        public var maxQueuedEvents = 10_000
-        public var maxPlacementsPerRefresh = 10
-        /// Longest wait at shutdown for a fetch under way and then the sink;
-        /// what is not sent stays queued.
-        public var shutdownTimeout = 5.0
-
-        public init() {}
-
-        /// A file costs one `stat` a poll, so files are watched closely;
-        /// servers are asked less often.
-        public static func defaultPollInterval(localSource: Bool) -> Double {
-            localSource ? 1 : 30
-        }
-    }
-
     let configuration: Configuration
     let loop: EventLoop
-    let worker: any Worker
-    let source: any DefinitionsSource
-    let compile: DefinitionsCompiler
-    let sink: (any AnalyticsSink)?
     let store: any Store
     let emit: (EngineEvent) -> Void
-    var random: SplitMix64
+    let random: RandomSource
 
-    // MARK: State (all owned by the loop)
+    // MARK: Parts (each owns its state; all on the loop)
 
-    var profile: StoredProfile
-    var definitions: (any CompiledDefinitions)?
-    /// The source's version of `definitions` (for conditional fetches).
-    var definitionsVersion: SourceVersion?
-    /// A digest of the bytes of `definitions`, to tell a real change from a re-save.
-    var definitionsDigest: UInt64?
-    /// The current user's caches and item states.
-    var caches: [Channel: ChannelCache] = [:]
-    var itemStates: [Channel: [String: ItemState]] = [:]
-    /// The caches of users switched away from, for switching back.
-    var recentUserCaches = RecentUserCaches()
-    var subscriptions: [Subscription] = []
-    /// The ids of definitions subscriptions (`subscribeToDefinitions`).
-    var definitionsSubscriptions: [String] = []
-    /// An ERROR was told to definitions subscriptions; the next good fetch tells READY.
-    var definitionsErrorTold = false
-    /// When the definitions in use were adopted (Unix seconds).
-    var definitionsLoadedAt: Double?
-    var nextSubscriptionNumber = 1
-    var buckets: [Channel: TokenBucket] = [:]
-    /// Bumped by `changeUser` and `wipeData`; refreshes made before are dropped.
-    var userGeneration = 0
-    var sessionFlagImpressions: Set<String> = []
+    let user: UserSession
+    let caches: ChannelCaches
+    let subscriptions: SubscriptionTable
+    let fetcher: DefinitionsFetcher
+    let analytics: AnalyticsQueue
+    let refreshLimiter: RefreshLimiter
 
-    // Refreshes and polling
-    var waitingRefreshes: [RefreshRequest] = []
-    var fetchInFlight = false
-    var fetchFailedTries = 0
-    var fetchRetryTimer: EventLoop.TimerToken?
-    var pollTimer: EventLoop.TimerToken?
+    // MARK: State of the engine's own (on the loop)
+
     /// Set while freed memory waits to be given back (`releaseMemorySoon`).
     var memoryReleaseTimer: EventLoop.TimerToken?
-    /// Gives freed memory back to the system; tests count the calls.
-    public var releaseMemory: () -> Void = releaseFreedMemory
-    /// The last problem a poll reported, so that a lasting problem is reported once.
-    var lastPollProblem: String?
-    /// The source's version of the last document refused as invalid: polls
-    /// skip it until it changes, instead of reading and parsing it again.
-    var refusedVersion: SourceVersion?
-    /// Why there are no definitions, while there are none: what a subscriber
-    /// is told instead of FEATURE_DISABLED.
-    var definitionsProblem: ChannelError?
-
-    // Analytics
-    var flushInFlight = false
-    var flushFailedTries = 0
-    var flushRetryTimer: EventLoop.TimerToken?
-    var flushTimer: EventLoop.TimerToken?
-    var flushRequests: [FlushRequest] = []
-    /// Events the sink accepted whose FLUSHED waits for the flush's reply.
-    var flushedAwaitingReply: [AnalyticsEvent] = []
-    /// A refused batch being searched for the events the sink refuses.
-    var isolation: BatchIsolation?
-
     var isShutDown = false
-    /// Run when the fetch under way ends (shutting down waits for it).
-    var fetchSettled: [() -> Void] = []
     /// Told to every event subscription after its replay (see Engine+Storage).
     var storageProblem: String?
+    /// Gives freed memory back to the system; tests count the calls.
+    public var releaseMemory: () -> Void = releaseFreedMemory
 
     public init(
         configuration: Configuration, loop: EventLoop, worker: any Worker, source: any DefinitionsSource,
@@ -114,34 +54,39 @@ public final class Engine: @unchecked Sendable {
     ) {
         self.configuration = configuration
         self.loop = loop
-        self.worker = worker
-        self.source = source
-        self.compile = compile
-        self.sink = sink
         self.store = store
         self.emit = emit
-        var generator = random
-        self.profile = store.loadProfile() ?? StoredProfile(deviceId: generator.identifier())
-        self.random = generator
-        let now = loop.clock.unixTime()
-        for channel in Channel.allCases {
-            let rule = configuration.refreshRules[channel] ?? TokenBucket.defaultRules[channel]!
-            buckets[channel] = TokenBucket(rule: rule, now: now)
-        }
-        adoptCurrentUser(store.loadUser(userKey))
+        let random = RandomSource(random)
+        self.random = random
+        user = UserSession(store: store, random: random)
+        caches = ChannelCaches(store: store, user: store.loadUser(user.userKey))
+        subscriptions = SubscriptionTable(maxSubscriptions: configuration.maxSubscriptions)
+        fetcher = DefinitionsFetcher(
+            source: source, compile: compile, worker: worker, loop: loop, retry: configuration.retry,
+            pollInterval: configuration.pollInterval, random: random)
+        analytics = AnalyticsQueue(
+            store: store, sink: sink, worker: worker, loop: loop, retry: configuration.retry,
+            flushInterval: configuration.flushInterval, maxBatchSize: configuration.maxBatchSize,
+            maxQueuedEvents: configuration.maxQueuedEvents, random: random)
+        refreshLimiter = RefreshLimiter(rules: configuration.refreshRules, now: loop.clock.monotonicTime())
+        fetcher.delegate = self
+        analytics.delegate = self
     }
 
     var now: Double { loop.clock.unixTime() }
 
-    public var isSDKEnabled: Bool { profile.sdkEnabled }
-
-    /// The key under which the current user's data is stored; the anonymous
-    /// user is the empty string (user ids are never empty).
-    var userKey: String { profile.userId ?? "" }
-
-    var subject: EvaluationSubject {
-        EvaluationSubject(targetingKey: profile.userId ?? profile.deviceId, attributes: profile.attributes)
+    /// Checks that the caller runs on the loop (debug builds), then runs
+    /// `body`: every public entry goes through it, once.
+    @inline(__always)
+    func onLoop<T, E: Error>(_ function: StaticString = #function, _ body: () throws(E) -> T) throws(E) -> T {
+        loop.assertOnLoop(function)
+        return try body()
     }
+
+    public var isSDKEnabled: Bool { onLoop { user.isSDKEnabled } }
+
+    /// The definitions in use, if any.
+    var definitions: (any CompiledDefinitions)? { fetcher.definitions }
 
     // MARK: - Start and stop
 
@@ -152,34 +97,11 @@ public final class Engine: @unchecked Sendable {
     /// sync: no cache changes. No session is opened: `openSession` or
     /// `changeUser` does that.
     public func start(initialLoad: FetchOutcome? = nil) {
-        loop.assertOnLoop()
-        if source.isLocal {
-            switch initialLoad ?? Self.fetchAndCompile(source: source, since: nil, compile: compile) {
-            case .loaded(let compiled, let version, let digest):
-                adopt(compiled, version: version, digest: digest)
-            case .invalid(let error, let version):
-                noteStartUpProblem(invalidDefinitionsError(error), problem: error.description, refused: version)
-            case .failed(let failure):
-                noteStartUpProblem(failureError(failure, willRetry: true), problem: failure.message, refused: nil)
-            case .unchanged, .sameContent:
-                break
-            }
-        } else {
-            poll()
+        onLoop {
+            fetcher.start(initialLoad: initialLoad)
+            analytics.start()
+            user.save()
         }
-        schedulePoll()
-        scheduleFlush()
-        saveProfile()
-    }
-
-    /// A local source that could not be used at start-up: logged once, told
-    /// to each subscriber in place of FEATURE_DISABLED, and not logged again
-    /// by polls that find it the same.
-    private func noteStartUpProblem(_ error: ChannelError, problem: String, refused: SourceVersion?) {
-        log.warning("cannot use the definitions at \(source.location): \(problem)")
-        definitionsProblem = error
-        lastPollProblem = problem
-        refusedVersion = refused
     }
 
     /// Finishes what was started, then calls `done`: timers stop, a fetch
@@ -187,105 +109,61 @@ public final class Engine: @unchecked Sendable {
     /// analytics are flushed — all within `shutdownTimeout`. Events that
     /// could not be sent stay in the store.
     public func shutDown(_ done: @escaping () -> Void) {
-        loop.assertOnLoop()
-        guard !isShutDown else { return done() }
-        isShutDown = true
-        for timer in [pollTimer, flushTimer, fetchRetryTimer, flushRetryTimer, memoryReleaseTimer].compactMap({ $0 }) { loop.cancel(timer) }
-        var finished = false
-        var timeout: EventLoop.TimerToken?
-        let finish = { [self] in
-            guard !finished else { return }
-            finished = true
-            if let timeout { loop.cancel(timeout) }
-            done()
-        }
-        timeout = loop.schedule(after: configuration.shutdownTimeout) { [self] in
-            guard !finished else { return }
-            let pending = store.queuedEventCount
-            log.warning("shutdown: gave up waiting after \(configuration.shutdownTimeout) s"
-                + (pending > 0 ? "; \(pending) events stay queued" : ""))
-            finish()
-        }
-        whenFetchSettles { [self] in
-            guard sink != nil, profile.sdkEnabled, store.queuedEventCount > 0 else { return finish() }
-            flush(all: true) { _, _ in finish() }
-        }
-    }
-
-    /// Runs `body` once no fetch is under way.
-    func whenFetchSettles(_ body: @escaping () -> Void) {
-        if fetchInFlight {
-            fetchSettled.append(body)
-        } else {
-            body()
+        onLoop {
+            guard !isShutDown else { return done() }
+            isShutDown = true
+            fetcher.shutDown()
+            analytics.shutDown()
+            if let memoryReleaseTimer { loop.cancel(memoryReleaseTimer) }
+            var finished = false
+            var timeout: EventLoop.TimerToken?
+            let finish = { [self] in
+                guard !finished else { return }
+                finished = true
+                if let timeout { loop.cancel(timeout) }
+                done()
+            }
+            timeout = loop.schedule(after: configuration.shutdownTimeout) { [self] in
+                guard !finished else { return }
+                let pending = analytics.count
+                log.warning("shutdown: gave up waiting after \(configuration.shutdownTimeout) s"
+                    + (pending > 0 ? "; \(pending) events stay queued" : ""))
+                finish()
+            }
+            fetcher.whenSettled { [self] in
+                guard analytics.hasSink, user.isSDKEnabled, analytics.count > 0 else { return finish() }
+                analytics.flush(all: true) { _, _ in finish() }
+            }
         }
     }
 
     // MARK: - Status
 
     public func status() -> JSONObject {
-        var channels: JSONObject = [:]
-        for channel in Channel.allCases {
-            let enabled = isEnabled(channel)
-            channels[channel.rawValue] = .object([
-                "enabled": .bool(enabled),
-                "lastSyncAt": enabled ? .number(cache(channel).lastSyncAt) : .null,
-                "itemCount": .int(itemCount(channel)),
-            ])
+        onLoop {
+            var channels: JSONObject = [:]
+            for channel in Channel.allCases {
+                let enabled = isEnabled(channel)
+                channels[channel.rawValue] = .object([
+                    "enabled": .bool(enabled),
+                    "lastSyncAt": enabled ? .number(caches.cache(channel).lastSyncAt) : .null,
+                    "itemCount": .int(caches.itemCount(channel, at: now)),
+                ])
+            }
+            return [
+                "userId": user.userId.map(JSON.string) ?? .null,
+                "sessionId": user.sessionId.map(JSON.string) ?? .null,
+                "sdkEnabled": .bool(user.isSDKEnabled),
+                "channels": .object(channels),
+                "pendingAnalytics": .int(analytics.count),
+                "definitions": .object(fetcher.status),
+            ]
         }
-        return [
-            "userId": profile.userId.map(JSON.string) ?? .null,
-            "sessionId": profile.sessionId.map(JSON.string) ?? .null,
-            "sdkEnabled": .bool(profile.sdkEnabled),
-            "channels": .object(channels),
-            "pendingAnalytics": .int(store.queuedEventCount),
-            "definitions": .object(definitionsStatus),
-        ]
-    }
-
-    /// Where the definitions come from, whether they are loaded, and what is
-    /// wrong in them.
-    var definitionsStatus: JSONObject {
-        var status: JSONObject = ["location": .string(source.location), "loaded": .bool(definitions != nil)]
-        if let definitionsLoadedAt, definitions != nil { status["loadedAt"] = .number(definitionsLoadedAt) }
-        status["problems"] = .array((definitions?.problems ?? []).map(\.json))
-        // The source's problem now, as the last fetch found it.
-        if let lastPollProblem { status["lastError"] = .string(lastPollProblem) }
-        return status
     }
 
     // MARK: - Shared helpers
 
     func isEnabled(_ channel: Channel) -> Bool {
-        profile.channelsEnabled[channel] ?? false
-    }
-
-    func cache(_ channel: Channel) -> ChannelCache {
-        caches[channel] ?? ChannelCache()
-    }
-
-    func saveProfile() {
-        profile.sessionFlagImpressions = sessionFlagImpressions.sorted()
-        do {
-            try store.saveProfile(profile)
-        } catch {
-            log.error("cannot save state: \(error.message)")
-        }
-    }
-
-    /// Makes the current user's data the live state: their caches as kept
-    /// in memory when given, else as `stored` holds them.
-    func adoptCurrentUser(_ stored: StoredUser, keptCaches: [Channel: ChannelCache]? = nil) {
-        caches = keptCaches ?? stored.caches.mapValues(ChannelCache.init(stored:))
-        itemStates = stored.itemStates
-        sessionFlagImpressions = Set(profile.sessionFlagImpressions)
-    }
-
-    func saveCache(_ channel: Channel) {
-        do {
-            try store.saveChannelCache(user: userKey, channel: channel, encoded: cache(channel).encoded)
-        } catch {
-            log.error("cannot save the \(channel.rawValue) cache: \(error.message)")
-        }
+        user.isEnabled(channel)
     }
 }

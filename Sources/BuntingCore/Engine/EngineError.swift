@@ -12,6 +12,8 @@ public struct EngineError: Error, Equatable, Sendable {
         case storage
         /// Params the schema cannot rule out: a click on a flag, placements of cards (-32602).
         case invalidParams
+        /// A bound of the server reached: too many subscriptions (-32010).
+        case limitReached
     }
 
     public var kind: Kind

@@ -1,3 +1,5 @@
+import BuntingJSON
+
 /// The channel caches of the last few users switched away from, as they were
 /// when the switch came, so that switching back does not read them from the
 /// store again. Reading a stored cache back parses every item (a user with
@@ -17,16 +19,16 @@ struct RecentUserCaches {
     /// only a snapshot before the next refresh would use), forgetting the
     /// least recently left past `capacity`.
     mutating func keep(_ caches: [Channel: ChannelCache], of user: String) {
-        users.removeAll { $0.user == user }
+        users.removeAll { $0.user.sameBytes(as: user) }
         users.append((user, caches.mapValues(\.withoutText)))
         if users.count > Self.capacity { users.removeFirst(users.count - Self.capacity) }
     }
 
-    func contains(_ user: String) -> Bool { users.contains { $0.user == user } }
+    func contains(_ user: String) -> Bool { users.contains { $0.user.sameBytes(as: user) } }
 
     /// `user`'s kept caches, no longer kept (they become the current ones).
     mutating func take(_ user: String) -> [Channel: ChannelCache]? {
-        guard let index = users.firstIndex(where: { $0.user == user }) else { return nil }
+        guard let index = users.firstIndex(where: { $0.user.sameBytes(as: user) }) else { return nil }
         return users.remove(at: index).caches
     }
 

@@ -58,7 +58,7 @@ public struct AnalyticsEvent: Equatable, Sendable {
         if channel == .banners, let bannerId = item["id"]?.stringValue { object["bannerId"] = .string(bannerId) }
         if item["isControl"] == .bool(true) { object["isControl"] = .bool(true) }
         if kind == .custom {
-            for key in ["name", "value", "details"] { object[key] = item[key] }
+            for key in ["name", "value", "details", "attributes"] { object[key] = item[key] }
         }
         return .object(object)
     }

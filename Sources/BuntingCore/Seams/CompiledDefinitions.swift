@@ -11,7 +11,7 @@ public protocol CompiledDefinitions: AnyObject, Sendable {
     /// The banner of each placement the document defines that has one for
     /// this user; the banners named in `excluding` (dismissed) are passed
     /// over, so that the next eligible banner fills their placement.
-    func banners(for subject: EvaluationSubject, at now: Double, excluding: Set<String>) -> [String: Banner]
+    func banners(for subject: EvaluationSubject, at now: Double, excluding: Set<ExactString>) -> [ExactString: Banner]
     /// Every placement the document defines, whether or not it has a banner for this user.
     var placementIds: [String] { get }
     /// The user's cards (control cards included), unsorted, viewed and clicked not yet set.
@@ -36,9 +36,16 @@ public protocol CompiledDefinitions: AnyObject, Sendable {
     /// What is wrong in the document though it loaded (a flag in error, an
     /// entry left out), in document order.
     var problems: [DefinitionsProblem] { get }
+
+    /// Why a document that was served before it was checked in full (from a
+    /// note that it loaded before) turned out not to load: it then serves
+    /// nothing. Nil for every other document.
+    var refusal: DefinitionsError? { get }
 }
 
 extension CompiledDefinitions {
+    public var refusal: DefinitionsError? { nil }
+
     /// A flag resolved whatever the type of its value.
     public func evaluateFlag(_ flagKey: String, context: JSON, at now: Double) -> JSONObject {
         evaluateFlag(flagKey, context: context, type: nil, at: now)

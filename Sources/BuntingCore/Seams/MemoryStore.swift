@@ -3,7 +3,8 @@ import BuntingJSON
 /// A store that keeps everything in memory: `--storage :memory:`, and tests.
 public final class MemoryStore: Store {
     private var profile: StoredProfile?
-    private var users: [String: StoredUser] = [:]
+    /// By the user id's bytes: `Zoë` written two ways is two users.
+    private var users: [ExactString: StoredUser] = [:]
     private var queue: [AnalyticsEvent] = []
 
     public init() {}
@@ -12,21 +13,21 @@ public final class MemoryStore: Store {
     public func saveProfile(_ profile: StoredProfile) throws(StoreError) { self.profile = profile }
 
     public func loadUser(_ user: String, caches: Bool) -> StoredUser {
-        var stored = users[user] ?? StoredUser()
+        var stored = users[ExactString(user)] ?? StoredUser()
         if !caches { stored.caches = [:] }
         return stored
     }
 
     public func saveChannelCache(user: String, channel: Channel, encoded cache: EncodedJSON) throws(StoreError) {
-        users[user, default: StoredUser()].caches[channel] = cache.value
+        users[ExactString(user), default: StoredUser()].caches[channel] = cache.value
     }
 
     public func saveItemState(user: String, channel: Channel, itemId: String, state: ItemState) throws(StoreError) {
-        users[user, default: StoredUser()].itemStates[channel, default: [:]][itemId] = state
+        users[ExactString(user), default: StoredUser()].itemStates[channel, default: [:]][ExactString(itemId)] = state
     }
 
     public func saveAttributes(user: String, attributes: JSONObject) throws(StoreError) {
-        users[user, default: StoredUser()].attributes = attributes
+        users[ExactString(user), default: StoredUser()].attributes = attributes
     }
 
     public func wipe() throws(StoreError) {

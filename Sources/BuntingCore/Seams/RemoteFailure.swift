@@ -57,4 +57,12 @@ public enum RemoteFailure: Error, Equatable, Sendable {
         if case .rateLimited(let until, _) = self { return until }
         return nil
     }
+
+    /// The same failure with a Retry-After no later than `latest`: a server
+    /// cannot stop Bunting for years (the caller passes now plus the retry
+    /// policy's longest delay).
+    func clampingRetryAfter(to latest: Double) -> RemoteFailure {
+        guard case .rateLimited(let until, let message) = self, until > latest else { return self }
+        return .rateLimited(until: latest, message + " (Retry-After taken as at most --retry-max-delay)")
+    }
 }

@@ -120,13 +120,16 @@ public struct ItemState: Equatable, Sendable {
     }
 }
 
-/// One user's stored caches, item states and attributes.
+/// One user's stored caches, item states and attributes. Item ids are
+/// keyed by their bytes (see `ExactString`).
 public struct StoredUser: Sendable {
     public var caches: [Channel: JSON]
-    public var itemStates: [Channel: [String: ItemState]]
+    public var itemStates: [Channel: [ExactString: ItemState]]
     public var attributes: JSONObject
 
-    public init(caches: [Channel: JSON] = [:], itemStates: [Channel: [String: ItemState]] = [:], attributes: JSONObject = [:]) {
+    public init(
+        caches: [Channel: JSON] = [:], itemStates: [Channel: [ExactString: ItemState]] = [:], attributes: JSONObject = [:]
+    ) {
         self.caches = caches
         self.itemStates = itemStates
         self.attributes = attributes

@@ -14,11 +14,16 @@ import BuntingRuntime
 /// Bounds: a batch of more than `maxBatchLength` messages is refused whole,
 /// before it runs; once a batch's replies pass `maxBatchReplyBytes`, the
 /// requests of it not yet run are answered `REPLY_TOO_LARGE` instead of run,
-/// so that one batch cannot make the server's memory grow without bound.
+/// so that one batch cannot make the server's memory grow without bound; a
+/// result whose text would pass `maxReplyBytes` is answered `REPLY_TOO_LARGE`
+/// instead, found out before its text is written (a 1 MB request could ask
+/// for a 1 GB reply).
 public final class RPCConnection {
     public struct Limits: Sendable {
         public var maxBatchLength = 1000
         public var maxBatchReplyBytes = 16 << 20
+        /// The text of one result: a snapshot of 100,000 cards fits.
+        public var maxReplyBytes = 64 << 20
 
         public init() {}
     }
@@ -123,7 +128,7 @@ public final class RPCConnection {
             dispatch(method, params, responder)
             reply(nil)
         case .request(let id, let method, let params):
-            let responder = Responder(method: method, id: id) { outcome in
+            let responder = Responder(method: method, id: id, maxResultBytes: limits.maxReplyBytes) { outcome in
                 switch outcome {
                 case .success(let result): reply(.success(id: id, result: result))
                 case .failure(let error): reply(.failure(id: id, error: error))

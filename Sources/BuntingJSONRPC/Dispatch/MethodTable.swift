@@ -18,6 +18,8 @@ public struct ParamSpec: Equatable, Sendable {
     public let required: Bool
     /// The type of each element of an array param.
     public var itemKind: Kind?
+    /// Arrays of strings: the most Unicode scalars of each element.
+    public var itemMaxLength: Int?
     /// Strings: fewest Unicode scalars; arrays: fewest elements.
     public var minLength: Int?
     /// Strings: most Unicode scalars; arrays: most elements.
@@ -28,13 +30,14 @@ public struct ParamSpec: Equatable, Sendable {
     public var allowedValues: [String]?
 
     public init(
-        _ name: String, _ kind: Kind, required: Bool = false, itemKind: Kind? = nil, minLength: Int? = nil,
-        maxLength: Int? = nil, uniqueItems: Bool = false, allowedValues: [String]? = nil
+        _ name: String, _ kind: Kind, required: Bool = false, itemKind: Kind? = nil, itemMaxLength: Int? = nil,
+        minLength: Int? = nil, maxLength: Int? = nil, uniqueItems: Bool = false, allowedValues: [String]? = nil
     ) {
         self.name = name
         self.kind = kind
         self.required = required
         self.itemKind = itemKind
+        self.itemMaxLength = itemMaxLength
         self.minLength = minLength
         self.maxLength = maxLength
         self.uniqueItems = uniqueItems
@@ -48,9 +51,12 @@ public struct ParamSpec: Equatable, Sendable {
     }
 
     public static func stringArray(
-        _ name: String, required: Bool = false, minLength: Int? = nil, maxLength: Int? = nil, uniqueItems: Bool = false
+        _ name: String, required: Bool = false, itemMaxLength: Int? = nil, minLength: Int? = nil, maxLength: Int? = nil,
+        uniqueItems: Bool = false
     ) -> ParamSpec {
-        ParamSpec(name, .array, required: required, itemKind: .string, minLength: minLength, maxLength: maxLength, uniqueItems: uniqueItems)
+        ParamSpec(
+            name, .array, required: required, itemKind: .string, itemMaxLength: itemMaxLength, minLength: minLength,
+            maxLength: maxLength, uniqueItems: uniqueItems)
     }
 
     public static func object(_ name: String, required: Bool = false) -> ParamSpec {

@@ -14,19 +14,41 @@ public final class Responder: @unchecked Sendable {
     public let method: String
     /// Nil for a notification: whatever it is answered is dropped.
     public let id: RequestID?
+    /// A result whose text would be longer is answered `REPLY_TOO_LARGE`.
+    public let maxResultBytes: Int
     private var deliver: ((Result<EncodedJSON, RPCError>) -> Void)?
 
-    init(method: String, id: RequestID?, deliver: @escaping (Result<EncodedJSON, RPCError>) -> Void) {
+    init(
+        method: String, id: RequestID?, maxResultBytes: Int = .max,
+        deliver: @escaping (Result<EncodedJSON, RPCError>) -> Void
+    ) {
         self.method = method
         self.id = id
+        self.maxResultBytes = maxResultBytes
         self.deliver = deliver
     }
 
     public var isAnswered: Bool { deliver == nil }
 
-    public func succeed(_ result: JSON) { answer(.success(EncodedJSON(result))) }
+    /// Answers with `result`, or with `REPLY_TOO_LARGE` when its text would
+    /// pass `maxResultBytes` (told before the text is written).
+    public func succeed(_ result: JSON) {
+        guard result.encodedSize(isAtMost: maxResultBytes) else { return fail(tooLarge) }
+        succeed(encoded: EncodedJSON(result))
+    }
+
     /// Answers with a result already written as text.
-    public func succeed(encoded result: EncodedJSON) { answer(.success(result)) }
+    public func succeed(encoded result: EncodedJSON) {
+        guard result.bytes.count <= maxResultBytes else { return fail(tooLarge) }
+        answer(.success(result))
+    }
+
+    private var tooLarge: RPCError {
+        .invalidRequest(
+            "the result of this request would pass \(maxResultBytes) bytes, the most one reply may hold; nothing was sent "
+                + "(ask for less at a time, or raise --max-reply-size)",
+            reason: "REPLY_TOO_LARGE")
+    }
     public func fail(_ error: RPCError) { answer(.failure(error)) }
 
     public func answer(_ outcome: Result<EncodedJSON, RPCError>) {

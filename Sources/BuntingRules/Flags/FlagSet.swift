@@ -13,7 +13,7 @@ import BuntingJSON
 public struct FlagSet: Sendable {
     /// The flags in document order.
     let flags: [CompiledFlag]
-    let index: [String: Int]
+    let index: [ExactString: Int]
     /// The attributes all the flags' rules read.
     let attributes: AttributeTable
 
@@ -52,9 +52,9 @@ public struct FlagSet: Sendable {
         let parsed = try parser.parse(document)
         flags = parsed.flags
         flagKeys = parsed.flags.map(\.key)
-        var index: [String: Int] = [:]
-        for (position, flag) in parsed.flags.enumerated() where index[flag.key] == nil {
-            index[flag.key] = position
+        var index: [ExactString: Int] = [:]
+        for (position, flag) in parsed.flags.enumerated() where index[ExactString(flag.key)] == nil {
+            index[ExactString(flag.key)] = position
         }
         self.index = index
         problems = parser.problems

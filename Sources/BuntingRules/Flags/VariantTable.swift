@@ -44,7 +44,7 @@ final class VariantTable: Sendable {
 /// are scanned, which beats hashing the name; many are hashed.
 final class VariantNames: Sendable {
     let names: [String]
-    private let positions: [String: Int]?
+    private let positions: [ExactString: Int]?
     /// Every name's UTF-8 bytes, one after another, and where each ends:
     /// the scan compares bytes without copying a name.
     private let nameBytes: [UInt8]
@@ -53,9 +53,11 @@ final class VariantNames: Sendable {
     init(_ names: [String]) {
         // Copies: the names outlive the parsed document (see `JSON.detached`).
         self.names = names.map(JSON.detached)
-        var positions: [String: Int] = [:]
+        var positions: [ExactString: Int] = [:]
         if names.count > 8 {
-            for (position, name) in self.names.enumerated() { positions[name] = position }
+            for (position, name) in self.names.enumerated() where positions[ExactString(name)] == nil {
+                positions[ExactString(name)] = position
+            }
         }
         self.positions = names.count > 8 ? positions : nil
         (nameBytes, nameEnds) = Self.packed(names)
@@ -71,8 +73,7 @@ final class VariantNames: Sendable {
     /// The position of the variant called `name`.
     func position(of name: String) -> Int? {
         if let positions {
-            guard let position = positions[name], JavaScript.sameCodeUnits(names[position], name) else { return nil }
-            return position
+            return positions[ExactString(name)]
         }
         let scanned = name.utf8.withContiguousStorageIfAvailable { wanted in
             nameBytes.withUnsafeBufferPointer { bytes -> Int? in

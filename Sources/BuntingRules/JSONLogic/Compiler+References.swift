@@ -9,16 +9,18 @@ extension Compiler {
         switch references.resolve(name) {
         case .unknown:
             throw error("unknown evaluator \"\(name)\"")
-        case .cycle(let chain):
-            throw error("evaluator \"\(name)\" refers to itself (\(chain.joined(separator: " → ")))")
-        case .invalid(let problem):
-            throw error("evaluator \"\(name)\" is invalid: \(problem)")
-        case .compiled(let node, let evaluatorDepth):
+        case .invalid(let cause):
+            // The cause, not the message of the evaluator in between: a chain
+            // of refusals quoting each other grew quadratically.
+            refusedReference = cause
+            throw error("evaluator \"\(name)\" is invalid: \(cause)")
+        case .compiled(let node, let evaluatorDepth, let evaluatorOperations):
             // The inlined tree replaces one level (the {"$ref": …} object).
             guard depth - 1 + evaluatorDepth <= maxDepth else {
                 throw error("rule nested deeper than \(maxDepth) levels once evaluator \"\(name)\" is inlined")
             }
             deepest = max(deepest, depth - 1 + evaluatorDepth)
+            try count(operations: evaluatorOperations, inlining: name)
             return node
         }
     }

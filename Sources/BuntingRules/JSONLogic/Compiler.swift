@@ -20,6 +20,14 @@ struct Compiler {
     /// The deepest nesting reached, counting inlined evaluators, so that an
     /// evaluator's own depth is known when it is inlined elsewhere.
     var deepest = 0
+    /// Operations compiled so far, each inlined evaluator and each shared
+    /// part counted as often as it is used: what evaluating the rule could
+    /// walk through. Nodes are shared, so a rule of a few lines can stand for
+    /// billions of operations (`e1 = [e0, e0]`, `e2 = [e1, e1]`, …); such a
+    /// rule is refused past `JSONLogicRule.maxOperations`.
+    var operations = 0
+    /// The first problem of the chain when a `$ref` names a refused evaluator.
+    var refusedReference: RuleCompileError?
 
     init(
         references: ReferenceResolver, attributes: AttributeTable, maxDepth: Int, pointerPrefix: String,
@@ -38,7 +46,7 @@ struct Compiler {
     mutating func compile(_ json: JSON) throws(RuleCompileError) -> Node {
         guard let shared else { return try compileAnew(json) }
         let key = ExactJSON(json)
-        if let known = reused(key, from: shared) { return known }
+        if let known = try reused(key, from: shared) { return known }
         return try compileAndRemember(key, in: shared)
     }
 
@@ -48,14 +56,15 @@ struct Compiler {
     /// document. The copy is made only when the rule is new.
     mutating func compileRoot(_ json: JSON) throws(RuleCompileError) -> Node {
         guard let shared else { return try compileAnew(json.detached()) }
-        if let known = reused(ExactJSON(json), from: shared) { return known }
+        if let known = try reused(ExactJSON(json), from: shared) { return known }
         return try compileAndRemember(ExactJSON(json.detached()), in: shared)
     }
 
     /// The node compiled before for `key`, if it fits at this depth.
-    private mutating func reused(_ key: ExactJSON, from shared: SharedRuleParts) -> Node? {
+    private mutating func reused(_ key: ExactJSON, from shared: SharedRuleParts) throws(RuleCompileError) -> Node? {
         guard let known = shared.node(for: key), depth + known.height <= maxDepth else { return nil }
         deepest = max(deepest, depth + known.height)
+        try count(operations: known.operations, inlining: nil)
         return known.node
     }
 
@@ -63,11 +72,24 @@ struct Compiler {
         let json = key.value
         let start = depth
         let deepestAround = deepest
+        let operationsBefore = operations
         deepest = depth
         let node = try compileAnew(json)
-        shared.remember(node, height: deepest - start, for: key)
+        shared.remember(node, height: deepest - start, operations: operations - operationsBefore, for: key)
         deepest = max(deepest, deepestAround)
         return node
+    }
+
+    /// Adds `count` operations (an evaluator's or a shared part's, inlined
+    /// once more), refusing the rule past `JSONLogicRule.maxOperations`.
+    mutating func count(operations count: Int, inlining evaluator: String?) throws(RuleCompileError) {
+        let (sum, overflow) = operations.addingReportingOverflow(count)
+        operations = overflow ? .max : sum
+        guard operations <= JSONLogicRule.maxOperations else {
+            let through = evaluator.map { " once evaluator \"\($0)\" is inlined" } ?? ""
+            throw error("rule stands for more than \(JSONLogicRule.maxOperations) operations\(through) "
+                + "(shared evaluators and parts count each time they are used)")
+        }
     }
 
     private mutating func compileAnew(_ json: JSON) throws(RuleCompileError) -> Node {
@@ -93,6 +115,7 @@ struct Compiler {
             }
             path.append(name)
             defer { path.removeLast() }
+            if name != "$ref" { try count(operations: 1, inlining: nil) }
             return try compileOperation(name, value)
         default:
             return Node.Literal(json)

@@ -26,6 +26,9 @@ struct Interpreter: ~Copyable {
     let limits: EvaluationLimits
     let hashing: FractionalHashing
     private(set) var steps = 0
+    /// The work budget of this evaluation: `limits.maxSteps`, or less when
+    /// the round it belongs to has less left (see `WorkBudget`).
+    private(set) var stepLimit: Int
     /// The scopes opened, innermost last; nil (no array to release) until
     /// an iterator opens one, empty while back at the root data.
     private var frames: [Frame]?
@@ -61,6 +64,7 @@ struct Interpreter: ~Copyable {
         self.flagd = flagd
         self.hashing = hashing
         self.limits = limits
+        stepLimit = limits.maxSteps
     }
 
     // MARK: - Lending the flag keys
@@ -106,11 +110,13 @@ struct Interpreter: ~Copyable {
     }
 
     /// Readies the interpreter for the flag at `position` of the set's keys:
-    /// the step count starts again and `$flagd` names the flag.
-    mutating func restart(flagAt position: Int) {
+    /// the step count starts again, bounded by `limits.maxSteps` and what
+    /// `budget` has left, and `$flagd` names the flag.
+    mutating func restart(flagAt position: Int, budget: WorkBudget) {
         precondition(atRoot, "restart inside a scope")
         flagd?.position = position
         steps = 0
+        stepLimit = min(limits.maxSteps, max(0, budget.remaining))
     }
 
     /// Charges `count` work units (see `EvaluationLimits.maxSteps`): one for
@@ -121,7 +127,7 @@ struct Interpreter: ~Copyable {
         // maxSteps is at most Int.max / 2 and each charge far below that:
         // the sum cannot overflow.
         steps &+= count
-        if steps > limits.maxSteps { throw .tooManySteps(limit: limits.maxSteps) }
+        if steps > stepLimit { throw .tooManySteps(limit: stepLimit) }
     }
 
     /// The value of `node`; a shorthand for operations written as

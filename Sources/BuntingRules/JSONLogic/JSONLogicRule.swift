@@ -23,7 +23,9 @@ import BuntingJSON
 /// - a `var` path that is not a string, number, null or operation, and a
 ///   `val`/`exists` segment that is not a string, number or operation;
 /// - a `$ref` that is not a string, names no evaluator, names one that does
-///   not compile, or closes a cycle of evaluators;
+///   not compile, closes a cycle of evaluators, or ends a chain of more than
+///   `EvaluatorOrder.maxChain` `$ref`s;
+/// - more than `maxOperations` operations, `$ref`s inlined;
 /// - nesting deeper than `maxDepth` (arrays and objects, `$ref`s inlined).
 ///
 /// flagd's operators are not refused for what flagd answers with null (the
@@ -36,6 +38,12 @@ public struct JSONLogicRule: Sendable {
 
     /// Arrays and objects may nest this deep in a rule by default.
     public static let defaultMaxDepth = 256
+
+    /// A rule may stand for at most this many operations once its `$ref`s
+    /// are inlined, each shared evaluator counted every time it is used:
+    /// far beyond a rule a person writes (tens), and a bound on what a few
+    /// kilobytes of evaluators referring twice to each other can expand to.
+    public static let maxOperations = 100_000
 
     /// Compiles `rule`.
     ///
@@ -120,6 +128,24 @@ public struct JSONLogicRule: Sendable {
         try Interpreter.with(data: data, flagd: flagd, hashing: fractionalHashing, limits: limits) {
             (interpreter) throws(RuleEvaluationError) in try root.isTruthy(&interpreter)
         }
+    }
+
+    /// `isSatisfied`, as one evaluation of a round: bounded by what `budget`
+    /// has left as well as by `limits`, and charged to it.
+    public func isSatisfied(
+        by data: JSON, flagd: FlagdProperties? = nil, limits: EvaluationLimits = .default, budget: inout WorkBudget
+    ) throws(RuleEvaluationError) -> Bool {
+        guard !budget.isSpent else { throw .tooManySteps(limit: budget.units) }
+        let outcome = Interpreter.with(data: data, flagd: flagd, hashing: fractionalHashing, limits: budget.limits(for: limits)) {
+            (interpreter) -> (Result<Bool, RuleEvaluationError>, Int) in
+            do throws(RuleEvaluationError) {
+                return (.success(try root.isTruthy(&interpreter)), interpreter.steps)
+            } catch {
+                return (.failure(error), interpreter.steps)
+            }
+        }
+        budget.spend(outcome.1)
+        return try outcome.0.get()
     }
 
     /// Non-finite numbers only come from arithmetic, so they sit no deeper

@@ -2,23 +2,25 @@ import BuntingJSON
 
 /// What a `$ref` names, as the compiler sees it.
 enum ReferenceResolution {
-    case compiled(Node, depth: Int)
+    case compiled(Node, depth: Int, operations: Int)
     case unknown
-    case cycle([String])
-    case invalid(RuleCompileError)
+    /// The evaluator was refused; `cause` is the first problem of the chain
+    /// that refused it (never a message that quotes another's, so that a
+    /// chain of n refusals costs n short messages, not n² characters).
+    case invalid(cause: RuleCompileError)
 }
 
 /// Looks up `$ref`s for the compiler: in finished `RuleEvaluators`, or in
-/// `$evaluators` still being compiled, where it compiles on first use and
-/// tracks the chain of names being compiled to catch cycles.
+/// `$evaluators` being compiled in `EvaluatorOrder`, which compiles each
+/// evaluator after those it names, so that a lookup finds them finished.
 final class ReferenceResolver {
     private let definitions: JSONObject
     private let pointerPrefix: String
     private let maxDepth: Int
     private let attributes: AttributeTable
-    private(set) var compiled: [String: RuleEvaluators.Compiled]
-    private(set) var failures: [String: RuleCompileError]
-    private var inProgress: [String] = []
+    private(set) var compiled: [ExactString: RuleEvaluators.Compiled]
+    /// Each refused evaluator's own problem, and the first problem of its chain.
+    private(set) var failures: [ExactString: RuleEvaluators.Failure]
 
     /// Resolves against evaluators compiled earlier.
     init(_ evaluators: RuleEvaluators) {
@@ -30,7 +32,7 @@ final class ReferenceResolver {
         failures = evaluators.failures
     }
 
-    /// Compiles `definitions` on demand.
+    /// Compiles `definitions` as `compile(_:)` is called, in `EvaluatorOrder`.
     init(definitions: JSONObject, pointerPrefix: String, maxDepth: Int, attributes: AttributeTable) {
         self.attributes = attributes
         self.definitions = definitions
@@ -41,25 +43,32 @@ final class ReferenceResolver {
     }
 
     func resolve(_ name: String) -> ReferenceResolution {
-        if let done = compiled[name] { return .compiled(done.node, depth: done.depth) }
-        if let failure = failures[name] { return .invalid(failure) }
-        if let start = inProgress.firstIndex(of: name) {
-            return .cycle(Array(inProgress[start...]) + [name])
-        }
-        guard let rule = definitions[name] else { return .unknown }
+        let key = ExactString(name)
+        if let done = compiled[key] { return .compiled(done.node, depth: done.depth, operations: done.operations) }
+        if let failure = failures[key] { return .invalid(cause: failure.cause) }
+        // Not compiled (yet): `EvaluatorOrder` compiles what an evaluator
+        // names before it, so this is a name that is not an evaluator.
+        return .unknown
+    }
 
-        inProgress.append(name)
-        defer { inProgress.removeLast() }
+    /// Compiles the evaluator `name`, whose references are compiled or refused already.
+    func compile(_ name: String) {
+        guard let rule = definitions[name] else { return }
         var compiler = Compiler(
             references: self, attributes: attributes, maxDepth: maxDepth,
             pointerPrefix: pointerPrefix + JSONPointer(tokens: [name]).description)
         do {
             let node = try compiler.compile(rule)
-            compiled[name] = RuleEvaluators.Compiled(node: node, depth: compiler.deepest)
-            return .compiled(node, depth: compiler.deepest)
+            compiled[ExactString(name)] = RuleEvaluators.Compiled(
+                node: node, depth: compiler.deepest, operations: compiler.operations)
         } catch {
-            failures[name] = error
-            return .invalid(error)
+            failures[ExactString(name)] = RuleEvaluators.Failure(problem: error, cause: compiler.refusedReference ?? error)
         }
+    }
+
+    /// Refuses `name` before compiling it (a cycle, a chain too long).
+    func refuse(_ name: String, at tokens: [String], _ message: String) {
+        let problem = RuleCompileError(pointer: pointerPrefix + JSONPointer(tokens: [name] + tokens).description, message: message)
+        failures[ExactString(name)] = RuleEvaluators.Failure(problem: problem, cause: problem)
     }
 }

@@ -11,10 +11,19 @@ public struct RuleEvaluators: Sendable {
         let node: Node
         /// Nesting depth of the evaluator's rule, with its own `$ref`s inlined.
         let depth: Int
+        /// Operations of the rule with its `$ref`s inlined (see `Compiler.operations`).
+        let operations: Int
     }
 
-    let compiled: [String: Compiled]
-    let failures: [String: RuleCompileError]
+    struct Failure: Sendable {
+        /// Where and why this evaluator was refused.
+        let problem: RuleCompileError
+        /// The first problem of the chain of `$ref`s that refused it.
+        let cause: RuleCompileError
+    }
+
+    let compiled: [ExactString: Compiled]
+    let failures: [ExactString: Failure]
 
     /// Every evaluator that could not be compiled, in document order, with
     /// pointers under `pointerPrefix`.
@@ -40,21 +49,19 @@ public struct RuleEvaluators: Sendable {
     init(_ definitions: JSONObject, pointerPrefix: String, maxDepth: Int, attributes: AttributeTable) {
         let resolver = ReferenceResolver(
             definitions: definitions, pointerPrefix: pointerPrefix, maxDepth: maxDepth, attributes: attributes)
-        var problems: [RuleCompileError] = []
-        for name in definitions.keys {
-            if case .invalid(let problem) = resolver.resolve(name) {
-                problems.append(problem)
-            }
-        }
+        let order = EvaluatorOrder(definitions)
+        for refusal in order.refusals { resolver.refuse(refusal.name, at: refusal.at, refusal.message) }
+        for name in order.names { resolver.compile(name) }
+        let problems = definitions.keys.compactMap { resolver.failures[ExactString($0)]?.problem }
         self.init(compiled: resolver.compiled, failures: resolver.failures, problems: problems)
     }
 
-    init(compiled: [String: Compiled], failures: [String: RuleCompileError], problems: [RuleCompileError]) {
+    init(compiled: [ExactString: Compiled], failures: [ExactString: Failure], problems: [RuleCompileError]) {
         self.compiled = compiled
         self.failures = failures
         self.problems = problems
     }
 
     /// The names of the evaluators that compiled.
-    public var names: [String] { compiled.keys.sorted() }
+    public var names: [String] { compiled.keys.map(\.string).sorted() }
 }

@@ -18,8 +18,9 @@ public final class SharedRuleParts: @unchecked Sendable {
     let evaluators: RuleEvaluators
     let attributes: AttributeTable
     /// Each part compiled so far, by its exact JSON, with how many levels it
-    /// nests below the place it was compiled at (see `Compiler.compile`).
-    private var nodes: [ExactJSON: (node: Node, height: Int)] = [:]
+    /// nests below the place it was compiled at (see `Compiler.compile`) and
+    /// the operations it stands for (see `Compiler.operations`).
+    private var nodes: [ExactJSON: (node: Node, height: Int, operations: Int)] = [:]
 
     /// For rules that refer to `evaluators`; each gets a table of its own attributes.
     public convenience init(evaluators: RuleEvaluators = .none) {
@@ -31,11 +32,11 @@ public final class SharedRuleParts: @unchecked Sendable {
         self.attributes = attributes
     }
 
-    func node(for json: ExactJSON) -> (node: Node, height: Int)? {
+    func node(for json: ExactJSON) -> (node: Node, height: Int, operations: Int)? {
         nodes[json]
     }
 
-    func remember(_ node: Node, height: Int, for json: ExactJSON) {
-        nodes[json] = (node, height)
+    func remember(_ node: Node, height: Int, operations: Int, for json: ExactJSON) {
+        nodes[json] = (node, height, operations)
     }
 }

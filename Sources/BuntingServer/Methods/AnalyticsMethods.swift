@@ -9,7 +9,10 @@ enum AnalyticsMethods {
     static func methods(_ engine: Engine) -> [Method] {
         [
             .immediate("logImpression", params: [
-                CommonParams.channel(), .string("id", minLength: 1), .stringArray("ids", minLength: 1, uniqueItems: true),
+                CommonParams.channel(), CommonParams.id("id", required: false),
+                .stringArray(
+                    "ids", itemMaxLength: CommonParams.maxIdLength, minLength: 1, maxLength: CommonParams.maxIdsPerImpression,
+                    uniqueItems: true),
             ]) { params throws(RPCError) in
                 let channel = try CommonParams.channel(params)
                 let (ids, field) = try idOrIds(params)
@@ -17,8 +20,8 @@ enum AnalyticsMethods {
                 return .object([:])
             },
             .immediate("logClick", params: [
-                .string("channel", required: true, oneOf: interactiveChannels), .string("id", required: true, minLength: 1),
-                .string("buttonId", minLength: 1),
+                .string("channel", required: true, oneOf: interactiveChannels), CommonParams.id("id"),
+                CommonParams.id("buttonId", required: false),
             ]) { params throws(RPCError) in
                 let channel = try CommonParams.channel(params)
                 let id = try params.string("id")
@@ -27,7 +30,7 @@ enum AnalyticsMethods {
                 return .object([:])
             },
             .immediate("logDismiss", params: [
-                .string("channel", required: true, oneOf: interactiveChannels), .string("id", required: true, minLength: 1),
+                .string("channel", required: true, oneOf: interactiveChannels), CommonParams.id("id"),
             ]) { params throws(RPCError) in
                 let channel = try CommonParams.channel(params)
                 let id = try params.string("id")
@@ -58,12 +61,18 @@ enum AnalyticsMethods {
 enum TrackingMethods {
     static func methods(_ engine: Engine) -> [Method] {
         [
-            .immediate("track", params: [.string("name", required: true, minLength: 1), .number("value"), .object("details")]) {
-                params throws(RPCError) in
+            .immediate("track", params: [
+                .string("name", required: true, minLength: 1), .number("value"), .object("details"),
+                .string("userId", minLength: 1, maxLength: UserMethods.maxUserIdLength), .object("attributes"),
+            ]) { params throws(RPCError) in
                 let name = try params.string("name")
                 let value = params.optionalNumber("value")
                 let details = params.optionalObject("details")
-                let eventId = try engineCall("track") { () throws(EngineError) in try engine.track(name: name, value: value, details: details) }
+                let userId = params.optionalString("userId")
+                let attributes = try CommonParams.attributes(params)
+                let eventId = try engineCall("track") { () throws(EngineError) in
+                    try engine.track(name: name, value: value, details: details, userId: userId, attributes: attributes)
+                }
                 return .object(["eventId": .string(eventId)])
             },
         ]

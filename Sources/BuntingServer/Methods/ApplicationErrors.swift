@@ -19,6 +19,8 @@ extension RPCErrorCode {
     public static let notSynced = RPCErrorCode(rawValue: -32008)
     /// A read of a channel the definitions turn off.
     public static let channelDisabled = RPCErrorCode(rawValue: -32009)
+    /// A bound of the server reached (too many subscriptions).
+    public static let limitReached = RPCErrorCode(rawValue: -32010)
 }
 
 extension RPCError {
@@ -36,6 +38,8 @@ extension RPCError {
             return RPCError(
                 code: .sdkDisabled, reason: "SDK_DISABLED", message: "SDK disabled: \(method) is refused while the SDK is disabled",
                 details: ["method": .string(method)])
+        case .limitReached:
+            return RPCError(code: .limitReached, reason: "LIMIT_REACHED", message: "Limit reached: \(error.why)", details: details)
         case .storage:
             return RPCError(
                 code: .storageError, reason: "STORAGE_ERROR", message: "Storage error: \(error.why)",

@@ -25,6 +25,20 @@ public enum BuntingMethods {
 enum CommonParams {
     static let channels = Channel.allCases.map(\.rawValue)
 
+    /// The most characters an id of an item may have in a request (a card,
+    /// flag, placement, button or subscription id): a bound on what a request
+    /// can make the server store and log, far above any id in use.
+    static let maxIdLength = 1024
+    /// The most ids one `logImpression` names (each becomes an event; the
+    /// queue holds 10,000 by default).
+    static let maxIdsPerImpression = 10_000
+    /// The most flag keys one `evaluateFlags` names (all flags are had by naming none).
+    static let maxFlagKeys = 10_000
+
+    static func id(_ name: String, required: Bool = true) -> ParamSpec {
+        .string(name, required: required, minLength: 1, maxLength: maxIdLength)
+    }
+
     static func channel(required: Bool = true) -> ParamSpec {
         .string("channel", required: required, oneOf: channels)
     }

@@ -8,7 +8,7 @@ enum CacheMethods {
         [
             .immediate("refresh", params: [
                 CommonParams.channel(),
-                .stringArray("placementIds", minLength: 1, uniqueItems: true),
+                .stringArray("placementIds", itemMaxLength: CommonParams.maxIdLength, minLength: 1, uniqueItems: true),
             ]) { params throws(RPCError) in
                 let channel = try CommonParams.channel(params)
                 let placementIds = params.optionalStringArray("placementIds")
@@ -19,18 +19,23 @@ enum CacheMethods {
             .encoded("getSnapshot", params: [CommonParams.channel(), .object("extras")]) { params throws(RPCError) in
                 let channel = try CommonParams.channel(params)
                 let extras = params.optionalObject("extras")
-                return try engineCall("getSnapshot") { () throws(EngineError) in try engine.readSnapshot(channel, extras: extras) }.encoded
+                let snapshot = try engineCall("getSnapshot") { () throws(EngineError) in try engine.readSnapshot(channel, extras: extras) }.encoded
+                // Not yet refreshed for this user: an empty list must not read as "nothing".
+                guard case .notSynced(let why) = engine.readiness(channel) else { return snapshot }
+                return EncodedJSON(trustedText: snapshot.bytes.dropLast() + Self.notSyncedKey + JSON.string(why).encoded() + [UInt8(ascii: "}")])
             },
-            .encoded("getFeatureFlag", params: [.string("id", required: true, minLength: 1)]) { params throws(RPCError) in
+            .encoded("getFeatureFlag", params: [CommonParams.id("id")]) { params throws(RPCError) in
                 try requireSynced(.featureFlags, engine)
                 return engine.encodedFeatureFlag(id: try params.string("id")) ?? .null
             },
-            .encoded("getBanner", params: [.string("placementId", required: true, minLength: 1)]) { params throws(RPCError) in
+            .encoded("getBanner", params: [CommonParams.id("placementId")]) { params throws(RPCError) in
                 try requireSynced(.banners, engine)
                 return engine.encodedBanner(placementId: try params.string("placementId")) ?? .null
             },
         ]
     }
+
+    private static let notSyncedKey = Array(#","notSynced":"#.utf8)
 
     /// A read's `null` means "no such item for this user" only once the
     /// channel is synced; before that, the read is refused with the reason.

@@ -13,7 +13,7 @@ public enum RuleMethods {
                 .object(["result": try evaluate(try params.requiredValue("rule"), data: params.value("data") ?? .null)])
             },
             .encoded("evaluateFlag", params: [
-                .string("flagKey", required: true, minLength: 1), .object("context", required: true),
+                CommonParams.id("flagKey"), .object("context", required: true),
                 .string("type", oneOf: FlagType.allCases.map(\.rawValue)),
             ]) { params throws(RPCError) in
                 let flagKey = try params.string("flagKey")
@@ -22,7 +22,9 @@ public enum RuleMethods {
                 return engine.encodedFlagResult(flagKey, context: .object(context), type: type)
             },
             .immediate("evaluateFlags", params: [
-                .object("context", required: true), .stringArray("flagKeys", uniqueItems: true),
+                .object("context", required: true),
+                .stringArray(
+                    "flagKeys", itemMaxLength: CommonParams.maxIdLength, maxLength: CommonParams.maxFlagKeys, uniqueItems: true),
             ]) { params throws(RPCError) in
                 .object(engine.evaluateFlags(context: .object(try flagdContext(params)), flagKeys: params.optionalStringArray("flagKeys")))
             },

@@ -8,18 +8,22 @@ enum SubscriptionMethods {
         [
             .immediate("subscribe", params: [CommonParams.channel(), .object("extras")]) { params throws(RPCError) in
                 let channel = try CommonParams.channel(params)
-                guard let extras = params.optionalObject("extras") else { return subscription(engine.subscribe(channel, kind: .events)) }
+                let extras = params.optionalObject("extras")
                 return subscription(try engineCall("subscribe") { () throws(EngineError) in
-                    try engine.subscribe(channel, kind: .events, extras: extras)
+                    guard let extras else { return try engine.subscribe(channel, kind: .events) }
+                    return try engine.subscribe(channel, kind: .events, extras: extras)
                 })
             },
             .immediate("subscribeToUpdates", params: [CommonParams.channel()]) { params throws(RPCError) in
-                subscription(engine.subscribe(try CommonParams.channel(params), kind: .updates))
+                let channel = try CommonParams.channel(params)
+                return subscription(try engineCall("subscribeToUpdates") { () throws(EngineError) in
+                    try engine.subscribe(channel, kind: .updates)
+                })
             },
-            .immediate("subscribeToDefinitions") { _ in
-                subscription(engine.subscribeToDefinitions())
+            .immediate("subscribeToDefinitions") { _ throws(RPCError) in
+                subscription(try engineCall("subscribeToDefinitions") { () throws(EngineError) in try engine.subscribeToDefinitions() })
             },
-            .immediate("removeSubscription", params: [.string("subscriptionId", required: true, minLength: 1)]) { params throws(RPCError) in
+            .immediate("removeSubscription", params: [CommonParams.id("subscriptionId")]) { params throws(RPCError) in
                 .object(["removed": .bool(engine.removeSubscription(try params.string("subscriptionId")))])
             },
         ]

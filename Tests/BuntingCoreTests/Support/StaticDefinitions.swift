@@ -49,14 +49,14 @@ final class StaticDefinitions: CompiledDefinitions {
         }
     }
 
-    func banners(for subject: EvaluationSubject, at now: Double, excluding: Set<String>) -> [String: Banner] {
-        var banners: [String: Banner] = [:]
-        for entry in entries("banners", for: subject) where !excluding.contains(entry["id"]!.stringValue!) {
+    func banners(for subject: EvaluationSubject, at now: Double, excluding: Set<ExactString>) -> [ExactString: Banner] {
+        var banners: [ExactString: Banner] = [:]
+        for entry in entries("banners", for: subject) where !excluding.contains(ExactString(entry["id"]!.stringValue!)) {
             let banner = Banner(
                 id: entry["id"]!.stringValue!, placementId: entry["placementId"]!.stringValue!,
                 html: entry["html"]?.stringValue ?? "", isControl: entry["isControl"]?.boolValue ?? false,
                 expiresAt: entry["expiresAt"]?.doubleValue)
-            banners[banner.placementId] = banner
+            banners[ExactString(banner.placementId)] = banner
         }
         return banners
     }
@@ -86,6 +86,12 @@ final class StaticDefinitions: CompiledDefinitions {
     }
 
     var problems: [DefinitionsProblem] { [] }
+
+    /// `"refusedOnFullLoad": "why"` stands for a document served from its
+    /// note whose full load then refused it.
+    var refusal: DefinitionsError? {
+        document["refusedOnFullLoad"]?.stringValue.map { DefinitionsError(problems: [$0]) }
+    }
 
     func contentCards(for subject: EvaluationSubject, at now: Double) -> [ContentCard] {
         entries("cards", for: subject).map { entry in

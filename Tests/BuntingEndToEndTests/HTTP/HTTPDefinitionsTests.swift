@@ -109,8 +109,9 @@ let serverErrorCycle = [
         try fixture.expectCacheKeptAndRecovery(before)
     }
 
+    /// Retry-After is honoured up to --retry-max-delay (here above it).
     @Test func rateLimitedWithRetryAfterInSecondsWaitsForIt() throws {
-        let fixture = try DefinitionsFixture()
+        let fixture = try DefinitionsFixture(["--retry-max-delay", "10"])
         try fixture.server.setDocument(DefinitionsFixture.path, definitions("v2"), etag: "\"v2\"")
         let (events, requests, raw) = try fixture.refresh([.status(429, headers: ["Retry-After": "1"])])
         #expect(events == ["ERROR featureFlags RATE_LIMITED SDK_WILL_RETRY", "DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH"])
@@ -122,7 +123,7 @@ let serverErrorCycle = [
     }
 
     @Test func rateLimitedWithRetryAfterAsAnHTTPDateWaitsUntilThatDate() throws {
-        let fixture = try DefinitionsFixture()
+        let fixture = try DefinitionsFixture(["--retry-max-delay", "10"])
         let date = (Date().timeIntervalSince1970 + 2).rounded(.down)
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -134,6 +135,21 @@ let serverErrorCycle = [
         #expect(raw[0]["rateLimitedUntil"]?.doubleValue == date)
         try #require(requests.count == 2)
         #expect(requests[1].time >= date - 0.01, "retried before Retry-After")
+    }
+
+    /// `Retry-After: 100000000` (or a date in the year 9999) stopped fetching
+    /// for years, and manual refreshes with it, until a restart.
+    @Test(arguments: ["100000000", "Fri, 31 Dec 9999 23:59:59 GMT"])
+    func aRetryAfterYearsAwayIsTakenAsTheLongestRetryDelay(retryAfter: String) throws {
+        let fixture = try DefinitionsFixture(["--retry-max-delay", "0.5"])
+        try fixture.server.setDocument(DefinitionsFixture.path, definitions("v2"), etag: "\"v2\"")
+        let (events, requests, raw) = try fixture.refresh([.status(429, headers: ["Retry-After": .string(retryAfter)])])
+        #expect(events == ["ERROR featureFlags RATE_LIMITED SDK_WILL_RETRY", "DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH"])
+        try #require(requests.count == 2)
+        let until = try #require(raw[0]["rateLimitedUntil"]?.doubleValue)
+        #expect(until <= requests[0].time + 0.5 + 0.05, "rateLimitedUntil is the clamped time")
+        #expect(requests[1].time >= until - 0.01)
+        #expect(try fixture.bunting.greeting() == "v2")
     }
 
     @Test func rateLimitedAgainAndAgainIsLeftToTheIntegrator() throws {
@@ -227,7 +243,7 @@ let serverErrorCycle = [
         try server.release()
         let events = try bunting.summaries(after: 0) { $0.hasPrefix("DATA_UPDATED") }
         #expect(events == [
-            "ERROR featureFlags FEATURE_DISABLED DO_NOT_RETRY",
+            "ERROR featureFlags FEATURE_DISABLED SDK_WILL_RETRY",
             "ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY",
             "ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY",
             "DATA_UPDATED featureFlags AUTO_SERVER_REFRESH",

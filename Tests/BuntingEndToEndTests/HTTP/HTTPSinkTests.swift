@@ -121,7 +121,7 @@ struct SinkFixture {
     }
 
     @Test func rateLimitedWithRetryAfterWaitsForIt() throws {
-        let fixture = try SinkFixture()
+        let fixture = try SinkFixture(["--retry-max-delay", "10"])
         let (_, events, posts, raw) = try fixture.logAndFlush([.status(429, headers: ["Retry-After": "1"])])
         #expect(events == [
             "IMPRESSION featureFlags ENQUEUED", "ERROR featureFlags RATE_LIMITED SDK_WILL_RETRY", "IMPRESSION featureFlags FLUSHED",

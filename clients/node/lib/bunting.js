@@ -52,6 +52,8 @@ export class Bunting extends BuntingMethods {
       framing: options.framing,
       callTimeout: options.callTimeout,
       maxBufferedEvents: options.maxBufferedEvents,
+      // A pending call ends with the server's reply or its exit: both must be waited for.
+      handles: [child.stdout, child],
     });
     this.#child = child;
     this.#closeTimeout = options.closeTimeout ?? DEFAULT_CLOSE_TIMEOUT;
@@ -59,6 +61,11 @@ export class Bunting extends BuntingMethods {
     /** The binary and arguments the server was started with. */
     this.command = [options.binary, ...options.args];
 
+    // Neither the child nor its pipes keep this process alive: the connection holds the
+    // output while a call or a wait is pending. A program that forgets close() exits, and
+    // the server ends with its input, as after close().
+    child.stdin.unref?.();
+    child.stderr.unref?.();
     // The pipes' own errors (EPIPE once the server is gone) are told through the end of the process.
     child.stdin.on("error", () => {});
     child.stdout.on("error", () => {});
@@ -114,6 +121,8 @@ export class Bunting extends BuntingMethods {
 
   /** Resolves to `{exitCode, signal, killed}` once the server has exited and its output is read. */
   get exited() {
+    // Asked for, the exit is waited for: the process stays alive until it comes.
+    if (this.#exit === null) this.#child.ref();
     return this.#exited;
   }
 
@@ -131,6 +140,8 @@ export class Bunting extends BuntingMethods {
 
   async #close(timeout) {
     if (this.#exit) return this.#exit;
+    // Waited for: the process stays alive until the server has exited.
+    this.#child.ref();
     const killer = setTimeout(() => {
       this.#killed = true;
       this.#child.kill("SIGKILL");

@@ -7,7 +7,7 @@ import { BuntingClosedError, BuntingTimeoutError, errorFromReply } from "./error
 import { eventMatcher } from "./event-filter.js";
 import { framingFor } from "./framing.js";
 import { deliver, end, peekQueued, Subscription, takeQueued } from "./subscription.js";
-import { firstAccepting, Waiter } from "./waiter.js";
+import { firstAccepting, keepAlive, Waiter } from "./waiter.js";
 
 const DEFAULT_CALL_TIMEOUT = 30_000;
 const DEFAULT_MAX_BUFFERED_EVENTS = 10_000;
@@ -43,12 +43,30 @@ export class Connection extends EventEmitter {
   #ended = null;
   /** @type {{why: string, details: object} | null} what each call's closed error is made of */
   #closedDetails = null;
+  /** @type {{ref?: () => void, unref?: () => void}[]} what keeps the process alive while a call or a wait is pending */
+  #handles;
+  /**
+   * How many calls and waits are pending. The server's output keeps the process
+   * alive only while one is: a program that is done with its client exits without
+   * `close()`, and its server then ends with its input.
+   */
+  #holds = 0;
+  [keepAlive] = {
+    hold: () => {
+      if (this.#holds++ === 0) for (const handle of this.#handles) handle.ref?.();
+    },
+    release: () => {
+      if (--this.#holds === 0) for (const handle of this.#handles) handle.unref?.();
+    },
+  };
 
   /**
    * @param {{input: import("node:stream").Readable, output: import("node:stream").Writable,
-   *   framing?: "ndjson" | "lsp", callTimeout?: number, maxBufferedEvents?: number}} options
+   *   framing?: "ndjson" | "lsp", callTimeout?: number, maxBufferedEvents?: number,
+   *   handles?: {ref?: () => void, unref?: () => void}[]}} options `handles` (the input by
+   *   default) keep the process alive while a call or a wait is pending, and only then
    */
-  constructor({ input, output, framing = "ndjson", callTimeout = DEFAULT_CALL_TIMEOUT, maxBufferedEvents = DEFAULT_MAX_BUFFERED_EVENTS }) {
+  constructor({ input, output, framing = "ndjson", callTimeout = DEFAULT_CALL_TIMEOUT, maxBufferedEvents = DEFAULT_MAX_BUFFERED_EVENTS, handles = [input] }) {
     super();
     const { decoder, encode } = framingFor(framing);
     this.#decoder = decoder;
@@ -59,7 +77,9 @@ export class Connection extends EventEmitter {
     this.framing = framing;
     /** Milliseconds a call (and a `waitFor`) may take when it does not say; Infinity for no limit. */
     this.callTimeout = callTimeout;
+    this.#handles = handles;
     input.on("data", (chunk) => this.#read(chunk));
+    for (const handle of handles) handle.unref?.();
   }
 
   /** Whether the connection has ended; every call then rejects. */
@@ -122,7 +142,7 @@ export class Connection extends EventEmitter {
         return Promise.resolve(subscription[takeQueued]((event) => event === queued.event).event);
       }
       if (this.#ended) return Promise.reject(this.#ended);
-      waiter = new Waiter(filter, this.callTimeout, this.#waiters);
+      waiter = new Waiter(filter, this.callTimeout, this.#waiters, this[keepAlive]);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -146,6 +166,7 @@ export class Connection extends EventEmitter {
       entry.signal?.removeEventListener("abort", entry.onAbort);
       entry.reject(this.#closedError(entry.method));
     }
+    for (let count = this.#late.size; count > 0; count--) this[keepAlive].release();
     this.#late.clear();
     for (const waiter of this.#waiters.slice()) waiter.fail(this.#ended);
     for (const subscription of this.#subscriptions.values()) this.#endSubscription(subscription, this.#ended);
@@ -175,7 +196,17 @@ export class Connection extends EventEmitter {
     const timeout = options.timeout ?? this.callTimeout;
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise((resolve, reject) => {
+    return new Promise((settleResolve, settleReject) => {
+      const alive = this[keepAlive];
+      alive.hold();
+      const resolve = (value) => {
+        alive.release();
+        settleResolve(value);
+      };
+      const reject = (error) => {
+        alive.release();
+        settleReject(error);
+      };
       const deadline = Number.isFinite(timeout) ? performance.now() + timeout : Infinity;
       const entry = { method, params, resolve, reject, deadline, timeout, onResult, onAbort: undefined, signal };
       if (deadline < this.#timerDeadline) this.#armDeadlineTimer(deadline);
@@ -198,8 +229,12 @@ export class Connection extends EventEmitter {
     if (!entry) return;
     this.#pending.delete(id);
     entry.signal?.removeEventListener("abort", entry.onAbort);
-    // A subscription made after the caller gave up would never be removed: undo it when it comes.
-    if (entry.onResult) this.#late.set(id, entry);
+    // A subscription made after the caller gave up would never be removed: undo it when it
+    // comes (the process waits for that reply as for any other).
+    if (entry.onResult) {
+      this[keepAlive].hold();
+      this.#late.set(id, entry);
+    }
     entry.reject(error);
   }
 
@@ -261,7 +296,10 @@ export class Connection extends EventEmitter {
     const entry = this.#pending.get(message.id);
     if (!entry) {
       const late = this.#late.get(message.id);
-      this.#late.delete(message.id);
+      if (late) {
+        this.#late.delete(message.id);
+        this[keepAlive].release();
+      }
       if (late && message.result && typeof message.result.subscriptionId === "string") {
         this.notify("removeSubscription", { subscriptionId: message.result.subscriptionId });
       } else if (!late) {

@@ -53,6 +53,8 @@ export class StorageError extends BuntingError {}
 export class NotSyncedError extends BuntingError {}
 /** -32009 CHANNEL_DISABLED (`data.channel`): the definitions turn this channel off. */
 export class ChannelDisabledError extends BuntingError {}
+/** -32010 LIMIT_REACHED (`data.why`): a bound of the server reached, such as its subscriptions. */
+export class LimitReachedError extends BuntingError {}
 
 const classByReason = {
   INVALID_JSON: ParseError,
@@ -83,6 +85,7 @@ const classByReason = {
   STORAGE_ERROR: StorageError,
   NOT_SYNCED: NotSyncedError,
   CHANNEL_DISABLED: ChannelDisabledError,
+  LIMIT_REACHED: LimitReachedError,
 };
 
 // A reason this client does not know yet still gets the class of its code's family.
@@ -101,6 +104,7 @@ const classByCode = {
   [-32007]: StorageError,
   [-32008]: NotSyncedError,
   [-32009]: ChannelDisabledError,
+  [-32010]: LimitReachedError,
 };
 
 /** The reasons this client has a class for, and the class (for tests and tools). */

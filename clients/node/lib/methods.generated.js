@@ -198,17 +198,19 @@ export class BuntingMethods extends Connection {
    * receives `CACHE_LOAD`, `DATA_UPDATED`, `IMPRESSION`, `CLICK`, `DISMISS` and `ERROR` events of
    * that channel (see the `event` notification). Subscribing starts no refresh. If the channel is
    * disabled, or no configuration has arrived yet, it still answers normally, then sends `ERROR`
-   * `FEATURE_DISABLED`/`DO_NOT_RETRY` instead of `CACHE_REPLAY` (when the definitions could not be
-   * read or were invalid, that `ERROR` carries the real cause instead: `SERVER_ERROR` or
-   * `INVALID_SERVER_DATA`, with the source's message); the subscription stays, and when the
+   * `FEATURE_DISABLED` instead of `CACHE_REPLAY`: `DO_NOT_RETRY` when the definitions turn the
+   * channel off, `SDK_WILL_RETRY` while the first document is being fetched (when the definitions
+   * could not be read or were invalid, that `ERROR` carries the real cause instead: `SERVER_ERROR`
+   * or `INVALID_SERVER_DATA`, with the source's message); the subscription stays, and when the
    * channel is enabled a refresh runs and `DATA_UPDATED` follows. If local storage was found
    * damaged at start-up (moved aside and started afresh) or cannot be used (state is kept in
    * memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY` whose `message` says so follows the
    * `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on every subscription made while this server
    * runs. While the SDK is disabled it answers null and makes no subscription (subscriptions made
-   * before `disableSDK` stay and work again after `enableSDK`). A channel may have any number of
-   * subscriptions; each receives its own events. With `extras` (content cards only; -32602 for
-   * another channel) the subscription's snapshots list only the cards of that feed.
+   * before `disableSDK` stay and work again after `enableSDK`). A server keeps at most
+   * `--max-subscriptions` subscriptions (100 by default; -32010 `LIMIT_REACHED` past it); each
+   * receives its own events. With `extras` (content cards only; -32602 for another channel) the
+   * subscription's snapshots list only the cards of that feed.
    *
    * @param {object} params
    * @param {import("../index.js").Channel} params.channel The channel to subscribe to.
@@ -219,6 +221,7 @@ export class BuntingMethods extends Connection {
    * @returns {Promise<import("../index.js").Subscription | null>} the Subscription (null where the
    *     server made none)
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").LimitReachedError} -32010 LIMIT_REACHED
    * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
    * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
    * @example
@@ -246,6 +249,7 @@ export class BuntingMethods extends Connection {
    * @returns {Promise<import("../index.js").Subscription | null>} the Subscription (null where the
    *     server made none)
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").LimitReachedError} -32010 LIMIT_REACHED
    * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
    * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
    * @example
@@ -273,6 +277,7 @@ export class BuntingMethods extends Connection {
    * @returns {Promise<import("../index.js").Subscription | null>} the Subscription (null where the
    *     server made none)
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").LimitReachedError} -32010 LIMIT_REACHED
    * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
    * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
    * @example
@@ -357,9 +362,12 @@ export class BuntingMethods extends Connection {
    * Returns the channel's cache snapshot for the current user, in the same shape as an event's
    * `cacheSnapshot`: `contentCards` → ContentCardsSnapshot, `banners` → BannersSnapshot,
    * `featureFlags` → FeatureFlagsSnapshot. While the channel is disabled the data is empty and
-   * `lastSyncAt` is null. Reads only: no refresh, no notification, nothing logged; answers from
-   * the cache while the SDK is disabled. With `extras` (content cards only; -32602 for another
-   * channel) only the cards of that feed are listed, and `unviewedCount` counts them.
+   * `lastSyncAt` is null. Before the channel was refreshed for the current user (before the first
+   * definitions arrived, say), the answer carries `notSynced` with why and what to do, in the
+   * words `getFeatureFlag`'s -32008 `NOT_SYNCED` uses, so that an empty list is never mistaken for
+   * "nothing". Reads only: no refresh, no notification, nothing logged; answers from the cache
+   * while the SDK is disabled. With `extras` (content cards only; -32602 for another channel) only
+   * the cards of that feed are listed, and `unviewedCount` counts them.
    *
    * @param {object} params
    * @param {import("../index.js").Channel} params.channel The channel.
@@ -602,17 +610,26 @@ export class BuntingMethods extends Connection {
   /**
    * Records a custom event on the durable analytics path.
    *
-   * Records an event the client names (OpenFeature's `track`), for the current user and session:
-   * it is committed to local storage before `CUSTOM`/`ENQUEUED` is sent, and deleted only after
-   * the sink accepted it (`CUSTOM`/`FLUSHED`, same `eventId`), as impressions are; at the sink it
-   * is `kind` `custom` with `name`, `value` and `details` (`channel` `featureFlags`, `itemId` the
-   * name). The notifications go to the event subscriptions of the `featureFlags` channel. Answers
-   * the event's id. Refused while the SDK is disabled (-32004); -32007 when it cannot be stored.
+   * Records an event the client names (OpenFeature's `track`), for the current user and session,
+   * or for the user it names (`userId`, the evaluation context's targeting key; OpenFeature's
+   * `track` passes the context with the event, so a server that tracks for many users records each
+   * event under its own user): it is committed to local storage before `CUSTOM`/`ENQUEUED` is
+   * sent, and deleted only after the sink accepted it (`CUSTOM`/`FLUSHED`, same `eventId`), as
+   * impressions are; at the sink it is `kind` `custom` with `name`, `value`, `details` and
+   * `attributes` (`channel` `featureFlags`, `itemId` the name, `userId` the event's user). The
+   * notifications go to the event subscriptions of the `featureFlags` channel. Answers the event's
+   * id. Refused while the SDK is disabled (-32004); -32007 when it cannot be stored.
    *
    * @param {object} params
    * @param {string} params.name The event's name (at most 255 bytes).
    * @param {number} [params.value] A number that goes with it (OpenFeature's tracking value).
    * @param {object} [params.details] Anything else about it (at most 16 KiB encoded).
+   * @param {string} [params.userId] The user the event is about (the evaluation context's
+   *     targeting key), at most 997 characters; the current user when left out. An event for a
+   *     user other than the current one carries no `sessionId`.
+   * @param {object} [params.attributes] The evaluation context's attributes at the time of the
+   *     event (at most 64 KiB encoded), recorded with it: `attributes` at the sink and in the
+   *     event's notifications. `targetingKey` and `$flagd` are reserved.
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<import("../index.js").TrackResult>} tracked
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
@@ -889,7 +906,7 @@ export const protocolMethods = Object.freeze([
   { method: "logImpression", name: "logImpression", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "id", required: false }, { name: "ids", required: false }] },
   { method: "logClick", name: "logClick", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "id", required: true }, { name: "buttonId", required: false }] },
   { method: "logDismiss", name: "logDismiss", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "id", required: true }] },
-  { method: "track", name: "track", subscribes: false, deprecated: false, params: [{ name: "name", required: true }, { name: "value", required: false }, { name: "details", required: false }] },
+  { method: "track", name: "track", subscribes: false, deprecated: false, params: [{ name: "name", required: true }, { name: "value", required: false }, { name: "details", required: false }, { name: "userId", required: false }, { name: "attributes", required: false }] },
   { method: "flush", name: "flush", subscribes: false, deprecated: false, params: [] },
   { method: "wipeData", name: "wipeData", subscribes: false, deprecated: false, params: [] },
   { method: "disableSDK", name: "disableSDK", subscribes: false, deprecated: false, params: [] },

@@ -1,17 +1,20 @@
 // A subscription of the server (`subscribe`, `subscribeToUpdates`, and any later
 // method that answers `{subscriptionId}`), seen three ways at once:
-// - an EventEmitter of "event": every event, as it arrives. Events that arrive
-//   while nobody listens (the replay that follows the subscribe reply at once,
-//   before the caller could add a listener) go to the first listener added;
+// - an EventEmitter of "event": every event, as it arrives;
 // - an async iterator of the events not yet taken;
 // - `waitFor(filter)`, which takes the first matching event, already arrived or not.
-// Iterators, `waitFor` and the client's `waitFor` take events out of one queue:
-// each event is taken once, and an event nobody asked for stays for later.
+// An event goes once to each: to the "event" listeners, and to the first waiter
+// (of `waitFor`, an iterator, or the client's `waitFor`) that accepts it. Only an
+// event that found neither is kept, in one queue: the replay that follows the
+// subscribe reply before the caller could add a listener, the events a request
+// caused before its caller awaits them. The first listener added takes the queue
+// over; while a subscription has a listener it keeps nothing, so a program that
+// only listens holds no event in memory.
 
 import { EventEmitter } from "node:events";
 import { BuntingClosedError } from "./errors.js";
 import { eventMatcher } from "./event-filter.js";
-import { firstAccepting, Waiter } from "./waiter.js";
+import { firstAccepting, keepAlive, Waiter } from "./waiter.js";
 
 /** Internal entry points of the connection that owns the subscription. */
 export const deliver = Symbol("deliver");
@@ -20,10 +23,8 @@ export const peekQueued = Symbol("peekQueued");
 export const end = Symbol("end");
 
 export class Subscription extends EventEmitter {
-  /** @type {{seq: number, event: object}[]} events not yet taken, in arrival order */
+  /** @type {{seq: number, event: object}[]} events that found neither a listener nor a waiter, in arrival order */
   #queue = [];
-  /** @type {object[]} events emitted while there was no "event" listener */
-  #unheard = [];
   /** @type {Waiter[]} */
   #waiters = [];
   #connection;
@@ -46,13 +47,13 @@ export class Subscription extends EventEmitter {
     /** The method that made it, e.g. `subscribe`. */
     this.method = method;
     this.on("newListener", (name) => {
-      if (name !== "event" || this.#unheard.length === 0) return;
-      // After the listener is in place (newListener fires before), and before
-      // any later event: those come from I/O callbacks, after the microtasks.
+      if (name !== "event" || this.#queue.length === 0 || this.listenerCount("event") > 0) return;
+      // The first listener takes over what was kept. Taken now, so that no waiter takes
+      // it meanwhile; emitted once the listener is in place (newListener fires before),
+      // and before any later event: those come from I/O callbacks, after the microtasks.
+      const kept = this.#queue.splice(0);
       queueMicrotask(() => {
-        const unheard = this.#unheard;
-        this.#unheard = [];
-        for (const event of unheard) this.emit("event", event);
+        for (const { event } of kept) this.emit("event", event);
       });
     });
   }
@@ -88,7 +89,7 @@ export class Subscription extends EventEmitter {
       const queued = this[takeQueued](eventMatcher(filter));
       if (queued !== undefined) return Promise.resolve(queued.event);
       if (this.#ended) return Promise.reject(this.#ended);
-      waiter = new Waiter(filter, this.#connection.callTimeout, this.#waiters);
+      waiter = new Waiter(filter, this.#connection.callTimeout, this.#waiters, this.#connection[keepAlive]);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -114,7 +115,7 @@ export class Subscription extends EventEmitter {
         const queued = subscription[takeQueued](() => true);
         if (queued !== undefined) return Promise.resolve({ value: queued.event, done: false });
         if (subscription.#ended) return Promise.resolve({ value: undefined, done: true });
-        const waiter = new Waiter({ timeout: Infinity }, Infinity, subscription.#waiters);
+        const waiter = new Waiter({ timeout: Infinity }, Infinity, subscription.#waiters, subscription.#connection[keepAlive]);
         waiter.iterator = true;
         mine.add(waiter);
         return waiter.promise.then(
@@ -143,19 +144,16 @@ export class Subscription extends EventEmitter {
 
   /** Called by the connection for each event of this subscription. */
   [deliver](seq, event, clientWaiter) {
-    if (this.listenerCount("event") > 0) {
-      this.emit("event", event);
-    } else {
-      this.#unheard.push(event);
-      if (this.#unheard.length > this.#maxBuffered) this.#unheard.shift();
-    }
     const mine = firstAccepting(this.#waiters, event);
     // Whoever asked first gets it: a waiter of this subscription or one of the client.
     const taker = mine && clientWaiter ? (mine.order < clientWaiter.order ? mine : clientWaiter) : mine ?? clientWaiter;
+    const heard = this.listenerCount("event") > 0;
+    if (heard) this.emit("event", event);
     if (taker) {
       taker.take(event);
       return;
     }
+    if (heard) return;
     this.#queue.push({ seq, event });
     if (this.#queue.length > this.#maxBuffered) {
       this.#queue.shift();

@@ -6,14 +6,22 @@ import { describeFilter, eventMatcher } from "./event-filter.js";
 
 let lastOrder = 0;
 
+/**
+ * What a connection gives its waiters: `hold()` while something waits on the server,
+ * `release()` once it no longer does. The process stays alive while anything holds it.
+ */
+export const keepAlive = Symbol("keepAlive");
+
 export class Waiter {
   /**
    * @param {object} filter the caller's filter (with `timeout` and `signal`)
    * @param {number} defaultTimeout milliseconds, when the filter gives none
    * @param {Waiter[]} list where it waits; it removes itself when settled
+   * @param {{hold: () => void, release: () => void}} [alive] held until it is settled
    */
-  constructor(filter, defaultTimeout, list) {
+  constructor(filter, defaultTimeout, list, alive) {
     this.matches = eventMatcher(filter);
+    this.#alive = alive;
     // Registration order decides which waiter gets an event that several would take.
     this.order = ++lastOrder;
     this.#list = list;
@@ -36,9 +44,11 @@ export class Waiter {
       }
     }
     list.push(this);
+    alive?.hold();
   }
 
   #list;
+  #alive;
   #resolve;
   #reject;
   #timer;
@@ -71,6 +81,7 @@ export class Waiter {
     this.#signal?.removeEventListener("abort", this.#onAbort);
     const index = this.#list.indexOf(this);
     if (index !== -1) this.#list.splice(index, 1);
+    this.#alive?.release();
     return true;
   }
 }

@@ -1,6 +1,7 @@
 // Reads the parts of index.d.ts that the document describes. index.d.ts is kept
 // in a plain shape for this: one member per line in interfaces, the protocol
-// methods between two marker comments in class Bunting.
+// methods between marker comments (in the generated ProtocolMethods, and in class
+// Bunting for those declared by hand).
 
 /** Removes comments, keeping line breaks. */
 export function stripComments(text) {
@@ -59,18 +60,24 @@ export function stringUnion(text, name) {
 }
 
 /**
- * The protocol methods declared in class Bunting.
+ * The protocol methods: those of the generated ProtocolMethods and those declared in
+ * class Bunting by hand, each set between its two marker comments.
  * @returns {Map<string, {paramsOptional: boolean, paramsType: string}>}
  */
 export function protocolMethodDeclarations(text) {
-  const begin = text.indexOf("// --- Protocol methods");
-  const end = text.indexOf("// --- End of the protocol methods");
-  if (begin === -1 || end === -1) throw new Error("index.d.ts: the protocol methods' marker comments are missing");
-  const section = stripComments(text.slice(begin, end)).replace(/\s+/g, " ");
   const declarations = new Map();
-  const pattern = /([A-Za-z_$][\w$]*)(?:<[^(;]*?>)?\( ?params(\??): ([A-Za-z_$][\w$]*)(?:<[^>]*>)?, options\?: CallOptions,? ?\)/g;
-  for (const match of section.matchAll(pattern)) {
-    declarations.set(match[1], { paramsOptional: match[2] === "?", paramsType: match[3] });
+  let sections = 0;
+  for (let begin = text.indexOf("// --- Protocol methods"); begin !== -1; begin = text.indexOf("// --- Protocol methods", begin + 1)) {
+    const end = text.indexOf("// --- End of the protocol methods", begin);
+    if (end === -1) break;
+    sections++;
+    const section = stripComments(text.slice(begin, end)).replace(/\s+/g, " ");
+    const pattern = /([A-Za-z_$][\w$]*)(?:<[^(;]*?>)?\( ?params(\??): ([A-Za-z_$][\w$]*)(?:<[^>]*>)?, options\?: CallOptions,? ?\)/g;
+    for (const match of section.matchAll(pattern)) {
+      if (declarations.has(match[1])) throw new Error(`index.d.ts: ${match[1]} is declared twice`);
+      declarations.set(match[1], { paramsOptional: match[2] === "?", paramsType: match[3] });
+    }
   }
+  if (sections !== 2) throw new Error("index.d.ts: the protocol methods' marker comments are missing");
   return declarations;
 }

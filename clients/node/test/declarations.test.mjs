@@ -1,4 +1,4 @@
-// index.d.ts (written by hand) against schemas/openrpc.json: each method of the
+// index.d.ts (its protocol part generated, the rest by hand) against schemas/openrpc.json: each method of the
 // document is declared with its params, optional where the document says so;
 // each schema of the document has a type of its name, with the same fields and
 // enum values; and, where the TypeScript compiler is installed, the document's

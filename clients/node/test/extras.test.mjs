@@ -71,6 +71,18 @@ describe("extras feeds", () => {
     assert.deepEqual(ids(allDismissed.cacheSnapshot), ["house-rules", "ada-only"]);
   });
 
+  it("a subscription with extras hears only its feed's impressions, clicks and dismissals", async (t) => {
+    const client = await spawnClient(t);
+    const inbox = await client.subscribe({ channel: "contentCards", extras: { feed: "inbox" } });
+    await signIn(client, "ada", [inbox]);
+    inbox.takeBuffered();
+    await client.logImpression({ channel: "contentCards", ids: ["ada-only", "welcome"] });
+    await client.logClick({ channel: "contentCards", id: "ada-only" });
+    await client.status();
+    const heard = inbox.takeBuffered().map((event) => `${event.type} ${event.card?.id}`);
+    assert.deepEqual(heard, ["IMPRESSION welcome"]);
+  });
+
   it("a user change replays the new user's feed", async (t) => {
     const client = await spawnClient(t);
     const carousel = await client.subscribe({ channel: "contentCards", extras: { feed: "carousel" } });

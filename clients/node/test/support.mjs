@@ -45,8 +45,12 @@ export function temporaryDirectory(t) {
   return directory;
 }
 
-/** Subscribes and changes user; resolves once every subscription saw its DATA_UPDATED. */
+/**
+ * Changes user; resolves once every subscription saw its DATA_UPDATED. The waits start
+ * first: a subscription with a listener keeps no event for a wait that starts later.
+ */
 export async function signIn(client, userId, subscriptions, attributes) {
+  const updated = subscriptions.map((subscription) => subscription.waitFor({ type: "DATA_UPDATED" }));
   await client.changeUser(attributes ? { userId, attributes } : { userId });
-  return Promise.all(subscriptions.map((subscription) => subscription.waitFor({ type: "DATA_UPDATED" })));
+  return Promise.all(updated);
 }

@@ -14,11 +14,12 @@ provider is `bunting.openfeature.BuntingProvider` (needs openfeature-sdk).
 
 from typing import Any
 
-from . import errors, events
+from . import errors, events, results
 from ._methods import METHODS
 from .client import Bunting, Subscription
 from .events import ChannelEvent, DefinitionsEvent, UpdatesEvent
 from .errors import (BinaryNotFound, BuntingError, BuntingTimeout, ChannelDisabled, ClientClosed, EventTimeout,
+                     LimitReached,
                      InternalError, InvalidParams, InvalidRequest, InvalidRule, MethodNotFound, MethodNotImplemented,
                      NotAllowed, NotFound, NotSynced, ParseError, ProtocolError, RequestTimeout, RPCError,
                      SDKDisabled, ServerExited, ShuttingDown, StorageError, SubscriptionEnded)
@@ -36,9 +37,10 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "AsyncBunting", "AsyncSubscription", "Bunting", "METHODS", "Subscription", "errors", "events",
+    "AsyncBunting", "AsyncSubscription", "Bunting", "METHODS", "Subscription", "errors", "events", "results",
     "ChannelEvent", "DefinitionsEvent", "UpdatesEvent",
     "BinaryNotFound", "BuntingError", "BuntingTimeout", "ChannelDisabled", "ClientClosed", "EventTimeout",
+    "LimitReached",
     "InternalError", "InvalidParams", "InvalidRequest", "InvalidRule", "MethodNotFound", "MethodNotImplemented",
     "NotAllowed", "NotFound", "NotSynced", "ParseError", "ProtocolError", "RequestTimeout", "RPCError",
     "SDKDisabled", "ServerExited", "ShuttingDown", "StorageError", "SubscriptionEnded",

@@ -63,7 +63,18 @@ def _encoder() -> Callable[[Any], str]:
 
 
 _dumps = _encoder()
-_loads = json.loads  # given str: bytes would first be sniffed for their encoding
+_scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # CPython's C scanner: json.loads without its Python layers
+
+
+def _loads(text: str) -> Any:
+    """json.loads for the server's messages, which start with their value and end with it."""
+    try:
+        value, end = _scan(text, 0)
+        if end == len(text):
+            return value
+    except StopIteration:
+        pass
+    return json.loads(text)  # anything else, with json's own error (or whitespace around a value)
 
 
 class SubscriptionState:
@@ -86,7 +97,7 @@ class SubscriptionState:
 class Pending:
     """A request written and not yet answered; `waiter` belongs to the transport."""
 
-    __slots__ = ("id", "method", "params", "notification", "callback", "waiter",
+    __slots__ = ("id", "method", "params", "notification", "callback", "waiter", "woken",
                  "done", "result", "error", "exception", "size", "frame")
 
     def __init__(self, request_id: int, method: str, params: Optional[Dict[str, Any]],
@@ -102,6 +113,8 @@ class Pending:
         self.notification = notification
         self.callback = callback
         self.waiter: Any = None
+        #: whether the transport has released `waiter` since its caller last took it
+        self.woken = False
         self.done = False
         self.result: Any = None
         self.error: Any = None  # the reply's `error` member
@@ -151,11 +164,15 @@ class Core:
         `notification` marks a subscribe request: the reply's subscriptionId
         becomes a subscription whose events come in that notification method.
         """
-        body = self._body(method, params, self._last_id + 1)
-        self._last_id += 1
-        pending = Pending(self._last_id, method, params, notification, callback)
+        request_id = self._last_id + 1
+        message: Dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if params:
+            message["params"] = params
+        body = _dumps(message).encode("utf-8")  # raises before the id is used, for params that are not JSON
+        self._last_id = request_id
+        pending = Pending(request_id, method, params, notification, callback)
         pending.size = len(body)
-        self.pending[pending.id] = pending
+        self.pending[request_id] = pending
         return pending, self._encode(body)
 
     def batch(self, calls: Iterable[Tuple[str, Optional[Dict[str, Any]]]]) -> Tuple[List[Pending], bytes]:

@@ -24,6 +24,39 @@ Channel = Literal["banners", "contentCards", "featureFlags"]
 FlagType = Literal["boolean", "string", "integer", "float", "object"]
 InteractiveChannel = Literal["contentCards", "banners"]
 
+from .results import (
+    Banner,
+    BannersSnapshot,
+    CacheSnapshot,
+    ChannelStatus,
+    ContentCard,
+    ContentCardsData,
+    ContentCardsSnapshot,
+    DefinitionsProblem,
+    DefinitionsStatus,
+    EvaluateFlagResult,
+    EvaluateFlagsResult,
+    EvaluateResult,
+    FeatureFlag,
+    FeatureFlagsSnapshot,
+    FlushResult,
+    LastSyncAt,
+    OpenRPCDocument,
+    Property,
+    PropertyBoolean,
+    PropertyDatetime,
+    PropertyImage,
+    PropertyJsonobject,
+    PropertyNumber,
+    PropertyString,
+    RemoveSubscriptionResult,
+    StatusResult,
+    StatusResultChannels,
+    SubscribeResult,
+    SubscribeResultObject,
+    TrackResult,
+)
+
 
 class Param(NamedTuple):
     wire: str
@@ -166,6 +199,8 @@ METHODS: Dict[str, MethodSpec] = {
             Param("name", "name", True),
             Param("value", "value", False),
             Param("details", "details", False),
+            Param("userId", "user_id", False),
+            Param("attributes", "attributes", False),
         ),
         None, False,
     ),
@@ -235,7 +270,7 @@ class SyncMethods:
             callback: Optional[EventCallback], timeout: Optional[float]) -> Any:
         raise NotImplementedError
 
-    def rpc_discover(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+    def rpc_discover(self, *, timeout: Optional[float] = None) -> OpenRPCDocument:
         """`rpc.discover`: Returns this OpenRPC document.
 
         Returns the OpenRPC document that describes this build: the document in
@@ -254,7 +289,7 @@ class SyncMethods:
         """
         return self._request("rpc.discover", None, timeout)
 
-    def status(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+    def status(self, *, timeout: Optional[float] = None) -> StatusResult:
         """`status`: Reports the server's state.
 
         Reports the version, the framing in use (null before the first bytes decided it) and the
@@ -407,18 +442,20 @@ class SyncMethods:
         receives `CACHE_LOAD`, `DATA_UPDATED`, `IMPRESSION`, `CLICK`, `DISMISS` and `ERROR` events
         of that channel (see the `event` notification). Subscribing starts no refresh. If the
         channel is disabled, or no configuration has arrived yet, it still answers normally, then
-        sends `ERROR` `FEATURE_DISABLED`/`DO_NOT_RETRY` instead of `CACHE_REPLAY` (when the
-        definitions could not be read or were invalid, that `ERROR` carries the real cause instead:
-        `SERVER_ERROR` or `INVALID_SERVER_DATA`, with the source's message); the subscription stays,
-        and when the channel is enabled a refresh runs and `DATA_UPDATED` follows. If local storage
-        was found damaged at start-up (moved aside and started afresh) or cannot be used (state is
-        kept in memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY` whose `message` says so
-        follows the `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on every subscription made
-        while this server runs. While the SDK is disabled it answers null and makes no subscription
-        (subscriptions made before `disableSDK` stay and work again after `enableSDK`). A channel
-        may have any number of subscriptions; each receives its own events. With `extras` (content
-        cards only; -32602 for another channel) the subscription's snapshots list only the cards of
-        that feed.
+        sends `ERROR` `FEATURE_DISABLED` instead of `CACHE_REPLAY`: `DO_NOT_RETRY` when the
+        definitions turn the channel off, `SDK_WILL_RETRY` while the first document is being fetched
+        (when the definitions could not be read or were invalid, that `ERROR` carries the real cause
+        instead: `SERVER_ERROR` or `INVALID_SERVER_DATA`, with the source's message); the
+        subscription stays, and when the channel is enabled a refresh runs and `DATA_UPDATED`
+        follows. If local storage was found damaged at start-up (moved aside and started afresh) or
+        cannot be used (state is kept in memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY`
+        whose `message` says so follows the `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on
+        every subscription made while this server runs. While the SDK is disabled it answers null
+        and makes no subscription (subscriptions made before `disableSDK` stay and work again after
+        `enableSDK`). A server keeps at most `--max-subscriptions` subscriptions (100 by default;
+        -32010 `LIMIT_REACHED` past it); each receives its own events. With `extras` (content cards
+        only; -32602 for another channel) the subscription's snapshots list only the cards of that
+        feed.
 
         Args:
             channel: The channel to subscribe to.
@@ -434,8 +471,8 @@ class SyncMethods:
                 None when no subscription is made (while the SDK is disabled).
 
         Raises:
-            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
-                ServerExited.
+            InvalidParams, LimitReached, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {"channel": channel}
         if extras is not None:
@@ -470,8 +507,8 @@ class SyncMethods:
                 or None when no subscription is made (while the SDK is disabled).
 
         Raises:
-            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
-                ServerExited.
+            InvalidParams, LimitReached, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {"channel": channel}
         return self._subscribe("subscribeToUpdates", params, "updates", callback, timeout)
@@ -504,8 +541,8 @@ class SyncMethods:
                 disabled).
 
         Raises:
-            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
-                ServerExited.
+            InvalidParams, LimitReached, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
         """
         return self._subscribe("subscribeToDefinitions", None, "definitions", callback, timeout)
 
@@ -514,7 +551,7 @@ class SyncMethods:
         subscription_id: str,
         *,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> RemoveSubscriptionResult:
         """`removeSubscription`: Ends a subscription.
 
         Ends a subscription of either kind. Answers `{removed: true}` when the id named a live
@@ -590,15 +627,18 @@ class SyncMethods:
         *,
         extras: Optional[Dict[str, Any]] = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> CacheSnapshot:
         """`getSnapshot`: Returns a channel's cached data.
 
         Returns the channel's cache snapshot for the current user, in the same shape as an event's
         `cacheSnapshot`: `contentCards` → ContentCardsSnapshot, `banners` → BannersSnapshot,
         `featureFlags` → FeatureFlagsSnapshot. While the channel is disabled the data is empty and
-        `lastSyncAt` is null. Reads only: no refresh, no notification, nothing logged; answers from
-        the cache while the SDK is disabled. With `extras` (content cards only; -32602 for another
-        channel) only the cards of that feed are listed, and `unviewedCount` counts them.
+        `lastSyncAt` is null. Before the channel was refreshed for the current user (before the
+        first definitions arrived, say), the answer carries `notSynced` with why and what to do, in
+        the words `getFeatureFlag`'s -32008 `NOT_SYNCED` uses, so that an empty list is never
+        mistaken for "nothing". Reads only: no refresh, no notification, nothing logged; answers
+        from the cache while the SDK is disabled. With `extras` (content cards only; -32602 for
+        another channel) only the cards of that feed are listed, and `unviewedCount` counts them.
 
         Args:
             channel: The channel.
@@ -625,7 +665,7 @@ class SyncMethods:
         id: str,
         *,
         timeout: Optional[float] = None,
-    ) -> Optional[Dict[str, Any]]:
+    ) -> Optional[FeatureFlag]:
         """`getFeatureFlag`: Returns one feature flag, or null.
 
         Returns the current user's feature flag with this id, or null when there is none (unknown
@@ -648,12 +688,7 @@ class SyncMethods:
         params: Dict[str, Any] = {"id": id}
         return self._request("getFeatureFlag", params, timeout)
 
-    def get_banner(
-        self,
-        placement_id: str,
-        *,
-        timeout: Optional[float] = None,
-    ) -> Optional[Dict[str, Any]]:
+    def get_banner(self, placement_id: str, *, timeout: Optional[float] = None) -> Optional[Banner]:
         """`getBanner`: Returns the banner of a placement, or null.
 
         Returns the banner that fills this placement for the current user, or null when none does
@@ -797,22 +832,32 @@ class SyncMethods:
         *,
         value: Optional[float] = None,
         details: Optional[Dict[str, Any]] = None,
+        user_id: Optional[str] = None,
+        attributes: Optional[Dict[str, Any]] = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> TrackResult:
         """`track`: Records a custom event on the durable analytics path.
 
-        Records an event the client names (OpenFeature's `track`), for the current user and session:
-        it is committed to local storage before `CUSTOM`/`ENQUEUED` is sent, and deleted only after
-        the sink accepted it (`CUSTOM`/`FLUSHED`, same `eventId`), as impressions are; at the sink
-        it is `kind` `custom` with `name`, `value` and `details` (`channel` `featureFlags`, `itemId`
-        the name). The notifications go to the event subscriptions of the `featureFlags` channel.
-        Answers the event's id. Refused while the SDK is disabled (-32004); -32007 when it cannot be
-        stored.
+        Records an event the client names (OpenFeature's `track`), for the current user and session,
+        or for the user it names (`userId`, the evaluation context's targeting key; OpenFeature's
+        `track` passes the context with the event, so a server that tracks for many users records
+        each event under its own user): it is committed to local storage before `CUSTOM`/`ENQUEUED`
+        is sent, and deleted only after the sink accepted it (`CUSTOM`/`FLUSHED`, same `eventId`),
+        as impressions are; at the sink it is `kind` `custom` with `name`, `value`, `details` and
+        `attributes` (`channel` `featureFlags`, `itemId` the name, `userId` the event's user). The
+        notifications go to the event subscriptions of the `featureFlags` channel. Answers the
+        event's id. Refused while the SDK is disabled (-32004); -32007 when it cannot be stored.
 
         Args:
             name: The event's name (at most 255 bytes).
             value: (optional) A number that goes with it (OpenFeature's tracking value).
             details: (optional) Anything else about it (at most 16 KiB encoded).
+            user_id: (optional) The user the event is about (the evaluation context's targeting
+                key), at most 997 characters; the current user when left out. An event for a user
+                other than the current one carries no `sessionId`.
+            attributes: (optional) The evaluation context's attributes at the time of the event (at
+                most 64 KiB encoded), recorded with it: `attributes` at the sink and in the event's
+                notifications. `targetingKey` and `$flagd` are reserved.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -827,9 +872,13 @@ class SyncMethods:
             params["value"] = value
         if details is not None:
             params["details"] = details
+        if user_id is not None:
+            params["userId"] = user_id
+        if attributes is not None:
+            params["attributes"] = attributes
         return self._request("track", params, timeout)
 
-    def flush(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+    def flush(self, *, timeout: Optional[float] = None) -> FlushResult:
         """`flush`: Sends queued analytics to the sink and waits for its answer.
 
         Sends every queued analytics event (of any user) to the sink and answers once the sink
@@ -932,7 +981,7 @@ class SyncMethods:
         *,
         data: Any = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> EvaluateResult:
         """`evaluate`: Evaluates a JSONLogic rule.
 
         Evaluates a JSONLogic rule against `data` and answers `{result}`. The operators are
@@ -967,7 +1016,7 @@ class SyncMethods:
         *,
         type: Optional[FlagType] = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> EvaluateFlagResult:
         """`evaluateFlag`: Evaluates a flag of the definitions as flagd would.
 
         Evaluates the flag `flagKey` of the current definitions for `context` exactly as flagd
@@ -1009,7 +1058,7 @@ class SyncMethods:
         *,
         flag_keys: Optional[List[str]] = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> EvaluateFlagsResult:
         """`evaluateFlags`: Evaluates many flags for one context, in one request.
 
         Resolves every flag of the current definitions (or the ones named in `flagKeys`) for
@@ -1072,7 +1121,7 @@ class AsyncMethods:
             callback: Optional[EventCallback], timeout: Optional[float]) -> Any:
         raise NotImplementedError
 
-    async def rpc_discover(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+    async def rpc_discover(self, *, timeout: Optional[float] = None) -> OpenRPCDocument:
         """`rpc.discover`: Returns this OpenRPC document.
 
         Returns the OpenRPC document that describes this build: the document in
@@ -1091,7 +1140,7 @@ class AsyncMethods:
         """
         return await self._request("rpc.discover", None, timeout)
 
-    async def status(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+    async def status(self, *, timeout: Optional[float] = None) -> StatusResult:
         """`status`: Reports the server's state.
 
         Reports the version, the framing in use (null before the first bytes decided it) and the
@@ -1244,18 +1293,20 @@ class AsyncMethods:
         receives `CACHE_LOAD`, `DATA_UPDATED`, `IMPRESSION`, `CLICK`, `DISMISS` and `ERROR` events
         of that channel (see the `event` notification). Subscribing starts no refresh. If the
         channel is disabled, or no configuration has arrived yet, it still answers normally, then
-        sends `ERROR` `FEATURE_DISABLED`/`DO_NOT_RETRY` instead of `CACHE_REPLAY` (when the
-        definitions could not be read or were invalid, that `ERROR` carries the real cause instead:
-        `SERVER_ERROR` or `INVALID_SERVER_DATA`, with the source's message); the subscription stays,
-        and when the channel is enabled a refresh runs and `DATA_UPDATED` follows. If local storage
-        was found damaged at start-up (moved aside and started afresh) or cannot be used (state is
-        kept in memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY` whose `message` says so
-        follows the `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on every subscription made
-        while this server runs. While the SDK is disabled it answers null and makes no subscription
-        (subscriptions made before `disableSDK` stay and work again after `enableSDK`). A channel
-        may have any number of subscriptions; each receives its own events. With `extras` (content
-        cards only; -32602 for another channel) the subscription's snapshots list only the cards of
-        that feed.
+        sends `ERROR` `FEATURE_DISABLED` instead of `CACHE_REPLAY`: `DO_NOT_RETRY` when the
+        definitions turn the channel off, `SDK_WILL_RETRY` while the first document is being fetched
+        (when the definitions could not be read or were invalid, that `ERROR` carries the real cause
+        instead: `SERVER_ERROR` or `INVALID_SERVER_DATA`, with the source's message); the
+        subscription stays, and when the channel is enabled a refresh runs and `DATA_UPDATED`
+        follows. If local storage was found damaged at start-up (moved aside and started afresh) or
+        cannot be used (state is kept in memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY`
+        whose `message` says so follows the `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on
+        every subscription made while this server runs. While the SDK is disabled it answers null
+        and makes no subscription (subscriptions made before `disableSDK` stay and work again after
+        `enableSDK`). A server keeps at most `--max-subscriptions` subscriptions (100 by default;
+        -32010 `LIMIT_REACHED` past it); each receives its own events. With `extras` (content cards
+        only; -32602 for another channel) the subscription's snapshots list only the cards of that
+        feed.
 
         Args:
             channel: The channel to subscribe to.
@@ -1271,8 +1322,8 @@ class AsyncMethods:
                 (ChannelEvent), or None when no subscription is made (while the SDK is disabled).
 
         Raises:
-            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
-                ServerExited.
+            InvalidParams, LimitReached, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {"channel": channel}
         if extras is not None:
@@ -1307,8 +1358,8 @@ class AsyncMethods:
                 (UpdatesEvent), or None when no subscription is made (while the SDK is disabled).
 
         Raises:
-            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
-                ServerExited.
+            InvalidParams, LimitReached, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {"channel": channel}
         return await self._subscribe("subscribeToUpdates", params, "updates", callback, timeout)
@@ -1341,8 +1392,8 @@ class AsyncMethods:
                 disabled).
 
         Raises:
-            InvalidParams, ShuttingDown, InternalError (from bunting.errors); RequestTimeout;
-                ServerExited.
+            InvalidParams, LimitReached, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
         """
         return await self._subscribe("subscribeToDefinitions", None, "definitions", callback, timeout)
 
@@ -1351,7 +1402,7 @@ class AsyncMethods:
         subscription_id: str,
         *,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> RemoveSubscriptionResult:
         """`removeSubscription`: Ends a subscription.
 
         Ends a subscription of either kind. Answers `{removed: true}` when the id named a live
@@ -1427,15 +1478,18 @@ class AsyncMethods:
         *,
         extras: Optional[Dict[str, Any]] = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> CacheSnapshot:
         """`getSnapshot`: Returns a channel's cached data.
 
         Returns the channel's cache snapshot for the current user, in the same shape as an event's
         `cacheSnapshot`: `contentCards` → ContentCardsSnapshot, `banners` → BannersSnapshot,
         `featureFlags` → FeatureFlagsSnapshot. While the channel is disabled the data is empty and
-        `lastSyncAt` is null. Reads only: no refresh, no notification, nothing logged; answers from
-        the cache while the SDK is disabled. With `extras` (content cards only; -32602 for another
-        channel) only the cards of that feed are listed, and `unviewedCount` counts them.
+        `lastSyncAt` is null. Before the channel was refreshed for the current user (before the
+        first definitions arrived, say), the answer carries `notSynced` with why and what to do, in
+        the words `getFeatureFlag`'s -32008 `NOT_SYNCED` uses, so that an empty list is never
+        mistaken for "nothing". Reads only: no refresh, no notification, nothing logged; answers
+        from the cache while the SDK is disabled. With `extras` (content cards only; -32602 for
+        another channel) only the cards of that feed are listed, and `unviewedCount` counts them.
 
         Args:
             channel: The channel.
@@ -1462,7 +1516,7 @@ class AsyncMethods:
         id: str,
         *,
         timeout: Optional[float] = None,
-    ) -> Optional[Dict[str, Any]]:
+    ) -> Optional[FeatureFlag]:
         """`getFeatureFlag`: Returns one feature flag, or null.
 
         Returns the current user's feature flag with this id, or null when there is none (unknown
@@ -1490,7 +1544,7 @@ class AsyncMethods:
         placement_id: str,
         *,
         timeout: Optional[float] = None,
-    ) -> Optional[Dict[str, Any]]:
+    ) -> Optional[Banner]:
         """`getBanner`: Returns the banner of a placement, or null.
 
         Returns the banner that fills this placement for the current user, or null when none does
@@ -1634,22 +1688,32 @@ class AsyncMethods:
         *,
         value: Optional[float] = None,
         details: Optional[Dict[str, Any]] = None,
+        user_id: Optional[str] = None,
+        attributes: Optional[Dict[str, Any]] = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> TrackResult:
         """`track`: Records a custom event on the durable analytics path.
 
-        Records an event the client names (OpenFeature's `track`), for the current user and session:
-        it is committed to local storage before `CUSTOM`/`ENQUEUED` is sent, and deleted only after
-        the sink accepted it (`CUSTOM`/`FLUSHED`, same `eventId`), as impressions are; at the sink
-        it is `kind` `custom` with `name`, `value` and `details` (`channel` `featureFlags`, `itemId`
-        the name). The notifications go to the event subscriptions of the `featureFlags` channel.
-        Answers the event's id. Refused while the SDK is disabled (-32004); -32007 when it cannot be
-        stored.
+        Records an event the client names (OpenFeature's `track`), for the current user and session,
+        or for the user it names (`userId`, the evaluation context's targeting key; OpenFeature's
+        `track` passes the context with the event, so a server that tracks for many users records
+        each event under its own user): it is committed to local storage before `CUSTOM`/`ENQUEUED`
+        is sent, and deleted only after the sink accepted it (`CUSTOM`/`FLUSHED`, same `eventId`),
+        as impressions are; at the sink it is `kind` `custom` with `name`, `value`, `details` and
+        `attributes` (`channel` `featureFlags`, `itemId` the name, `userId` the event's user). The
+        notifications go to the event subscriptions of the `featureFlags` channel. Answers the
+        event's id. Refused while the SDK is disabled (-32004); -32007 when it cannot be stored.
 
         Args:
             name: The event's name (at most 255 bytes).
             value: (optional) A number that goes with it (OpenFeature's tracking value).
             details: (optional) Anything else about it (at most 16 KiB encoded).
+            user_id: (optional) The user the event is about (the evaluation context's targeting
+                key), at most 997 characters; the current user when left out. An event for a user
+                other than the current one carries no `sessionId`.
+            attributes: (optional) The evaluation context's attributes at the time of the event (at
+                most 64 KiB encoded), recorded with it: `attributes` at the sink and in the event's
+                notifications. `targetingKey` and `$flagd` are reserved.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -1664,9 +1728,13 @@ class AsyncMethods:
             params["value"] = value
         if details is not None:
             params["details"] = details
+        if user_id is not None:
+            params["userId"] = user_id
+        if attributes is not None:
+            params["attributes"] = attributes
         return await self._request("track", params, timeout)
 
-    async def flush(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
+    async def flush(self, *, timeout: Optional[float] = None) -> FlushResult:
         """`flush`: Sends queued analytics to the sink and waits for its answer.
 
         Sends every queued analytics event (of any user) to the sink and answers once the sink
@@ -1769,7 +1837,7 @@ class AsyncMethods:
         *,
         data: Any = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> EvaluateResult:
         """`evaluate`: Evaluates a JSONLogic rule.
 
         Evaluates a JSONLogic rule against `data` and answers `{result}`. The operators are
@@ -1804,7 +1872,7 @@ class AsyncMethods:
         *,
         type: Optional[FlagType] = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> EvaluateFlagResult:
         """`evaluateFlag`: Evaluates a flag of the definitions as flagd would.
 
         Evaluates the flag `flagKey` of the current definitions for `context` exactly as flagd
@@ -1846,7 +1914,7 @@ class AsyncMethods:
         *,
         flag_keys: Optional[List[str]] = None,
         timeout: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> EvaluateFlagsResult:
         """`evaluateFlags`: Evaluates many flags for one context, in one request.
 
         Resolves every flag of the current definitions (or the ones named in `flagKeys`) for

@@ -452,7 +452,7 @@ class AsyncBunting(AsyncMethods):
 
     async def wait_for(self, type: Any = None, channel: Any = None, reason: Any = None, action: Any = None, *,
                        match: Optional[Predicate] = None, timeout: Optional[float] = None,
-                       notification: Optional[str] = "event", **fields: Any) -> Event:
+                       notification: Optional[str] = None, **fields: Any) -> Event:
         """Takes the oldest queued event of any subscription that matches, waiting if needed."""
         wanted = fields_of(type, reason, action, channel, fields)
         return await self._take(None, matcher(wanted, match), timeout, describe_wait("", wanted, match),

@@ -1,15 +1,24 @@
 """`Bunting`: the client on threads.
 
-A reader thread decodes the server's output and routes it (see _core); a
-second thread drains stderr; callbacks run on a third, started on demand, so
-that a callback may call the client. Callers block on a lock of their own
-until the reader hands them their reply.
+Whoever waits for the server reads its output. A caller waiting for its reply
+(or for an event) takes the read baton and reads the pipe itself, so that a
+reply reaches its caller without a hand-off between threads: handing every
+reply from a reader thread to its caller cost two thirds of a call. One thread
+reads at a time; a reply it finds for another caller is handed to that caller
+at once, and once its own has come it passes the baton to a caller still
+waiting. While nobody waits, a watcher thread reads, so that callbacks get
+their events and the end of the server is noticed; it gives the baton up as
+soon as a caller asks, and takes it back only after callers have left it alone
+for IDLE_GRACE, so that a run of calls pays no hand-off at all. A second
+thread drains stderr; callbacks run on a third, started on demand.
 """
 
+import fcntl
 import logging
 import math
 import os
 import queue
+import select
 import subprocess
 import threading
 import time
@@ -23,6 +32,7 @@ from ._methods import SyncMethods
 log = logging.getLogger("bunting")
 
 _WAIT_FOREVER = threading.TIMEOUT_MAX
+_monotonic = time.monotonic
 
 
 def _seconds(timeout: Optional[float], default: Optional[float]) -> float:
@@ -39,6 +49,29 @@ def _outcome_or_error(pending: Pending) -> Any:
     if pending.error is not None:
         return errors.from_wire(pending.error, pending.method)
     return pending.result
+
+
+#: How long callers must leave the pipe alone before the watcher reads it again: a
+#: caller that finds the watcher reading pays a hand-off, one every IDLE_GRACE at most.
+IDLE_GRACE = 0.02
+
+
+def _poll_ms(seconds: float) -> Optional[int]:
+    """A poll() timeout in milliseconds: None blocks (poll takes at most a C int, some 24 days)."""
+    return None if seconds >= 2_000_000 else max(0, math.ceil(seconds * 1000))
+
+
+class _Waiter:
+    """What a caller blocks on: released when its reply came, when the connection
+    ended, or when it is its turn to read (the pendings of a batch share one)."""
+
+    __slots__ = ("lock", "woken")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.lock.acquire()
+        #: released and not yet taken again by its caller (guards against a second release)
+        self.woken = False
 
 
 #: The events of a subscription: a TypedDict of bunting.events (plain dicts at run time).
@@ -155,19 +188,34 @@ class Bunting(SyncMethods):
         self.call_timeout = call_timeout
         self.close_timeout = close_timeout
         self._lock = threading.Lock()  # guards _core and the fields below
-        self._events = threading.Condition(self._lock)  # notified when events arrive or the connection ends
+        self._events = threading.Condition(self._lock)  # notified when events arrive, a reader leaves, or the end
+        self._watch = threading.Condition(self._lock)  # wakes the watcher: the end of output, or close()
         self._write_lock = threading.Lock()  # one frame at a time on stdin
         self._lost: Optional[Callable[[], BaseException]] = None  # makes the error once the connection ended
         self._closing = False
         self._shutdown_sent = False
         self._stdin_fd = process.stdin.fileno()  # type: ignore[union-attr]
+        self._stdout_fd = process.stdout.fileno()  # type: ignore[union-attr]
+        # The read baton: only its holder reads stdout.
+        self._reading = threading.Lock()
+        self._watcher_reads = False  # whether the watcher holds the baton (a caller then asks for it)
+        self._baton_taken = 0  # how often a caller took the baton: the watcher keeps off while it grows
+        self._baton_given = 0  # how often the baton was given back: an event waiter looks again
+        self._event_waiters = 0
+        self._output_ended = False  # stdout reached its end or cannot be read: nobody reads again
+        self._output_failure: Optional[BaseException] = None
+        self._wake_read, self._wake_write = os.pipe()  # a caller's byte makes the watcher give the baton up
+        for fd in (self._wake_read, self._wake_write):
+            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)
+        self._caller_poll = select.poll()
+        self._caller_poll.register(self._stdout_fd, select.POLLIN)
         self.stderr = stderr or StderrTail()
         self._callbacks: Optional["queue.SimpleQueue[Any]"] = None
         self._callback_thread: Optional[threading.Thread] = None
         self._stderr_thread = threading.Thread(target=self._drain_stderr, name="bunting-stderr", daemon=True)
-        self._reader = threading.Thread(target=self._read, name="bunting-reader", daemon=True)
+        self._watcher = threading.Thread(target=self._watch_output, name="bunting-watcher", daemon=True)
         self._stderr_thread.start()
-        self._reader.start()
+        self._watcher.start()
 
     @classmethod
     def spawn(cls, binary: Optional[str] = None, framing: str = "ndjson", *,
@@ -235,24 +283,16 @@ class Bunting(SyncMethods):
               timeout: Optional[float] = None) -> List[Any]:
         """Sends (method, wire params) calls as one JSON-RPC batch. Returns, in order,
         each call's result or its RPCError (returned, not raised)."""
+        waiter = _Waiter()
         with self._lock:
             self._raise_if_lost()
             pendings, frame = self._core.batch(calls)
             for pending in pendings:
-                pending.waiter = threading.Lock()
-                pending.waiter.acquire()
+                pending.waiter = waiter
                 if pending.method == "shutdown":
                     self._shutdown_sent = True
         self._write(frame, None)
-        seconds = _seconds(timeout, self.call_timeout)
-        deadline = time.monotonic() + seconds
-        for pending in pendings:
-            if not pending.waiter.acquire(timeout=max(0.0, deadline - time.monotonic())):
-                with self._lock:
-                    if not pending.done:
-                        for other in pendings:
-                            self._core.abandon(other)
-                        raise errors.RequestTimeout("a batch of %d" % len(pendings), seconds)
+        self._await(pendings, waiter, _seconds(timeout, self.call_timeout), "a batch of %d" % len(pendings))
         return [_outcome_or_error(pending) for pending in pendings]
 
     def unattributed_errors(self) -> List[errors.RPCError]:
@@ -263,22 +303,49 @@ class Bunting(SyncMethods):
     def _request(self, method: str, params: Optional[Dict[str, Any]], timeout: Optional[float],
                  notification: Optional[str] = None, callback: Optional[Callback] = None,
                  closing: bool = False) -> Any:
-        waiter = threading.Lock()
-        waiter.acquire()
+        waiter = _Waiter()
         with self._lock:
-            self._raise_if_lost(closing)
+            if self._lost is not None or self._closing:
+                self._raise_if_lost(closing)
             pending, frame = self._core.request(method, params, notification, callback)
             pending.waiter = waiter
             if method == "shutdown":
                 self._shutdown_sent = True
         self._write(frame, pending)
-        seconds = _seconds(timeout, self.call_timeout)
-        if not waiter.acquire(timeout=seconds):
-            with self._lock:
-                if not pending.done:
-                    self._core.abandon(pending)
-                    raise errors.RequestTimeout(method, seconds)
+        self._await((pending,), waiter, _seconds(timeout, self.call_timeout), method)
         return pending.outcome()
+
+    def _await(self, pendings: Sequence[Pending], waiter: _Waiter, seconds: float, what: str) -> None:
+        """Returns once every one of `pendings` is done, reading the output itself
+        while nobody else does; raises RequestTimeout after `seconds`."""
+        deadline = _monotonic() + seconds
+        last = pendings[-1]  # replies come in order: the last done means all are
+        poll = self._caller_poll.poll
+        while not last.done:
+            remaining = deadline - _monotonic()
+            if remaining > 0 and self._take_baton():
+                # The usual call: its caller reads the reply itself (the loop is _read, inlined).
+                try:
+                    while not last.done and not self._output_ended:
+                        remaining = deadline - _monotonic()
+                        if remaining <= 0:
+                            break
+                        if poll(_poll_ms(remaining)):
+                            self._read_available()
+                finally:
+                    self._give_baton(waiter)
+                if last.done:
+                    break
+                remaining = deadline - _monotonic()
+            if remaining > 0 and waiter.lock.acquire(timeout=min(remaining, _WAIT_FOREVER)):
+                with self._lock:
+                    waiter.woken = False
+                continue
+            with self._lock:
+                if not last.done:
+                    for pending in pendings:
+                        self._core.abandon(pending)
+                    raise errors.RequestTimeout(what, seconds)
 
     def _subscribe(self, method: str, params: Optional[Dict[str, Any]], notification: str,
                    callback: Optional[Callback], timeout: Optional[float]) -> Optional[Subscription[Any]]:
@@ -287,15 +354,15 @@ class Bunting(SyncMethods):
 
     def _write(self, frame: bytes, pending: Optional[Pending]) -> None:
         try:
-            with self._write_lock:
+            with self._write_lock:  # one frame at a time: a large one takes several writes
                 written = os.write(self._stdin_fd, frame)
                 if written < len(frame):  # a frame larger than the pipe takes several writes
                     view = memoryview(frame)[written:]
                     while view:
                         view = view[os.write(self._stdin_fd, view):]
         except OSError:
-            # The server is gone; the reader is about to find out why (its exit status, stderr).
-            self._reader.join(self.close_timeout)
+            # The server is gone; the watcher is about to find out why (its exit status, stderr).
+            self._watcher.join(self.close_timeout)
             with self._lock:
                 if pending is not None:
                     self._core.abandon(pending)
@@ -308,30 +375,117 @@ class Bunting(SyncMethods):
         if self._closing and not closing:
             raise errors.ClientClosed("the client was closed")
 
-    # The reader and its helpers --------------------------------------------
+    # Reading --------------------------------------------------------------
 
-    def _read(self) -> None:
-        fd = self._process.stdout.fileno()  # type: ignore[union-attr]
-        failure: Optional[BaseException] = None
-        try:
-            while True:
-                data = os.read(fd, 65536)
-                if not data:
+    def _take_baton(self) -> bool:
+        """Takes the read baton if it is free; asks the watcher for it if the watcher holds it."""
+        if self._output_ended:
+            return False
+        if self._reading.acquire(False):
+            self._baton_taken += 1
+            return True
+        if self._watcher_reads:
+            try:
+                os.write(self._wake_write, b"!")
+            except BlockingIOError:
+                pass  # the pipe is full of the same request already
+        return False
+
+    def _give_baton(self, mine: Optional[_Waiter] = None) -> None:
+        """Gives the baton back, and wakes a caller (other than `mine`) that waits for a
+        reply nobody is reading now, or else the event waiters."""
+        self._reading.release()
+        if not self._core.pending and not self._event_waiters:
+            return  # nobody waits: the usual end of a call (read without the lock: see _take)
+        with self._lock:
+            self._baton_given += 1
+            for pending in self._core.pending.values():
+                waiter = pending.waiter
+                if not pending.done and waiter is not None and waiter is not mine:
+                    if not waiter.woken:
+                        waiter.woken = True
+                        waiter.lock.release()
                     break
-                with self._lock:
-                    fed = self._core.feed(data)
-                    if fed.arrived:
-                        self._events.notify_all()
-                for pending in fed.completed:
-                    pending.waiter.release()
-                if fed.deliveries:
-                    self._deliver(fed.deliveries)
-        except errors.ProtocolError as error:
-            failure = error
+            if self._event_waiters:
+                self._events.notify_all()
+
+    def _read(self, timeout: float) -> None:
+        """With the baton: reads and routes what the server wrote, waiting at most `timeout` seconds."""
+        if self._caller_poll.poll(_poll_ms(timeout)):
+            self._read_available()
+
+    def _read_available(self) -> None:
+        try:
+            data = os.read(self._stdout_fd, 65536)
         except OSError as error:
-            failure = errors.ProtocolError("reading the server's output failed: %s" % error)
-        finally:
-            self._connection_lost(failure)
+            self._end_of_output(errors.ProtocolError("reading the server's output failed: %s" % error))
+            return
+        if not data:
+            self._end_of_output(None)
+            return
+        try:
+            with self._lock:
+                fed = self._core.feed(data)
+                if fed.arrived:
+                    self._events.notify_all()
+                for pending in fed.completed:
+                    waiter = pending.waiter
+                    if waiter is not None and not waiter.woken:
+                        waiter.woken = True
+                        waiter.lock.release()
+        except errors.ProtocolError as error:
+            self._end_of_output(error)
+            return
+        if fed.deliveries:
+            self._deliver(fed.deliveries)
+
+    def _end_of_output(self, failure: Optional[BaseException]) -> None:
+        """Nobody reads again; the watcher ends the connection (it waits for the exit status)."""
+        with self._lock:
+            self._output_ended = True
+            self._output_failure = failure
+            self._watch.notify_all()
+
+    def _watch_output(self) -> None:
+        """The watcher: reads while no caller does, then ends the connection."""
+        poller = select.poll()
+        poller.register(self._stdout_fd, select.POLLIN)
+        poller.register(self._wake_read, select.POLLIN)
+        seen = -1
+        while True:
+            with self._lock:
+                if self._output_ended:
+                    break
+                closing = self._closing
+                busy = self._baton_taken != seen or self._event_waiters
+                seen = self._baton_taken
+                if busy and not closing:
+                    # Callers are reading: keep off until they have left the pipe alone for a while.
+                    self._watch.wait(IDLE_GRACE)
+                    continue
+            # Once the client closes, the end of output is the watcher's to find, as soon as it may read.
+            if not (self._reading.acquire(timeout=IDLE_GRACE) if closing else self._reading.acquire(False)):
+                seen = -1
+                continue
+            self._watcher_reads = True
+            try:
+                asked = False
+                while not asked and not self._output_ended:
+                    for fd, _ in poller.poll():
+                        if fd == self._wake_read:
+                            asked = True
+                            try:
+                                while os.read(self._wake_read, 512):
+                                    pass
+                            except BlockingIOError:
+                                pass
+                        else:
+                            self._read_available()
+            finally:
+                self._watcher_reads = False
+                self._give_baton()
+            seen = -1
+        self._connection_lost(self._output_failure)
 
     def _connection_lost(self, failure: Optional[BaseException]) -> None:
         if failure is not None:
@@ -355,10 +509,12 @@ class Bunting(SyncMethods):
 
         with self._lock:
             self._lost = make
-            failed = self._core.fail_all(make)
+            for pending in self._core.fail_all(make):
+                waiter = pending.waiter
+                if waiter is not None and not waiter.woken:
+                    waiter.woken = True
+                    waiter.lock.release()
             self._events.notify_all()
-        for pending in failed:
-            pending.waiter.release()
         if self._callbacks is not None:
             self._callbacks.put(None)
 
@@ -402,31 +558,49 @@ class Bunting(SyncMethods):
             raise TypeError("the events of %s go to its callback, not to a queue" % state.id)
         seconds = _seconds(timeout, self.call_timeout)
         deadline = time.monotonic() + seconds
-        with self._events:
+        with self._lock:
+            self._event_waiters += 1
+        try:
             while True:
-                event = (self._core.take(state, predicate) if state is not None
-                         else self._core.take_any(predicate, notification))
-                if event is not None:
-                    return event
-                if state is not None and state.ended:
-                    raise errors.SubscriptionEnded("%s was removed" % state.id)
-                self._raise_if_lost()
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    seen = ([event for _, event in state.queue] if state is not None
-                            else self._core.queued(notification))
-                    raise errors.EventTimeout(what, seconds, seen)
-                self._events.wait(remaining)
+                with self._lock:
+                    event = (self._core.take(state, predicate) if state is not None
+                             else self._core.take_any(predicate, notification))
+                    if event is not None:
+                        return event
+                    if state is not None and state.ended:
+                        raise errors.SubscriptionEnded("%s was removed" % state.id)
+                    self._raise_if_lost()
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        seen = ([event for _, event in state.queue] if state is not None
+                                else self._core.queued(notification))
+                        raise errors.EventTimeout(what, seconds, seen)
+                    given = self._baton_given
+                if self._take_baton():
+                    try:
+                        self._read(remaining)
+                    finally:
+                        self._give_baton()
+                    continue
+                with self._lock:
+                    # Whoever reads notifies when events arrive or it gives the baton back.
+                    if self._baton_given == given and not self._lost:
+                        self._events.wait(remaining)
+        finally:
+            with self._lock:
+                self._event_waiters -= 1
 
     # Events across subscriptions ------------------------------------------
 
     def wait_for(self, type: Any = None, channel: Any = None, reason: Any = None, action: Any = None, *,
                  match: Optional[Predicate] = None, timeout: Optional[float] = None,
-                 notification: Optional[str] = "event", **fields: Any) -> Event:
+                 notification: Optional[str] = None, **fields: Any) -> Event:
         """Takes the oldest queued event of any subscription that matches, waiting if needed.
 
-        Fields match as in Subscription.wait_for. Only subscriptions whose events
-        come in `notification` ("event" by default; None: any) are looked at.
+        Fields match as in Subscription.wait_for. Every subscription's events are
+        looked at, the definitions' too (they have no `channel`, so a wait that names
+        a channel never takes one), as the Node client's `waitFor` does;
+        `notification="event"` keeps to channel events.
         """
         wanted = fields_of(type, reason, action, channel, fields)
         return self._take(None, matcher(wanted, match), timeout, describe_wait("", wanted, match), notification)
@@ -448,6 +622,7 @@ class Bunting(SyncMethods):
             already = self._closing
             usable = self._lost is None and not self._shutdown_sent
             self._closing = True
+            self._watch.notify_all()  # from now on the watcher reads: the end of output is its to find
         if already:
             return self._process.wait()
         if usable:
@@ -465,7 +640,7 @@ class Bunting(SyncMethods):
             log.warning("bunting serve (pid %d) did not exit within %g s; killing it", self.pid, seconds)
             self._process.kill()
             self._process.wait()
-        self._reader.join(seconds)
+        self._watcher.join(seconds)
         self._stderr_thread.join(seconds)
         if self._callback_thread is not None and self._callback_thread is not threading.current_thread():
             self._callback_thread.join(seconds)
@@ -474,6 +649,9 @@ class Bunting(SyncMethods):
                 stream.close()  # type: ignore[union-attr]
             except OSError:
                 pass
+        if not self._watcher.is_alive():
+            for fd in (self._wake_read, self._wake_write):
+                os.close(fd)
         return self._process.returncode
 
     def kill(self) -> None:

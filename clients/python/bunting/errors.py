@@ -178,9 +178,17 @@ class ChannelDisabled(_ChannelError):
     reasons = ("CHANNEL_DISABLED",)
 
 
+class LimitReached(RPCError):
+    """-32010: a bound of the server reached, such as more subscriptions than --max-subscriptions."""
+
+    code_family = -32010
+    reasons = ("LIMIT_REACHED",)
+
+
 ERROR_CLASSES: Tuple[Type[RPCError], ...] = (
     ParseError, InvalidRequest, MethodNotFound, InvalidParams, InternalError, MethodNotImplemented,
     NotFound, NotAllowed, SDKDisabled, InvalidRule, ShuttingDown, StorageError, NotSynced, ChannelDisabled,
+    LimitReached,
 )
 BY_REASON: Dict[str, Type[RPCError]] = {reason: cls for cls in ERROR_CLASSES for reason in cls.reasons}
 BY_CODE: Dict[int, Type[RPCError]] = {cls.code_family: cls for cls in ERROR_CLASSES}  # type: ignore[misc]

@@ -1,4 +1,4 @@
-"""An OpenFeature provider backed by Bunting (needs `openfeature-sdk`).
+"""OpenFeature providers backed by Bunting (needs `openfeature-sdk`).
 
     from openfeature import api
     from bunting import Bunting
@@ -7,41 +7,63 @@
     api.set_provider_and_wait(BuntingProvider(Bunting.spawn(definitions="flags.json")))
     enabled = api.get_client().get_boolean_value("dark-mode", False)
 
-Flags resolve with Bunting's `evaluateFlag` (given the flag type, so that a flag
-of another type is TYPE_MISMATCH); the evaluation context becomes
+Two paradigms. `paradigm="dynamic"` (the default; OpenFeature's server-side
+paradigm, a context per call) resolves each flag with Bunting's `evaluateFlag`,
+given the flag type so that a flag of another type is TYPE_MISMATCH.
+`paradigm="static"` (the client-side paradigm: one user at a time) holds every
+flag's resolution for the current evaluation context, from one `evaluateFlags`
+round trip whenever the context changes, and keeps them current on the
+definitions' CHANGED and the feature-flags channel's refreshes: a read is a
+dictionary look-up. Either way the evaluation context becomes
 `{"targetingKey": ..., **attributes}`. Provider events come from
 `subscribeToDefinitions`: READY → PROVIDER_READY, CHANGED →
 PROVIDER_CONFIGURATION_CHANGED (with flags_changed), ERROR with `stale` →
 PROVIDER_STALE, ERROR without → PROVIDER_ERROR; a server that exits (say, because
 its definitions file cannot be used at start-up) makes the provider FATAL. `track`
-goes to Bunting's `track` method. Importing `bunting` does not import this module, so the client
-itself needs nothing outside the standard library.
+goes to Bunting's `track` with the context's targeting key as the event's user.
+
+`AsyncBuntingProvider` is the same over an `AsyncBunting`, for asyncio programs:
+its `resolve_*_async` await the client and never block the event loop.
+Importing `bunting` does not import this module, so the client itself needs
+nothing outside the standard library.
 """
 
-import datetime
 import logging
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any, Callable, Dict, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar, Union
 
 from openfeature.evaluation_context import EvaluationContext
-from openfeature.event import ProviderEventDetails
-from openfeature.exception import (ErrorCode, GeneralError, InvalidContextError, OpenFeatureError,
-                                   ProviderFatalError)
-from openfeature.flag_evaluation import FlagResolutionDetails, Reason
+from openfeature.exception import GeneralError, InvalidContextError, OpenFeatureError, ProviderFatalError
+from openfeature.flag_evaluation import FlagResolutionDetails
 from openfeature.provider import AbstractProvider, Metadata
 from openfeature.track import TrackingEventDetails
 
 from . import errors
 from ._methods import FlagType
+from ._openfeature_common import (Convert, HeldFlags, boolean, check_paradigm, context_of, emit_definitions_event,
+                                  error_message, floating, integer, jsonable, refreshes_flags, resolution, string,
+                                  structure, tracking_params)
 from .client import Bunting, Subscription
-from .events import DefinitionsEvent
+from .events import ChannelEvent, DefinitionsEvent
+
+if TYPE_CHECKING:
+    from ._openfeature_async import AsyncBuntingProvider
+
+__all__ = ["AsyncBuntingProvider", "BuntingProvider", "context_of", "resolution"]
 
 log = logging.getLogger("bunting.openfeature")
 
-_REASONS = {reason.value: reason for reason in Reason}
-_ERROR_CODES = {code.value: code for code in ErrorCode}
+T = TypeVar("T")
+
+
+def __getattr__(name: str) -> Any:
+    # The asyncio provider is imported when first asked for, as bunting.AsyncBunting is.
+    if name == "AsyncBuntingProvider":
+        from ._openfeature_async import AsyncBuntingProvider
+        return AsyncBuntingProvider
+    raise AttributeError("module 'bunting.openfeature' has no attribute %r" % name)
 
 
 class BuntingProvider(AbstractProvider):
@@ -51,22 +73,34 @@ class BuntingProvider(AbstractProvider):
         client: a Bunting client to use (it stays open at shutdown); without one, the
             provider spawns its own at initialize() with `spawn_options` and closes it
             at shutdown().
+        paradigm: "dynamic" (default): each resolution is an `evaluateFlag` call, for
+            servers that evaluate for a different user on every request. "static": every
+            flag is resolved at once for the evaluation context and held until the
+            context changes, for programs that serve one user at a time.
         ready_timeout: seconds initialize() waits for the definitions' first READY or ERROR.
         **spawn_options: arguments of Bunting.spawn when the provider spawns the client.
     """
 
-    def __init__(self, client: Optional[Bunting] = None, *, ready_timeout: float = 30.0, **spawn_options: Any):
+    def __init__(self, client: Optional[Bunting] = None, *, paradigm: str = "dynamic", ready_timeout: float = 30.0,
+                 **spawn_options: Any):
         super().__init__()
         if client is not None and spawn_options:
             raise TypeError("give either a client or the options to spawn one, not both")
+        self._static = check_paradigm(paradigm)
+        self.paradigm = paradigm
         self._client = client
         self._owns_client = client is None
         self._spawn_options = spawn_options
         self.ready_timeout = ready_timeout
         self._subscription: Optional[Subscription[DefinitionsEvent]] = None
+        self._flags_subscription: Optional[Subscription[ChannelEvent]] = None
         self._lock = threading.Lock()
         self._settled = threading.Event()
         self._first: Optional[DefinitionsEvent] = None  # the definitions event that settled initialize()
+        # The static paradigm: the flags of the context last asked for; replaced whole, never changed.
+        self._held: Optional[HeldFlags] = None
+        self._holding = threading.Lock()  # one evaluateFlags at a time, so that the newest reply is kept
+        self._changed = False  # a CHANGED re-resolved the flags: the refresh that follows it needs not
 
     @property
     def client(self) -> Bunting:
@@ -89,6 +123,10 @@ class BuntingProvider(AbstractProvider):
         self._first = None
         try:
             subscription = self._client.subscribe_to_definitions(self._on_definitions)
+            if self._static:
+                # Refreshes of the flags (a session start, a manual refresh) re-resolve them:
+                # rules that read $flagd.timestamp may answer otherwise since.
+                self._flags_subscription = self._client.subscribe("featureFlags", self._on_flags)
         except (errors.ServerExited, errors.ClientClosed, errors.ProtocolError) as error:
             # No server to come back: not an error that a later READY could clear.
             raise ProviderFatalError("Bunting is not running: %s" % error) from error
@@ -108,18 +146,23 @@ class BuntingProvider(AbstractProvider):
         first = self._first
         if first is not None and first["type"] == "ERROR" and not first.get("stale"):
             # The SDK turns this into PROVIDER_ERROR; a later READY makes the provider ready.
-            raise GeneralError(_error_message(first))
+            raise GeneralError(error_message(first))
+        if self._static:
+            self._hold(evaluation_context)
 
     def shutdown(self) -> None:
-        subscription, self._subscription = self._subscription, None
+        subscriptions = (self._subscription, self._flags_subscription)
+        self._subscription = self._flags_subscription = None
+        self._held = None
         client = self._client
         if client is None:
             return
-        if subscription is not None and client.alive:
-            try:
-                subscription.remove()
-            except errors.BuntingError as error:
-                log.debug("removing the definitions subscription failed: %s", error)
+        for subscription in subscriptions:
+            if subscription is not None and client.alive:
+                try:
+                    subscription.remove()
+                except errors.BuntingError as error:
+                    log.debug("removing a subscription failed: %s", error)
         if self._owns_client:
             client.close()
             self._client = None
@@ -132,176 +175,177 @@ class BuntingProvider(AbstractProvider):
                 self._first = event
                 self._settled.set()
                 return
-        kind = event.get("type")
-        if kind == "READY":
-            self.emit_provider_ready(ProviderEventDetails(metadata=_event_metadata(event)))
-        elif kind == "CHANGED":
-            self.emit_provider_configuration_changed(ProviderEventDetails(
-                flags_changed=list(event.get("flagsChanged") or []), metadata=_event_metadata(event)))
-        elif kind == "ERROR":
-            details = ProviderEventDetails(message=_error_message(event), error_code=ErrorCode.GENERAL,
-                                           metadata=_event_metadata(event))
-            if event.get("stale"):
-                self.emit_provider_stale(details)
-            else:
-                self.emit_provider_error(details)
-        else:
-            log.debug("ignoring a definitions event of type %r", kind)
+        if event.get("type") == "CHANGED" and self._static:
+            # Before the event: a handler that reads a flag reads the new document's answer.
+            self._changed = True
+            self._refresh()
+        emit_definitions_event(self, event)
+
+    def _on_flags(self, event: ChannelEvent) -> None:
+        if not refreshes_flags(event):
+            return
+        if self._changed:
+            self._changed = False  # the refresh a new document causes: its CHANGED re-resolved already
+            return
+        self._refresh()
 
     # Resolution -------------------------------------------------------------
 
     def resolve_boolean_details(self, flag_key: str, default_value: bool,
                                 evaluation_context: Optional[EvaluationContext] = None
                                 ) -> FlagResolutionDetails[bool]:
-        return self._resolve(flag_key, default_value, evaluation_context, "boolean", _boolean)
+        return self._resolve(flag_key, default_value, evaluation_context, "boolean", boolean)
 
     def resolve_string_details(self, flag_key: str, default_value: str,
                                evaluation_context: Optional[EvaluationContext] = None
                                ) -> FlagResolutionDetails[str]:
-        return self._resolve(flag_key, default_value, evaluation_context, "string", _string)
+        return self._resolve(flag_key, default_value, evaluation_context, "string", string)
 
     def resolve_integer_details(self, flag_key: str, default_value: int,
                                 evaluation_context: Optional[EvaluationContext] = None
                                 ) -> FlagResolutionDetails[int]:
-        return self._resolve(flag_key, default_value, evaluation_context, "integer", _integer)
+        return self._resolve(flag_key, default_value, evaluation_context, "integer", integer)
 
     def resolve_float_details(self, flag_key: str, default_value: float,
                               evaluation_context: Optional[EvaluationContext] = None
                               ) -> FlagResolutionDetails[float]:
-        return self._resolve(flag_key, default_value, evaluation_context, "float", _float)
+        return self._resolve(flag_key, default_value, evaluation_context, "float", floating)
 
     def resolve_object_details(self, flag_key: str, default_value: Union[Sequence[Any], Mapping[str, Any]],
                                evaluation_context: Optional[EvaluationContext] = None
                                ) -> FlagResolutionDetails[Union[Sequence[Any], Mapping[str, Any]]]:
-        return self._resolve(flag_key, default_value, evaluation_context, "object", _object)
+        return self._resolve(flag_key, default_value, evaluation_context, "object", structure)
+
+    # The SDK's own async resolutions call the blocking ones on the event loop. A static
+    # read that finds its context held answers at once; anything that waits for the
+    # server runs on the loop's default executor instead. AsyncBuntingProvider awaits
+    # an AsyncBunting instead, without a thread.
+
+    async def resolve_boolean_details_async(self, flag_key: str, default_value: bool,
+                                            evaluation_context: Optional[EvaluationContext] = None
+                                            ) -> FlagResolutionDetails[bool]:
+        return await self._resolve_async(flag_key, default_value, evaluation_context, "boolean", boolean)
+
+    async def resolve_string_details_async(self, flag_key: str, default_value: str,
+                                           evaluation_context: Optional[EvaluationContext] = None
+                                           ) -> FlagResolutionDetails[str]:
+        return await self._resolve_async(flag_key, default_value, evaluation_context, "string", string)
+
+    async def resolve_integer_details_async(self, flag_key: str, default_value: int,
+                                            evaluation_context: Optional[EvaluationContext] = None
+                                            ) -> FlagResolutionDetails[int]:
+        return await self._resolve_async(flag_key, default_value, evaluation_context, "integer", integer)
+
+    async def resolve_float_details_async(self, flag_key: str, default_value: float,
+                                          evaluation_context: Optional[EvaluationContext] = None
+                                          ) -> FlagResolutionDetails[float]:
+        return await self._resolve_async(flag_key, default_value, evaluation_context, "float", floating)
+
+    async def resolve_object_details_async(self, flag_key: str,
+                                           default_value: Union[Sequence[Any], Mapping[str, Any]],
+                                           evaluation_context: Optional[EvaluationContext] = None
+                                           ) -> FlagResolutionDetails[Union[Sequence[Any], Mapping[str, Any]]]:
+        return await self._resolve_async(flag_key, default_value, evaluation_context, "object", structure)
+
+    async def _resolve_async(self, flag_key: str, default_value: Any, evaluation_context: Optional[EvaluationContext],
+                             flag_type: FlagType, convert: Convert) -> FlagResolutionDetails[Any]:
+        held = self._held
+        if self._static and held is not None and held.holds(evaluation_context):
+            return held.resolve(flag_key, default_value, flag_type, convert)
+        import asyncio
+        return await asyncio.get_running_loop().run_in_executor(
+            None, self._resolve, flag_key, default_value, evaluation_context, flag_type, convert)
 
     def _resolve(self, flag_key: str, default_value: Any, evaluation_context: Optional[EvaluationContext],
-                 flag_type: FlagType, convert: Callable[[Any], Any]) -> FlagResolutionDetails[Any]:
+                 flag_type: FlagType, convert: Convert) -> FlagResolutionDetails[Any]:
+        if self._static:
+            held = self._held
+            if held is None or not held.holds(evaluation_context):
+                held = self._hold(evaluation_context)
+            return held.resolve(flag_key, default_value, flag_type, convert)
         try:
             result = self.client.evaluate_flag(flag_key, context_of(evaluation_context), type=flag_type)
-        except (TypeError, ValueError) as error:  # the context does not encode as JSON
-            raise InvalidContextError("the evaluation context is not JSON: %s" % error) from error
-        except errors.InvalidParams as error:
-            if (error.field or "").startswith("context"):
-                raise InvalidContextError(str(error)) from error
-            raise GeneralError(str(error)) from error
-        except errors.BuntingError as error:
-            raise GeneralError(str(error)) from error
+        except Exception as error:  # the hot path: no wrapper around the call
+            mapped = _openfeature_error("evaluateFlag", error)
+            if mapped is error:
+                raise
+            raise mapped from error
         return resolution(result, default_value, flag_type, convert)
+
+    def _hold(self, evaluation_context: Optional[EvaluationContext]) -> HeldFlags:
+        """The flags of a new context: one evaluateFlags round trip, kept from now on."""
+        with self._holding:
+            held = self._held
+            if held is not None and held.holds(evaluation_context):
+                return held  # another thread asked for the same context meanwhile
+            key = HeldFlags.key_of(evaluation_context)
+            context = _flagd_context(key)
+            reply = _calling("evaluateFlags", lambda: self.client.evaluate_flags(context))
+            held = self._held = _held(key, reply)
+            return held
+
+    def _refresh(self) -> None:
+        """Resolves the held context's flags again (on the callback thread)."""
+        with self._holding:
+            held = self._held
+            if held is None or self._client is None:
+                return
+            try:
+                self._held = HeldFlags(held.context, self._client.evaluate_flags(context_of(held.context)))
+            except (errors.BuntingError, TypeError) as error:
+                log.warning("resolving the flags again failed: %s", error)
 
     # Tracking ---------------------------------------------------------------
 
     def track(self, tracking_event_name: str, evaluation_context: Optional[EvaluationContext] = None,
               tracking_event_details: Optional[TrackingEventDetails] = None) -> None:
-        """Sends the event to Bunting's `track`, for the server's current user (Bunting
-        tracks for its user; the evaluation context is not sent). Failures are logged."""
+        """Sends the event to Bunting's `track` for the context's targeting key (with its
+        attributes), or for the server's current user when the context has none. Failures
+        are logged."""
         value = details = None
         if tracking_event_details is not None:
             value = tracking_event_details.value
             if tracking_event_details.attributes:
-                details = _jsonable(dict(tracking_event_details.attributes))
+                details = jsonable(dict(tracking_event_details.attributes))
         try:
-            self.client.track(tracking_event_name, value=value, details=details)
+            self.client.track(tracking_event_name, value=value, details=details, **tracking_params(evaluation_context))
         except (errors.BuntingError, OpenFeatureError, TypeError, ValueError) as error:
             log.warning("tracking %r failed: %s", tracking_event_name, error)
 
 
-def context_of(evaluation_context: Optional[EvaluationContext]) -> Dict[str, Any]:
-    """The flagd context for an OpenFeature evaluation context: `{"targetingKey": ..., **attributes}`.
-
-    Datetimes become ISO 8601 strings; every other value must already be JSON.
-    """
-    if evaluation_context is None:
-        return {}
-    context: Dict[str, Any] = {}
-    if evaluation_context.targeting_key is not None:
-        context["targetingKey"] = evaluation_context.targeting_key
-    context.update(_jsonable(dict(evaluation_context.attributes)))
-    return context
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, datetime.datetime):
-        return value.isoformat()
-    if isinstance(value, Mapping):
-        return {key: _jsonable(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(item) for item in value]
-    return value
-
-
-def resolution(result: Any, default_value: Any, flag_type: str,
-               convert: Callable[[Any], Any]) -> FlagResolutionDetails[Any]:
-    """FlagResolutionDetails for an `evaluateFlag` result."""
-    if not isinstance(result, dict):
-        raise GeneralError("evaluateFlag answered %r" % (result,))
-    metadata = _flag_metadata(result.get("metadata"))
-    text = result.get("reason")
-    reason = _REASONS.get(text, text) if isinstance(text, str) else None
-    code = result.get("errorCode")
-    if code:
-        return FlagResolutionDetails(value=default_value, reason=Reason.ERROR,
-                                     error_code=_ERROR_CODES.get(code, ErrorCode.GENERAL),
-                                     error_message=result.get("errorMessage") or code, flag_metadata=metadata)
-    value = result.get("value")
-    if value is None:
-        # A flag whose targeting named no variant and that has no default: the caller's default.
-        return FlagResolutionDetails(value=default_value, variant=result.get("variant"),
-                                     reason=reason or Reason.DEFAULT, flag_metadata=metadata)
+def _flagd_context(evaluation_context: Optional[EvaluationContext]) -> Any:
     try:
-        value = convert(value)
-    except TypeError:
-        return FlagResolutionDetails(value=default_value, reason=Reason.ERROR, error_code=ErrorCode.TYPE_MISMATCH,
-                                     error_message="the flag's value %r is not of type %s" % (value, flag_type),
-                                     flag_metadata=metadata)
-    return FlagResolutionDetails(value=value, variant=result.get("variant"), reason=reason, flag_metadata=metadata)
+        return context_of(evaluation_context)
+    except (TypeError, ValueError) as error:
+        raise InvalidContextError("the evaluation context is not JSON: %s" % error) from error
 
 
-def _flag_metadata(metadata: Any) -> Dict[str, Union[bool, int, float, str]]:
-    if not isinstance(metadata, dict):
-        return {}
-    return {key: value for key, value in metadata.items() if isinstance(value, (bool, int, float, str))}
+def _calling(method: str, call: Callable[[], T]) -> T:
+    """The call's result; its failures as OpenFeature errors."""
+    try:
+        return call()
+    except Exception as error:
+        mapped = _openfeature_error(method, error)
+        if mapped is error:
+            raise
+        raise mapped from error
 
 
-def _event_metadata(event: Mapping[str, Any]) -> Dict[str, Union[bool, int, float, str]]:
-    return {key: value for key, value in event.items()
-            if key not in ("subscriptionId", "type", "flagsChanged", "message")
-            and isinstance(value, (bool, int, float, str))}
+def _openfeature_error(method: str, error: Exception) -> Exception:
+    """What a failed call is to OpenFeature; other exceptions stay as they are."""
+    if isinstance(error, (TypeError, ValueError)):  # the context does not encode as JSON
+        return InvalidContextError("the evaluation context is not JSON: %s" % error)
+    if isinstance(error, errors.InvalidParams):
+        if (error.field or "").startswith("context"):
+            return InvalidContextError(str(error))
+        return GeneralError(str(error))
+    if isinstance(error, errors.BuntingError):
+        return GeneralError("%s failed: %s" % (method, error))
+    return error
 
 
-def _error_message(event: Mapping[str, Any]) -> str:
-    words = [str(event.get(key)) for key in ("reason", "retryState") if event.get(key)]
-    message = event.get("message")
-    return "%s%s" % ("/".join(words) or "ERROR", ": %s" % message if message else "")
-
-
-def _boolean(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    raise TypeError
-
-
-def _string(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    raise TypeError
-
-
-def _integer(value: Any) -> int:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    raise TypeError
-
-
-def _float(value: Any) -> float:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    raise TypeError
-
-
-def _object(value: Any) -> Union[List[Any], Dict[str, Any]]:
-    if isinstance(value, (dict, list)):
-        return value
-    raise TypeError
+def _held(context: EvaluationContext, reply: Any) -> HeldFlags:
+    try:
+        return HeldFlags(context, reply)
+    except TypeError as error:
+        raise GeneralError(str(error)) from error

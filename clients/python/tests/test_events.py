@@ -243,3 +243,18 @@ def test_custom_events_of_track_come_to_feature_flag_subscriptions(spawn):
     custom = flags.wait_for(type="CUSTOM")
     assert (custom["channel"], custom["action"], custom["eventId"]) == ("featureFlags", "ENQUEUED", event_id)
     assert custom["event"] == {"name": "purchase", "value": 3}
+
+
+def test_a_client_wide_wait_looks_at_definitions_events_unless_it_names_a_channel(spawn):
+    # As the Node client's waitFor: definitions events have no channel.
+    client = spawn()
+    flags = client.subscribe("featureFlags")
+    definitions = client.subscribe_to_definitions()
+    assert client.wait_for(type="READY")["subscriptionId"] == definitions.id
+    client.subscribe_to_definitions()
+    with pytest.raises(EventTimeout):
+        client.wait_for(type="READY", channel="featureFlags", timeout=0.2)
+    with pytest.raises(EventTimeout):
+        client.wait_for(type="READY", notification="event", timeout=0.2)
+    assert client.wait_for(type="READY", notification="definitions")["type"] == "READY"
+    assert flags.next_event()["type"] == "CACHE_REPLAY"

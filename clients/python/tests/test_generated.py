@@ -25,7 +25,7 @@ def generator():
 
 def test_the_generated_modules_are_up_to_date():
     outputs = generator().outputs(DOCUMENT)
-    assert sorted(path.name for path in outputs) == ["_methods.py", "events.py"]
+    assert sorted(path.name for path in outputs) == ["_methods.py", "events.py", "results.py"]
     for path, text in outputs.items():
         assert path.read_text(encoding="utf-8") == text, (
             "bunting/%s is out of date: run python3 clients/python/tools/generate_methods.py" % path.name)

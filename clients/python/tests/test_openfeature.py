@@ -193,7 +193,8 @@ def test_track_reaches_the_sink_exactly_once(spawn, tmp_path, events):
     api.get_client().track("purchase", ADA, TrackingEventDetails(9.5, {"sku": "boots", "size": 42}))
     enqueued = flags.wait_for(type="CUSTOM", action="ENQUEUED")
     assert enqueued["channel"] == "featureFlags"
-    assert enqueued["event"] == {"name": "purchase", "value": 9.5, "details": {"sku": "boots", "size": 42}}
+    assert enqueued["event"] == {"name": "purchase", "value": 9.5, "details": {"sku": "boots", "size": 42},
+                                 "userId": "ada", "attributes": dict(ADA.attributes)}
     assert client.flush() == {"flushed": 1, "pending": 0}
     flushed = flags.wait_for(type="CUSTOM", action="FLUSHED")
     assert flushed["eventId"] == enqueued["eventId"]
@@ -201,10 +202,30 @@ def test_track_reaches_the_sink_exactly_once(spawn, tmp_path, events):
     assert (line["kind"], line["channel"], line["itemId"], line["name"], line["value"], line["userId"]) == (
         "custom", "featureFlags", "purchase", "purchase", 9.5, "ada")
     assert line["eventId"] == enqueued["eventId"] and line["details"] == {"sku": "boots", "size": 42}
+    assert line["attributes"] == {"email": "ada@example.com", "tier": "gold", "locale": "en-GB"}
     # Neither another flush nor the one at shutdown sends it again.
     assert client.flush() == {"flushed": 0, "pending": 0}
     assert client.close() == 0
     assert [line["eventId"] for line in custom_lines(sink)] == [enqueued["eventId"]]
+
+
+def test_track_keeps_the_user_of_its_context(spawn, tmp_path, events):
+    # A server tracking for many users: three targeting keys, interleaved, none the current user.
+    sink = tmp_path / "events.ndjson"
+    client = spawn(sink=str(sink), flush_interval=3600)
+    client.change_user("ada")
+    api.set_provider_and_wait(BuntingProvider(client))
+    openfeature = api.get_client()
+    sent = [("grace", "gold"), ("linus", "free"), ("grace", "silver"), ("ken", "gold"), ("linus", "gold")]
+    for user, tier in sent:
+        openfeature.track("checkout", EvaluationContext(user, {"tier": tier}), TrackingEventDetails(1.0))
+    openfeature.track("opened")  # no context: the server's current user
+    assert client.flush() == {"flushed": 6, "pending": 0}
+    lines = custom_lines(sink)
+    assert [(line["userId"], line.get("attributes")) for line in lines] == [
+        (user, {"tier": tier}) for user, tier in sent] + [("ada", None)]
+    assert all("sessionId" not in line for line in lines[:-1]) and "sessionId" in lines[-1]
+    assert client.status()["userId"] == "ada"
 
 
 def test_track_without_value_or_details_sends_only_the_name(spawn, tmp_path, provider):

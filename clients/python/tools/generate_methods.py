@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes bunting/_methods.py and bunting/events.py from the OpenRPC document.
+"""Writes bunting/_methods.py, bunting/events.py and bunting/results.py from the OpenRPC document.
 
     python3 clients/python/tools/generate_methods.py          # regenerate
     python3 clients/python/tools/generate_methods.py --check  # exit 1 if out of date
@@ -11,6 +11,10 @@ given by position, optional ones are keyword-only and left out of the request
 when None; every method takes `timeout`. Methods that make a subscription
 (SUBSCRIPTIONS below) take a `callback` and return a Subscription of the
 TypedDict of their notification's params.
+
+bunting/results.py has a TypedDict for each object a method returns (the document's
+named schemas under their names, inline objects under a name made from where they
+are), and each method is annotated with its result's.
 
 bunting/events.py has one TypedDict per notification of the document's
 `x-notifications`: the keys every variant of its params has are required, the
@@ -31,6 +35,7 @@ HERE = Path(__file__).resolve().parent
 PACKAGE = HERE.parent / "bunting"
 OUTPUT = PACKAGE / "_methods.py"
 EVENTS_OUTPUT = PACKAGE / "events.py"
+RESULTS_OUTPUT = PACKAGE / "results.py"
 DOCUMENT = HERE.parent.parent.parent / "schemas" / "openrpc.json"
 
 
@@ -73,11 +78,20 @@ def snake(name: str) -> str:
 
 
 class Types:
-    """Python annotations for JSON schemas, with aliases for named string enums."""
+    """Python annotations for JSON schemas, with aliases for named string enums.
 
-    def __init__(self, document: Dict[str, Any]):
+    With `typed` (the methods' results), an object schema with properties is a TypedDict
+    of bunting/results.py: a named schema under its name, an inline one under a name made
+    from where it is (`StatusResultChannels`); `self.typed` collects them in order.
+    """
+
+    def __init__(self, document: Dict[str, Any], typed: bool = False):
         self.components = document.get("components", {}).get("schemas", {})
         self.aliases: Dict[str, List[str]] = {}
+        self.typed_mode = typed
+        self.typed: Dict[str, Dict[str, Any]] = {}  # TypedDict name → its object schema
+        self.docs: Dict[str, str] = {}  # what an inline object's TypedDict is, for its docstring
+        self.unions: Dict[str, str] = {}  # a named oneOf of the results → its Union
 
     def resolve(self, schema: Dict[str, Any]) -> Tuple[Optional[str], Dict[str, Any]]:
         ref = schema.get("$ref")
@@ -86,27 +100,70 @@ class Types:
             return name, self.components.get(name, {})
         return None, schema
 
-    def annotation(self, schema: Any) -> str:
+    def annotation(self, schema: Any, hint: str = "") -> str:
         if not isinstance(schema, dict):
             return "Any"
         name, schema = self.resolve(schema)
         if name and schema.get("type") == "string" and isinstance(schema.get("enum"), list):
             self.aliases[name] = schema["enum"]
             return name
+        if self.typed_mode and self.is_typed_dict(schema) and (name or hint):
+            typed_name = name or hint
+            if typed_name not in self.typed:
+                self.typed[typed_name] = schema
+                for key, value in schema["properties"].items():
+                    inner = typed_name + key[:1].upper() + key[1:]
+                    self.docs.setdefault(inner, "The `%s` of a `%s`." % (key, typed_name))
+                    self.annotation(value, inner)
+            return typed_name
         if name:
-            return self.annotation(schema)
+            options = schema.get("oneOf") or schema.get("anyOf")
+            if self.typed_mode and isinstance(options, list):
+                # A named union: an alias of bunting/results.py, made of its options.
+                if name not in self.unions:
+                    self.unions[name] = ""
+                    self.unions[name] = self.options(options, name, named=True)
+                return name
+            return self.annotation(schema, name)
         for combinator in ("oneOf", "anyOf"):
-            if isinstance(schema.get(combinator), list):
-                return self.union([self.annotation(option) for option in schema[combinator]])
+            options = schema.get(combinator)
+            if isinstance(options, list):
+                return self.options(options, hint, named=False)
         kind = schema.get("type")
         if isinstance(kind, list):
             return self.union([self.annotation(dict(schema, type=one)) for one in kind])
         if kind == "string" and isinstance(schema.get("enum"), list):
             return "Literal[%s]" % ", ".join(json.dumps(value) for value in schema["enum"])
         if kind == "array":
-            return "List[%s]" % self.annotation(schema.get("items"))
+            return "List[%s]" % self.annotation(schema.get("items"), hint + "Item")
+        if kind == "object" and self.typed_mode and isinstance(schema.get("additionalProperties"), dict):
+            return "Dict[str, %s]" % self.annotation(schema["additionalProperties"], hint + "Value")
         return {"string": "str", "integer": "int", "number": "float", "boolean": "bool",
                 "null": "None", "object": "Dict[str, Any]"}.get(kind, "Any")
+
+    def options(self, options: List[Any], hint: str, named: bool) -> str:
+        """The union of a oneOf's options; inline objects among them are named by their title,
+        else after the union (and their place, when there are several)."""
+        inline = [option for option in options
+                  if isinstance(option, dict) and "$ref" not in option and option.get("type") == "object"]
+        annotations = []
+        for index, option in enumerate(options):
+            if not any(option is other for other in inline):
+                annotations.append(self.annotation(option, hint))
+                continue
+            title = "".join(part[:1].upper() + part[1:] for part in re.split(r"[^0-9A-Za-z]+", option.get("title", ""))
+                            if part)
+            if len(inline) > 1:
+                title = title or "%s%d" % (hint, index + 1)
+            annotations.append(self.annotation(option, title or (hint + "Object" if named else hint)))
+        return self.union(annotations)
+
+    @staticmethod
+    def is_typed_dict(schema: Dict[str, Any]) -> bool:
+        """An object of known keys, each a Python identifier."""
+        properties = schema.get("properties")
+        return (schema.get("type") == "object" and isinstance(properties, dict) and bool(properties)
+                and all(key.isidentifier() and not keyword.iskeyword(key) for key in properties))
 
     @staticmethod
     def union(options: List[str]) -> str:
@@ -144,7 +201,7 @@ def escape(line: str) -> str:
 
 
 class Method:
-    def __init__(self, spec: Dict[str, Any], types: Types, document: Dict[str, Any]):
+    def __init__(self, spec: Dict[str, Any], types: Types, document: Dict[str, Any], results: Types):
         self.name: str = spec["name"]
         self.python = snake(self.name)
         self.spec = spec
@@ -162,8 +219,12 @@ class Method:
         named, schema = types.resolve(result.get("schema", {}))
         self.result_description = (result.get("description") or schema.get("description")
                                    or ("The %s." % (named or result.get("name", "result"))))
-        self.result_type = types.annotation(result.get("schema"))
+        self.result_type = results.annotation(result.get("schema"), self.python_class() + "Result")
         self.raises = self.error_classes(document)
+
+    def python_class(self) -> str:
+        """`getFeatureFlag` → `GetFeatureFlag`, `rpc.discover` → `RpcDiscover`."""
+        return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^0-9A-Za-z]+", self.name) if part)
 
     def error_classes(self, document: Dict[str, Any]) -> List[str]:
         names: List[str] = []
@@ -347,7 +408,8 @@ class {name}:
 
 def generate(document: Dict[str, Any]) -> str:
     types = Types(document)
-    methods = [Method(spec, types, document) for spec in document["methods"]]
+    results = Types(document, typed=True)
+    methods = [Method(spec, types, document, results) for spec in document["methods"]]
     clashes = [name for name in {m.python for m in methods} if sum(m.python == name for m in methods) > 1]
     if clashes:
         raise SystemExit("methods whose Python names clash: %s" % ", ".join(sorted(clashes)))
@@ -355,6 +417,8 @@ def generate(document: Dict[str, Any]) -> str:
     out = [HEADER.format(title=info.get("title", "?"), version=info.get("version", "?"))]
     for alias in sorted(types.aliases):
         out.append(literal_alias(alias, types.aliases[alias]))
+    named = sorted(set(results.typed) | set(results.aliases) | set(results.unions))
+    out.append("\n" + "\n".join(wrap_list("from .results import (", named, ")")) + "\n")
     out.append(TABLE.format(entries="\n".join(m.table_entry() for m in methods)))
     for flavour, name, doc in (("sync", "SyncMethods", "The methods of `Bunting`; each returns the reply's result."),
                                ("async", "AsyncMethods", "The methods of `AsyncBunting`; each is a coroutine.")):
@@ -464,6 +528,75 @@ def generate_events(document: Dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
+RESULTS_HEADER = '''\
+# Generated from schemas/openrpc.json ({title} {version}) by clients/python/tools/generate_methods.py.
+# Do not edit: change the document, then run `python3 clients/python/tools/generate_methods.py`.
+"""The methods' results, as TypedDicts generated from the OpenRPC document.
+
+Each method of `Bunting` and `AsyncBunting` is annotated with what it returns: `status()`
+a `StatusResult`, `evaluate_flag()` an `EvaluateFlagResult`, `get_feature_flag()` an
+`Optional[FeatureFlag]`. At run time they are plain dicts. Keys the document requires are
+required here; the others may be absent.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
+'''
+
+
+def generate_results(document: Dict[str, Any]) -> str:
+    results = Types(document, typed=True)
+    for spec in document["methods"]:
+        method_name = "".join(part[:1].upper() + part[1:] for part in re.split(r"[^0-9A-Za-z]+", spec["name"]) if part)
+        results.annotation(spec.get("result", {}).get("schema"), method_name + "Result")
+    body: List[str] = []
+    for name, schema in results.typed.items():
+        required = [key for key in schema["properties"] if key in set(schema.get("required", []))]
+        optional = [key for key in schema["properties"] if key not in required]
+        words = schema.get("description", "").strip() or results.docs.get(name) or "`%s`." % name
+        doc = [escape(line) for line in wrap(words, "    ")]
+        doc[0] = '    """' + doc[0].strip()
+        doc.append('    """')
+        fields = {key: results.annotation(value, name + key[:1].upper() + key[1:])
+                  for key, value in schema["properties"].items()}
+        if optional and required:
+            base = "_%sKeys" % name
+            body += ["", "", "class %s(TypedDict):" % base] + ["    %s: %s" % (key, fields[key]) for key in required]
+            body += ["", "", "class %s(%s, total=False):" % (name, base)] + doc + [""]
+            body += ["    %s: %s" % (key, fields[key]) for key in optional]
+        else:
+            body += ["", "", "class %s(TypedDict%s):" % (name, ", total=False" if optional else "")] + doc + [""]
+            body += ["    %s: %s" % (key, fields[key]) for key in required + optional]
+    info = document.get("info", {})
+    out = [RESULTS_HEADER.format(title=info.get("title", "?"), version=info.get("version", "?"))]
+    aliases = [literal_alias(alias, results.aliases[alias]) for alias in sorted(results.aliases)]
+    out += aliases + body[1 if not aliases else 0:]
+    for name, union in results.unions.items():
+        # After the classes: an alias is evaluated when the module is imported.
+        words = results.components.get(name, {}).get("description", "").strip() or name
+        out += [""] + wrap(words, "#: ")
+        out += wrap_list("%s = %s[" % (name, union.split("[", 1)[0]), split_top(union.split("[", 1)[1][:-1]), "]")
+    names = sorted([*results.aliases, *results.typed, *results.unions])
+    out += ["", ""] + wrap_list("__all__ = [", [json.dumps(name) for name in names], "]")
+    return "\n".join(out) + "\n"
+
+
+def split_top(text: str) -> List[str]:
+    """The comma-separated parts of `text` outside brackets."""
+    parts, depth, start = [], 0, 0
+    for index, character in enumerate(text):
+        if character == "[":
+            depth += 1
+        elif character == "]":
+            depth -= 1
+        elif character == "," and depth == 0:
+            parts.append(text[start:index].strip())
+            start = index + 1
+    parts.append(text[start:].strip())
+    return parts
+
+
 def literal_alias(name: str, values: List[Any]) -> str:
     return "\n".join(wrap_list("%s = Literal[" % name, [json.dumps(value) for value in values], "]"))
 
@@ -479,7 +612,8 @@ def wrap_list(opening: str, items: List[str], closing: str, indent: str = "") ->
 
 def outputs(document: Dict[str, Any], package: Path = PACKAGE) -> Dict[Path, str]:
     """Each module to write, with its text."""
-    return {package / OUTPUT.name: generate(document), package / EVENTS_OUTPUT.name: generate_events(document)}
+    return {package / OUTPUT.name: generate(document), package / EVENTS_OUTPUT.name: generate_events(document),
+            package / RESULTS_OUTPUT.name: generate_results(document)}
 
 
 def main() -> int:

@@ -73,17 +73,17 @@ private func checkServedFromNote(_ text: [UInt8], _ definitions: Definitions) {
 private func evaluate(_ definitions: Definitions, _ subject: EvaluationSubject, _ now: Double) {
     let flags = definitions.featureFlags(for: subject, at: now)
     require(definitions.featureFlags(for: subject, at: now) == flags, "feature flags differ between two evaluations")
-    let keys = Set(definitions.flagSet.flagKeys)
-    var seen = Set<String>()
+    let keys = Set(definitions.flagSet.flagKeys.map { ExactString($0) })
+    var seen = Set<ExactString>()
     for flag in flags {
-        require(keys.contains(flag.id), "the channel lists \(flag.id), which is not a flag of the document")
-        require(seen.insert(flag.id).inserted, "the channel lists \(flag.id) twice")
+        require(keys.contains(ExactString(flag.id)), "the channel lists \(flag.id), which is not a flag of the document")
+        require(seen.insert(ExactString(flag.id)).inserted, "the channel lists \(flag.id) twice")
     }
 
     let banners = definitions.banners(for: subject, at: now)
     require(definitions.banners(for: subject, at: now) == banners, "banners differ between two evaluations")
     for placement in banners.keys {
-        require(definitions.placementIds.contains(placement), "a banner fills the unknown placement \(placement)")
+        require(definitions.placementIds.contains { $0.sameBytes(as: placement.string) }, "a banner fills the unknown placement \(placement)")
     }
     let cards = definitions.contentCards(for: subject, at: now)
     require(definitions.contentCards(for: subject, at: now) == cards, "content cards differ between two evaluations")

@@ -3,6 +3,8 @@
 
 import {
   Bunting,
+  BuntingProvider,
+  ProviderEvents,
   BuntingError,
   BuntingTimeoutError,
   InvalidParamsError,
@@ -148,6 +150,19 @@ async function main(): Promise<void> {
       const ms: number = error.timeout;
     }
   }
+
+  const provider = new BuntingProvider(client, { paradigm: "static" });
+  // @ts-expect-error the paradigms are "dynamic" and "static"
+  new BuntingProvider(client, { paradigm: "statik" });
+  await provider.initialize({ targetingKey: "ada", tier: "gold" });
+  const enabled: boolean = (await provider.resolveBooleanEvaluation("dark-mode", false, { targetingKey: "ada" })).value;
+  const layout: { columns: number } = (await provider.resolveObjectEvaluation("layout", { columns: 1 })).value;
+  // @ts-expect-error a string flag's default is a string
+  provider.resolveStringEvaluation("greeting", 1);
+  provider.events.addHandler(ProviderEvents.ConfigurationChanged, (details) => details.flagsChanged?.length);
+  provider.track("checkout", { targetingKey: "ada" }, { value: 9.5, sku: "boots" });
+  await provider.onClose();
+  const spawned = new BuntingProvider({ storage: ":memory:" });
 
   const exit = await client.close({ timeout: 1000 });
   const killed: boolean = exit.killed;

@@ -36,3 +36,16 @@ def a_callback_for_other_events(client: Bunting) -> None:
         print(event)
 
     client.subscribe("banners", on_definitions)  # refused
+
+
+def a_key_a_result_lacks(client: Bunting) -> None:
+    print(client.status()["user"])  # refused
+
+
+def a_result_field_of_another_type(client: Bunting) -> None:
+    pending: str = client.flush()["pending"]  # refused
+    print(pending)
+
+
+def a_flag_that_may_be_none(client: Bunting) -> None:
+    print(client.get_feature_flag("dark-mode")["enabled"])  # refused

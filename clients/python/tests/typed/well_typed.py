@@ -40,3 +40,14 @@ async def follow_asynchronously(client: AsyncBunting) -> str:
     async for later in definitions:
         return later["type"]
     return event["type"]
+
+
+def read_results(client: Bunting) -> str:
+    status = client.status()
+    channel_enabled: bool = status["channels"]["featureFlags"]["enabled"]
+    flag = client.get_feature_flag("dark-mode")
+    enabled = flag["enabled"] if flag is not None else False
+    flags = client.evaluate_flags({"targetingKey": "ada"})["flags"]
+    reasons = [resolution["reason"] for resolution in flags.values()]
+    pending: int = client.flush()["pending"]
+    return "%s %s %s %s %d" % (status["version"], channel_enabled, enabled, reasons, pending)

@@ -1,0 +1,197 @@
+import BuntingJSON
+import BuntingRuntime
+
+/// The current user's three channel caches and what they did to items
+/// (viewed, clicked, dismissed), the caches of the last few users switched
+/// away from, and what a client reads of them: items as they stand now and
+/// the snapshots events carry. Each change is written to the store under
+/// the user's key; owned by the engine's loop.
+final class ChannelCaches {
+    private let store: any Store
+    private var caches: [Channel: ChannelCache] = [:]
+    /// By item id's bytes, per channel.
+    private var itemStates: [Channel: [ExactString: ItemState]] = [:]
+    /// The caches of users switched away from, for switching back.
+    private var recent = RecentUserCaches()
+
+    init(store: any Store, user stored: StoredUser) {
+        self.store = store
+        caches = stored.caches.mapValues(ChannelCache.init(stored:))
+        itemStates = stored.itemStates
+    }
+
+    func cache(_ channel: Channel) -> ChannelCache {
+        caches[channel] ?? ChannelCache()
+    }
+
+    /// Replaces `channel`'s cache of user `userKey` and stores it.
+    func set(_ channel: Channel, _ cache: ChannelCache?, user userKey: String) {
+        caches[channel] = cache
+        do {
+            try store.saveChannelCache(user: userKey, channel: channel, encoded: self.cache(channel).encoded)
+        } catch {
+            log.error("cannot save the \(channel.rawValue) cache: \(error.message)")
+        }
+    }
+
+    /// Items in all three caches.
+    var itemCount: Int {
+        caches.values.reduce(0) { $0 + $1.flags.count + $1.banners.count + $1.cards.count }
+    }
+
+    // MARK: - Users
+
+    /// Whether `user`'s caches are kept in memory (they need not be read from the store).
+    func keepsCaches(of user: String) -> Bool { recent.contains(user) }
+
+    /// Keeps the current caches as `previousUser`'s and makes `stored` (or
+    /// the caches kept of the new user) the current ones.
+    func switchUser(from previousUser: String, to newUser: String, stored: StoredUser) {
+        // Taken before the old user's are kept, which may push out the oldest.
+        let kept = recent.take(newUser)
+        recent.keep(caches, of: previousUser)
+        caches = kept ?? stored.caches.mapValues(ChannelCache.init(stored:))
+        itemStates = stored.itemStates
+    }
+
+    /// After a wipe, or when the store may hold less than what is kept.
+    func forgetAll() {
+        caches = [:]
+        itemStates = [:]
+        recent.forgetAll()
+    }
+
+    /// The store may hold less than the caches kept of other users.
+    func forgetOtherUsers() { recent.forgetAll() }
+
+    /// Drops what is kept only to be quicker (the flags' text of the last
+    /// refresh), before memory is given back.
+    func dropKeptText() {
+        caches = caches.mapValues(\.withoutText)
+    }
+
+    // MARK: - Item states
+
+    /// Changes the state of one item and stores it, unless it did not change.
+    func updateState(_ channel: Channel, _ itemId: String, user userKey: String, _ change: (inout ItemState) -> Void) {
+        let key = ExactString(itemId)
+        let before = itemStates[channel]?[key] ?? ItemState()
+        var state = before
+        change(&state)
+        // A card seen again is already viewed: no write (each is a disk commit).
+        guard state != before else { return }
+        itemStates[channel, default: [:]][key] = state
+        do {
+            try store.saveItemState(user: userKey, channel: channel, itemId: itemId, state: state)
+        } catch {
+            log.error("cannot save the state of \(itemId): \(error.message)")
+        }
+    }
+
+    /// The ids of the dismissed banners (a dismissal holds the banner's id,
+    /// so that another banner can fill the placement).
+    var dismissedBanners: Set<ExactString> {
+        Set((itemStates[.banners] ?? [:]).lazy.filter { $0.value.dismissed }.map(\.key))
+    }
+
+    // MARK: - What a client reads
+
+    /// The cards as listed: expired and dismissed ones out, viewed and
+    /// clicked applied, pinned first, then newest; with `extras`, only the
+    /// cards whose extras hold every one of those keys and values.
+    func visibleCards(matching extras: JSONObject? = nil, at now: Double) -> [ContentCard] {
+        let states = itemStates[.contentCards] ?? [:]
+        return cache(.contentCards).cards.compactMap { card in
+            if let extras, !extras.allSatisfy({ card.extras[$0.key] == $0.value }) { return nil }
+            return Self.visible(card, at: now, states: states)
+        }.sorted(by: ContentCard.listedBefore)
+    }
+
+    /// One listed card by id, found without listing (and sorting) them all.
+    func visibleCard(_ id: String, at now: Double) -> ContentCard? {
+        guard let card = cache(.contentCards).cards.first(where: { $0.id.sameBytes(as: id) }) else { return nil }
+        return Self.visible(card, at: now, states: itemStates[.contentCards] ?? [:])
+    }
+
+    /// Placement id → the banner that fills it now (expired and dismissed banners left out).
+    func visibleBanners(at now: Double) -> [ExactString: Banner] {
+        let states = itemStates[.banners] ?? [:]
+        return cache(.banners).banners.filter { Self.isShown($0.value, at: now, states: states) }
+    }
+
+    /// The banner that fills one placement now, if any.
+    func visibleBanner(_ placementId: String, at now: Double) -> Banner? {
+        guard let banner = cache(.banners).banners[ExactString(placementId)],
+              Self.isShown(banner, at: now, states: itemStates[.banners] ?? [:])
+        else { return nil }
+        return banner
+    }
+
+    func flag(_ id: String) -> FeatureFlag? {
+        cache(.featureFlags).flags.first { $0.id.sameBytes(as: id) }
+    }
+
+    func itemCount(_ channel: Channel, at now: Double) -> Int {
+        switch channel {
+        case .featureFlags: cache(.featureFlags).flags.count
+        case .banners: visibleBanners(at: now).count
+        case .contentCards:
+            // Counted, not listed: no need to sort.
+            cache(.contentCards).cards.lazy.compactMap { [states = itemStates[.contentCards] ?? [:]] in
+                Self.visible($0, at: now, states: states)
+            }.count
+        }
+    }
+
+    /// The data of a channel under its key, written from the text each item
+    /// holds: a snapshot of thousands of items costs no tree and no encoding
+    /// of its own. `extras` chooses content cards (see `visibleCards`).
+    func encodedSnapshotData(_ channel: Channel, extras: JSONObject?, at now: Double) -> EncodedJSON {
+        switch channel {
+        case .featureFlags:
+            return cache(.featureFlags).flagsText
+        case .banners:
+            let banners = visibleBanners(at: now)
+            var object = EncodedJSON.ObjectBuilder()
+            for placement in banners.keys.sorted(by: { $0.string < $1.string }) {
+                object.add(placement.string, banners[placement]!.encoded)
+            }
+            return object.finish()
+        case .contentCards:
+            let cards = visibleCards(matching: extras, at: now)
+            let unviewed = cards.count { !$0.viewed && !$0.isControl }
+            let listed = EncodedArray(cards)
+            var object = EncodedJSON.ObjectBuilder()
+            object.reserveCapacity(listed.encodedCount + Self.roomForUnviewedCount)
+            object.add(Self.cardsKey, listed)
+            object.add(Self.unviewedCountKey, .int(unviewed))
+            return object.finish()
+        }
+    }
+
+    /// A channel's data while it is disabled.
+    static let emptyData: [Channel: EncodedJSON] = [
+        .featureFlags: EncodedJSON(.array([])), .banners: EncodedJSON(.object([:])),
+        .contentCards: EncodedJSON(.object(["cards": .array([]), "unviewedCount": 0])),
+    ]
+
+    private static let cardsKey = EncodedJSON.Key("cards")
+    private static let unviewedCountKey = EncodedJSON.Key("unviewedCount")
+    /// The key, the comma and the count after the cards: a size hint.
+    private static let roomForUnviewedCount = 48
+
+    /// The card as listed now: nil when expired or dismissed, else with the
+    /// user's viewed and clicked state.
+    private static func visible(_ card: ContentCard, at now: Double, states: [ExactString: ItemState]) -> ContentCard? {
+        let state = states[ExactString(card.id)] ?? ItemState()
+        guard !card.isExpired(at: now), !state.dismissed else { return nil }
+        var card = card
+        card.viewed = state.viewed
+        card.clicked = state.clicked
+        return card
+    }
+
+    private static func isShown(_ banner: Banner, at now: Double, states: [ExactString: ItemState]) -> Bool {
+        !banner.isExpired(at: now) && states[ExactString(banner.id)]?.dismissed != true
+    }
+}

@@ -1,0 +1,364 @@
+# Generated from schemas/openrpc.json (Bunting 0.1.0) by clients/python/tools/generate_methods.py.
+# Do not edit: change the document, then run `python3 clients/python/tools/generate_methods.py`.
+"""The methods' results, as TypedDicts generated from the OpenRPC document.
+
+Each method of `Bunting` and `AsyncBunting` is annotated with what it returns: `status()`
+a `StatusResult`, `evaluate_flag()` an `EvaluateFlagResult`, `get_feature_flag()` an
+`Optional[FeatureFlag]`. At run time they are plain dicts. Keys the document requires are
+required here; the others may be absent.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
+
+
+class _OpenRPCDocumentKeys(TypedDict):
+    openrpc: Any
+    info: Dict[str, Any]
+    methods: List[Dict[str, Any]]
+
+
+class OpenRPCDocument(_OpenRPCDocumentKeys, total=False):
+    """An OpenRPC 1.3.2 document (https://spec.open-rpc.org/).
+    """
+
+    components: Dict[str, Any]
+
+
+class StatusResult(TypedDict):
+    """The server's and the engine's state.
+    """
+
+    version: str
+    framing: Optional[Literal["ndjson", "lsp"]]
+    uptime: float
+    userId: Optional[str]
+    sessionId: Optional[str]
+    sdkEnabled: bool
+    channels: StatusResultChannels
+    pendingAnalytics: int
+    definitions: DefinitionsStatus
+
+
+class StatusResultChannels(TypedDict):
+    """The `channels` of a `StatusResult`.
+    """
+
+    banners: ChannelStatus
+    contentCards: ChannelStatus
+    featureFlags: ChannelStatus
+
+
+class ChannelStatus(TypedDict):
+    """`ChannelStatus`.
+    """
+
+    enabled: bool
+    lastSyncAt: LastSyncAt
+    itemCount: int
+
+
+class _DefinitionsStatusKeys(TypedDict):
+    location: str
+    loaded: bool
+    problems: List[DefinitionsProblem]
+
+
+class DefinitionsStatus(_DefinitionsStatusKeys, total=False):
+    """The definitions: where they are read from (a path, a URL without any user:password, or `(bundled
+    example)`), whether a document is loaded and when it was adopted, the first 100 problems of the
+    loaded document (a flag in error, a banner or card left out; `problemCount` says how many there
+    are: `bunting validate` lists them all), and the source's problem now when the last check found
+    one.
+    """
+
+    loadedAt: float
+    problemCount: int
+    lastError: str
+
+
+class DefinitionsProblem(TypedDict):
+    """One thing wrong in the definitions though they loaded: where (a JSON pointer, and line and
+    column in the text) and what.
+    """
+
+    pointer: str
+    line: int
+    column: int
+    message: str
+
+
+class SubscribeResultObject(TypedDict):
+    """`SubscribeResultObject`.
+    """
+
+    subscriptionId: str
+
+
+class RemoveSubscriptionResult(TypedDict):
+    """`RemoveSubscriptionResult`.
+    """
+
+    removed: bool
+
+
+class _ContentCardsSnapshotKeys(TypedDict):
+    contentCards: ContentCardsData
+    lastSyncAt: LastSyncAt
+
+
+class ContentCardsSnapshot(_ContentCardsSnapshotKeys, total=False):
+    """`ContentCardsSnapshot`.
+    """
+
+    notSynced: str
+
+
+class ContentCardsData(TypedDict):
+    """The listed cards: pinned first, then newest `created` first, then by `id`. Expired and dismissed
+    cards are not listed. `unviewedCount` counts listed cards not yet viewed, control cards
+    excluded.
+    """
+
+    cards: List[ContentCard]
+    unviewedCount: int
+
+
+class _ContentCardKeys(TypedDict):
+    id: str
+    type: Literal["classic", "captionedImage", "imageOnly", "control"]
+    isControl: bool
+    extras: Dict[str, str]
+    created: float
+    pinned: bool
+    dismissible: bool
+    viewed: bool
+    clicked: bool
+
+
+class ContentCard(_ContentCardKeys, total=False):
+    """A content card as listed for the current user. A card of type `control` has `isControl` true and
+    every other card false; a control card is never meant to be shown, but its impression is logged.
+    """
+
+    title: str
+    description: str
+    imageUrl: str
+    aspectRatio: float
+    url: str
+    linkText: str
+    updated: float
+    expiresAt: float
+
+
+class _BannersSnapshotKeys(TypedDict):
+    banners: Dict[str, Banner]
+    lastSyncAt: LastSyncAt
+
+
+class BannersSnapshot(_BannersSnapshotKeys, total=False):
+    """`BannersSnapshot`.
+    """
+
+    notSynced: str
+
+
+class _BannerKeys(TypedDict):
+    id: str
+    placementId: str
+    html: str
+    isControl: bool
+    isTestSend: bool
+    properties: Dict[str, Property]
+
+
+class Banner(_BannerKeys, total=False):
+    """The banner that fills a placement for the current user.
+    """
+
+    expiresAt: float
+    trackingId: str
+
+
+class PropertyString(TypedDict):
+    """A string.
+    """
+
+    type: Any
+    value: str
+
+
+class PropertyNumber(TypedDict):
+    """A number.
+    """
+
+    type: Any
+    value: float
+
+
+class PropertyBoolean(TypedDict):
+    """A boolean.
+    """
+
+    type: Any
+    value: bool
+
+
+class PropertyImage(TypedDict):
+    """An image, as the string URL of the image.
+    """
+
+    type: Any
+    value: str
+
+
+class PropertyJsonobject(TypedDict):
+    """A JSON object.
+    """
+
+    type: Any
+    value: Dict[str, Any]
+
+
+class PropertyDatetime(TypedDict):
+    """A moment, as a number of Unix seconds.
+    """
+
+    type: Any
+    value: float
+
+
+class _FeatureFlagsSnapshotKeys(TypedDict):
+    featureFlags: List[FeatureFlag]
+    lastSyncAt: LastSyncAt
+
+
+class FeatureFlagsSnapshot(_FeatureFlagsSnapshotKeys, total=False):
+    """`FeatureFlagsSnapshot`.
+    """
+
+    notSynced: str
+
+
+class _FeatureFlagKeys(TypedDict):
+    id: str
+    enabled: bool
+    properties: Dict[str, Property]
+
+
+class FeatureFlag(_FeatureFlagKeys, total=False):
+    """A feature flag as evaluated for the current user; `metadata` (flagd's, the flag's over the flag
+    set's) when there is any.
+    """
+
+    trackingString: str
+    metadata: Dict[str, Union[str, float, bool]]
+
+
+class TrackResult(TypedDict):
+    """The id of the stored event: the same in its `CUSTOM` notifications and at the sink.
+    """
+
+    eventId: str
+
+
+class FlushResult(TypedDict):
+    """`FlushResult`.
+    """
+
+    flushed: int
+    pending: int
+
+
+class EvaluateResult(TypedDict):
+    """`EvaluateResult`.
+    """
+
+    result: Any
+
+
+class _EvaluateFlagResultKeys(TypedDict):
+    value: Any
+    variant: Optional[str]
+    reason: str
+
+
+class EvaluateFlagResult(_EvaluateFlagResultKeys, total=False):
+    """The flag as flagd resolves it: value, variant and reason, `metadata` when the flag or flag set
+    has any, and `errorCode` with `errorMessage` for an error (then `reason` is `ERROR` and `value`
+    and `variant` are null). Asked with `type`, a value of another type is `TYPE_MISMATCH`.
+    """
+
+    errorCode: str
+    errorMessage: str
+    metadata: Dict[str, Union[str, float, bool]]
+
+
+class _EvaluateFlagsResultKeys(TypedDict):
+    flags: Dict[str, EvaluateFlagResult]
+
+
+class EvaluateFlagsResult(_EvaluateFlagsResultKeys, total=False):
+    """Many flags resolved for one context: `flags` maps each flag key to its resolution (as
+    `evaluateFlag` answers it); `metadata` is the flag set's, when it has any.
+    """
+
+    metadata: Dict[str, Union[str, float, bool]]
+
+#: When a refresh of this channel last finished for the current user, in Unix seconds: 0 before the
+#: first successful sync for this user (reading the definitions at start-up is not a sync), null
+#: while the channel is disabled.
+LastSyncAt = Optional[float]
+
+#: `{subscriptionId}`, or null while the SDK is disabled (no subscription is made then).
+SubscribeResult = Optional[SubscribeResultObject]
+
+#: One channel's cached data for the current user, keyed by the channel's name, with `lastSyncAt`.
+#: While the channel is disabled the data is empty and `lastSyncAt` is null.
+CacheSnapshot = Union[ContentCardsSnapshot, BannersSnapshot, FeatureFlagsSnapshot]
+
+#: A typed value attached to a feature flag or banner: `{type, value}`; the value's JSON type
+#: follows `type`.
+Property = Union[
+    PropertyString,
+    PropertyNumber,
+    PropertyBoolean,
+    PropertyImage,
+    PropertyJsonobject,
+    PropertyDatetime,
+]
+
+
+__all__ = [
+    "Banner",
+    "BannersSnapshot",
+    "CacheSnapshot",
+    "ChannelStatus",
+    "ContentCard",
+    "ContentCardsData",
+    "ContentCardsSnapshot",
+    "DefinitionsProblem",
+    "DefinitionsStatus",
+    "EvaluateFlagResult",
+    "EvaluateFlagsResult",
+    "EvaluateResult",
+    "FeatureFlag",
+    "FeatureFlagsSnapshot",
+    "FlushResult",
+    "LastSyncAt",
+    "OpenRPCDocument",
+    "Property",
+    "PropertyBoolean",
+    "PropertyDatetime",
+    "PropertyImage",
+    "PropertyJsonobject",
+    "PropertyNumber",
+    "PropertyString",
+    "RemoveSubscriptionResult",
+    "StatusResult",
+    "StatusResultChannels",
+    "SubscribeResult",
+    "SubscribeResultObject",
+    "TrackResult",
+]
