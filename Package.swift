@@ -49,6 +49,10 @@ let package = Package(
         // sticky buckets and exposures; pure Swift, no I/O.
         .target(name: "BuntingExperiments", dependencies: ["BuntingJSON", "BuntingRules", "BuntingCrypto"]),
 
+        // Liquid templates in Braze's dialect, parsed once and rendered per user
+        // within limits; time zones from the system's TZif files. No I/O but those.
+        .target(name: "BuntingTemplates", dependencies: ["BuntingJSON"]),
+
         // JSON Pointer, source positions and JSON Schema validation of definitions.
         .target(name: "BuntingSchema", dependencies: ["BuntingJSON"]),
 
@@ -84,13 +88,14 @@ let package = Package(
             dependencies: ["BuntingJSON", "BuntingRuntime", "BuntingJSONRPC", "BuntingCore", "BuntingRules"],
             resources: [.embedInCode("Resources/openrpc.json")]),
 
-        // The command line: serve, eval, validate, version.
+        // The command line: serve, eval, validate, render, version.
         .target(
             name: "BuntingCLI",
             dependencies: [
                 "BuntingJSON", "BuntingRuntime", "BuntingCore", "BuntingJSONRPC", "BuntingServer", "BuntingDefinitions", "BuntingIO",
                 "BuntingHTTP",
                 "BuntingStorage",
+                "BuntingTemplates",
             ],
             resources: [.embedInCode("Resources/bunting.json")]),
 
@@ -98,6 +103,9 @@ let package = Package(
         .executableTarget(name: "bunting", dependencies: ["BuntingCLI"]),
 
         .testTarget(name: "BuntingJSONTests", dependencies: ["BuntingJSON"]),
+        .testTarget(
+            name: "BuntingTemplatesTests", dependencies: ["BuntingTemplates", "BuntingJSON"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "BuntingRulesTests", dependencies: ["BuntingRules", "BuntingJSON"],
             exclude: ["Fixtures"]),
@@ -132,6 +140,13 @@ let package = Package(
             path: "benchmarks/rules/Sources",
             // Float rounding calls libm, which nothing else links without Foundation.
             linkerSettings: [.linkedLibrary("m")]),
+
+        // Release-build benchmark of BuntingTemplates against python-liquid
+        // (benchmarks/templates/run); not a test.
+        .executableTarget(
+            name: "bunting-templates-bench", dependencies: ["BuntingTemplates", "BuntingJSON"],
+            path: "benchmarks/templates/Sources",
+            linkerSettings: [.linkedLibrary("m")]),
     ]
 )
 
@@ -156,6 +171,9 @@ package.targets += [
     .executableTarget(
         name: "fuzz-schema", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingSchema"],
         path: "fuzz/Sources/fuzz-schema"),
+    .executableTarget(
+        name: "fuzz-liquid", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingTemplates"],
+        path: "fuzz/Sources/fuzz-liquid"),
     .executableTarget(
         name: "fuzz-dispatch",
         dependencies: ["FuzzSupport", "BuntingJSON", "BuntingJSONRPC", "BuntingRuntime", "BuntingCore", "BuntingDefinitions", "BuntingServer"],
