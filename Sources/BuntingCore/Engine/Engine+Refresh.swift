@@ -91,7 +91,7 @@ extension Engine {
             let flags = definitions.featureFlags(for: subject, at: now)
             // GrowthBook features are listed beside flagd's flags (sticky arms
             // kept; an exposure is logged when the app reads one, not here).
-            cache.setFlags(definitions.featureKeys.isEmpty ? flags : flags + currentUserFeatures(definitions, keys: nil).flags)
+            cache.setFlags(definitions.featureKeys.isEmpty ? flags : flags + currentUserFeatures(definitions, keys: nil, listing: true).flags)
         case .contentCards:
             cache.cards = definitions.contentCards(for: subject, at: now)
         case .banners:
