@@ -20,7 +20,8 @@ extension InProcessServer {
     /// still answers `status`, ends with status 0 at the end of input, and
     /// wrote nothing but JSON-RPC messages.
     func expectStillServingThenCleanExit(sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(request("status", id: "last")["result"]?["version"] != nil, "still serving", sourceLocation: sourceLocation)
+        let status = request("status", id: "last")
+        #expect(status["result"]?["version"] != nil, "still serving", sourceLocation: sourceLocation)
         closeInput()
         #expect(exitStatus == 0, sourceLocation: sourceLocation)
         expectCleanProtocol(sourceLocation: sourceLocation)
@@ -28,7 +29,8 @@ extension InProcessServer {
 
     /// Every message written is a JSON-RPC message (an object or a batch array).
     func expectCleanProtocol(sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(protocolViolations.isEmpty, "non-protocol output: \(protocolViolations)", sourceLocation: sourceLocation)
+        let violations = protocolViolations
+        #expect(violations.isEmpty, "non-protocol output: \(violations)", sourceLocation: sourceLocation)
     }
 
     /// Whether `status` is answered within 100 ms (of this process's time:

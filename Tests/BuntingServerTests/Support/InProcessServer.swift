@@ -62,8 +62,9 @@ final class InProcessServer {
     ///   - configure: changes the engine's configuration (no polls, no
     ///     periodic flushes by default: tests move the clock themselves).
     init(
-        definitions: String = InProcessServer.document, framing: Framing = .ndjson, options: StdioServer.Options = StdioServer.Options(),
-        store: any Store = MemoryStore(), withSink: Bool = true, configure: (inout Engine.Configuration) -> Void = { _ in }
+        definitions: String = InProcessServer.document, framing: Framing = .ndjson,
+        options: StdioServer.Options = StdioServer.Options(), store: any Store = MemoryStore(), withSink: Bool = true,
+        configure: (inout Engine.Configuration) -> Void = { _ in }
     ) {
         loop = EventLoop(clock: clock)
         source = TestDefinitionsSource(definitions)
@@ -85,7 +86,9 @@ final class InProcessServer {
             sink: withSink ? sink : nil, store: store, random: SplitMix64(seed: 7)))
         exit = { [unowned self] status in exitStatus = status }
         stopInput = { [unowned self] in inputStopped = true }
-        connection = RPCConnection(methods: assembly.table, limits: options.limits) { [unowned self] message in staged.append(message) }
+        connection = RPCConnection(methods: assembly.table, limits: options.limits) { [unowned self] message in
+            staged.append(message)
+        }
         context.attach(connection)
         assembly.start()
         settle()
@@ -124,7 +127,8 @@ final class InProcessServer {
         switch event {
         case .problem(let problem): connection.receive(.brokenFrame(problem))
         case .message(let message):
-            connection.receive(.parse(message, maxDepth: options.maxDepth, maxBatchLength: options.limits.maxBatchLength))
+            let limits = options.limits
+            connection.receive(.parse(message, maxDepth: options.maxDepth, maxBatchLength: limits.maxBatchLength))
         }
     }
 
@@ -247,7 +251,8 @@ final class InProcessServer {
     /// Messages written that are not a JSON object or array: what would
     /// corrupt the client's stream.
     var protocolViolations: [String] {
-        zip(received, receivedText).filter { $0.0.objectValue == nil && $0.0.arrayValue == nil }.map { String($0.1.prefix(200)) }
+        zip(received, receivedText).filter { $0.0.objectValue == nil && $0.0.arrayValue == nil }
+            .map { String($0.1.prefix(200)) }
     }
 
     /// A small document with a flag for gold users, a banner and two cards.
@@ -264,7 +269,8 @@ final class InProcessServer {
     static var bundledExample: String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        return (try? String(contentsOf: root.appendingPathComponent("examples/definitions/bunting.json"), encoding: .utf8)) ?? ""
+        let file = root.appendingPathComponent("examples/definitions/bunting.json")
+        return (try? String(contentsOf: file, encoding: .utf8)) ?? ""
     }
 }
 
