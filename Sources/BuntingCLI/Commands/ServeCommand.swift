@@ -31,7 +31,8 @@ enum ServeCommand {
         }
         let configuration = try ServeConfiguration(options)
         log.level = configuration.logLevel
-        let source = try makeSource(configuration.definitions, http: configuration.http)
+        let source = try makeSource(configuration.definitions, http: configuration.http, maxBytes: configuration.maxDocumentBytes)
+        let stream = try makeStream(configuration.stream, http: configuration.http, maxBytes: configuration.maxDocumentBytes)
         let sink = try makeSink(configuration.sink, http: configuration.http)
         if sink == nil {
             log.info("no --sink: analytics stay queued until one is given")
@@ -76,7 +77,7 @@ enum ServeCommand {
         let status = server.run { context in
             let engine = Engine(
                 configuration: engineConfiguration, loop: context.loop, worker: WorkerPool(), source: source,
-                compile: compiler, sink: sink, store: storage.store
+                compile: compiler, stream: stream, sink: sink, store: storage.store
             ) { event in
                 storage.sent(event)
                 let notification = EventNotifications.notification(for: event)
@@ -111,7 +112,7 @@ enum ServeCommand {
         // Briefly: a reader that takes no lines must not hold the exit.
         log.flush(timeout: 0.3)
         let exitCode: ExitCode = status == 0 ? .success : .failure
-        if source is HTTPSource || sink is HTTPSink {
+        if source is HTTPSource || sink is HTTPSink || stream != nil {
             // A worker may still be inside libcurl (a request that outlived
             // shutdown): exit()'s clean-up handlers would tear OpenSSL down
             // under it and crash. Everything Bunting writes is out by now.
@@ -138,14 +139,20 @@ enum ServeCommand {
 
     /// A URL was checked with the rest of the command line; libcurl itself
     /// is loaded on the first request, off the start-up path.
-    static func makeSource(_ location: String?, http: HTTPSettings) throws(UsageError) -> any DefinitionsSource {
+    static func makeSource(_ location: String?, http: HTTPSettings, maxBytes: Int) throws(UsageError) -> any DefinitionsSource {
         guard let location else {
             return MemorySource(bytes: BundledExample.definitions, location: "(bundled example)")
         }
         if HTTPURL.isHTTP(location) {
-            return HTTPSource(url: try url(location, option: "definitions"), settings: http)
+            return HTTPSource(url: try url(location, option: "definitions"), settings: http, maxBytes: maxBytes)
         }
-        return FileSource(path: location)
+        return FileSource(path: location, maxBytes: maxBytes)
+    }
+
+    /// `--stream`: an http(s) URL only.
+    static func makeStream(_ location: String?, http: HTTPSettings, maxBytes: Int) throws(UsageError) -> HTTPEventStream? {
+        guard let location else { return nil }
+        return HTTPEventStream(url: try url(location, option: "stream"), settings: http, maxEventBytes: maxBytes)
     }
 
     static func makeSink(_ location: String?, http: HTTPSettings) throws(UsageError) -> (any AnalyticsSink)? {

@@ -87,6 +87,7 @@ extension Engine {
             guard user.isSDKEnabled else { return }
             user.setSDKEnabled(false)
             fetcher.pause()
+            stream.pause()
             analytics.pause()
         }
     }
@@ -96,6 +97,7 @@ extension Engine {
         onLoop {
             guard !user.isSDKEnabled else { return }
             user.setSDKEnabled(true)
+            stream.resume()
             for channel in subscriptions.subscribedChannels { refreshFromDefinitions(channel) }
         }
     }
