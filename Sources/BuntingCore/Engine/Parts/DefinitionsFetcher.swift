@@ -405,9 +405,9 @@ final class DefinitionsFetcher: @unchecked Sendable {
     /// subscribed channel and the definitions subscribers, once while the
     /// same problem lasts; the definitions in use stay.
     func reportPushedProblem(_ problem: String, from location: String) {
-        guard let delegate, problem != pushedProblem else { return }
-        pushedProblem = problem
         let message = "a document from the stream at \(location) is refused: \(problem)"
+        guard let delegate, message != pushedProblem else { return }
+        pushedProblem = message
         log.warning(message)
         let error = ChannelError(.invalidServerData, .doNotRetry, message: message)
         tellError(error)
