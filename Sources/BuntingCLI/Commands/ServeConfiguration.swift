@@ -65,7 +65,7 @@ struct ServeConfiguration {
         OptionSpec(name: "retry-max-attempts", valueName: "N", help: "retries of a failed fetch before giving up (default: \(engineDefaults.retry.maxRetries))"),
         OptionSpec(name: "refresh-rate-limit", valueName: "N/S", help: "manual refreshes per channel: N tokens, one back every S seconds\n(default: the Braze SDKs' per-channel buckets)"),
         OptionSpec(name: "shutdown-timeout", valueName: "S", help: "longest wait at end of input or shutdown for a fetch under\nway and the last flush of analytics (default: \(seconds(engineDefaults.shutdownTimeout)))"),
-        OptionSpec(name: "header", valueName: "'NAME: VALUE'", help: "a header sent with every request to the --definitions and\n--sink URLs (API keys, tokens); repeatable; never logged", repeatable: true),
+        OptionSpec(name: "header", valueName: "'NAME: VALUE'", help: "a header sent with every request to the --definitions,\n--stream and --sink URLs (API keys, tokens); repeatable;\nnever logged", repeatable: true),
         OptionSpec(name: "ca-file", valueName: "PATH", help: "PEM certificates to trust for https:// URLs instead of the\nsystem's (TLS certificates are always verified)"),
         OptionSpec(name: "connect-timeout", valueName: "S", help: "seconds to wait for an HTTP connection (default: \(seconds(httpDefaults.connectTimeout)))"),
         OptionSpec(name: "timeout", valueName: "S", help: "seconds one HTTP request may take in all (default: \(seconds(httpDefaults.timeout)))"),

@@ -344,3 +344,39 @@ extension BuntingClient {
         try bunting.process.expectPromptStatusAndTermination()
     }
 }
+
+@Suite struct StreamOptionsTests {
+    @Test func serveHelpListsTheStreamsOptions() throws {
+        let help = try runBunting(["serve", "--help"]).stdout
+        for option in ["--stream URL", "--stream-idle-timeout S", "--max-document-size BYTES"] {
+            #expect(help.contains(option), "\(option) in serve --help")
+        }
+    }
+
+    @Test(arguments: [
+        (["--stream", "ftp://example.com/stream"], "--stream"),
+        (["--stream", "stream.txt"], "--stream"),
+        (["--stream-idle-timeout", "0"], "--stream-idle-timeout"),
+        (["--stream-idle-timeout", "soon"], "--stream-idle-timeout"),
+        (["--max-document-size", "100"], "--max-document-size"),
+    ])
+    func whatTheStreamOptionsCannotUseIsAUsageError(arguments: [String], option: String) throws {
+        let result = try runBunting(["serve", "--storage", ":memory:"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(option))
+    }
+
+    /// The document limit holds for a file too: one over it is refused at start-up.
+    @Test func aDefinitionsFileOverTheDocumentLimitIsRefused() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bunting-large-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try definitions("large", extraFlags: 40).write(toFile: path, atomically: true, encoding: .utf8)
+        let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(size > 2048)
+        let refused = try runBunting(["serve", "--storage", ":memory:", "--definitions", path, "--max-document-size", "2048"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("cannot use the definitions"))
+        let served = try runBunting(["serve", "--storage", ":memory:", "--definitions", path, "--max-document-size", "\(size)"])
+        #expect(served.status == 0)
+    }
+}
