@@ -127,6 +127,22 @@ import Testing
         #expect(harness.source.fetchCount >= before + 4)
     }
 
+    /// A quiet stream would never bring the first document: until there is
+    /// one, polls go on even while the stream is connected.
+    @Test func pollsGoOnUntilTheFirstDocumentEvenWhileTheStreamIsConnected() {
+        let stream = ScriptedStream()
+        let failures = [SourceFailure](repeating: .serverError("HTTP 503"), count: 4)
+        let harness = EngineHarness(testDocument, localSource: false, sourceFailures: failures, stream: stream) { $0.pollInterval = 1 }
+        stream.current.open()
+        // The first fetch and its three retries fail (1 + 2 + 4 s at most); polls then find the document.
+        for _ in 0..<12 { harness.advance(1) }
+        #expect(harness.engine.status()["definitions"]?["loaded"] == true)
+        let fetches = harness.source.fetchCount
+        // Once it is loaded, polls wait for the stream.
+        for _ in 0..<5 { harness.advance(1) }
+        #expect(harness.source.fetchCount == fetches)
+    }
+
     // MARK: Reconnecting and outages
 
     @Test func anOutageIsToldOnceNotOncePerTry() throws {

@@ -77,7 +77,8 @@ final class DefinitionsFetcher: @unchecked Sendable {
     /// Run when the fetch under way ends (shutting down waits for it).
     private var settled: [() -> Void] = []
     private var isShutDown = false
-    /// A stream pushes the document: polls wait while it is connected.
+    /// A stream pushes the document: polls wait while it is connected
+    /// (once there is a document: a quiet stream would never bring the first).
     var streamConnected = false
     /// A check asked for while a fetch was under way: it runs when that one ends.
     private var checkAfterFetch = false
@@ -204,7 +205,8 @@ final class DefinitionsFetcher: @unchecked Sendable {
     /// retry is under way, while the SDK is disabled, and until the time the
     /// server last asked to be left alone.
     func poll() {
-        guard delegate?.isSDKEnabled ?? false, !inFlight, retryTimer == nil, !isShutDown, !streamConnected else { return }
+        guard delegate?.isSDKEnabled ?? false, !inFlight, retryTimer == nil, !isShutDown else { return }
+        guard !streamConnected || definitions == nil else { return }
         if let pollsWaitUntil {
             guard loop.clock.monotonicTime() >= pollsWaitUntil else { return }
             self.pollsWaitUntil = nil
