@@ -44,6 +44,7 @@ final class NchanStream: @unchecked Sendable {
                 nchan_channel_id definitions;
                 nchan_message_buffer_length 1;
                 keepalive_requests 20000;
+                access_log off;
             }
             # A proxy that buffers the stream and never flushes: not a byte gets through.
             location = /buffered/stream {
@@ -62,6 +63,8 @@ final class NchanStream: @unchecked Sendable {
                 proxy_buffering off;
             }
             """)
+        // A first try of the stream that finds no server would be an outage of its own.
+        try LoopbackHTTP.waitUntilListening(port: nginx.port)
     }
 
     var definitionsURL: String { origin.url("/definitions.json") }
@@ -213,6 +216,7 @@ extension BuntingClient {
         let limit = 4096
         let bunting = try nchan.bunting(["--max-document-size", "\(limit)"])
         try bunting.waitUntilConnected()
+        let reconnects = try bunting.call("status")["stream"]?["reconnects"]
         func padded(_ version: String, to size: Int) -> String {
             let text = definitions(version)
             return String(text.dropLast()) + String(repeating: " ", count: size - text.utf8.count) + "}"
@@ -233,7 +237,7 @@ extension BuntingClient {
         try nchan.publish(definitions("v3"))
         _ = try bunting.waitForGreeting("v3", after: mark)
         let stream = try bunting.call("status")["stream"]
-        #expect(stream?["connected"] == true && stream?["reconnects"] == 0)
+        #expect(stream?["connected"] == true && stream?["reconnects"] == reconnects)
         try bunting.process.expectPromptStatusAndTermination()
     }
 
@@ -252,9 +256,9 @@ extension BuntingClient {
             do { statuses = try LoopbackHTTP.post(port: nchan.nginx.port, path: "/definitions/publish-many", bodies: bodies) } catch { publishError = error }
             published.signal()
         }
-        // The loop answers while the events pour in.
+        // The loop answers while the events pour in: asked every 20 ms until the publisher is done.
         var slowest = 0.0
-        while published.wait(timeout: .now()) == .timedOut {
+        while published.wait(timeout: .now() + 0.02) == .timedOut {
             let asked = Date()
             _ = try bunting.call("status")
             slowest = max(slowest, Date().timeIntervalSince(asked))
@@ -279,6 +283,7 @@ extension BuntingClient {
         let nchan = try NchanStream()
         let bunting = try nchan.bunting()
         try bunting.waitUntilConnected()
+        let reconnects = try bunting.call("status")["stream"]?["reconnects"]
         let mark = bunting.events.count
         try nchan.publish("<not json>")
         try nchan.publish("<not json>")
@@ -289,7 +294,7 @@ extension BuntingClient {
             "ERROR featureFlags INVALID_SERVER_DATA DO_NOT_RETRY", "DATA_UPDATED featureFlags AUTO_SERVER_REFRESH",
         ])
         let stream = try bunting.call("status")["stream"]
-        #expect(stream?["connected"] == true && stream?["reconnects"] == 0)
+        #expect(stream?["connected"] == true && stream?["reconnects"] == reconnects)
         try bunting.process.expectPromptStatusAndTermination()
     }
 
