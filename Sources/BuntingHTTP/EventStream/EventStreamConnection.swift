@@ -1,7 +1,6 @@
 import BuntingCore
 import BuntingRuntime
 import CCurl
-import Synchronization
 
 /// One connection of an event stream: a libcurl transfer that lasts, run on
 /// a thread of its own (`run`), feeding what arrives to the parser and
@@ -17,8 +16,9 @@ import Synchronization
 /// larger one as it goes by), libcurl's receive buffer, and nothing else:
 /// events go to `report` as they come.
 ///
-/// `@unchecked Sendable`: `control` is guarded by its mutex; the parser and
-/// the transfer's state belong to the connection's thread.
+/// `@unchecked Sendable`: `closed` and `multi` are guarded by `lock` (a
+/// pthread mutex, which ThreadSanitizer sees); the parser and the
+/// transfer's state belong to the connection's thread.
 final class EventStreamConnection: StreamConnection, @unchecked Sendable {
     private let url: HTTPURL
     private let settings: HTTPSettings
@@ -26,8 +26,11 @@ final class EventStreamConnection: StreamConnection, @unchecked Sendable {
     private let lastEventId: String?
     private let clock: any Clock
     private let report: @Sendable (StreamReport) -> Void
-    /// Guarded: whether `close()` was called, and the multi handle to wake while a transfer runs.
-    private let control = Mutex<(closed: Bool, multi: UnsafeMutableRawPointer?)>((false, nil))
+    private let lock = ConditionLock()
+    /// Guarded by `lock`: `close()` was called.
+    private var closed = false
+    /// Guarded by `lock`: the multi handle to wake while a transfer runs.
+    private var multi: UnsafeMutableRawPointer?
 
     init(
         url: HTTPURL, settings: HTTPSettings, maxEventBytes: Int, lastEventId: String?, clock: any Clock,
@@ -42,13 +45,13 @@ final class EventStreamConnection: StreamConnection, @unchecked Sendable {
     }
 
     func close() {
-        control.withLock { control in
-            control.closed = true
-            if let multi = control.multi { _ = bunting_curl_multi_wakeup(multi) }
+        lock.withLock {
+            closed = true
+            if let multi { _ = bunting_curl_multi_wakeup(multi) }
         }
     }
 
-    var isClosed: Bool { control.withLock { $0.closed } }
+    var isClosed: Bool { lock.withLock { closed } }
 
     /// On the connection's thread: the transfer, then `.ended` with why it
     /// ended, unless the connection was closed.
@@ -66,12 +69,12 @@ final class EventStreamConnection: StreamConnection, @unchecked Sendable {
             return RemoteFailure(error)
         }
         guard let multi = bunting_curl_multi_init() else { return .clientError("libcurl cannot make a multi handle") }
-        let closedAlready = control.withLock { control -> Bool in
-            control.multi = multi
-            return control.closed
+        let closedAlready = lock.withLock { () -> Bool in
+            self.multi = multi
+            return closed
         }
         defer {
-            control.withLock { $0.multi = nil }
+            lock.withLock { self.multi = nil }
             _ = bunting_curl_multi_cleanup(multi)
         }
         guard !closedAlready else { return .serverError("closed") }

@@ -1,5 +1,4 @@
 import BuntingRuntime
-import Synchronization
 
 /// What one stream connection reported since the loop last looked, gathered
 /// on the connection's thread and taken by the loop in one go. It stays
@@ -8,7 +7,10 @@ import Synchronization
 /// asked for, the last id and `retry:`; and at most one delivery to the loop
 /// is waiting at any time, so 10,000 events a second cost the loop a few
 /// turns, not 10,000 jobs, and buffer one document, not 10,000.
-final class StreamInbox: Sendable {
+///
+/// `@unchecked Sendable`: `batch` and `deliveryWaiting` are guarded by
+/// `lock` (a pthread mutex, which ThreadSanitizer sees).
+final class StreamInbox: @unchecked Sendable {
     /// What the loop takes: in the order it happened, `opened` first and `ended` last.
     struct Batch {
         var opened = false
@@ -32,7 +34,11 @@ final class StreamInbox: Sendable {
         case ignored
     }
 
-    private let state = Mutex<(batch: Batch, deliveryWaiting: Bool)>((Batch(), false))
+    private let lock = ConditionLock()
+    /// Guarded by `lock`.
+    private var batch = Batch()
+    /// Guarded by `lock`: a delivery is posted to the loop and has not taken the batch yet.
+    private var deliveryWaiting = false
     private let loop: EventLoop
     private let deliver: @Sendable (StreamInbox) -> Void
 
@@ -44,29 +50,29 @@ final class StreamInbox: Sendable {
 
     /// From the connection's thread.
     func receive(_ report: StreamReport) {
-        let post = state.withLock { state -> Bool in
+        let post = lock.withLock { () -> Bool in
             switch report {
             case .opened:
-                state.batch.opened = true
+                batch.opened = true
             case .event(let event):
-                state.batch.events += 1
+                batch.events += 1
                 switch Self.meaning(of: event) {
-                case .document: state.batch.document = event.data
-                case .refetch: state.batch.refetch = true
+                case .document: batch.document = event.data
+                case .refetch: batch.refetch = true
                 case .ignored: break
                 }
             case .lastEventId(let id):
-                state.batch.lastEventId = id
+                batch.lastEventId = id
             case .retry(let seconds):
-                state.batch.retry = seconds
+                batch.retry = seconds
             case .oversized(let limit):
-                state.batch.events += 1
-                state.batch.oversized = limit
+                batch.events += 1
+                batch.oversized = limit
             case .ended(let failure):
-                state.batch.ended = failure
+                batch.ended = failure
             }
-            guard !state.deliveryWaiting else { return false }
-            state.deliveryWaiting = true
+            guard !deliveryWaiting else { return false }
+            deliveryWaiting = true
             return true
         }
         if post { loop.post { [self] in deliver(self) } }
@@ -74,12 +80,12 @@ final class StreamInbox: Sendable {
 
     /// On the loop: everything reported since the last call.
     func take() -> Batch {
-        state.withLock { state in
+        lock.withLock {
             defer {
-                state.batch = Batch()
-                state.deliveryWaiting = false
+                batch = Batch()
+                deliveryWaiting = false
             }
-            return state.batch
+            return batch
         }
     }
 
