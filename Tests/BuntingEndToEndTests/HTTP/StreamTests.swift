@@ -267,7 +267,10 @@ extension BuntingClient {
         if let publishError { throw publishError }
         print("published \(count) documents in \(String(format: "%.2f", seconds)) s (\(Int(Double(count) / seconds)) a second); slowest status \(Int(slowest * 1000)) ms")
         #expect(statuses.allSatisfy { $0 == 201 })
-        #expect(slowest < 0.1)
+        // Under a sanitizer every process runs several times slower (the
+        // publisher manages about 1,200 a second): the time is printed, not held.
+        let sanitized = ["ASAN_OPTIONS", "TSAN_OPTIONS"].contains { ProcessInfo.processInfo.environment[$0] != nil }
+        #expect(sanitized || slowest < 0.1, "status took \(slowest) s during the burst")
         _ = try bunting.waitForGreeting("v\(count - 1)", after: mark)
         let stream = try bunting.waitForStream("given every event") { $0["events"]?.integerValue == Int64(count) }
         #expect(stream["connected"] == true)
