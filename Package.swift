@@ -17,6 +17,10 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        // OpenSSL's libcrypto, for GrowthBook's encrypted payloads (AES-128-CBC).
+        .systemLibrary(
+            name: "CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
 
         // libcurl's headers and a loader that opens it on first use instead of
         // linking it (its 30 dependent libraries would slow every start);
@@ -37,6 +41,18 @@ let package = Package(
         // JSONLogic with flagd's operators and flag resolution; pure Swift, no I/O.
         .target(name: "BuntingRules", dependencies: ["BuntingJSON"]),
 
+        // AES-128-CBC decryption and base64; the only module that imports CCrypto.
+        .target(name: "BuntingCrypto", dependencies: ["CCrypto"]),
+
+        // GrowthBook's SDK payload, compiled once, and its evaluation to the
+        // letter of the JavaScript SDK: features, experiments, conditions,
+        // sticky buckets and exposures; pure Swift, no I/O.
+        .target(name: "BuntingExperiments", dependencies: ["BuntingJSON", "BuntingRules", "BuntingCrypto"]),
+
+        // Liquid templates in Braze's dialect, parsed once and rendered per user
+        // within limits; time zones from the system's TZif files. No I/O but those.
+        .target(name: "BuntingTemplates", dependencies: ["BuntingJSON"]),
+
         // JSON Pointer, source positions and JSON Schema validation of definitions.
         .target(name: "BuntingSchema", dependencies: ["BuntingJSON"]),
 
@@ -46,7 +62,8 @@ let package = Package(
         // The definitions document: checked against its schema, compiled, and
         // evaluated per user into the engine's items.
         .target(
-            name: "BuntingDefinitions", dependencies: ["BuntingJSON", "BuntingRuntime", "BuntingRules", "BuntingSchema", "BuntingCore"],
+            name: "BuntingDefinitions",
+            dependencies: ["BuntingJSON", "BuntingRuntime", "BuntingRules", "BuntingSchema", "BuntingCore", "BuntingExperiments"],
             resources: [.embedInCode("Resources/definitions.schema.compact.json")]),
 
         // Files behind the engine's seams: the file source and the NDJSON sink.
@@ -71,13 +88,14 @@ let package = Package(
             dependencies: ["BuntingJSON", "BuntingRuntime", "BuntingJSONRPC", "BuntingCore", "BuntingRules"],
             resources: [.embedInCode("Resources/openrpc.json")]),
 
-        // The command line: serve, eval, validate, version.
+        // The command line: serve, eval, validate, render, version.
         .target(
             name: "BuntingCLI",
             dependencies: [
                 "BuntingJSON", "BuntingRuntime", "BuntingCore", "BuntingJSONRPC", "BuntingServer", "BuntingDefinitions", "BuntingIO",
                 "BuntingHTTP",
                 "BuntingStorage",
+                "BuntingTemplates",
             ],
             resources: [.embedInCode("Resources/bunting.json")]),
 
@@ -86,7 +104,13 @@ let package = Package(
 
         .testTarget(name: "BuntingJSONTests", dependencies: ["BuntingJSON"]),
         .testTarget(
+            name: "BuntingTemplatesTests", dependencies: ["BuntingTemplates", "BuntingJSON"],
+            exclude: ["Fixtures"]),
+        .testTarget(
             name: "BuntingRulesTests", dependencies: ["BuntingRules", "BuntingJSON"],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "BuntingExperimentsTests", dependencies: ["BuntingExperiments", "BuntingCrypto", "BuntingJSON"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "BuntingSchemaTests", dependencies: ["BuntingSchema", "BuntingJSON"],
@@ -106,10 +130,22 @@ let package = Package(
         .testTarget(name: "BuntingEndToEndTests", dependencies: ["BuntingJSON", "BuntingHTTP", "BuntingCore", "bunting"]),
 
         // Release-build benchmark of BuntingRules (benchmarks/rules/run); not a test.
+        // Release-build benchmark of BuntingExperiments against the Python
+        // growthbook SDK (benchmarks/experiments/run); not a test.
+        .executableTarget(
+            name: "bunting-experiments-bench", dependencies: ["BuntingExperiments", "BuntingJSON"],
+            path: "benchmarks/experiments/Sources"),
         .executableTarget(
             name: "bunting-rules-bench", dependencies: ["BuntingRules", "BuntingJSON"],
             path: "benchmarks/rules/Sources",
             // Float rounding calls libm, which nothing else links without Foundation.
+            linkerSettings: [.linkedLibrary("m")]),
+
+        // Release-build benchmark of BuntingTemplates against python-liquid
+        // (benchmarks/templates/run); not a test.
+        .executableTarget(
+            name: "bunting-templates-bench", dependencies: ["BuntingTemplates", "BuntingJSON"],
+            path: "benchmarks/templates/Sources",
             linkerSettings: [.linkedLibrary("m")]),
     ]
 )
@@ -130,8 +166,14 @@ package.targets += [
         name: "fuzz-definitions", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingCore", "BuntingDefinitions"],
         path: "fuzz/Sources/fuzz-definitions"),
     .executableTarget(
+        name: "fuzz-growthbook", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingExperiments"],
+        path: "fuzz/Sources/fuzz-growthbook"),
+    .executableTarget(
         name: "fuzz-schema", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingSchema"],
         path: "fuzz/Sources/fuzz-schema"),
+    .executableTarget(
+        name: "fuzz-liquid", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingTemplates"],
+        path: "fuzz/Sources/fuzz-liquid"),
     .executableTarget(
         name: "fuzz-dispatch",
         dependencies: ["FuzzSupport", "BuntingJSON", "BuntingJSONRPC", "BuntingRuntime", "BuntingCore", "BuntingDefinitions", "BuntingServer"],

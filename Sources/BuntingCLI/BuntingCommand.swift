@@ -16,6 +16,7 @@ public enum BuntingCommand {
           serve      serve JSON-RPC on stdin/stdout
           eval       evaluate definitions for contexts, or one JSONLogic rule
           validate   check a definitions document
+          render     render a Liquid template for one user
           version    print the version
           help       show help for a command
 
@@ -49,6 +50,7 @@ public enum BuntingCommand {
         case "serve": return try ServeCommand.run(rest)
         case "eval": return try EvalCommand.run(rest)
         case "validate": return try ValidateCommand.run(rest)
+        case "render": return try RenderCommand.run(rest)
         case "version", "--version": return try VersionCommand.run(rest)
         case "help", "--help", "-h":
             guard let topic = rest.first else {
@@ -63,7 +65,7 @@ public enum BuntingCommand {
         }
     }
 
-    static let commands = ["serve", "eval", "validate", "version", "help"]
+    static let commands = ["serve", "eval", "validate", "render", "version", "help"]
 
     /// "no command 'srve'", with the command it most likely meant.
     private static func unknownCommand(_ name: String) -> UsageError {
@@ -76,6 +78,7 @@ public enum BuntingCommand {
         case "serve": ServeCommand.help
         case "eval": EvalCommand.help
         case "validate": ValidateCommand.help
+        case "render": RenderCommand.help
         case "version": VersionCommand.help
         default: nil
         }

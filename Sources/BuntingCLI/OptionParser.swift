@@ -1,3 +1,5 @@
+import BuntingJSONRPC
+
 /// One option a command accepts.
 struct OptionSpec: Sendable {
     let name: String
@@ -50,7 +52,8 @@ struct ParsedOptions {
             }
             if name == "-h" { name = "--help" }
             guard let spec = specs.first(where: { "--" + $0.name == name }) else {
-                throw UsageError("unknown option '\(name)'", command: command)
+                let closest = EditDistance.closest(to: name, among: specs.map { "--" + $0.name })
+                throw UsageError("unknown option '\(name)'" + (closest.map { " (did you mean '\($0)'?)" } ?? ""), command: command)
             }
             if values[spec.name] != nil && !spec.repeatable {
                 throw UsageError("option '\(name)' given twice", command: command)

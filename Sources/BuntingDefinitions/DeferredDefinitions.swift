@@ -36,6 +36,8 @@ public final class DeferredDefinitions: CompiledDefinitions {
     /// By the flag key's bytes.
     private let flagTexts: [ExactString: [UInt8]]
     private let hashing: FractionalHashing
+    /// The document has GrowthBook features: a key no flag has may be one.
+    private let hasFeatures: Bool
 
     /// Nil when the text does not read as the object the note says it is:
     /// the caller then loads it in full as usual. `load` stands in for
@@ -45,6 +47,7 @@ public final class DeferredDefinitions: CompiledDefinitions {
         load: (@Sendable ([UInt8], Bool) -> Result<Definitions, DefinitionsProblems>)? = nil,
         refused: @escaping @Sendable (DefinitionsProblems) -> Void = { _ in }
     ) {
+        var hasFeatures = false
         let spans: (shared: [UInt8], flags: [ExactString: [UInt8]], channels: JSON?, hashing: String?)? = bytes.withUnsafeBytes { text in
             guard let top = JSONMemberSpans.members(of: text, in: 0..<text.count) else { return nil }
             var shared: [UInt8] = [UInt8(ascii: "{")]
@@ -59,6 +62,9 @@ public final class DeferredDefinitions: CompiledDefinitions {
                         flags[ExactString(flag.key)] = Array(text[flag.keyText]) + [UInt8(ascii: ":")] + Array(text[flag.value]) }
                 case let section where DocumentSections.large.contains(section):
                     continue  // banners and cards: no flag reads them
+                case "features", "savedGroups", "contextualBandits":
+                    hasFeatures = hasFeatures || member.key == "features"
+                    continue  // GrowthBook's: no flag reads them
                 default:
                     if member.key == "channels" { channels = try? JSON.parse(UnsafeRawBufferPointer(rebasing: text[member.value])) }
                     if member.key == "fractionalHashing" {
@@ -77,6 +83,7 @@ public final class DeferredDefinitions: CompiledDefinitions {
         self.notedProblems = problems
         self.sharedText = spans.shared
         self.flagTexts = spans.flags
+        self.hasFeatures = hasFeatures
         self.channels = DefinitionsLoader.channels(spans.channels)
         self.hashing = FractionalHashing(rawValue: spans.hashing ?? "") ?? .default
         let load = load ?? { bytes, strict in Definitions.load(bytes, strict: strict) }
@@ -117,9 +124,12 @@ public final class DeferredDefinitions: CompiledDefinitions {
         return Definitions(flagSet: flagSet, banners: [], cards: [], channels: channels)
     }
 
-    /// The full document when it is there, else the flag alone.
+    /// The full document when it is there, else the flag alone (a key no
+    /// flag has may be a GrowthBook feature's: the document is waited for).
     private func definitions(answering flagKey: String) -> Definitions {
-        full.ready?.definitions ?? soleFlag(flagKey) ?? full.value.definitions
+        if let ready = full.ready { return ready.definitions }
+        if hasFeatures && flagTexts[ExactString(flagKey)] == nil { return full.value.definitions }
+        return soleFlag(flagKey) ?? full.value.definitions
     }
 
     // MARK: - CompiledDefinitions
@@ -169,6 +179,20 @@ public final class DeferredDefinitions: CompiledDefinitions {
 
     public func flagsChanged(since previous: any CompiledDefinitions) -> [String] {
         definitions.flagsChanged(since: previous)
+    }
+
+    public var featureKeys: [String] { definitions.featureKeys }
+
+    public func stickyDocumentKeys(for attributes: JSONObject) -> [(name: String, value: String)] {
+        definitions.stickyDocumentKeys(for: attributes)
+    }
+
+    public func evaluateFeatures(attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, at now: Double) -> FeatureEvaluation {
+        definitions.evaluateFeatures(attributes: attributes, keys: keys, sticky: sticky, at: now)
+    }
+
+    public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<Bool, DefinitionsError> {
+        definitions.evaluateCondition(condition, attributes: attributes, savedGroups: savedGroups)
     }
 }
 

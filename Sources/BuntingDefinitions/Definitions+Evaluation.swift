@@ -20,15 +20,27 @@ extension Definitions {
             flags[resolution.flagKey] = .object(Self.flagdResult(resolution))
             if let flag = Self.featureFlag(resolution) { featureFlags.append(flag.json) }
         }
+        // GrowthBook features: their results as GrowthBook gives them, and the
+        // channel's flags (GrowthBook's context: the attributes, `id` the targeting key).
+        var features = JSONObject()
+        if growthBook != nil {
+            var growthBookAttributes = attributes
+            if growthBookAttributes["id"] == nil { growthBookAttributes["id"] = .string(targetingKey) }
+            let evaluation = evaluateFeatures(attributes: growthBookAttributes, keys: nil, sticky: nil, at: now)
+            for (key, result) in evaluation.results { features[key] = result }
+            featureFlags += evaluation.flags.map(\.json)
+        }
         let banners = banners(for: subject, at: now)
         var bannerObject = JSONObject()
         for placement in banners.keys.sorted(by: { $0.string < $1.string }) {
             bannerObject[placement.string] = banners[placement]!.json
         }
         let cards = contentCards(for: subject, at: now).filter { !$0.isExpired(at: now) }.sorted(by: ContentCard.listedBefore)
-        return [
-            "flags": .object(flags), "featureFlags": .array(featureFlags), "banners": .object(bannerObject),
-            "contentCards": .array(cards.map(\.json)),
-        ]
+        var result: JSONObject = ["flags": .object(flags)]
+        if growthBook != nil { result["features"] = .object(features) }
+        result["featureFlags"] = .array(featureFlags)
+        result["banners"] = .object(bannerObject)
+        result["contentCards"] = .array(cards.map(\.json))
+        return result
     }
 }

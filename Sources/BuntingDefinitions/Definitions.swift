@@ -1,4 +1,5 @@
 import BuntingCore
+import BuntingExperiments
 import BuntingJSON
 import BuntingRules
 import BuntingRuntime
@@ -9,6 +10,8 @@ import Synchronization
 /// ready to decide per user what each channel holds.
 public final class Definitions: CompiledDefinitions {
     public let flagSet: FlagSet
+    /// The GrowthBook features: the payload the document is, or its `features` section.
+    public let growthBook: GrowthBookPayload?
     let banners: [BannerDefinition]
     let cards: [CardDefinition]
     let channels: [Channel: Bool]
@@ -73,10 +76,11 @@ public final class Definitions: CompiledDefinitions {
     }
 
     init(
-        flagSet: FlagSet, banners: [BannerDefinition], cards: [CardDefinition], channels: [Channel: Bool],
-        problems: [DefinitionsProblem] = [], fingerprints: FlagFingerprints = FlagFingerprints()
+        flagSet: FlagSet, growthBook: GrowthBookPayload? = nil, banners: [BannerDefinition], cards: [CardDefinition],
+        channels: [Channel: Bool], problems: [DefinitionsProblem] = [], fingerprints: FlagFingerprints = FlagFingerprints()
     ) {
         self.flagSet = flagSet
+        self.growthBook = growthBook
         self.banners = banners
         self.cards = cards
         self.channels = channels
@@ -93,8 +97,8 @@ public final class Definitions: CompiledDefinitions {
     /// resolves as flagd resolves it, a banner or card with one is left out,
     /// and each is listed in `problems`. `strict` refuses the document for
     /// any problem at all. A refusal lists every problem found.
-    public static func load(_ bytes: [UInt8], strict: Bool = false) -> Result<Definitions, DefinitionsProblems> {
-        var loader = DefinitionsLoader(bytes, strict: strict)
+    public static func load(_ bytes: [UInt8], strict: Bool = false, decryptionKey: String? = nil) -> Result<Definitions, DefinitionsProblems> {
+        var loader = DefinitionsLoader(bytes, strict: strict, decryptionKey: decryptionKey)
         return loader.load()
     }
 
@@ -123,7 +127,8 @@ public final class Definitions: CompiledDefinitions {
     /// for `DeferredDefinitions.beginLoading()`, or for what needs it. With
     /// `preparesSchema`, a full load begins with `prepareSchema()` (the server's).
     public static func compiler(
-        strict: Bool, known: KnownDocuments? = nil, beginsLoading: Bool = true, preparesSchema: Bool = false
+        strict: Bool, known: KnownDocuments? = nil, beginsLoading: Bool = true, preparesSchema: Bool = false,
+        decryptionKey: String? = nil
     ) -> DefinitionsCompiler {
         { bytes in
             let digest = known == nil ? "" : KnownDocuments.digest(of: bytes)
@@ -140,9 +145,12 @@ public final class Definitions: CompiledDefinitions {
                 return .success(deferred)
             }
             if preparesSchema { prepareSchema() }
-            switch load(bytes, strict: strict) {
+            switch load(bytes, strict: strict, decryptionKey: decryptionKey) {
             case .success(let definitions):
-                known?.remember(bytes, digest: digest, strict: strict, problems: definitions.problems)
+                // A GrowthBook payload is not served from a note: its features are all it has.
+                if definitions.growthBook == nil || !definitions.flagSet.flagKeys.isEmpty {
+                    known?.remember(bytes, digest: digest, strict: strict, problems: definitions.problems)
+                }
                 return .success(definitions)
             case .failure(let failure):
                 return .failure(DefinitionsError(problems: failure.problems.map(\.description)))
@@ -249,11 +257,13 @@ public final class Definitions: CompiledDefinitions {
     }
 
     public func evaluateFlag(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> JSONObject {
+        if let feature = featureAsFlag(flagKey, context: context, type: type) { return feature }
         let expecting = type.flatMap { FlagValueType(rawValue: $0.rawValue) }
         return Self.flagdResult(flagSet.resolve(flagKey: flagKey, context: context, timestamp: Int64(now.rounded(.down)), expecting: expecting))
     }
 
     public func encodedFlagResult(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> EncodedJSON {
+        if let feature = featureAsFlag(flagKey, context: context, type: type) { return EncodedJSON(.object(feature)) }
         let expecting = type.flatMap { FlagValueType(rawValue: $0.rawValue) }
         let resolution = flagSet.resolve(flagKey: flagKey, context: context, timestamp: Int64(now.rounded(.down)), expecting: expecting)
         return encodedResults.result(for: resolution, type: type) { EncodedJSON(.object(Self.flagdResult($0))) }
@@ -265,12 +275,20 @@ public final class Definitions: CompiledDefinitions {
         if let flagKeys {
             var budget = WorkBudget.forRound(of: flagKeys.count)
             for key in flagKeys {
+                if let feature = featureAsFlag(key, context: context, type: nil) {
+                    flags[key] = .object(feature)
+                    continue
+                }
                 flags[key] = .object(Self.flagdResult(
                     flagSet.resolve(flagKey: key, context: context, timestamp: timestamp, budget: &budget)))
             }
         } else {
             for resolution in flagSet.resolveAll(context: context, timestamp: timestamp) {
                 flags[resolution.flagKey] = .object(Self.flagdResult(resolution))
+            }
+            // GrowthBook features answer as flags too (a key of both is the flag's).
+            for key in growthBook?.featureKeys ?? [] where flags[key] == nil {
+                flags[key] = featureAsFlag(key, context: context, type: nil).map(JSON.object)
             }
         }
         var result: JSONObject = ["flags": .object(flags)]

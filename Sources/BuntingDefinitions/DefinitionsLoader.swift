@@ -1,4 +1,5 @@
 import BuntingCore
+import BuntingExperiments
 import BuntingJSON
 import BuntingRules
 import BuntingRuntime
@@ -18,6 +19,8 @@ import BuntingSchema
 struct DefinitionsLoader {
     let bytes: [UInt8]
     let strict: Bool
+    /// Decrypts a GrowthBook payload's `encrypted…` sections (base64 of 16 bytes).
+    let decryptionKey: String?
     private var problems: [DefinitionsProblem] = []
     /// The problems reported so far, by their exact text (a document may have thousands).
     private var reported = Set<ReportedProblem>()
@@ -32,9 +35,10 @@ struct DefinitionsLoader {
     /// about where each takes longer than starting a thread (100 flags are 65 KB).
     static let sideBySideBytes = 16 << 10
 
-    init(_ bytes: [UInt8], strict: Bool) {
+    init(_ bytes: [UInt8], strict: Bool, decryptionKey: String? = nil) {
         self.bytes = bytes
         self.strict = strict
+        self.decryptionKey = decryptionKey
     }
 
     /// The top-level members whose mistakes stay inside one item.
@@ -58,6 +62,9 @@ struct DefinitionsLoader {
             schema = compiled
         }
 
+        if sections.notAnObject == nil, GrowthBookPayload.isPayload(topLevelKeys: sections.topLevelKeys) {
+            return loadPayload(JSON.object(sections.rest))
+        }
         if let document = sections.notAnObject {
             for violation in schema.validate(document) { report(violation.instanceLocation, violation.message) }
             if problems.isEmpty { report(JSONPointer.root, "the document must be a JSON object, not \(document.typeName)") }
@@ -109,7 +116,10 @@ struct DefinitionsLoader {
                 structural = true
             }
         }
-        guard !structural, !(strict && !problems.isEmpty) else { return .failure(DefinitionsProblems(sorted(problems))) }
+        // A strict load goes on past the schema's problems, so that it lists
+        // every problem the lenient load lists (a flag's bad default variant
+        // among them), and refuses at the end.
+        guard !structural else { return .failure(DefinitionsProblems(sorted(problems))) }
 
         let flagSet: FlagSet
         switch compiledFlags {
@@ -129,10 +139,45 @@ struct DefinitionsLoader {
         let rules = SharedRuleParts(evaluators: RuleEvaluators(sections.rest["$evaluators"]?.objectValue ?? [:]))
         let compiledBanners = compileBanners(banners, skipping: brokenBanners, rules: rules, hashing: hashing)
         let compiledCards = compileCards(Self.taking(&cards), skipping: brokenCards, rules: rules, hashing: hashing)
+        let features = compileFeatures(sections.rest, flagSet: flagSet)
         if strict && !problems.isEmpty { return .failure(DefinitionsProblems(sorted(problems))) }
         return .success(Definitions(
-            flagSet: flagSet, banners: compiledBanners, cards: compiledCards, channels: Self.channels(sections.rest["channels"]),
-            problems: sorted(problems), fingerprints: fingerprints))
+            flagSet: flagSet, growthBook: features, banners: compiledBanners, cards: compiledCards,
+            channels: Self.channels(sections.rest["channels"]), problems: sorted(problems), fingerprints: fingerprints))
+    }
+
+    // MARK: - GrowthBook
+
+    /// A GrowthBook SDK payload as it is served: its features become the
+    /// featureFlags channel's (banners and cards have none); a mistake inside
+    /// one feature costs that feature only, one that makes the payload
+    /// unreadable (or undecryptable) refuses it.
+    private mutating func loadPayload(_ document: JSON) -> Result<Definitions, DefinitionsProblems> {
+        let payload: GrowthBookPayload
+        do throws(PayloadProblem) {
+            payload = try GrowthBookPayload(document: document, decryptionKey: decryptionKey)
+        } catch {
+            report(error.pointer, error.message)
+            return .failure(DefinitionsProblems(sorted(problems)))
+        }
+        for problem in payload.problems { report(problem.pointer, problem.message) }
+        if strict && !problems.isEmpty { return .failure(DefinitionsProblems(sorted(problems))) }
+        return .success(Definitions(
+            flagSet: FlagSet.none, growthBook: payload, banners: [], cards: [], channels: Self.channels(nil), problems: sorted(problems)))
+    }
+
+    /// The `features` section of Bunting's own document, with its saved
+    /// groups and bandits; a key that is also a flag's is a problem, and the
+    /// flag is the one used.
+    private mutating func compileFeatures(_ rest: JSONObject, flagSet: FlagSet) -> GrowthBookPayload? {
+        guard let features = rest["features"] else { return nil }
+        let payload = GrowthBookPayload(
+            features: features, savedGroups: rest["savedGroups"], contextualBandits: rest["contextualBandits"])
+        for problem in payload.problems { report(problem.pointer, problem.message) }
+        for key in payload.featureKeys where flagSet.hasFlag(key) {
+            report(JSONPointer(tokens: ["features", key]), "a flag has this key too (/flags/\(key)); the flag is the one used")
+        }
+        return payload
     }
 
     private static func parseFailure(_ error: JSONParseError) -> DefinitionsProblems {

@@ -25,6 +25,9 @@ struct DocumentSections {
 
     static let large: Set<String> = ["flags", "banners", "contentCards"]
 
+    /// Every top-level key of the document, large sections not yet taken included.
+    var topLevelKeys: [String] { rest.keys + Array(unparsed.keys) + Array(parsed.keys) }
+
     init(_ bytes: [UInt8]) throws(JSONParseError) {
         self.bytes = bytes
         if readInSections() { return }

@@ -105,7 +105,8 @@ public final class SQLiteStore: Store {
                 profile = StoredProfile(
                     deviceId: row.text(0) ?? "", userId: row.text(1), attributes: Self.json(row.text(2)).objectValue ?? [:],
                     sdkEnabled: row.bool(3), channelsEnabled: channels, sessionId: row.text(5),
-                    sessionFlagImpressions: Self.json(row.text(6)).arrayValue?.compactMap(\.stringValue) ?? [])
+                    sessionFlagImpressions: Self.json(row.text(6)).arrayValue?.compactMap(\.stringValue) ?? [],
+                    sessionExposures: Self.json(row.text(7)).arrayValue?.compactMap(\.stringValue) ?? [])
             }
         }
         storedProfile = profile
@@ -130,7 +131,7 @@ public final class SQLiteStore: Store {
         try connection.saveProfile.run([
             .text(profile.deviceId), .text(profile.userId), text(.object(profile.attributes)),
             .bool(profile.sdkEnabled), text(.object(channels)), .text(profile.sessionId),
-            text(.array(profile.sessionFlagImpressions.map(JSON.string))),
+            text(.array(profile.sessionFlagImpressions.map(JSON.string))), text(.array(profile.sessionExposures.map(JSON.string))),
         ])
     }
 
@@ -188,6 +189,40 @@ public final class SQLiteStore: Store {
         }) { (connection) throws(SQLiteError) in
             try connection.saveAttributes.run([.text(user), Self.text(.object(attributes))])
             try markSeen(user, connection)
+        }
+    }
+
+    // MARK: - Sticky bucket documents
+
+    public func loadStickyDocuments(_ keys: [(name: String, value: String)]) -> [StickyDocument] {
+        if let memory { return memory.loadStickyDocuments(keys) }
+        guard !redo.wipe else { return [] }
+        var documents: [StickyDocument] = []
+        read("sticky bucket documents") { (connection) throws(SQLiteError) in
+            for key in keys {
+                try connection.loadSticky.run([.text(key.name), .text(key.value)]) { row in
+                    documents.append(StickyDocument(
+                        attributeName: key.name, attributeValue: key.value, assignments: Self.json(row.text(0)).objectValue ?? [:]))
+                }
+            }
+        }
+        // Read counts as use: the sweep forgets documents unused for as long as users.
+        let now = clock.unixTime()
+        try? write("note that sticky documents were used", memory: { _ in }) { (connection) throws(SQLiteError) in
+            for document in documents {
+                try connection.touchSticky.run([.text(document.attributeName), .text(document.attributeValue), .real(now)])
+            }
+        }
+        return documents
+    }
+
+    public func saveStickyDocument(_ document: StickyDocument) throws(StoreError) {
+        let now = clock.unixTime()
+        try write("save a sticky bucket document", memory: { (memory) throws(StoreError) in try memory.saveStickyDocument(document) }) {
+            (connection) throws(SQLiteError) in
+            try connection.saveSticky.run([
+                .text(document.attributeName), .text(document.attributeValue), Self.text(.object(document.assignments)), .real(now),
+            ])
         }
     }
 

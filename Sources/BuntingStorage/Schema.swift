@@ -9,7 +9,7 @@ struct Schema {
     let steps: [String]
 
     /// What the current code reads and writes.
-    static let current = Schema(steps: [version1, version2, version3])
+    static let current = Schema(steps: [version1, version2, version3, version4])
 
     var version: Int { steps.count }
 
@@ -139,5 +139,23 @@ extension Schema {
             SELECT user, (julianday('now') - 2440587.5) * 86400.0
             FROM (SELECT user FROM channel_cache UNION SELECT user FROM item_state UNION SELECT user FROM user_attributes);
         ALTER TABLE item_state ADD COLUMN changed REAL NOT NULL DEFAULT 0;
+        """
+}
+
+extension Schema {
+    /// GrowthBook's sticky bucket documents, by attribute and value (not by
+    /// user: two users sharing a device id share its document), with when
+    /// each was last read or written, so that the sweep that forgets users
+    /// forgets documents not used for as long; and the exposures logged in
+    /// the session, so that a restart within it does not log them again.
+    static let version4 = """
+        CREATE TABLE sticky_assignment (
+            attribute_name TEXT NOT NULL,
+            attribute_value TEXT NOT NULL,
+            assignments TEXT NOT NULL,
+            last_used REAL NOT NULL,
+            PRIMARY KEY (attribute_name, attribute_value)
+        ) WITHOUT ROWID;
+        ALTER TABLE profile ADD COLUMN session_exposures TEXT NOT NULL DEFAULT '[]';
         """
 }

@@ -7,6 +7,8 @@ final class StoreConnection {
     let begin, commit: Statement
     let loadProfile, saveProfile: Statement
     let loadCaches, saveCache, loadItemStates, saveItemState, loadAttributes, saveAttributes: Statement
+    /// Sticky bucket documents: ?1 attribute, ?2 value (?3 assignments, ?4 time on save).
+    let loadSticky, saveSticky, touchSticky: Statement
     let wipe: [Statement]
     let enqueue, queuedEvents, countEvents, removeEvent: Statement
     let markSeen, refreshSeen: Statement
@@ -23,13 +25,15 @@ final class StoreConnection {
         begin = try database.prepare("BEGIN IMMEDIATE")
         commit = try database.prepare("COMMIT")
         loadProfile = try database.prepare("""
-            SELECT device_id, user_id, attributes, sdk_enabled, channels_enabled, session_id, session_flag_impressions
+            SELECT device_id, user_id, attributes, sdk_enabled, channels_enabled, session_id, session_flag_impressions,
+                session_exposures
             FROM profile WHERE id = 1
             """)
         saveProfile = try database.prepare("""
             INSERT OR REPLACE INTO profile
-                (id, device_id, user_id, attributes, sdk_enabled, channels_enabled, session_id, session_flag_impressions)
-            VALUES (1, ?, ?, ?, ?, ?, ?, ?)
+                (id, device_id, user_id, attributes, sdk_enabled, channels_enabled, session_id, session_flag_impressions,
+                 session_exposures)
+            VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         loadCaches = try database.prepare("SELECT channel, cache FROM channel_cache WHERE user = ?")
         saveCache = try database.prepare("INSERT OR REPLACE INTO channel_cache (user, channel, cache) VALUES (?, ?, ?)")
@@ -39,10 +43,17 @@ final class StoreConnection {
             """)
         loadAttributes = try database.prepare("SELECT attributes FROM user_attributes WHERE user = ?")
         saveAttributes = try database.prepare("INSERT OR REPLACE INTO user_attributes (user, attributes) VALUES (?, ?)")
+        loadSticky = try database.prepare(
+            "SELECT assignments FROM sticky_assignment WHERE attribute_name = ?1 AND attribute_value = ?2")
+        saveSticky = try database.prepare("""
+            INSERT OR REPLACE INTO sticky_assignment (attribute_name, attribute_value, assignments, last_used) VALUES (?, ?, ?, ?)
+            """)
+        touchSticky = try database.prepare(
+            "UPDATE sticky_assignment SET last_used = ?3 WHERE attribute_name = ?1 AND attribute_value = ?2")
         wipe = [
             try database.prepare("DELETE FROM channel_cache"), try database.prepare("DELETE FROM item_state"),
             try database.prepare("DELETE FROM user_attributes"), try database.prepare("DELETE FROM event_queue"),
-            try database.prepare("DELETE FROM user_seen"),
+            try database.prepare("DELETE FROM user_seen"), try database.prepare("DELETE FROM sticky_assignment"),
         ]
         enqueue = try database.prepare("""
             INSERT INTO event_queue
@@ -62,6 +73,8 @@ final class StoreConnection {
             try database.prepare("DELETE FROM channel_cache WHERE user IN (\(forgotten))"),
             try database.prepare("DELETE FROM item_state WHERE user IN (\(forgotten))"),
             try database.prepare("DELETE FROM user_attributes WHERE user IN (\(forgotten))"),
+            // Sticky documents not read or written for as long (?2 is the current user, whose documents were read).
+            try database.prepare("DELETE FROM sticky_assignment WHERE last_used < ?1 AND ?2 IS NOT NULL"),
             try database.prepare("DELETE FROM user_seen WHERE last_seen < ?1 AND user <> ?2"),
         ]
         usersOverItemBound = try database.prepare("SELECT user, count(*) FROM item_state GROUP BY user HAVING count(*) > ?")

@@ -449,8 +449,9 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         // The first fetch starts with the engine; its outcome waits on the loop.
         let harness = EngineHarness(testDocument, localSource: false, settleAtStart: false)
         _ = try harness.engine.subscribe(.featureFlags, kind: .events)
+        // The document is on its way: the SDK will have it (SDK_WILL_RETRY, not DO_NOT_RETRY).
         #expect(harness.take() == [
-            "sub-1 ERROR featureFlags FEATURE_DISABLED DO_NOT_RETRY",
+            "sub-1 ERROR featureFlags FEATURE_DISABLED SDK_WILL_RETRY",
             "sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0",
         ])
     }

@@ -31,7 +31,7 @@ import Testing
         _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         try harness.engine.changeUser("ada", attributes: nil)
         #expect(harness.takeWithoutRunning() == [
-            "sub-1 ERROR featureFlags FEATURE_DISABLED DO_NOT_RETRY", "sub-1 CACHE_LOAD featureFlags [] sync=null",
+            "sub-1 ERROR featureFlags FEATURE_DISABLED SDK_WILL_RETRY", "sub-1 CACHE_LOAD featureFlags [] sync=null",
         ])
         #expect(harness.take() == ["sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0"])
     }
@@ -70,5 +70,17 @@ import Testing
         harness.settle()
         #expect(done)
         #expect(harness.sink.accepted.map(\.itemId) == ["c1"])
+    }
+}
+
+/// A subscription made while the first document is being fetched was told
+/// FEATURE_DISABLED / DO_NOT_RETRY, though the SDK was about to have it.
+@Suite struct FirstFetchSubscriptionTests {
+    @Test func aSubscriptionDuringTheFirstFetchHearsThatTheSDKWillHaveIt() throws {
+        let harness = EngineHarness(testDocument, localSource: false, settleAtStart: false)
+        _ = try harness.engine.subscribe(.featureFlags, kind: .events)
+        #expect(harness.takeWithoutRunning() == ["sub-1 ERROR featureFlags FEATURE_DISABLED SDK_WILL_RETRY"])
+        try harness.engine.changeUser("ada", attributes: nil)
+        #expect(harness.take().last?.hasPrefix("sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH") == true)
     }
 }

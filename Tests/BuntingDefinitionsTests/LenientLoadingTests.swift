@@ -112,3 +112,26 @@ import Testing
         #expect(evaluators.flagsChanged(since: before) == ["a", "b"])
     }
 }
+
+/// A strict load lists every problem the lenient load lists: it stopped at
+/// the schema's, and a flag's bad default variant appeared only once those
+/// were fixed.
+@Suite struct StrictLoadingTests {
+    @Test func aStrictLoadListsWhatALenientLoadLists() {
+        let text = """
+            {"flags": {"f": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "missing"}},
+             "banners": [{"id": "b", "placementId": "p", "html": "x", "priority": "high", "properties": {}}]}
+            """
+        guard case .success(let lenient) = Definitions.load(Array(text.utf8)) else {
+            Issue.record("the lenient load refused the document")
+            return
+        }
+        guard case .failure(let strict) = Definitions.load(Array(text.utf8), strict: true) else {
+            Issue.record("the strict load accepted the document")
+            return
+        }
+        #expect(strict.problems.map(\.pointer) == lenient.problems.map(\.pointer))
+        #expect(strict.problems.contains { $0.pointer == "/flags/f/defaultVariant" })
+        #expect(strict.problems.contains { $0.pointer == "/banners/0/priority" })
+    }
+}

@@ -35,7 +35,6 @@ import Testing
         #expect(update["params"]?["reason"] == "AUTO_SERVER_REFRESH")
         let status = try server.request("status", id: 3)
         #expect((status["result"]?["definitions"]?["problems"]?.arrayValue?.count ?? 0) > 0)
-        try server.closeInput()
-        #expect(try server.waitForExit() == 0)
+        try server.expectPromptStatusAndTermination()
     }
 }

@@ -156,7 +156,7 @@ import Testing
         let past = try server.request("evaluate", params: ["rule": merge(11), "data": data], id: 2)
         #expect(reason(past) == "REPLY_TOO_LARGE" && past["error"]?["code"] == -32600)
         #expect(try statusAnswersPromptly(server, id: 3))
-        try finish(server)
+        try server.expectPromptStatusAndTermination()
 
         // The report's request, against the default bound (64 MiB).
         let defaults = try self.server()
@@ -164,7 +164,7 @@ import Testing
         let thousand = try defaults.request("evaluate", params: ["rule": merge(1_000), "data": huge], id: 1)
         #expect(reason(thousand) == "REPLY_TOO_LARGE")
         #expect(try statusAnswersPromptly(defaults, id: 2))
-        try finish(defaults)
+        try defaults.expectPromptStatusAndTermination()
     }
 
     /// Uniqueness was checked pair by pair: 100,000 ids took two minutes.
@@ -188,7 +188,7 @@ import Testing
         let past = try server.request("evaluateFlags", params: ["context": [:], "flagKeys": .array(keys + ["one-more"])], id: 7)
         #expect(reason(past) == "INVALID_PARAMS" && past["error"]?["data"]?["field"] == "flagKeys")
         #expect(try statusAnswersPromptly(server, id: 8))
-        try finish(server)
+        try server.expectPromptStatusAndTermination()
     }
 
     /// Ids are free strings a request writes into the store and the sink:
@@ -210,7 +210,7 @@ import Testing
             #expect(reason(reply) == "INVALID_PARAMS", "\(method)")
             #expect(reply["error"]?["data"]?["why"]?.stringValue?.contains("at most 1024 characters") == true, "\(method)")
         }
-        try finish(server)
+        try server.expectPromptStatusAndTermination()
     }
 
     /// Timers repeating faster than a millisecond kept the loop from its

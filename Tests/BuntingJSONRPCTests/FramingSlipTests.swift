@@ -8,12 +8,19 @@ import Testing
 @Suite struct FramingSlipTests {
     static let request = #"{"jsonrpc":"2.0","id":1,"method":"status"}"#
 
-    /// The slips, each with what it must be reported as: a body cut short is
-    /// handed to the parser as it is (which reports the broken JSON), then
-    /// the rest of it is recognised as the slip.
-    static let slips: [(name: String, bytes: String, problem: FramingProblem, cutBody: String?)] = [
+    /// The slips, each with what it must be reported as: one error each, a
+    /// body cut short included (its rest, up to the next header, is skipped
+    /// quietly).
+    static let slips: [(name: String, bytes: String, problem: FramingProblem?, cutBody: String?)] = [
         ("Content-Length counted in characters", "Content-Length: 16\r\n\r\n{\"userId\":\"zoë\"}",
-         .bodyLongerThanContentLength(declared: 16), "{\"userId\":\"zoë\""),
+         .bodyEndsInsideJSON(declared: 16, nonASCII: 1), nil),
+        // Cut right after an inner closing bracket: the body's ends look whole.
+        ("Content-Length counted in characters, cut after a bracket",
+         "Content-Length: 39\r\n\r\n{\"params\":{\"userId\":\"zoë\",\"tier\":\"gü\"}}",
+         .bodyEndsInsideJSON(declared: 39, nonASCII: 2), nil),
+        // ASCII cut short: the parser reports where the JSON broke off, and the rest is skipped quietly.
+        ("Content-Length three bytes short", "Content-Length: \(request.utf8.count - 3)\r\n\r\n\(request)",
+         nil, String(request.dropLast(3))),
         ("Content-Length one byte too long", "Content-Length: \(request.utf8.count + 1)\r\n\r\n\(request)",
          .bodyShorterThanContentLength(declared: request.utf8.count + 1, valueEnds: request.utf8.count), nil),
         ("Content-Length of -1", "Content-Length: -1\r\n\r\n\(request)", .invalidContentLength("-1"), nil),
@@ -33,7 +40,7 @@ import Testing
         let before = lspFrame(Self.request)
         for (prefix, expectedPrefix) in [("", [MessageFramer.Output]()), (before, [message(Self.request)])] {
             let input = Array((prefix + slip.bytes + Self.followers.map { lspFrame($0) }.joined()).utf8)
-            let expected = expectedPrefix + (slip.cutBody.map { [message($0)] } ?? []) + [.problem(slip.problem)]
+            let expected = expectedPrefix + (slip.cutBody.map { [message($0)] } ?? []) + (slip.problem.map { [.problem($0)] } ?? [])
                 + Self.followers.map(message)
             for choice in [FramingChoice.lsp, .auto] {
                 #expect(frame(input, choice: choice, chunkSize: 1).outputs == expected, "\(slip.name), \(choice), byte by byte")

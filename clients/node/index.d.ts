@@ -108,14 +108,17 @@ export type FeatureFlagsData = FeatureFlag[];
 export interface ContentCardsSnapshot {
   contentCards: ContentCardsData;
   lastSyncAt: LastSyncAt;
+  notSynced?: NotSyncedWhy;
 }
 export interface BannersSnapshot {
   banners: BannersData;
   lastSyncAt: LastSyncAt;
+  notSynced?: NotSyncedWhy;
 }
 export interface FeatureFlagsSnapshot {
   featureFlags: FeatureFlagsData;
   lastSyncAt: LastSyncAt;
+  notSynced?: NotSyncedWhy;
 }
 export type EventType =
   | "CACHE_REPLAY"
@@ -125,6 +128,7 @@ export type EventType =
   | "CLICK"
   | "DISMISS"
   | "CUSTOM"
+  | "EXPOSURE"
   | "ERROR";
 /**
  * `AUTO_SERVER_REFRESH`: a refresh the server started (session start, user change, definitions
@@ -263,13 +267,15 @@ export interface ErrorData {
  * For reference (not sent over JSON-RPC): one analytics event as the sink receives it, as an NDJSON
  * line of the `--sink` file or an element of `events` in a POSTed batch (see AnalyticsBatch). Sinks
  * must ignore fields they do not know. No session events are sent: every event is an impression,
- * click or dismissal of an item, or a `custom` event of `track` (channel `featureFlags`, `itemId`
- * its name).
+ * click or dismissal of an item, a `custom` event of `track` (channel `featureFlags`, `itemId` its
+ * name), or an `experiment_viewed` exposure (channel `featureFlags`, `itemId` the experiment key,
+ * with `experimentKey`, `variationId`, `variationKey`, `hashAttribute`, `hashValue` and
+ * `featureId`).
  */
 export interface AnalyticsEvent {
   /** Unique; the same on every re-send, so that a re-send after a crash can be recognised. */
   eventId: string;
-  kind: "impression" | "click" | "dismiss" | "custom";
+  kind: "impression" | "click" | "dismiss" | "custom" | "experiment_viewed";
   channel: Channel;
   /** Card id, flag id, or banner placement id. */
   itemId: string;
@@ -294,6 +300,18 @@ export interface AnalyticsEvent {
   value?: number;
   /** `custom` events: the details given to `track`. */
   details?: { [key: string]: unknown };
+  /** `experiment_viewed` only. */
+  experimentKey?: string;
+  /** `experiment_viewed` only. */
+  variationId?: number;
+  /** `experiment_viewed` only. */
+  variationKey?: string;
+  /** `experiment_viewed` only. */
+  hashAttribute?: string;
+  /** Any JSON value. `experiment_viewed` only. */
+  hashValue?: unknown;
+  /** `experiment_viewed` only. */
+  featureId?: string | null;
 }
 /** For reference: the body POSTed to an http(s) sink. */
 export interface AnalyticsBatch {
@@ -333,15 +351,18 @@ export interface DefinitionsProblem {
 }
 /**
  * The definitions: where they are read from (a path, a URL without any user:password, or `(bundled
- * example)`), whether a document is loaded and when it was adopted, each problem of the loaded
- * document (a flag in error, a banner or card left out), and the source's problem now when the last
- * check found one.
+ * example)`), whether a document is loaded and when it was adopted, the first 100 problems of the
+ * loaded document (a flag in error, a banner or card left out; `problemCount` says how many there
+ * are: `bunting validate` lists them all), and the source's problem now when the last check found
+ * one.
  */
 export interface DefinitionsStatus {
   location: string;
   loaded: boolean;
   loadedAt?: UnixTime;
   problems: DefinitionsProblem[];
+  /** How many problems the document has; `problems` lists the first 100. */
+  problemCount?: number;
   lastError?: string;
 }
 /**
@@ -367,6 +388,64 @@ export interface StreamStatus {
   reconnects: number;
   events: number;
   lastError?: string;
+}
+/**
+ * Only in `getSnapshot`'s answer: present when the channel has not been refreshed for the current
+ * user yet (no definitions loaded yet, or no refresh for this user), saying why and what to do —
+ * the same words as `getFeatureFlag`'s -32008 `NOT_SYNCED`. Absent once the channel is synced, and
+ * when the definitions turn the channel off (`lastSyncAt` null).
+ */
+export type NotSyncedWhy = string;
+/**
+ * A GrowthBook feature's value for one context and why, as GrowthBook's SDKs and its cross-SDK test
+ * suite (`cases.json`) write it: `value`, `on` (JavaScript truthiness), `off`, `source`
+ * (`defaultValue`, `force`, `experiment`, `unknownFeature`, `prerequisite`, `cyclicPrerequisite`,
+ * `override`), `ruleId` ("" when none), and `experiment` and `experimentResult` when the source is
+ * `experiment`.
+ */
+export interface FeatureResult {
+  /** Any JSON value; null when the feature has none. */
+  value: unknown;
+  on: boolean;
+  off: boolean;
+  source: "defaultValue" | "force" | "experiment" | "unknownFeature" | "prerequisite" | "cyclicPrerequisite" | "override";
+  ruleId: string;
+  /**
+   * The experiment rule as GrowthBook's SDK shows it (key, variations, weights, coverage,
+   * hashAttribute, …).
+   */
+  experiment?: { [key: string]: unknown };
+  /**
+   * GrowthBook's ExperimentResult: inExperiment, variationId, value, hashUsed, hashAttribute,
+   * hashValue, featureId, key, stickyBucketUsed, bucket, …
+   */
+  experimentResult?: { [key: string]: unknown };
+}
+/**
+ * An exposure: the current user was assigned an arm of a GrowthBook experiment by hash (not by a
+ * forced variation or override), when the app read the feature (`evaluateFeature` without
+ * `attributes`, or `logImpression` of the feature's flag). Stored (`ENQUEUED`, after the commit) or
+ * accepted by the sink (`FLUSHED`), once per user, experiment and variation a session; sent to the
+ * event subscriptions of the `featureFlags` channel.
+ */
+export interface ExposureEvent {
+  subscriptionId: SubscriptionId;
+  channel: "featureFlags";
+  type: "EXPOSURE";
+  action: AnalyticsAction;
+  eventId: string;
+  exposure: Exposure;
+}
+/** Which arm of which experiment, by which hash. */
+export interface Exposure {
+  experimentKey: string;
+  variationId: number;
+  /** The variation's meta key, or its index as a string. */
+  variationKey: string;
+  hashAttribute: string;
+  /** The hash attribute's value as the attributes hold it. */
+  hashValue: unknown;
+  featureId: string | null;
 }
 
 // The params of each method (NoParams where it takes none).
@@ -476,6 +555,31 @@ export interface EvaluateFlagsParams {
   /** The flags to resolve; every flag when left out. */
   flagKeys?: string[];
 }
+/** The params of `evaluateFeature`. */
+export interface EvaluateFeatureParams {
+  /** The feature's key. */
+  featureKey: string;
+  /**
+   * GrowthBook's context for this request alone (its attributes); the current user's when absent.
+   */
+  attributes?: { [key: string]: unknown };
+}
+/** The params of `evaluateFeatures`. */
+export interface EvaluateFeaturesParams {
+  /** GrowthBook's context for this request alone; the current user's when absent. */
+  attributes?: { [key: string]: unknown };
+  /** The features to evaluate; all when absent. */
+  featureKeys?: string[];
+}
+/** The params of `evaluateCondition`. */
+export interface EvaluateConditionParams {
+  /** The condition. */
+  condition: { [key: string]: unknown };
+  /** The attributes the condition tests. */
+  attributes: { [key: string]: unknown };
+  /** Saved groups (id → values) for `$inGroup`; the definitions' when absent. */
+  savedGroups?: { [key: string]: unknown };
+}
 
 /**
  * The protocol's methods as the document declares them, each a method of Bunting (those
@@ -523,6 +627,12 @@ export interface ProtocolMethods {
   evaluate(params: EvaluateParams, options?: CallOptions): Promise<{ result: unknown }>;
   /** Evaluates many flags for one context, in one request. */
   evaluateFlags(params: EvaluateFlagsParams, options?: CallOptions): Promise<EvaluateFlagsResult>;
+  /** Evaluates a GrowthBook feature. */
+  evaluateFeature(params: EvaluateFeatureParams, options?: CallOptions): Promise<FeatureResult>;
+  /** Evaluates many GrowthBook features in one round trip. */
+  evaluateFeatures(params?: EvaluateFeaturesParams, options?: CallOptions): Promise<{ features: { [key: string]: FeatureResult } }>;
+  /** Evaluates a GrowthBook condition. */
+  evaluateCondition(params: EvaluateConditionParams, options?: CallOptions): Promise<{ result: boolean }>;
   /** Flushes pending work and exits. */
   shutdown(params?: NoParams, options?: CallOptions): Promise<EmptyResult>;
   // --- End of the protocol methods (generated) ---
@@ -951,6 +1061,8 @@ export interface ServeOptions {
   maxDocumentSize?: number;
   /** Refuse definitions with any problem at all (by default, as flagd, the rest serves). */
   strict?: boolean;
+  /** The key (base64) that decrypts an encrypted GrowthBook payload. */
+  decryptionKey?: string;
   /** Serve even if the definitions file cannot be used at start-up (subscribers are told why). */
   startWithoutDefinitions?: boolean;
   /** A directory, or `:memory:`. */

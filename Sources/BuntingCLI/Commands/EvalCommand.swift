@@ -14,7 +14,8 @@ import BuntingRuntime
 /// what one JSONLogic rule gives one piece of data.
 enum EvalCommand {
     static let specs = [
-        OptionSpec(name: "definitions", valueName: "PATH", help: "the definitions document to evaluate"),
+        OptionSpec(name: "definitions", valueName: "PATH", help: "the definitions document to evaluate (or a GrowthBook SDK payload)"),
+        OptionSpec(name: "decryption-key", valueName: "KEY", help: "the key (base64) of an encrypted GrowthBook payload"),
         OptionSpec(name: "contexts", valueName: "FILE|-", help: "evaluation contexts, one JSON object a line\n(default: -, standard input)"),
         OptionSpec(name: "at", valueName: "UNIX_SECONDS", help: "evaluate as of this time (default: now), for schedules,\nexpiry and $flagd.timestamp"),
         OptionSpec(name: "rule", valueName: "JSON", help: "a JSONLogic rule to evaluate instead of definitions"),
@@ -27,9 +28,11 @@ enum EvalCommand {
         summary: """
             With --definitions, reads evaluation contexts (one JSON object a line: targetingKey and
             attributes) and writes one JSON line per context:
-              {"flags": {"<key>": {"variant", "value", "reason"}}, "featureFlags": [...],
-               "banners": {...}, "contentCards": [...]}
-            where flags are resolved exactly as flagd resolves them. A line that is not a JSON
+              {"flags": {"<key>": {"variant", "value", "reason"}}, "features": {...}?,
+               "featureFlags": [...], "banners": {...}, "contentCards": [...]}
+            where flags are resolved exactly as flagd resolves them, and GrowthBook features (a
+            payload, or a `features` section) as GrowthBook's JavaScript SDK does, with `id` the
+            targetingKey unless the context has one. A line that is not a JSON
             object gets {"error": ...} in its place, and the exit status is then 1.
             With --rule, prints the JSONLogic result of the rule on --data.
             """,
@@ -57,7 +60,8 @@ enum EvalCommand {
             }
             now = seconds
         }
-        return evaluateContexts(definitionsPath: path, contexts: options.value("contexts") ?? "-", at: now)
+        return evaluateContexts(
+            definitionsPath: path, contexts: options.value("contexts") ?? "-", at: now, decryptionKey: options.value("decryption-key"))
     }
 
     static func evaluateRule(_ ruleText: String, data dataText: String?) -> ExitCode {
@@ -80,10 +84,10 @@ enum EvalCommand {
         }
     }
 
-    static func evaluateContexts(definitionsPath: String, contexts: String, at now: Double) -> ExitCode {
+    static func evaluateContexts(definitionsPath: String, contexts: String, at now: Double, decryptionKey: String? = nil) -> ExitCode {
         let definitions: Definitions
         switch FileDescriptorIO.readRegularFile(definitionsPath, limit: FileSource.maxBytes).mapError({ EvalFailure($0.message) }).flatMap({ bytes in
-            Definitions.load(bytes).mapError { failure in
+            Definitions.load(bytes, decryptionKey: decryptionKey).mapError { failure in
                 EvalFailure(failure.problems.map { "\(definitionsPath): \($0)" }.joined(separator: "\n"))
             }
         }) {

@@ -53,10 +53,12 @@ enum ServeCommand {
         var initialLoad: Engine.FetchOutcome?
         let notesDirectory = configuration.cacheDirectory.map { "\($0)/\(KnownDocuments.subdirectory)" } ?? storage.knownDocumentsDirectory
         let knownDocuments = configuration.noCache ? nil : notesDirectory.map { KnownDocuments(directory: $0) }
-        let compiler = Definitions.compiler(strict: configuration.strict, known: knownDocuments, preparesSchema: true)
+        let compiler = Definitions.compiler(
+            strict: configuration.strict, known: knownDocuments, preparesSchema: true, decryptionKey: configuration.decryptionKey)
         if source.isLocal {
             let firstCompiler = Definitions.compiler(
-                strict: configuration.strict, known: knownDocuments, beginsLoading: false, preparesSchema: true)
+                strict: configuration.strict, known: knownDocuments, beginsLoading: false, preparesSchema: true,
+                decryptionKey: configuration.decryptionKey)
             let load = Engine.fetchAndCompile(source: source, since: nil, compile: firstCompiler)
             if let problem = load.problem, !configuration.startWithoutDefinitions {
                 printToStderr("bunting: cannot use the definitions at \(source.location): \(problem)\n"
@@ -75,37 +77,21 @@ enum ServeCommand {
         log.writeInBackground()
         log.info("bunting \(BuntingVersion.current) serving \(source.location) on stdin/stdout")
         let status = server.run { context in
-            let engine = Engine(
-                configuration: engineConfiguration, loop: context.loop, worker: WorkerPool(), source: source,
-                compile: compiler, stream: stream, sink: sink, store: storage.store
-            ) { event in
-                storage.sent(event)
-                let notification = EventNotifications.notification(for: event)
-                context.notify(method: notification.method, params: notification.params)
-            }
-            // One commit for the writes of a turn, made before the client can
-            // see what they report (ENQUEUED), and at the turn's end at the latest.
-            let commit = {
-                storage.commit(engine: engine) { event in
-                    let notification = EventNotifications.notification(for: event)
-                    context.notify(method: notification.method, params: notification.params)
-                }
-            }
-            context.beforeOutput = commit
-            context.loop.addTurnEndHook(commit)
+            let parts = ServerAssembly.Parts(
+                configuration: engineConfiguration, worker: WorkerPool(), source: source, compile: compiler, stream: stream,
+                sink: sink, store: storage.store)
+            let assembly = ServerAssembly(context: context, parts: parts)
             storage.deferCheckpoints(on: context.loop)
             storage.forgetUsers(configuration.retention, on: context.loop)
-            engine.start(initialLoad: initialLoad)
-            if case .loaded(let deferred as DeferredDefinitions, _, _)? = initialLoad {
-                beginLoading(deferred, on: context.loop)
-            }
-            if let problem = storage.problem { engine.reportStorageProblem(problem) }
-            context.onShutdown { done in engine.shutDown(done) }
             context.onShutdown { done in
                 storage.close()
                 done()
             }
-            return BuntingMethods.table(engine: engine, context: context)
+            assembly.start(initialLoad: initialLoad, storageProblem: storage.problem)
+            if case .loaded(let deferred as DeferredDefinitions, _, _)? = initialLoad {
+                beginLoading(deferred, on: context.loop)
+            }
+            return assembly.table
         }
         // The directory's lock is held until here; the store was closed at shutdown.
         withExtendedLifetime(storage) {}
@@ -119,55 +105,5 @@ enum ServeCommand {
             _exit(exitCode.rawValue)
         }
         return exitCode
-    }
-
-    /// A document served from its note (see `DeferredDefinitions`) is
-    /// loaded in full once the requests already waiting have been answered,
-    /// or after 10 ms without any, so that the first answers do not share
-    /// the machine with the load. The loop's turn-end hooks run once before
-    /// it first waits for input; the second time, requests have been read
-    /// (or the timer fired), and their replies are flushed by the hook after
-    /// this one: the load begins in the job that follows.
-    private static func beginLoading(_ deferred: DeferredDefinitions, on loop: EventLoop) {
-        var turnEnds = 0
-        loop.addTurnEndHook {
-            turnEnds += 1
-            if turnEnds == 2 { loop.post { deferred.beginLoading() } }
-        }
-        _ = loop.schedule(after: 0.01) {}
-    }
-
-    /// A URL was checked with the rest of the command line; libcurl itself
-    /// is loaded on the first request, off the start-up path.
-    static func makeSource(_ location: String?, http: HTTPSettings, maxBytes: Int) throws(UsageError) -> any DefinitionsSource {
-        guard let location else {
-            return MemorySource(bytes: BundledExample.definitions, location: "(bundled example)")
-        }
-        if HTTPURL.isHTTP(location) {
-            return HTTPSource(url: try url(location, option: "definitions"), settings: http, maxBytes: maxBytes)
-        }
-        return FileSource(path: location, maxBytes: maxBytes)
-    }
-
-    /// `--stream`: an http(s) URL only.
-    static func makeStream(_ location: String?, http: HTTPSettings, maxBytes: Int) throws(UsageError) -> HTTPEventStream? {
-        guard let location else { return nil }
-        return HTTPEventStream(url: try url(location, option: "stream"), settings: http, maxEventBytes: maxBytes)
-    }
-
-    static func makeSink(_ location: String?, http: HTTPSettings) throws(UsageError) -> (any AnalyticsSink)? {
-        guard let location else { return nil }
-        if HTTPURL.isHTTP(location) {
-            return HTTPSink(url: try url(location, option: "sink"), settings: http)
-        }
-        return NDJSONFileSink(path: location)
-    }
-
-    private static func url(_ text: String, option: String) throws(UsageError) -> HTTPURL {
-        do {
-            return try HTTPURL(text)
-        } catch {
-            throw UsageError("--\(option): '\(text)' \(error.why)", command: "serve")
-        }
     }
 }

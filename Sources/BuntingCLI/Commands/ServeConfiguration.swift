@@ -35,6 +35,8 @@ struct ServeConfiguration {
     var startWithoutDefinitions = false
     /// Refuse a definitions document with any problem, instead of serving the rest.
     var strict = false
+    /// Decrypts an encrypted GrowthBook payload (base64 of its 16-byte key).
+    var decryptionKey: String?
     var engine = Engine.Configuration()
     var server = StdioServer.Options()
     /// Timeouts, CA file and headers of the HTTP definitions source and sink.
@@ -49,6 +51,7 @@ struct ServeConfiguration {
         OptionSpec(name: "stream", valueName: "URL", help: "a Server-Sent Events stream of the definitions (nchan, or\nGrowthBook's {apiHost}/sub/{clientKey}, found without this\noption from its x-sse-support header): an event's document is\nadopted at once, an empty one ({}) fetches --definitions again;\npolls wait while it is connected"),
         OptionSpec(name: "stream-idle-timeout", valueName: "S", help: "seconds the stream may send nothing, not even a comment,\nbefore it counts as dropped and is connected again (default: \(seconds(httpDefaults.streamIdleTimeout)))"),
         OptionSpec(name: "max-document-size", valueName: "BYTES", help: "largest definitions document: a file, a URL's answer or an\nevent of the stream (default: \(HTTPSource.defaultMaxBytes))"),
+        OptionSpec(name: "decryption-key", valueName: "KEY", help: "the key (base64) that decrypts an encrypted GrowthBook payload\n(its encryptedFeatures and encryptedSavedGroups); from the\nGrowthBook SDK connection"),
         OptionSpec(name: "strict", valueName: nil, help: "refuse a definitions document with any problem at all (by\ndefault, as flagd: a broken flag resolves as flagd does, a\nbroken banner or card is left out, and the rest serves)"),
         OptionSpec(name: "start-without-definitions", valueName: nil, help: "serve even if the --definitions file cannot be read or\nparsed at start-up (subscribers are told why; it is polled)"),
         OptionSpec(name: "storage", valueName: "DIR", help: "where the SQLite store lives (made 0700; it must be this\nuser's and writable by no one else; one server at a time);\n':memory:' keeps nothing on disk (default:\n$XDG_STATE_HOME/bunting, else ~/.local/state/bunting)"),
@@ -93,6 +96,7 @@ struct ServeConfiguration {
             }
             maxDocumentBytes = bytes
         }
+        decryptionKey = options.value("decryption-key")
         storage = options.value("storage")
         sink = options.value("sink")
         cacheDirectory = options.value("cache-dir")

@@ -18,9 +18,6 @@ final class ServeStorage {
     let problem: String?
     /// Held for as long as the server runs; nil in memory.
     private let directory: StorageDirectory?
-    /// The ENQUEUED events sent since the last commit, and to whom: told
-    /// again if that commit fails.
-    private var promised: [(eventId: String, target: EventTarget)] = []
 
     private init(store: any Store, problem: String?, directory: StorageDirectory?) {
         self.store = store
@@ -61,38 +58,6 @@ final class ServeStorage {
     /// beside the store, none in memory.
     var knownDocumentsDirectory: String? {
         directory.map { "\($0.path)/known-definitions" }
-    }
-
-    /// Notes what the engine sends, before it is staged: an ENQUEUED is a
-    /// promise that the next commit keeps.
-    func sent(_ event: EngineEvent) {
-        guard directory != nil, case .analytics(let target, let notice) = event, notice.action == .enqueued else { return }
-        promised.append((notice.eventId, target))
-    }
-
-    /// Commits the writes made since the last call (before output reaches
-    /// the client, and at the end of every turn), and tells the client what
-    /// the store could not keep: an ERROR CLIENT_ERROR/DO_NOT_RETRY to each
-    /// subscription that was told ENQUEUED of an event left in memory, and
-    /// a replaced damaged file to every subscription, as at start-up.
-    func commit(engine: Engine, send: (EngineEvent) -> Void) {
-        let trouble = store.commitPending()
-        defer { promised.removeAll(keepingCapacity: true) }
-        guard let trouble else { return }
-        if let problem = trouble.storageProblem { engine.reportStorageProblem(problem) }
-        guard !trouble.eventIdsInMemory.isEmpty else { return }
-        let inMemory = Set(trouble.eventIdsInMemory)
-        var told: [(target: EventTarget, count: Int)] = []
-        for promise in promised where inMemory.contains(promise.eventId) {
-            if let index = told.firstIndex(where: { $0.target == promise.target }) {
-                told[index].count += 1
-            } else {
-                told.append((promise.target, 1))
-            }
-        }
-        for (target, count) in told {
-            send(.error(target, ChannelError(.clientError, .doNotRetry, message: trouble.message(forEvents: count))))
-        }
     }
 
     /// Lets the store copy its write-ahead log into the database file once

@@ -8,17 +8,19 @@ import BuntingRuntime
 enum ValidateCommand {
     static let specs = [
         OptionSpec(name: "strict", valueName: nil, help: "say what `bunting serve --strict` would do with the document"),
+        OptionSpec(name: "decryption-key", valueName: "KEY", help: "the key (base64) of an encrypted GrowthBook payload"),
         OptionSpec(name: "help", valueName: nil, help: "show this help"),
     ]
 
     static let help = helpText(
-        usage: "bunting validate [--strict] PATH",
+        usage: "bunting validate [--strict] [--decryption-key KEY] PATH",
         summary: """
             Checks a definitions document: that it is JSON, that it satisfies the definitions
             schema, that every rule compiles and every id is unique. Prints each problem as
             PATH:LINE:COLUMN: POINTER: MESSAGE, then what `bunting serve` would do with the
             document (serve the rest, as flagd does, or refuse it), and exits 1 when there is
-            any problem; prints a summary and exits 0 when there is none.
+            any problem; prints a summary and exits 0 when there is none. A GrowthBook SDK
+            payload is checked as `bunting serve` reads one.
             """,
         specs: specs)
 
@@ -39,9 +41,10 @@ enum ValidateCommand {
         let strict = options.has("strict")
         let problems: [DefinitionsProblem]
         let verdict: String
-        switch Definitions.load(bytes, strict: strict) {
+        switch Definitions.load(bytes, strict: strict, decryptionKey: options.value("decryption-key")) {
         case .success(let definitions):
-            let summary = "\(definitions.flagSet.flagKeys.count) flags, \(definitions.bannerCount) banners, \(definitions.cardCount) content cards"
+            var summary = "\(definitions.flagSet.flagKeys.count) flags, \(definitions.bannerCount) banners, \(definitions.cardCount) content cards"
+            if !definitions.featureKeys.isEmpty { summary += ", \(definitions.featureKeys.count) GrowthBook features" }
             guard !definitions.problems.isEmpty else {
                 printToStdout("\(path): valid (\(summary))\n")
                 return .success

@@ -27,6 +27,10 @@ extension Engine {
                 user.noteImpression(flag.impressionKey)
                 noted = true
             }
+            // A GrowthBook feature seen is its experiment's exposure (each once a session).
+            for flag in flags where flag.metadata["experiment"] != nil {
+                try logExposuresOfFeatureImpression(flag.id)
+            }
         case .contentCards:
             var cards: [ContentCard] = []
             for (index, id) in ids.enumerated() { cards.append(try card(id, field: name(index))) }

@@ -88,7 +88,10 @@ extension Engine {
         var cache = caches.cache(channel)
         switch channel {
         case .featureFlags:
-            cache.setFlags(definitions.featureFlags(for: subject, at: now))
+            let flags = definitions.featureFlags(for: subject, at: now)
+            // GrowthBook features are listed beside flagd's flags (sticky arms
+            // kept; an exposure is logged when the app reads one, not here).
+            cache.setFlags(definitions.featureKeys.isEmpty ? flags : flags + currentUserFeatures(definitions, keys: nil).flags)
         case .contentCards:
             cache.cards = definitions.contentCards(for: subject, at: now)
         case .banners:

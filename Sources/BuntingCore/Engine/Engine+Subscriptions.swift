@@ -27,6 +27,12 @@ extension Engine {
             } else if definitions == nil, let problem = fetcher.problem {
                 // Off because there are no definitions: say why.
                 emit(.error(subscription.target, problem))
+            } else if definitions == nil, fetcher.isFetching {
+                // The first document is on its way: the SDK is about to fetch it, not done.
+                emit(.error(subscription.target, ChannelError(
+                    .featureDisabled, .sdkWillRetry,
+                    message: "the \(channel.rawValue) channel is off until the first definitions arrive from "
+                        + "\(fetcher.location) (being fetched); DATA_UPDATED follows when they do")))
             } else {
                 let why = definitions == nil ? "no definitions have been loaded yet" : "the definitions turn it off"
                 emit(.error(subscription.target, ChannelError(.featureDisabled, .doNotRetry, message: "the \(channel.rawValue) channel is disabled: \(why)")))

@@ -14,6 +14,7 @@ extension Engine {
             guard user.isSDKEnabled else { throw .sdkDisabled }
             if user.isCurrentUser(userId) {
                 try user.mergeAttributes(attributes ?? [:])
+                stickyAssignments.forget()
                 return
             }
             // Read once, without the caches when they are kept in memory.
@@ -26,6 +27,7 @@ extension Engine {
             user.switchUser(to: userId, attributes: newAttributes)
             fetcher.dropRefreshes(notOf: user.generation)
             caches.switchUser(from: previousUser, to: userId, stored: stored)
+            stickyAssignments.forget()
             for channel in subscriptions.subscribedChannels { sendCacheChange(channel, reason: nil) }
             beginSession(refreshing: true)
         }
@@ -37,6 +39,8 @@ extension Engine {
         try onLoop { () throws(EngineError) in
             guard user.isSDKEnabled else { throw .sdkDisabled }
             try user.mergeAttributes(attributes)
+            // The sticky documents to read are the new attributes' values'.
+            stickyAssignments.forget()
         }
     }
 
@@ -75,6 +79,7 @@ extension Engine {
             user.wipe()
             fetcher.dropAllRefreshes()
             caches.forgetAll()
+            stickyAssignments.forget()
             for channel in subscriptions.subscribedChannels { sendCacheChange(channel, reason: nil) }
         }
     }

@@ -14,6 +14,7 @@ import BuntingRuntime
 ///   reconnecting the stream.
 /// - `AnalyticsQueue`: the durable queue and its delivery to the sink.
 /// - `RefreshLimiter`: the manual-refresh buckets.
+/// - `StickyAssignments`: GrowthBook's sticky bucket documents of the user.
 ///
 /// The engine decides what a request or an outcome means across parts and
 /// sends the events (`EngineEvent`, in the order it describes). Every public
@@ -39,6 +40,7 @@ public final class Engine: @unchecked Sendable {
     let stream: DefinitionsStream
     let analytics: AnalyticsQueue
     let refreshLimiter: RefreshLimiter
+    let stickyAssignments: StickyAssignments
 
     // MARK: State of the engine's own (on the loop)
 
@@ -73,6 +75,7 @@ public final class Engine: @unchecked Sendable {
             flushInterval: configuration.flushInterval, maxBatchSize: configuration.maxBatchSize,
             maxQueuedEvents: configuration.maxQueuedEvents, random: random)
         refreshLimiter = RefreshLimiter(rules: configuration.refreshRules, now: loop.clock.monotonicTime())
+        stickyAssignments = StickyAssignments(store: store)
         fetcher.delegate = self
         self.stream.delegate = self
         analytics.delegate = self

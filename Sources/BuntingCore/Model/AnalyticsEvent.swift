@@ -9,6 +9,9 @@ public struct AnalyticsEvent: Equatable, Sendable {
         case impression, click, dismiss
         /// An event the client named (`track`): its name, value and details ride in `item`.
         case custom
+        /// A user was assigned an arm of an experiment by hash (GrowthBook's
+        /// exposure): the experiment key, variation and hash ride in `item`.
+        case experimentViewed = "experiment_viewed"
     }
 
     public var eventId: String
@@ -59,6 +62,9 @@ public struct AnalyticsEvent: Equatable, Sendable {
         if item["isControl"] == .bool(true) { object["isControl"] = .bool(true) }
         if kind == .custom {
             for key in ["name", "value", "details", "attributes"] { object[key] = item[key] }
+        }
+        if kind == .experimentViewed {
+            for key in ExperimentExposure.fields { object[key] = item[key] }
         }
         return .object(object)
     }

@@ -41,10 +41,44 @@ public protocol CompiledDefinitions: AnyObject, Sendable {
     /// note that it loaded before) turned out not to load: it then serves
     /// nothing. Nil for every other document.
     var refusal: DefinitionsError? { get }
+
+    // MARK: GrowthBook features (a payload, or a `features` section)
+
+    /// The keys of the document's GrowthBook features, in its order.
+    var featureKeys: [String] { get }
+
+    /// The (attribute name, value) of each sticky bucket document an
+    /// evaluation of the features for `attributes` may read.
+    func stickyDocumentKeys(for attributes: JSONObject) -> [(name: String, value: String)]
+
+    /// Evaluates the features (every one, or those of `keys`) for
+    /// `attributes`, GrowthBook's context. With `sticky` (the documents
+    /// `stickyDocumentKeys` names that are stored) sticky bucketing is on,
+    /// and the documents it changes come back to be saved; without, it is off.
+    func evaluateFeatures(attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, at now: Double) -> FeatureEvaluation
+
+    /// Evaluates a GrowthBook condition for `attributes`, against `savedGroups`
+    /// when given, else the document's; a condition that cannot be read is
+    /// refused with why.
+    func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<Bool, DefinitionsError>
 }
 
 extension CompiledDefinitions {
     public var refusal: DefinitionsError? { nil }
+
+    public var featureKeys: [String] { [] }
+
+    public func stickyDocumentKeys(for attributes: JSONObject) -> [(name: String, value: String)] { [] }
+
+    public func evaluateFeatures(
+        attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, at now: Double
+    ) -> FeatureEvaluation {
+        .none
+    }
+
+    public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<Bool, DefinitionsError> {
+        .failure(DefinitionsError(problems: ["these definitions hold no GrowthBook features"]))
+    }
 
     /// A flag resolved whatever the type of its value.
     public func evaluateFlag(_ flagKey: String, context: JSON, at now: Double) -> JSONObject {

@@ -6,6 +6,13 @@ public final class MemoryStore: Store {
     /// By the user id's bytes: `Zoë` written two ways is two users.
     private var users: [ExactString: StoredUser] = [:]
     private var queue: [AnalyticsEvent] = []
+    /// By attribute name and value, each as its bytes.
+    private var sticky: [StickyKey: StickyDocument] = [:]
+
+    private struct StickyKey: Hashable {
+        let name: ExactString
+        let value: ExactString
+    }
 
     public init() {}
 
@@ -30,9 +37,18 @@ public final class MemoryStore: Store {
         users[ExactString(user), default: StoredUser()].attributes = attributes
     }
 
+    public func loadStickyDocuments(_ keys: [(name: String, value: String)]) -> [StickyDocument] {
+        keys.compactMap { sticky[StickyKey(name: ExactString($0.name), value: ExactString($0.value))] }
+    }
+
+    public func saveStickyDocument(_ document: StickyDocument) throws(StoreError) {
+        sticky[StickyKey(name: ExactString(document.attributeName), value: ExactString(document.attributeValue))] = document
+    }
+
     public func wipe() throws(StoreError) {
         users.removeAll()
         queue.removeAll()
+        sticky.removeAll()
     }
 
     public func enqueue(_ event: AnalyticsEvent) throws(StoreError) { queue.append(event) }

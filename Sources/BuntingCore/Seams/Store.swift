@@ -21,6 +21,12 @@ public protocol Store: AnyObject {
     func saveItemState(user: String, channel: Channel, itemId: String, state: ItemState) throws(StoreError)
     func saveAttributes(user: String, attributes: JSONObject) throws(StoreError)
 
+    /// GrowthBook's sticky bucket documents of these (attribute name, value)
+    /// pairs that are stored. Not per user: users sharing an attribute value
+    /// share its document, as GrowthBook's SDKs share them.
+    func loadStickyDocuments(_ keys: [(name: String, value: String)]) -> [StickyDocument]
+    func saveStickyDocument(_ document: StickyDocument) throws(StoreError)
+
     /// Forgets every user and every queued event (`wipeData`).
     func wipe() throws(StoreError)
 
@@ -92,10 +98,13 @@ public struct StoredProfile: Equatable, Sendable {
     public var sessionId: String?
     /// Flag impression keys already logged in that session.
     public var sessionFlagImpressions: [String]
+    /// Experiment exposures already logged in that session (their deduplication keys).
+    public var sessionExposures: [String]
 
     public init(
         deviceId: String, userId: String? = nil, attributes: JSONObject = [:], sdkEnabled: Bool = true,
-        channelsEnabled: [Channel: Bool] = [:], sessionId: String? = nil, sessionFlagImpressions: [String] = []
+        channelsEnabled: [Channel: Bool] = [:], sessionId: String? = nil, sessionFlagImpressions: [String] = [],
+        sessionExposures: [String] = []
     ) {
         self.deviceId = deviceId
         self.userId = userId
@@ -104,6 +113,7 @@ public struct StoredProfile: Equatable, Sendable {
         self.channelsEnabled = channelsEnabled
         self.sessionId = sessionId
         self.sessionFlagImpressions = sessionFlagImpressions
+        self.sessionExposures = sessionExposures
     }
 }
 

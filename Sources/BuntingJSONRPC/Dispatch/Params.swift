@@ -120,6 +120,9 @@ public struct Params {
     }
 
     // MARK: - Reading checked fields
+    //
+    // By name: what a server's generated params types (`MethodParams`) read,
+    // each name written once, where they are generated.
 
     /// The raw value of a field.
     public func value(_ name: String) -> JSON? {
@@ -153,6 +156,34 @@ public struct Params {
 
     public func optionalNumber(_ name: String) -> Double? {
         members[name]?.doubleValue
+    }
+
+    public func number(_ name: String) throws(RPCError) -> Double {
+        guard let number = try requiredValue(name).doubleValue else { throw .internalError("\(name) is not declared a number") }
+        return number
+    }
+
+    public func optionalInteger(_ name: String) -> Int64? {
+        members[name]?.integerValue
+    }
+
+    public func integer(_ name: String) throws(RPCError) -> Int64 {
+        guard let number = try requiredValue(name).integerValue else { throw .internalError("\(name) is not declared an integer") }
+        return number
+    }
+
+    public func optionalBoolean(_ name: String) -> Bool? {
+        members[name]?.boolValue
+    }
+
+    public func boolean(_ name: String) throws(RPCError) -> Bool {
+        guard let flag = try requiredValue(name).boolValue else { throw .internalError("\(name) is not declared a boolean") }
+        return flag
+    }
+
+    public func stringArray(_ name: String) throws(RPCError) -> [String] {
+        guard case .array(let elements) = try requiredValue(name) else { throw .internalError("\(name) is not declared an array") }
+        return elements.compactMap(\.stringValue)
     }
 
     /// An array declared with string elements.

@@ -18,10 +18,13 @@ public enum FramingProblem: Equatable, Sendable {
     /// `Content-Length` is larger than the message. The bytes after the value
     /// are read as the start of the next header.
     case bodyShorterThanContentLength(declared: Int, valueEnds: Int)
-    /// An LSP body's JSON was unfinished and junk followed it instead of a
-    /// header: the `Content-Length` was smaller than the message (counted in
-    /// characters rather than bytes?). The rest is skipped up to the next header.
-    case bodyLongerThanContentLength(declared: Int)
+    /// An LSP body that holds `nonASCII` characters beyond ASCII ends inside
+    /// its JSON: its `Content-Length` was most likely counted in characters
+    /// (each of those is 2–4 bytes of UTF-8). One error for the message: the
+    /// rest of it, up to the next header, is skipped without another. (A body
+    /// of ASCII that ends inside its JSON goes to the parser, whose error
+    /// says where it broke off.)
+    case bodyEndsInsideJSON(declared: Int, nonASCII: Int)
     /// Input ended inside an LSP message body.
     case truncated(expected: Int, received: Int)
 
@@ -32,7 +35,7 @@ public enum FramingProblem: Equatable, Sendable {
         case .invalidHeader: "INVALID_HEADER"
         case .missingContentLength, .misspeltContentLength: "MISSING_CONTENT_LENGTH"
         case .invalidContentLength, .conflictingContentLength: "INVALID_CONTENT_LENGTH"
-        case .bodyShorterThanContentLength, .bodyLongerThanContentLength: "CONTENT_LENGTH_MISMATCH"
+        case .bodyShorterThanContentLength, .bodyEndsInsideJSON: "CONTENT_LENGTH_MISMATCH"
         case .truncated: "TRUNCATED_MESSAGE"
         }
     }
@@ -54,9 +57,10 @@ public enum FramingProblem: Equatable, Sendable {
         case .bodyShorterThanContentLength(let declared, let valueEnds):
             "body shorter than its Content-Length? The JSON ends after \(valueEnds) of the \(declared) bytes declared; "
                 + "the message was skipped and the bytes after the JSON read as the next header"
-        case .bodyLongerThanContentLength(let declared):
-            "body longer than its Content-Length? The JSON went on past the \(declared) bytes declared "
-                + "(Content-Length counts bytes of UTF-8, not characters); the rest was skipped up to the next header"
+        case .bodyEndsInsideJSON(let declared, let nonASCII):
+            "body longer than its Content-Length? Its JSON goes on past the \(declared) bytes declared, and it holds "
+                + "\(nonASCII) character\(nonASCII == 1 ? "" : "s") outside ASCII: Content-Length counts bytes of UTF-8, "
+                + "not characters (each of those is 2 to 4 bytes); the message was skipped up to the next header"
         case .truncated(let expected, let received):
             expected == 0
                 ? "input ended inside a message's headers"

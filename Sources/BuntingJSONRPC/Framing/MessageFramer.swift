@@ -65,11 +65,6 @@ public struct MessageFramer {
     /// LSP: after a broken header line, further junk is skipped quietly until
     /// a well-formed block appears, so that one bad message gives one error.
     private var resyncing = false
-    /// LSP: the last body's JSON was unfinished: it is handed over as it is
-    /// (the parser says what is wrong), but if junk follows instead of a
-    /// header, the body was cut short by its Content-Length, and the junk is
-    /// the rest of it. Holds that Content-Length.
-    private var shortBodySuspect: Int?
 
     public init(choice: FramingChoice, maxMessageBytes: Int) {
         self.maxMessageBytes = maxMessageBytes
@@ -288,16 +283,13 @@ public struct MessageFramer {
         else {
             // Junk; but a header glued to the end of a broken message (a body
             // longer than declared, a Content-Length of -1) starts inside it.
-            let problem = shortBodySuspect.map { FramingProblem.bodyLongerThanContentLength(declared: $0) }
-            shortBodySuspect = nil
-            reportBrokenHeader(problem ?? .invalidHeader(String(decoding: line.prefix(80), as: UTF8.self)), emit)
+            reportBrokenHeader(.invalidHeader(String(decoding: line.prefix(80), as: UTF8.self)), emit)
             if let start = Self.contentLengthStart(in: line), start > line.startIndex {
                 headerLineEnded(line[start...], emit)
             }
             return
         }
         headerLinesSeen += 1
-        shortBodySuspect = nil
         let name = line[..<colon]
         // Content-Type and other headers are ignored.
         guard name.count == Self.contentLength.count, zip(name, Self.contentLength).allSatisfy({ $0 | 0x20 == $1 }) else {
@@ -404,10 +396,18 @@ public struct MessageFramer {
             emit(.problem(.bodyShorterThanContentLength(declared: body.count, valueEnds: end)))
             let rest = Array(UnsafeRawBufferPointer(rebasing: body[end...]))
             rest.withUnsafeBytes { feed($0, emit) }
+        case .valueUnfinished(let nonASCII) where nonASCII > 0:
+            // Most often a Content-Length counted in characters: one error
+            // that says so, and the rest of the message, junk up to the next
+            // header, is skipped without another.
+            emit(.problem(.bodyEndsInsideJSON(declared: body.count, nonASCII: nonASCII)))
+            resyncing = true
         case .valueUnfinished:
-            // Broken JSON, or a Content-Length too small: the next line tells.
+            // Unfinished JSON, or a Content-Length a few bytes short: the
+            // parser says where the JSON broke off, and should the rest of the
+            // message follow as junk, it is skipped without a second error.
             emit(.message(body))
-            shortBodySuspect = body.count
+            resyncing = true
         }
     }
 
@@ -435,16 +435,18 @@ public struct MessageFramer {
     }
 }
 
-/// Whether an LSP body's JSON ends where the body does. Bodies that start
-/// an object or array and end with its closing bracket (every well-framed
-/// request) are passed by looking at their two ends only; the others are
-/// scanned for where their value really ends.
+/// Whether an LSP body's JSON ends where the body does. Bodies of ASCII
+/// that start an object or array and end with its closing bracket (every
+/// well-framed request) are passed by looking at their two ends only; a body
+/// with characters beyond ASCII is scanned for where its value really ends,
+/// since a Content-Length counted in characters cuts such a body short, often
+/// right after an inner closing bracket.
 enum BodyShape: Equatable {
     case fits
     /// The value ends at this offset and more than white space follows.
     case valueEndsEarly(Int)
-    /// The body ends inside the value.
-    case valueUnfinished
+    /// The body ends inside the value; it holds this many characters beyond ASCII.
+    case valueUnfinished(nonASCII: Int)
 
     init(_ body: UnsafeRawBufferPointer) {
         var first = 0
@@ -464,7 +466,8 @@ enum BodyShape: Equatable {
             self = .fits
             return
         }
-        if last > first && body[last] == close {
+        let nonASCII = Self.nonASCIICharacters(body)
+        if nonASCII == 0 && last > first && body[last] == close {
             self = .fits
             return
         }
@@ -497,7 +500,22 @@ enum BodyShape: Equatable {
             default: break
             }
         }
-        self = .valueUnfinished
+        self = .valueUnfinished(nonASCII: nonASCII)
+    }
+
+    /// Characters beyond ASCII: bytes that start a UTF-8 sequence of two or
+    /// more. Eight bytes a step while they are all ASCII, the common case.
+    private static func nonASCIICharacters(_ body: UnsafeRawBufferPointer) -> Int {
+        var index = 0
+        var count = 0
+        while index + 8 <= body.count {
+            if body.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
+                for offset in index..<(index + 8) where body[offset] & 0xC0 == 0xC0 { count += 1 }
+            }
+            index += 8
+        }
+        for offset in index..<body.count where body[offset] & 0xC0 == 0xC0 { count += 1 }
+        return count
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

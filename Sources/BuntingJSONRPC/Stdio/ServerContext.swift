@@ -7,8 +7,9 @@ public final class ServerContext {
     public let loop: EventLoop
     /// The framing of the connection, once the first bytes have decided it.
     public internal(set) var framing: Framing?
-    /// Set by `StdioServer` once the connection exists.
-    var connection: RPCConnection?
+    /// Set by whoever carries the bytes (`StdioServer`, a test's in-process
+    /// connection) once the connection exists: notifications go through it.
+    private(set) var connection: RPCConnection?
     /// Work to finish before the process exits (finish refreshes, flush
     /// analytics, close storage), run one after the other; each calls its
     /// continuation when done.
@@ -25,6 +26,11 @@ public final class ServerContext {
         self.loop = loop
         self.stopInput = stopInput
         self.exit = exit
+    }
+
+    /// Sends notifications through `connection` from now on.
+    public func attach(_ connection: RPCConnection) {
+        self.connection = connection
     }
 
     /// Sends a notification to the client (after the reply being written now, if any).

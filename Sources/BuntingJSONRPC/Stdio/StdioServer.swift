@@ -72,7 +72,7 @@ public final class StdioServer {
             loop.stop()
         }
         let connection = RPCConnection(methods: setUp(context), limits: options.limits, send: output.stage)
-        context.connection = connection
+        context.attach(connection)
         context.framing = forced
 
         input.framingDetected = { framing in

@@ -62,4 +62,18 @@ public struct FlagSet: Sendable {
         attributes = parser.attributes
         self.fractionalHashing = fractionalHashing
     }
+
+    /// No flags: the flag set of a document that holds none (a GrowthBook payload).
+    public static let none: FlagSet = {
+        do {
+            return try FlagSet(document: ["flags": .object(JSONObject())])
+        } catch {
+            preconditionFailure("an empty flag set does not compile: \(error)")
+        }
+    }()
+
+    /// Whether a flag has this key (compared by its bytes).
+    public func hasFlag(_ key: String) -> Bool {
+        index[ExactString(key)] != nil
+    }
 }

@@ -9,7 +9,7 @@ public enum FlagValueType: String, Sendable, Hashable, CaseIterable {
     /// real such as `10.0` within ±(2⁵³ − 1), which converts without loss
     /// (the flagd daemon reads `10.0` as 10 too; flagd-core's Python refuses
     /// it). A real with a fraction is a mismatch, never truncated.
-    func accepts(_ value: JSON) -> Bool {
+    public func accepts(_ value: JSON) -> Bool {
         switch (self, value) {
         case (.boolean, .bool), (.string, .string), (.integer, .integer),
              (.float, .integer), (.float, .real), (.object, .object), (.object, .array):

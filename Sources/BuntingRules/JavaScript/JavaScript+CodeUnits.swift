@@ -8,7 +8,7 @@ extension JavaScript {
     /// would also equate canonically equivalent forms (é and e + ◌́). One
     /// memory comparison of the UTF-8 bytes (the same code units in another
     /// encoding), after a length check.
-    static func sameCodeUnits(_ a: String, _ b: String) -> Bool {
+    package static func sameCodeUnits(_ a: String, _ b: String) -> Bool {
         guard a.utf8.count == b.utf8.count else { return false }
         return withBytes(of: a) { x in
             withBytes(of: b) { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
@@ -41,7 +41,7 @@ extension JavaScript {
     /// character meets one in U+E000…U+FFFF; so the bytes are compared until
     /// the first difference (eight at a time), and the characters there
     /// decide.
-    static func precedesInCodeUnits(_ a: String, _ b: String) -> Bool {
+    package static func precedesInCodeUnits(_ a: String, _ b: String) -> Bool {
         withBytes(of: a) { x in
             withBytes(of: b) { y in
                 let common = min(x.count, y.count)

@@ -4,7 +4,7 @@ extension JavaScript {
     /// `===`: same type and same value. Numbers compare by value (so `1` and
     /// `1.0` are the same), strings by their code units. Two arrays or objects
     /// are never strictly equal: in JavaScript they would be distinct objects.
-    static func strictEquals(_ lhs: JSON, _ rhs: JSON) -> Bool {
+    package static func strictEquals(_ lhs: JSON, _ rhs: JSON) -> Bool {
         if case .string(let a) = lhs {
             if case .string(let b) = rhs { return sameCodeUnits(a, b) }
             return false
@@ -24,7 +24,7 @@ extension JavaScript {
     /// `==`, the Abstract Equality Comparison: null equals only null; booleans
     /// turn into numbers; a number and a string compare as numbers; an array or
     /// object compared with a primitive turns into its string form first.
-    static func looseEquals(_ lhs: JSON, _ rhs: JSON) -> Bool {
+    package static func looseEquals(_ lhs: JSON, _ rhs: JSON) -> Bool {
         if case .string(let a) = lhs, case .string(let b) = rhs { return sameCodeUnits(a, b) }
         if let a = lhs.numberValue, let b = rhs.numberValue { return a == b }
         switch (lhs, rhs) {

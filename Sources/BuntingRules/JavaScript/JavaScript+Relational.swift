@@ -4,7 +4,7 @@ extension JavaScript {
     /// The relational operators: arrays and objects turn into strings; two
     /// strings compare by UTF-16 code units; anything else compares as numbers,
     /// and NaN makes every comparison false.
-    static func compare(_ lhs: JSON, _ rhs: JSON, _ relation: Relation) -> Bool {
+    package static func compare(_ lhs: JSON, _ rhs: JSON, _ relation: Relation) -> Bool {
         // Two primitives that are not both strings, the common case, compare
         // as numbers without building anything.
         if lhs.isPrimitive, rhs.isPrimitive {
@@ -27,7 +27,7 @@ extension JavaScript {
         }
     }
 
-    static func compare(_ a: String, _ b: String, _ relation: Relation) -> Bool {
+    package static func compare(_ a: String, _ b: String, _ relation: Relation) -> Bool {
         switch relation {
         case .less: return precedesInCodeUnits(a, b)
         case .lessOrEqual: return !precedesInCodeUnits(b, a)
@@ -36,7 +36,7 @@ extension JavaScript {
         }
     }
 
-    enum Relation: Sendable {
+    package enum Relation: Sendable {
         case less, lessOrEqual, greater, greaterOrEqual
     }
 

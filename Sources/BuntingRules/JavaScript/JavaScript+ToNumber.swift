@@ -4,7 +4,7 @@ extension JavaScript {
     /// `ToNumber`: null is 0, booleans are 0 and 1, strings are parsed as
     /// JavaScript parses numeric literals (white space trimmed, empty is 0,
     /// anything else NaN), arrays go through their string form, objects are NaN.
-    static func toNumber(_ value: JSON) -> Double {
+    package static func toNumber(_ value: JSON) -> Double {
         switch value {
         case .null: return 0
         case .bool(let flag): return flag ? 1 : 0
@@ -21,7 +21,7 @@ extension JavaScript {
     /// exponent, `Infinity`, or an unsigned `0x`/`0o`/`0b` integer, surrounded by
     /// optional white space. Swift's `Double(_:)` accepts more (`inf`, `nan`,
     /// hexadecimal fractions), so the grammar is checked here first.
-    static func number(parsing text: String) -> Double {
+    package static func number(parsing text: String) -> Double {
         // Trimmed over the UTF-8 bytes: in linear time, whatever the white space.
         let body: [UInt8] = withBytes(of: text) { bytes in
             var start = 0
@@ -130,7 +130,7 @@ extension JavaScript {
     }
 
     /// JavaScript's `WhiteSpace` and `LineTerminator` code points.
-    static func isWhiteSpace(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isWhiteSpace(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A,
              0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:

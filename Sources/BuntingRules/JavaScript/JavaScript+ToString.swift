@@ -4,7 +4,7 @@ extension JavaScript {
     /// `ToString`: arrays join their elements with commas (null elements
     /// become empty), objects are `[object Object]`, numbers are written as
     /// JavaScript writes them.
-    static func toString(_ value: JSON) -> String {
+    package static func toString(_ value: JSON) -> String {
         switch value {
         case .string(let text): return text
         case .null: return "null"
@@ -68,7 +68,7 @@ extension JavaScript {
     /// `Number::toString(10)`: the shortest digits that read back to the same
     /// double, in plain notation from 1e-6 up to 1e21 and exponent notation
     /// (`1e+21`, `1.5e-7`) outside that range.
-    static func string(from number: Double) -> String {
+    package static func string(from number: Double) -> String {
         if number.isNaN { return "NaN" }
         if number == 0 { return "0" }
         if number.isInfinite { return number < 0 ? "-Infinity" : "Infinity" }

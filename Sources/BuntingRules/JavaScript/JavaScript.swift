@@ -7,7 +7,10 @@ import BuntingJSON
 /// JSONLogic has no spec of its own for these; every widely used engine copies
 /// what JavaScript does, so Bunting does too. JSON has no `undefined` and no
 /// functions, which keeps the rules short.
-enum JavaScript {}
+///
+/// Package-wide, so that GrowthBook's conditions (BuntingExperiments), which
+/// coerce as the same language does, use these rather than copies.
+package enum JavaScript {}
 
 extension JSON {
     /// Not an array or object: what JavaScript's `ToPrimitive` leaves alone.

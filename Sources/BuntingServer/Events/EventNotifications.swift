@@ -32,7 +32,11 @@ public enum EventNotifications {
             var fields: JSONObject = [
                 "action": notice.action == .enqueued ? "ENQUEUED" : "FLUSHED", "eventId": .string(notice.eventId),
             ]
-            fields[notice.kind == .custom ? "event" : target.channel.itemKey] = notice.item
+            switch notice.kind {
+            case .custom: fields["event"] = notice.item
+            case .experimentViewed: fields["exposure"] = notice.item
+            default: fields[target.channel.itemKey] = notice.item
+            }
             if let buttonId = notice.buttonId { fields["buttonId"] = .string(buttonId) }
             return eventNotification(target, name(of: notice.kind), fields)
         }
@@ -127,6 +131,7 @@ public enum EventNotifications {
         case .click: "CLICK"
         case .dismiss: "DISMISS"
         case .custom: "CUSTOM"
+        case .experimentViewed: "EXPOSURE"
         }
     }
 }

@@ -9,35 +9,25 @@ import BuntingRules
 public enum RuleMethods {
     static func methods(_ engine: Engine) -> [Method] {
         [
-            .immediate("evaluate", params: [.any("rule", required: true), .any("data")]) { params throws(RPCError) in
-                .object(["result": try evaluate(try params.requiredValue("rule"), data: params.value("data") ?? .null)])
+            .immediate(EvaluateParams.self) { params throws(RPCError) in
+                .object(["result": try evaluate(params.rule, data: params.data ?? .null)])
             },
-            .encoded("evaluateFlag", params: [
-                CommonParams.id("flagKey"), .object("context", required: true),
-                .string("type", oneOf: FlagType.allCases.map(\.rawValue)),
-            ]) { params throws(RPCError) in
-                let flagKey = try params.string("flagKey")
-                let context = try flagdContext(params)
-                let type = params.optionalString("type").flatMap(FlagType.init(rawValue:))
-                return engine.encodedFlagResult(flagKey, context: .object(context), type: type)
+            .encoded(EvaluateFlagParams.self) { params throws(RPCError) in
+                try checkTargetingKey(params.context)
+                return engine.encodedFlagResult(params.flagKey, context: .object(params.context), type: params.type)
             },
-            .immediate("evaluateFlags", params: [
-                .object("context", required: true),
-                .stringArray(
-                    "flagKeys", itemMaxLength: CommonParams.maxIdLength, maxLength: CommonParams.maxFlagKeys, uniqueItems: true),
-            ]) { params throws(RPCError) in
-                .object(engine.evaluateFlags(context: .object(try flagdContext(params)), flagKeys: params.optionalStringArray("flagKeys")))
+            .immediate(EvaluateFlagsParams.self) { params throws(RPCError) in
+                try checkTargetingKey(params.context)
+                return .object(engine.evaluateFlags(context: .object(params.context), flagKeys: params.flagKeys))
             },
         ]
     }
 
-    /// A flagd evaluation context: attributes, and `targetingKey` a string if given.
-    static func flagdContext(_ params: Params) throws(RPCError) -> JSONObject {
-        let context = try params.object("context")
+    /// A flagd evaluation context's `targetingKey`, if given, is a string.
+    static func checkTargetingKey(_ context: JSONObject) throws(RPCError) {
         if let key = context["targetingKey"], key.stringValue == nil {
             throw .invalidParams(field: "context", "targetingKey must be a string, not \(key.typeName)")
         }
-        return context
     }
 
     /// Compiles and evaluates; any failure is INVALID_RULE naming `rule`.

@@ -23,13 +23,13 @@ public enum ServerMethods {
         // Parsed on first use: most sessions never ask, and it is 130 KB.
         var document: JSON?
         return [
-            .immediate("rpc.discover") { _ in
+            .immediate(RpcDiscoverParams.self) { _ in
                 if let document { return document }
                 let parsed = openRPCDocument()
                 document = parsed
                 return parsed
             },
-            .immediate("status") { _ in
+            .immediate(StatusParams.self) { _ in
                 var result: JSONObject = ["version": .string(BuntingVersion.current)]
                 result["framing"] = context.framing.map { .string($0.rawValue) } ?? .null
                 result["uptime"] = .real(context.loop.clock.monotonicTime() - started)
@@ -40,7 +40,7 @@ public enum ServerMethods {
     }
 
     static func shutdown(_ context: ServerContext) -> Method {
-        .deferred("shutdown") { _, responder in
+        .deferred(ShutdownParams.self) { _, responder in
             responder.succeed(.object([:]))
             context.shutDown()
         }

@@ -6,25 +6,22 @@ import BuntingJSONRPC
 enum SubscriptionMethods {
     static func methods(_ engine: Engine) -> [Method] {
         [
-            .immediate("subscribe", params: [CommonParams.channel(), .object("extras")]) { params throws(RPCError) in
-                let channel = try CommonParams.channel(params)
-                let extras = params.optionalObject("extras")
-                return subscription(try engineCall("subscribe") { () throws(EngineError) in
-                    guard let extras else { return try engine.subscribe(channel, kind: .events) }
-                    return try engine.subscribe(channel, kind: .events, extras: extras)
+            .immediate(SubscribeParams.self) { params throws(RPCError) in
+                subscription(try engineCall("subscribe") { () throws(EngineError) in
+                    guard let extras = params.extras else { return try engine.subscribe(params.channel, kind: .events) }
+                    return try engine.subscribe(params.channel, kind: .events, extras: extras)
                 })
             },
-            .immediate("subscribeToUpdates", params: [CommonParams.channel()]) { params throws(RPCError) in
-                let channel = try CommonParams.channel(params)
-                return subscription(try engineCall("subscribeToUpdates") { () throws(EngineError) in
-                    try engine.subscribe(channel, kind: .updates)
+            .immediate(SubscribeToUpdatesParams.self) { params throws(RPCError) in
+                subscription(try engineCall("subscribeToUpdates") { () throws(EngineError) in
+                    try engine.subscribe(params.channel, kind: .updates)
                 })
             },
-            .immediate("subscribeToDefinitions") { _ throws(RPCError) in
+            .immediate(SubscribeToDefinitionsParams.self) { _ throws(RPCError) in
                 subscription(try engineCall("subscribeToDefinitions") { () throws(EngineError) in try engine.subscribeToDefinitions() })
             },
-            .immediate("removeSubscription", params: [CommonParams.id("subscriptionId")]) { params throws(RPCError) in
-                .object(["removed": .bool(engine.removeSubscription(try params.string("subscriptionId")))])
+            .immediate(RemoveSubscriptionParams.self) { params in
+                .object(["removed": .bool(engine.removeSubscription(params.subscriptionId))])
             },
         ]
     }

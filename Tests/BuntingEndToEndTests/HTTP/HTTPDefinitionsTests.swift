@@ -243,7 +243,7 @@ let serverErrorCycle = [
         try server.release()
         let events = try bunting.summaries(after: 0) { $0.hasPrefix("DATA_UPDATED") }
         #expect(events == [
-            "ERROR featureFlags FEATURE_DISABLED DO_NOT_RETRY",
+            "ERROR featureFlags FEATURE_DISABLED SDK_WILL_RETRY",
             "ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY",
             "ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY",
             "DATA_UPDATED featureFlags AUTO_SERVER_REFRESH",

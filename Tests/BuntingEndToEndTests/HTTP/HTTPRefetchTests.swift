@@ -37,6 +37,7 @@ import Testing
         // The refused body, read again while it stays, is not reported again.
         let errors = bunting.events.dropFirst(start).filter { $0["type"] == "ERROR" }
         #expect(errors.count == 1)
+        try bunting.process.expectPromptStatusAndTermination()
     }
 
     /// A manual refresh that arrived while a poll was under way completed
@@ -60,5 +61,27 @@ import Testing
         let texts = manual["cacheSnapshot"]?["featureFlags"]?.arrayValue?.compactMap { $0["properties"]?["text"]?["value"]?.stringValue }
         #expect(texts == ["v2"], "the manual refresh saw \(texts ?? [])")
         #expect(try fixture.server.requests(path).contains { $0.time >= asked }, "no request was sent after the refresh was asked")
+        try fixture.bunting.process.expectPromptStatusAndTermination()
+    }
+}
+
+/// Right after `changeUser` with a URL source, `getSnapshot` answered an
+/// empty list where `getFeatureFlag` answered NOT_SYNCED.
+@Suite struct NotSyncedSnapshotTests {
+    @Test func aSnapshotBeforeTheFirstDocumentSaysWhyItIsEmpty() throws {
+        let server = try FaultServer()
+        let path = DefinitionsFixture.path
+        try server.setDocument(path, definitions("v1"), etag: "\"v1\"")
+        try server.script(path, [FaultServer.Answer.status(200, body: definitions("v1")).held])
+        let bunting = try BuntingClient(["--definitions", server.url(path)])
+        try server.waitForRequests(path, count: 1)
+        try bunting.call("changeUser", ["userId": "ada"])
+        let snapshot = try bunting.call("getSnapshot", ["channel": "featureFlags"])
+        let reply = try bunting.process.request("getFeatureFlag", params: ["id": "greeting"], id: "read")
+        #expect(reply["error"]?["data"]?["reason"] == "NOT_SYNCED")
+        #expect(snapshot["featureFlags"] == [])
+        #expect(snapshot["notSynced"] != nil && snapshot["notSynced"] == reply["error"]?["data"]?["why"])
+        try server.release()
+        try bunting.process.expectPromptStatusAndTermination()
     }
 }

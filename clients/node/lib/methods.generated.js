@@ -201,17 +201,19 @@ export class BuntingMethods extends Connection {
    * receives `CACHE_LOAD`, `DATA_UPDATED`, `IMPRESSION`, `CLICK`, `DISMISS` and `ERROR` events of
    * that channel (see the `event` notification). Subscribing starts no refresh. If the channel is
    * disabled, or no configuration has arrived yet, it still answers normally, then sends `ERROR`
-   * `FEATURE_DISABLED`/`DO_NOT_RETRY` instead of `CACHE_REPLAY` (when the definitions could not be
-   * read or were invalid, that `ERROR` carries the real cause instead: `SERVER_ERROR` or
-   * `INVALID_SERVER_DATA`, with the source's message); the subscription stays, and when the
+   * `FEATURE_DISABLED` instead of `CACHE_REPLAY`: `DO_NOT_RETRY` when the definitions turn the
+   * channel off, `SDK_WILL_RETRY` while the first document is being fetched (when the definitions
+   * could not be read or were invalid, that `ERROR` carries the real cause instead: `SERVER_ERROR`
+   * or `INVALID_SERVER_DATA`, with the source's message); the subscription stays, and when the
    * channel is enabled a refresh runs and `DATA_UPDATED` follows. If local storage was found
    * damaged at start-up (moved aside and started afresh) or cannot be used (state is kept in
    * memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY` whose `message` says so follows the
    * `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on every subscription made while this server
    * runs. While the SDK is disabled it answers null and makes no subscription (subscriptions made
-   * before `disableSDK` stay and work again after `enableSDK`). A channel may have any number of
-   * subscriptions; each receives its own events. With `extras` (content cards only; -32602 for
-   * another channel) the subscription's snapshots list only the cards of that feed.
+   * before `disableSDK` stay and work again after `enableSDK`). A server keeps at most
+   * `--max-subscriptions` subscriptions (100 by default; -32010 `LIMIT_REACHED` past it); each
+   * receives its own events. With `extras` (content cards only; -32602 for another channel) the
+   * subscription's snapshots list only the cards of that feed.
    *
    * @param {object} params
    * @param {import("../index.js").Channel} params.channel The channel to subscribe to.
@@ -363,9 +365,12 @@ export class BuntingMethods extends Connection {
    * Returns the channel's cache snapshot for the current user, in the same shape as an event's
    * `cacheSnapshot`: `contentCards` → ContentCardsSnapshot, `banners` → BannersSnapshot,
    * `featureFlags` → FeatureFlagsSnapshot. While the channel is disabled the data is empty and
-   * `lastSyncAt` is null. Reads only: no refresh, no notification, nothing logged; answers from
-   * the cache while the SDK is disabled. With `extras` (content cards only; -32602 for another
-   * channel) only the cards of that feed are listed, and `unviewedCount` counts them.
+   * `lastSyncAt` is null. Before the channel was refreshed for the current user (before the first
+   * definitions arrived, say), the answer carries `notSynced` with why and what to do, in the
+   * words `getFeatureFlag`'s -32008 `NOT_SYNCED` uses, so that an empty list is never mistaken for
+   * "nothing". Reads only: no refresh, no notification, nothing logged; answers from the cache
+   * while the SDK is disabled. With `extras` (content cards only; -32602 for another channel) only
+   * the cards of that feed are listed, and `unviewedCount` counts them.
    *
    * @param {object} params
    * @param {import("../index.js").Channel} params.channel The channel.
@@ -861,6 +866,102 @@ export class BuntingMethods extends Connection {
   }
 
   /**
+   * Evaluates a GrowthBook feature.
+   *
+   * Evaluates the GrowthBook feature `featureKey` of the current definitions (a GrowthBook SDK
+   * payload, or a document's `features` section) to the letter of GrowthBook's JavaScript SDK, and
+   * answers its FeatureResult. Without `attributes`, for the current user: GrowthBook's context is
+   * the user's attributes plus `id`, the user id (the device id while anonymous; an `id` attribute
+   * wins); sticky arms are read and kept (stored per attribute and value, across restarts), and
+   * when the user is assigned an arm by hash an exposure is logged: `EXPOSURE`/`ENQUEUED` to the
+   * `featureFlags` subscriptions after its commit, an `experiment_viewed` event at the sink, once
+   * per user, experiment and variation a session. With `attributes`, for that context alone: no
+   * sticky arm is read or kept and nothing is logged, as `evaluateFlag` with a context. An unknown
+   * feature answers source `unknownFeature`, value null. While the SDK is disabled, a request
+   * without `attributes` is refused -32004 SDK_DISABLED.
+   *
+   * @param {object} params
+   * @param {string} params.featureKey The feature's key.
+   * @param {object} [params.attributes] GrowthBook's context for this request alone (its
+   *     attributes); the current user's when absent.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").FeatureResult>} result
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").SDKDisabledError} -32004 SDK_DISABLED
+   * @throws {import("../index.js").StorageError} -32007 STORAGE_ERROR
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // a default value
+   * await client.evaluateFeature({"featureKey":"banner-text","attributes":{"id":"user-1"}});
+   * // → {"value":"Welcome","on":true,"off":false,"source":"defaultValue","ruleId":""}
+   */
+  evaluateFeature(params, options) {
+    return this.call("evaluateFeature", params, options);
+  }
+
+  /**
+   * Evaluates many GrowthBook features in one round trip.
+   *
+   * Every GrowthBook feature of the current definitions, or those of `featureKeys`, as
+   * `evaluateFeature` evaluates each (for the current user without `attributes`, with sticky arms
+   * and exposures; for that context alone with them): `{features: {key: FeatureResult}}`.
+   *
+   * @param {object} [params]
+   * @param {object} [params.attributes] GrowthBook's context for this request alone; the current
+   *     user's when absent.
+   * @param {string[]} [params.featureKeys] The features to evaluate; all when absent.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<{features: object}>} features
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").SDKDisabledError} -32004 SDK_DISABLED
+   * @throws {import("../index.js").StorageError} -32007 STORAGE_ERROR
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // two features for a context
+   * await client.evaluateFeatures({"attributes":{"id":"user-1"},"featureKeys":["banner-text","unknown"]});
+   * // → {
+   * //     "features": {
+   * //       "banner-text": {"value":"Welcome","on":true,"off":false,"source":"defaultValue","ruleId":""},
+   * //       "unknown": {"value":null,"on":false,"off":true,"source":"unknownFeature","ruleId":""}
+   * //     }
+   * //   }
+   */
+  evaluateFeatures(params, options) {
+    return this.call("evaluateFeatures", params, options);
+  }
+
+  /**
+   * Evaluates a GrowthBook condition.
+   *
+   * Evaluates a GrowthBook condition (MongoDB-like, with JavaScript's coercions: `$eq`, `$in`,
+   * `$regex`, `$vgt`, `$inGroup`, `$elemMatch`, …) for `attributes` and answers `{result}`, as
+   * `evaluate` does for JSONLogic. `$inGroup` and `$notInGroup` read `savedGroups` when given,
+   * else the current definitions' saved groups. A condition that cannot be read answers -32005
+   * INVALID_RULE naming `condition`. Touches no user state and logs nothing.
+   *
+   * @param {object} params
+   * @param {object} params.condition The condition.
+   * @param {object} params.attributes The attributes the condition tests.
+   * @param {object} [params.savedGroups] Saved groups (id → values) for `$inGroup`; the
+   *     definitions' when absent.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<{result: boolean}>} evaluation
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").InvalidRuleError} -32005 INVALID_RULE
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // a version comparison
+   * await client.evaluateCondition({"condition":{"version":{"$vgte":"1.2.0"}},"attributes":{"version":"1.10.0"}});
+   * // → {"result":true}
+   */
+  evaluateCondition(params, options) {
+    return this.call("evaluateCondition", params, options);
+  }
+
+  /**
    * Flushes pending work and exits.
    *
    * Answers `{}`, then stops reading input, flushes pending analytics (bounded time, 10 s), closes
@@ -912,5 +1013,8 @@ export const protocolMethods = Object.freeze([
   { method: "evaluate", name: "evaluate", subscribes: false, deprecated: false, params: [{ name: "rule", required: true }, { name: "data", required: false }] },
   { method: "evaluateFlag", name: "evaluateFlag", subscribes: false, deprecated: false, params: [{ name: "flagKey", required: true }, { name: "context", required: true }, { name: "type", required: false }] },
   { method: "evaluateFlags", name: "evaluateFlags", subscribes: false, deprecated: false, params: [{ name: "context", required: true }, { name: "flagKeys", required: false }] },
+  { method: "evaluateFeature", name: "evaluateFeature", subscribes: false, deprecated: false, params: [{ name: "featureKey", required: true }, { name: "attributes", required: false }] },
+  { method: "evaluateFeatures", name: "evaluateFeatures", subscribes: false, deprecated: false, params: [{ name: "attributes", required: false }, { name: "featureKeys", required: false }] },
+  { method: "evaluateCondition", name: "evaluateCondition", subscribes: false, deprecated: false, params: [{ name: "condition", required: true }, { name: "attributes", required: true }, { name: "savedGroups", required: false }] },
   { method: "shutdown", name: "shutdown", subscribes: false, deprecated: false, params: [] },
 ]);

@@ -34,11 +34,14 @@ from .results import (
     ContentCardsSnapshot,
     DefinitionsProblem,
     DefinitionsStatus,
+    EvaluateConditionResult,
+    EvaluateFeaturesResult,
     EvaluateFlagResult,
     EvaluateFlagsResult,
     EvaluateResult,
     FeatureFlag,
     FeatureFlagsSnapshot,
+    FeatureResult,
     FlushResult,
     LastSyncAt,
     OpenRPCDocument,
@@ -250,6 +253,31 @@ METHODS: Dict[str, MethodSpec] = {
         ),
         None, False,
     ),
+    "evaluateFeature": MethodSpec(
+        "evaluateFeature", "evaluate_feature",
+        (
+            Param("featureKey", "feature_key", True),
+            Param("attributes", "attributes", False),
+        ),
+        None, False,
+    ),
+    "evaluateFeatures": MethodSpec(
+        "evaluateFeatures", "evaluate_features",
+        (
+            Param("attributes", "attributes", False),
+            Param("featureKeys", "feature_keys", False),
+        ),
+        None, False,
+    ),
+    "evaluateCondition": MethodSpec(
+        "evaluateCondition", "evaluate_condition",
+        (
+            Param("condition", "condition", True),
+            Param("attributes", "attributes", True),
+            Param("savedGroups", "saved_groups", False),
+        ),
+        None, False,
+    ),
     "shutdown": MethodSpec(
         "shutdown", "shutdown",
         (),
@@ -446,18 +474,20 @@ class SyncMethods:
         receives `CACHE_LOAD`, `DATA_UPDATED`, `IMPRESSION`, `CLICK`, `DISMISS` and `ERROR` events
         of that channel (see the `event` notification). Subscribing starts no refresh. If the
         channel is disabled, or no configuration has arrived yet, it still answers normally, then
-        sends `ERROR` `FEATURE_DISABLED`/`DO_NOT_RETRY` instead of `CACHE_REPLAY` (when the
-        definitions could not be read or were invalid, that `ERROR` carries the real cause instead:
-        `SERVER_ERROR` or `INVALID_SERVER_DATA`, with the source's message); the subscription stays,
-        and when the channel is enabled a refresh runs and `DATA_UPDATED` follows. If local storage
-        was found damaged at start-up (moved aside and started afresh) or cannot be used (state is
-        kept in memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY` whose `message` says so
-        follows the `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on every subscription made
-        while this server runs. While the SDK is disabled it answers null and makes no subscription
-        (subscriptions made before `disableSDK` stay and work again after `enableSDK`). A channel
-        may have any number of subscriptions; each receives its own events. With `extras` (content
-        cards only; -32602 for another channel) the subscription's snapshots list only the cards of
-        that feed.
+        sends `ERROR` `FEATURE_DISABLED` instead of `CACHE_REPLAY`: `DO_NOT_RETRY` when the
+        definitions turn the channel off, `SDK_WILL_RETRY` while the first document is being fetched
+        (when the definitions could not be read or were invalid, that `ERROR` carries the real cause
+        instead: `SERVER_ERROR` or `INVALID_SERVER_DATA`, with the source's message); the
+        subscription stays, and when the channel is enabled a refresh runs and `DATA_UPDATED`
+        follows. If local storage was found damaged at start-up (moved aside and started afresh) or
+        cannot be used (state is kept in memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY`
+        whose `message` says so follows the `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on
+        every subscription made while this server runs. While the SDK is disabled it answers null
+        and makes no subscription (subscriptions made before `disableSDK` stay and work again after
+        `enableSDK`). A server keeps at most `--max-subscriptions` subscriptions (100 by default;
+        -32010 `LIMIT_REACHED` past it); each receives its own events. With `extras` (content cards
+        only; -32602 for another channel) the subscription's snapshots list only the cards of that
+        feed.
 
         Args:
             channel: The channel to subscribe to.
@@ -635,9 +665,12 @@ class SyncMethods:
         Returns the channel's cache snapshot for the current user, in the same shape as an event's
         `cacheSnapshot`: `contentCards` → ContentCardsSnapshot, `banners` → BannersSnapshot,
         `featureFlags` → FeatureFlagsSnapshot. While the channel is disabled the data is empty and
-        `lastSyncAt` is null. Reads only: no refresh, no notification, nothing logged; answers from
-        the cache while the SDK is disabled. With `extras` (content cards only; -32602 for another
-        channel) only the cards of that feed are listed, and `unviewedCount` counts them.
+        `lastSyncAt` is null. Before the channel was refreshed for the current user (before the
+        first definitions arrived, say), the answer carries `notSynced` with why and what to do, in
+        the words `getFeatureFlag`'s -32008 `NOT_SYNCED` uses, so that an empty list is never
+        mistaken for "nothing". Reads only: no refresh, no notification, nothing logged; answers
+        from the cache while the SDK is disabled. With `extras` (content cards only; -32602 for
+        another channel) only the cards of that feed are listed, and `unviewedCount` counts them.
 
         Args:
             channel: The channel.
@@ -1085,6 +1118,118 @@ class SyncMethods:
             params["flagKeys"] = flag_keys
         return self._request("evaluateFlags", params, timeout)
 
+    def evaluate_feature(
+        self,
+        feature_key: str,
+        *,
+        attributes: Optional[Dict[str, Any]] = None,
+        timeout: Optional[float] = None,
+    ) -> FeatureResult:
+        """`evaluateFeature`: Evaluates a GrowthBook feature.
+
+        Evaluates the GrowthBook feature `featureKey` of the current definitions (a GrowthBook SDK
+        payload, or a document's `features` section) to the letter of GrowthBook's JavaScript SDK,
+        and answers its FeatureResult. Without `attributes`, for the current user: GrowthBook's
+        context is the user's attributes plus `id`, the user id (the device id while anonymous; an
+        `id` attribute wins); sticky arms are read and kept (stored per attribute and value, across
+        restarts), and when the user is assigned an arm by hash an exposure is logged:
+        `EXPOSURE`/`ENQUEUED` to the `featureFlags` subscriptions after its commit, an
+        `experiment_viewed` event at the sink, once per user, experiment and variation a session.
+        With `attributes`, for that context alone: no sticky arm is read or kept and nothing is
+        logged, as `evaluateFlag` with a context. An unknown feature answers source
+        `unknownFeature`, value null. While the SDK is disabled, a request without `attributes` is
+        refused -32004 SDK_DISABLED.
+
+        Args:
+            feature_key: The feature's key.
+            attributes: (optional) GrowthBook's context for this request alone (its attributes); the
+                current user's when absent.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            A GrowthBook feature's value for one context and why, as GrowthBook's SDKs and its
+                cross-SDK test suite (`cases.json`) write it: `value`, `on` (JavaScript truthiness),
+                `off`, `source` (`defaultValue`, `force`, `experiment`, `unknownFeature`,
+                `prerequisite`, `cyclicPrerequisite`, `override`), `ruleId` ("" when none), and
+                `experiment` and `experimentResult` when the source is `experiment`.
+
+        Raises:
+            InvalidParams, SDKDisabled, StorageError, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"featureKey": feature_key}
+        if attributes is not None:
+            params["attributes"] = attributes
+        return self._request("evaluateFeature", params, timeout)
+
+    def evaluate_features(
+        self,
+        *,
+        attributes: Optional[Dict[str, Any]] = None,
+        feature_keys: Optional[List[str]] = None,
+        timeout: Optional[float] = None,
+    ) -> EvaluateFeaturesResult:
+        """`evaluateFeatures`: Evaluates many GrowthBook features in one round trip.
+
+        Every GrowthBook feature of the current definitions, or those of `featureKeys`, as
+        `evaluateFeature` evaluates each (for the current user without `attributes`, with sticky
+        arms and exposures; for that context alone with them): `{features: {key: FeatureResult}}`.
+
+        Args:
+            attributes: (optional) GrowthBook's context for this request alone; the current user's
+                when absent.
+            feature_keys: (optional) The features to evaluate; all when absent.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The features.
+
+        Raises:
+            InvalidParams, SDKDisabled, StorageError, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {}
+        if attributes is not None:
+            params["attributes"] = attributes
+        if feature_keys is not None:
+            params["featureKeys"] = feature_keys
+        return self._request("evaluateFeatures", params, timeout)
+
+    def evaluate_condition(
+        self,
+        condition: Dict[str, Any],
+        attributes: Dict[str, Any],
+        *,
+        saved_groups: Optional[Dict[str, Any]] = None,
+        timeout: Optional[float] = None,
+    ) -> EvaluateConditionResult:
+        """`evaluateCondition`: Evaluates a GrowthBook condition.
+
+        Evaluates a GrowthBook condition (MongoDB-like, with JavaScript's coercions: `$eq`, `$in`,
+        `$regex`, `$vgt`, `$inGroup`, `$elemMatch`, …) for `attributes` and answers `{result}`, as
+        `evaluate` does for JSONLogic. `$inGroup` and `$notInGroup` read `savedGroups` when given,
+        else the current definitions' saved groups. A condition that cannot be read answers -32005
+        INVALID_RULE naming `condition`. Touches no user state and logs nothing.
+
+        Args:
+            condition: The condition.
+            attributes: The attributes the condition tests.
+            saved_groups: (optional) Saved groups (id → values) for `$inGroup`; the definitions'
+                when absent.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The evaluation.
+
+        Raises:
+            InvalidParams, InvalidRule, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"condition": condition, "attributes": attributes}
+        if saved_groups is not None:
+            params["savedGroups"] = saved_groups
+        return self._request("evaluateCondition", params, timeout)
+
     def shutdown(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
         """`shutdown`: Flushes pending work and exits.
 
@@ -1295,18 +1440,20 @@ class AsyncMethods:
         receives `CACHE_LOAD`, `DATA_UPDATED`, `IMPRESSION`, `CLICK`, `DISMISS` and `ERROR` events
         of that channel (see the `event` notification). Subscribing starts no refresh. If the
         channel is disabled, or no configuration has arrived yet, it still answers normally, then
-        sends `ERROR` `FEATURE_DISABLED`/`DO_NOT_RETRY` instead of `CACHE_REPLAY` (when the
-        definitions could not be read or were invalid, that `ERROR` carries the real cause instead:
-        `SERVER_ERROR` or `INVALID_SERVER_DATA`, with the source's message); the subscription stays,
-        and when the channel is enabled a refresh runs and `DATA_UPDATED` follows. If local storage
-        was found damaged at start-up (moved aside and started afresh) or cannot be used (state is
-        kept in memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY` whose `message` says so
-        follows the `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on every subscription made
-        while this server runs. While the SDK is disabled it answers null and makes no subscription
-        (subscriptions made before `disableSDK` stay and work again after `enableSDK`). A channel
-        may have any number of subscriptions; each receives its own events. With `extras` (content
-        cards only; -32602 for another channel) the subscription's snapshots list only the cards of
-        that feed.
+        sends `ERROR` `FEATURE_DISABLED` instead of `CACHE_REPLAY`: `DO_NOT_RETRY` when the
+        definitions turn the channel off, `SDK_WILL_RETRY` while the first document is being fetched
+        (when the definitions could not be read or were invalid, that `ERROR` carries the real cause
+        instead: `SERVER_ERROR` or `INVALID_SERVER_DATA`, with the source's message); the
+        subscription stays, and when the channel is enabled a refresh runs and `DATA_UPDATED`
+        follows. If local storage was found damaged at start-up (moved aside and started afresh) or
+        cannot be used (state is kept in memory only), an `ERROR` `CLIENT_ERROR`/`DO_NOT_RETRY`
+        whose `message` says so follows the `CACHE_REPLAY` (or the `FEATURE_DISABLED` error), on
+        every subscription made while this server runs. While the SDK is disabled it answers null
+        and makes no subscription (subscriptions made before `disableSDK` stay and work again after
+        `enableSDK`). A server keeps at most `--max-subscriptions` subscriptions (100 by default;
+        -32010 `LIMIT_REACHED` past it); each receives its own events. With `extras` (content cards
+        only; -32602 for another channel) the subscription's snapshots list only the cards of that
+        feed.
 
         Args:
             channel: The channel to subscribe to.
@@ -1484,9 +1631,12 @@ class AsyncMethods:
         Returns the channel's cache snapshot for the current user, in the same shape as an event's
         `cacheSnapshot`: `contentCards` → ContentCardsSnapshot, `banners` → BannersSnapshot,
         `featureFlags` → FeatureFlagsSnapshot. While the channel is disabled the data is empty and
-        `lastSyncAt` is null. Reads only: no refresh, no notification, nothing logged; answers from
-        the cache while the SDK is disabled. With `extras` (content cards only; -32602 for another
-        channel) only the cards of that feed are listed, and `unviewedCount` counts them.
+        `lastSyncAt` is null. Before the channel was refreshed for the current user (before the
+        first definitions arrived, say), the answer carries `notSynced` with why and what to do, in
+        the words `getFeatureFlag`'s -32008 `NOT_SYNCED` uses, so that an empty list is never
+        mistaken for "nothing". Reads only: no refresh, no notification, nothing logged; answers
+        from the cache while the SDK is disabled. With `extras` (content cards only; -32602 for
+        another channel) only the cards of that feed are listed, and `unviewedCount` counts them.
 
         Args:
             channel: The channel.
@@ -1938,6 +2088,118 @@ class AsyncMethods:
         if flag_keys is not None:
             params["flagKeys"] = flag_keys
         return await self._request("evaluateFlags", params, timeout)
+
+    async def evaluate_feature(
+        self,
+        feature_key: str,
+        *,
+        attributes: Optional[Dict[str, Any]] = None,
+        timeout: Optional[float] = None,
+    ) -> FeatureResult:
+        """`evaluateFeature`: Evaluates a GrowthBook feature.
+
+        Evaluates the GrowthBook feature `featureKey` of the current definitions (a GrowthBook SDK
+        payload, or a document's `features` section) to the letter of GrowthBook's JavaScript SDK,
+        and answers its FeatureResult. Without `attributes`, for the current user: GrowthBook's
+        context is the user's attributes plus `id`, the user id (the device id while anonymous; an
+        `id` attribute wins); sticky arms are read and kept (stored per attribute and value, across
+        restarts), and when the user is assigned an arm by hash an exposure is logged:
+        `EXPOSURE`/`ENQUEUED` to the `featureFlags` subscriptions after its commit, an
+        `experiment_viewed` event at the sink, once per user, experiment and variation a session.
+        With `attributes`, for that context alone: no sticky arm is read or kept and nothing is
+        logged, as `evaluateFlag` with a context. An unknown feature answers source
+        `unknownFeature`, value null. While the SDK is disabled, a request without `attributes` is
+        refused -32004 SDK_DISABLED.
+
+        Args:
+            feature_key: The feature's key.
+            attributes: (optional) GrowthBook's context for this request alone (its attributes); the
+                current user's when absent.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            A GrowthBook feature's value for one context and why, as GrowthBook's SDKs and its
+                cross-SDK test suite (`cases.json`) write it: `value`, `on` (JavaScript truthiness),
+                `off`, `source` (`defaultValue`, `force`, `experiment`, `unknownFeature`,
+                `prerequisite`, `cyclicPrerequisite`, `override`), `ruleId` ("" when none), and
+                `experiment` and `experimentResult` when the source is `experiment`.
+
+        Raises:
+            InvalidParams, SDKDisabled, StorageError, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"featureKey": feature_key}
+        if attributes is not None:
+            params["attributes"] = attributes
+        return await self._request("evaluateFeature", params, timeout)
+
+    async def evaluate_features(
+        self,
+        *,
+        attributes: Optional[Dict[str, Any]] = None,
+        feature_keys: Optional[List[str]] = None,
+        timeout: Optional[float] = None,
+    ) -> EvaluateFeaturesResult:
+        """`evaluateFeatures`: Evaluates many GrowthBook features in one round trip.
+
+        Every GrowthBook feature of the current definitions, or those of `featureKeys`, as
+        `evaluateFeature` evaluates each (for the current user without `attributes`, with sticky
+        arms and exposures; for that context alone with them): `{features: {key: FeatureResult}}`.
+
+        Args:
+            attributes: (optional) GrowthBook's context for this request alone; the current user's
+                when absent.
+            feature_keys: (optional) The features to evaluate; all when absent.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The features.
+
+        Raises:
+            InvalidParams, SDKDisabled, StorageError, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {}
+        if attributes is not None:
+            params["attributes"] = attributes
+        if feature_keys is not None:
+            params["featureKeys"] = feature_keys
+        return await self._request("evaluateFeatures", params, timeout)
+
+    async def evaluate_condition(
+        self,
+        condition: Dict[str, Any],
+        attributes: Dict[str, Any],
+        *,
+        saved_groups: Optional[Dict[str, Any]] = None,
+        timeout: Optional[float] = None,
+    ) -> EvaluateConditionResult:
+        """`evaluateCondition`: Evaluates a GrowthBook condition.
+
+        Evaluates a GrowthBook condition (MongoDB-like, with JavaScript's coercions: `$eq`, `$in`,
+        `$regex`, `$vgt`, `$inGroup`, `$elemMatch`, …) for `attributes` and answers `{result}`, as
+        `evaluate` does for JSONLogic. `$inGroup` and `$notInGroup` read `savedGroups` when given,
+        else the current definitions' saved groups. A condition that cannot be read answers -32005
+        INVALID_RULE naming `condition`. Touches no user state and logs nothing.
+
+        Args:
+            condition: The condition.
+            attributes: The attributes the condition tests.
+            saved_groups: (optional) Saved groups (id → values) for `$inGroup`; the definitions'
+                when absent.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The evaluation.
+
+        Raises:
+            InvalidParams, InvalidRule, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"condition": condition, "attributes": attributes}
+        if saved_groups is not None:
+            params["savedGroups"] = saved_groups
+        return await self._request("evaluateCondition", params, timeout)
 
     async def shutdown(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
         """`shutdown`: Flushes pending work and exits.

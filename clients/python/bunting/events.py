@@ -36,6 +36,7 @@ class _ChannelEventKeys(TypedDict):
         "CLICK",
         "DISMISS",
         "CUSTOM",
+        "EXPOSURE",
         "ERROR",
     ]
 
@@ -56,6 +57,7 @@ class ChannelEvent(_ChannelEventKeys, total=False):
     flag: Dict[str, Any]
     buttonId: str
     event: Dict[str, Any]
+    exposure: Dict[str, Any]
     retryState: RetryState
     rateLimitedUntil: float
     message: str

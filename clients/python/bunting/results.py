@@ -71,12 +71,14 @@ class _DefinitionsStatusKeys(TypedDict):
 
 class DefinitionsStatus(_DefinitionsStatusKeys, total=False):
     """The definitions: where they are read from (a path, a URL without any user:password, or `(bundled
-    example)`), whether a document is loaded and when it was adopted, each problem of the loaded
-    document (a flag in error, a banner or card left out), and the source's problem now when the
-    last check found one.
+    example)`), whether a document is loaded and when it was adopted, the first 100 problems of the
+    loaded document (a flag in error, a banner or card left out; `problemCount` says how many there
+    are: `bunting validate` lists them all), and the source's problem now when the last check found
+    one.
     """
 
     loadedAt: float
+    problemCount: int
     lastError: str
 
 
@@ -128,12 +130,16 @@ class RemoveSubscriptionResult(TypedDict):
     removed: bool
 
 
-class ContentCardsSnapshot(TypedDict):
+class _ContentCardsSnapshotKeys(TypedDict):
+    contentCards: ContentCardsData
+    lastSyncAt: LastSyncAt
+
+
+class ContentCardsSnapshot(_ContentCardsSnapshotKeys, total=False):
     """`ContentCardsSnapshot`.
     """
 
-    contentCards: ContentCardsData
-    lastSyncAt: LastSyncAt
+    notSynced: str
 
 
 class ContentCardsData(TypedDict):
@@ -173,12 +179,16 @@ class ContentCard(_ContentCardKeys, total=False):
     expiresAt: float
 
 
-class BannersSnapshot(TypedDict):
+class _BannersSnapshotKeys(TypedDict):
+    banners: Dict[str, Banner]
+    lastSyncAt: LastSyncAt
+
+
+class BannersSnapshot(_BannersSnapshotKeys, total=False):
     """`BannersSnapshot`.
     """
 
-    banners: Dict[str, Banner]
-    lastSyncAt: LastSyncAt
+    notSynced: str
 
 
 class _BannerKeys(TypedDict):
@@ -246,12 +256,16 @@ class PropertyDatetime(TypedDict):
     value: float
 
 
-class FeatureFlagsSnapshot(TypedDict):
+class _FeatureFlagsSnapshotKeys(TypedDict):
+    featureFlags: List[FeatureFlag]
+    lastSyncAt: LastSyncAt
+
+
+class FeatureFlagsSnapshot(_FeatureFlagsSnapshotKeys, total=False):
     """`FeatureFlagsSnapshot`.
     """
 
-    featureFlags: List[FeatureFlag]
-    lastSyncAt: LastSyncAt
+    notSynced: str
 
 
 class _FeatureFlagKeys(TypedDict):
@@ -319,6 +333,40 @@ class EvaluateFlagsResult(_EvaluateFlagsResultKeys, total=False):
 
     metadata: Dict[str, Union[str, float, bool]]
 
+
+class _FeatureResultKeys(TypedDict):
+    value: Any
+    on: bool
+    off: bool
+    source: Literal["defaultValue", "force", "experiment", "unknownFeature", "prerequisite", "cyclicPrerequisite", "override"]
+    ruleId: str
+
+
+class FeatureResult(_FeatureResultKeys, total=False):
+    """A GrowthBook feature's value for one context and why, as GrowthBook's SDKs and its cross-SDK
+    test suite (`cases.json`) write it: `value`, `on` (JavaScript truthiness), `off`, `source`
+    (`defaultValue`, `force`, `experiment`, `unknownFeature`, `prerequisite`, `cyclicPrerequisite`,
+    `override`), `ruleId` ("" when none), and `experiment` and `experimentResult` when the source is
+    `experiment`.
+    """
+
+    experiment: Dict[str, Any]
+    experimentResult: Dict[str, Any]
+
+
+class EvaluateFeaturesResult(TypedDict):
+    """`EvaluateFeaturesResult`.
+    """
+
+    features: Dict[str, FeatureResult]
+
+
+class EvaluateConditionResult(TypedDict):
+    """`EvaluateConditionResult`.
+    """
+
+    result: bool
+
 #: When a refresh of this channel last finished for the current user, in Unix seconds: 0 before the
 #: first successful sync for this user (reading the definitions at start-up is not a sync), null
 #: while the channel is disabled.
@@ -353,11 +401,14 @@ __all__ = [
     "ContentCardsSnapshot",
     "DefinitionsProblem",
     "DefinitionsStatus",
+    "EvaluateConditionResult",
+    "EvaluateFeaturesResult",
     "EvaluateFlagResult",
     "EvaluateFlagsResult",
     "EvaluateResult",
     "FeatureFlag",
     "FeatureFlagsSnapshot",
+    "FeatureResult",
     "FlushResult",
     "LastSyncAt",
     "OpenRPCDocument",

@@ -25,21 +25,26 @@ private final class FixedSource: DefinitionsSource {
 }
 
 /// Runs the input as what a client writes on stdin, through the framer, the
-/// parser, the connection and Bunting's real methods over an engine with an
-/// in-memory store, on a loop run by hand. Checks:
+/// parser, the connection and Bunting's server as `bunting serve` assembles
+/// it (`ServerAssembly`), over an in-memory store, on a loop run by hand.
+/// Checks:
 /// - every request gets exactly one reply (one array per batch, with one
 ///   entry per request in it), notifications none;
-/// - every message written is JSON that parses back;
-/// - the engine answers `status` afterwards.
+/// - every message written, the engine's notifications included, is JSON
+///   that parses back, and every notification names a method the server sends;
+/// - the server answers `status` afterwards.
 func checkDispatch(_ bytes: UnsafeRawBufferPointer) {
     let loop = EventLoop(clock: ManualClock())
-    let engine = Engine(
-        configuration: Engine.Configuration(), loop: loop, worker: InlineWorker(), source: FixedSource(),
-        compile: Definitions.compiler, sink: nil, store: MemoryStore()) { _ in }
-    engine.start()
-    let context = ServerContext(loop: loop, stopInput: {}) { _ in }
+    var exited = false
+    let context = ServerContext(loop: loop, stopInput: {}) { _ in exited = true }
+    let assembly = ServerAssembly(context: context, parts: ServerAssembly.Parts(
+        worker: InlineWorker(), source: FixedSource(), compile: Definitions.compiler, sink: nil, store: MemoryStore(),
+        random: SplitMix64(seed: 1)))
     var written: [[UInt8]] = []
-    let connection = RPCConnection(methods: BuntingMethods.table(engine: engine, context: context)) { written.append($0.encoded) }
+    let connection = RPCConnection(methods: assembly.table) { written.append($0.encoded) }
+    context.attach(connection)
+    assembly.start()
+    loop.runPending()
     var expected = 0
     var framer = MessageFramer(choice: .auto, maxMessageBytes: 1 << 20)
     let handle: MessageFramer.Emit = { event in
@@ -56,14 +61,22 @@ func checkDispatch(_ bytes: UnsafeRawBufferPointer) {
     framer.feed(bytes, handle)
     framer.finish(handle)
     loop.runPending()
-    require(written.count == expected, "\(written.count) messages written for \(expected) owed")
+    var replies = 0
     for message in written {
         let parsed = try? JSON.parse(message)
         require(parsed != nil, "a written message is not JSON: \(String(decoding: message.prefix(200), as: UTF8.self))")
+        if let method = parsed?["method"]?.stringValue {
+            require(["event", "updates", "definitions"].contains(method), "a notification of an unknown method \(method)")
+        } else {
+            replies += 1
+        }
     }
-    require(engine.status()["sdkEnabled"] != nil, "the engine answers status afterwards")
+    require(replies == expected, "\(replies) replies written for \(expected) owed")
+    if !exited && !context.isShuttingDown {
+        require(assembly.engine.status()["sdkEnabled"] != nil, "the server answers status afterwards")
+    }
     // Ends the engine's timers, which hold it, so that nothing outlives the input.
-    engine.shutDown {}
+    context.shutDown()
     loop.runPending()
 }
 

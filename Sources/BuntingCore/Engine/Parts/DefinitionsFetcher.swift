@@ -102,6 +102,8 @@ final class DefinitionsFetcher: @unchecked Sendable {
     }
 
     var location: String { source.location }
+    /// A fetch is under way or a retry is scheduled: a document may be on its way.
+    var isFetching: Bool { inFlight || retryTimer != nil }
     var isLocal: Bool { source.isLocal }
 
     private var now: Double { loop.clock.unixTime() }
@@ -498,6 +500,9 @@ final class DefinitionsFetcher: @unchecked Sendable {
         return seen
     }
 
+    /// Problems `status` lists (`bunting validate` lists every one).
+    static let problemsInStatus = 100
+
     /// Where the definitions come from, whether they are loaded, and what is
     /// wrong in them: `status.definitions`.
     var status: JSONObject {
@@ -506,7 +511,10 @@ final class DefinitionsFetcher: @unchecked Sendable {
         let loaded = definitions != nil && refusal == nil
         var status: JSONObject = ["location": .string(source.location), "loaded": .bool(loaded)]
         if let loadedAt, loaded { status["loadedAt"] = .number(loadedAt) }
-        status["problems"] = .array((definitions?.problems ?? []).map(\.json))
+        // A document may have thousands of problems: status stays small and quick.
+        let problems = definitions?.problems ?? []
+        status["problems"] = .array(problems.prefix(Self.problemsInStatus).map(\.json))
+        status["problemCount"] = .int(problems.count)
         // The source's problem now, as the last fetch found it.
         if let problem = lastProblem ?? pushedProblem ?? refusal?.description { status["lastError"] = .string(problem) }
         return status

@@ -14,6 +14,8 @@ final class UserSession {
     private(set) var profile: StoredProfile
     /// Flag impression keys logged in this session, by their bytes.
     private var flagImpressions: Set<ExactString>
+    /// Experiment exposures logged in this session, by their deduplication keys.
+    private var exposures: Set<ExactString>
     /// Bumped by a user change and a wipe: refreshes asked for before are dropped.
     private(set) var generation = 0
 
@@ -21,6 +23,7 @@ final class UserSession {
         self.store = store
         profile = store.loadProfile() ?? StoredProfile(deviceId: random.identifier())
         flagImpressions = Set(profile.sessionFlagImpressions.map { ExactString($0) })
+        exposures = Set(profile.sessionExposures.map { ExactString($0) })
     }
 
     var userId: String? { profile.userId }
@@ -35,6 +38,14 @@ final class UserSession {
     /// Who is evaluated: the user, or the device while anonymous.
     var subject: EvaluationSubject {
         EvaluationSubject(targetingKey: profile.userId ?? profile.deviceId, attributes: profile.attributes)
+    }
+
+    /// GrowthBook's context for the current user: the attributes, with `id`
+    /// the user (or the device while anonymous) unless an `id` attribute says otherwise.
+    var growthBookAttributes: JSONObject {
+        var attributes = profile.attributes
+        if attributes["id"] == nil { attributes["id"] = .string(profile.userId ?? profile.deviceId) }
+        return attributes
     }
 
     func isCurrentUser(_ userId: String) -> Bool {
@@ -60,6 +71,7 @@ final class UserSession {
         profile.userId = userId
         profile.attributes = attributes
         flagImpressions = []
+        exposures = []
         save()
     }
 
@@ -67,6 +79,7 @@ final class UserSession {
     func beginSession(id: String) {
         profile.sessionId = id
         flagImpressions = []
+        exposures = []
         save()
     }
 
@@ -75,6 +88,7 @@ final class UserSession {
         guard profile.sessionId != nil else { return false }
         profile.sessionId = nil
         flagImpressions = []
+        exposures = []
         save()
         return true
     }
@@ -84,6 +98,7 @@ final class UserSession {
         generation += 1
         profile.attributes = [:]
         flagImpressions = []
+        exposures = []
         save()
     }
 
@@ -111,8 +126,19 @@ final class UserSession {
         flagImpressions.insert(ExactString(key))
     }
 
+    /// Whether this exposure was logged in this session.
+    func hasLoggedExposure(_ key: String) -> Bool {
+        exposures.contains(ExactString(key))
+    }
+
+    /// Notes an exposure (saved with the next `save()`).
+    func noteExposure(_ key: String) {
+        exposures.insert(ExactString(key))
+    }
+
     func save() {
         profile.sessionFlagImpressions = flagImpressions.map(\.string).sorted()
+        profile.sessionExposures = exposures.map(\.string).sorted()
         do {
             try store.saveProfile(profile)
         } catch {

@@ -1,0 +1,132 @@
+import BuntingJSON
+
+/// Evaluates a payload's features for one user, as the JavaScript SDK's
+/// `evalFeature` and `runExperiment` do, and collects what the evaluations
+/// cause: exposures (the SDK's tracking calls) and changed sticky bucket
+/// documents, for the owner to log and save.
+///
+/// A value type with no shared state: one per user (or per request), used
+/// from one thread at a time.
+public struct GrowthBookEvaluator: Sendable {
+    public let payload: GrowthBookPayload
+    public var context: EvaluationContext {
+        // Attribute values read for another context are of no use.
+        didSet { scratch = nil }
+    }
+    /// The budget of the last evaluation, kept for the attribute values it
+    /// read (see `EvaluationBudget.attributeValues`).
+    private var scratch: EvaluationBudget?
+    /// The user's sticky bucket documents by key; nil when sticky bucketing is off.
+    var stickyDocuments: [String: StickyAssignmentsDocument]?
+    private var changedKeys: [String] = []
+    private var exposureList: [Exposure] = []
+    /// The first exposure made of each experiment key, by the key's ordinal;
+    /// any other (another variation or hash value of a key already exposed,
+    /// or an experiment run directly with a key the payload has not) is in
+    /// `trackedElsewhere`.
+    private var tracked: [Exposure.Identity?] = []
+    private var trackedElsewhere = Set<Exposure.Identity>()
+
+    /// `stickyDocuments` turns sticky bucketing on (the SDK's sticky bucket
+    /// service): the user's documents, as `StickyBucketStore.documents(for:attributes:)` reads them.
+    public init(payload: GrowthBookPayload, context: EvaluationContext, stickyDocuments: [StickyAssignmentsDocument]? = nil) {
+        self.payload = payload
+        self.context = context
+        if let stickyDocuments {
+            var byKey: [String: StickyAssignmentsDocument] = [:]
+            for document in stickyDocuments { byKey[document.key] = document }
+            self.stickyDocuments = byKey
+        }
+    }
+
+    public var stickyBucketing: Bool { stickyDocuments != nil }
+
+    /// Exposures since the last call, each once.
+    public mutating func takeExposures() -> [Exposure] {
+        defer { exposureList = [] }
+        return exposureList
+    }
+
+    /// Sticky bucket documents changed since the last call, to be saved.
+    public mutating func takeChangedStickyDocuments() -> [StickyAssignmentsDocument] {
+        defer { changedKeys = [] }
+        return changedKeys.compactMap { stickyDocuments?[$0] }
+    }
+
+    /// The current sticky documents (those read and those changed).
+    public var currentStickyDocuments: [StickyAssignmentsDocument] {
+        stickyDocuments.map { Array($0.values) } ?? []
+    }
+
+    // MARK: - Entry points
+
+    /// One feature's value for the context's user.
+    public mutating func evaluateFeature(_ key: String) -> FeatureResult {
+        evaluateFeature(at: payload.featureIndex(key), key)
+    }
+
+    private mutating func evaluateFeature(at index: Int?, _ key: String) -> FeatureResult {
+        var budget = takeBudget()
+        defer { scratch = budget }
+        var stack = FeatureStack()
+        let result = evaluateFeature(index, key, stack: &stack, budget: &budget)
+        guard budget.exhausted else { return result }
+        return FeatureResult(
+            key: result.key, value: result.value, source: result.source, ruleId: result.ruleId, experiment: result.experiment,
+            experimentResult: result.experimentResult, exhaustedBudget: true)
+    }
+
+    /// Every feature of the payload, in its order.
+    public mutating func evaluateAll() -> [FeatureResult] {
+        var results: [FeatureResult] = []
+        results.reserveCapacity(payload.featureKeys.count)
+        for (index, key) in payload.featureKeys.enumerated() { results.append(evaluateFeature(at: index, key)) }
+        return results
+    }
+
+    /// An experiment run directly (`gb.run`), not through a feature.
+    public mutating func run(_ experiment: ExperimentDefinition) -> ExperimentResult {
+        var budget = takeBudget()
+        defer { scratch = budget }
+        var stack = FeatureStack()
+        return run(experiment, featureId: nil, bandit: nil, stack: &stack, budget: &budget)
+    }
+
+    /// A full budget for one evaluation, with the attribute values read so far.
+    private mutating func takeBudget() -> EvaluationBudget {
+        guard var budget = scratch else {
+            var fresh = EvaluationBudget(steps: payload.limits.maxEvaluationSteps)
+            fresh.attributeValues = Array(repeating: nil, count: payload.attributePathCount)
+            return fresh
+        }
+        scratch = nil
+        budget.renew(steps: payload.limits.maxEvaluationSteps)
+        return budget
+    }
+
+    // MARK: - Effects
+
+    mutating func track(_ exposure: Exposure, keyOrdinal: Int = -1) {
+        let identity = exposure.identity
+        if keyOrdinal >= 0, keyOrdinal < payload.experimentKeyCount {
+            if tracked.isEmpty {
+                tracked = Array(repeating: nil, count: payload.experimentKeyCount)
+                exposureList.reserveCapacity(payload.experimentKeyCount)
+            }
+            if let first = tracked[keyOrdinal] {
+                guard first != identity, trackedElsewhere.insert(identity).inserted else { return }
+            } else {
+                tracked[keyOrdinal] = identity
+            }
+        } else {
+            guard trackedElsewhere.insert(identity).inserted else { return }
+        }
+        exposureList.append(exposure)
+    }
+
+    mutating func saveSticky(_ document: StickyAssignmentsDocument) {
+        guard stickyDocuments != nil else { return }
+        if !changedKeys.contains(document.key) { changedKeys.append(document.key) }
+        stickyDocuments![document.key] = document
+    }
+}

@@ -1,0 +1,77 @@
+import BuntingCore
+import BuntingJSON
+import BuntingJSONRPC
+import BuntingRuntime
+
+/// The one place a Bunting server is put together, whatever carries its
+/// bytes: `bunting serve` over stdin and stdout, the in-process harness of
+/// the tests, the fuzz target. Given the server's context and the engine's
+/// parts, it makes the engine, sends its events as notifications (the one
+/// encoder, `EventNotifications`), commits the store before output can show
+/// what a commit keeps (`CommitGate`) and at every turn's end, finishes the
+/// engine at shutdown, and builds the method table.
+public final class ServerAssembly {
+    /// What the engine works with, besides the loop and the clock.
+    public struct Parts {
+        public var configuration: Engine.Configuration
+        public var worker: any Worker
+        public var source: any DefinitionsSource
+        public var compile: DefinitionsCompiler
+        /// Definitions pushed over Server-Sent Events (`--stream`), if any.
+        public var stream: (any DefinitionsStreamSource)?
+        public var sink: (any AnalyticsSink)?
+        public var store: any Store
+        public var random: SplitMix64
+
+        public init(
+            configuration: Engine.Configuration = Engine.Configuration(), worker: any Worker,
+            source: any DefinitionsSource, compile: @escaping DefinitionsCompiler, stream: (any DefinitionsStreamSource)? = nil,
+            sink: (any AnalyticsSink)?, store: any Store, random: SplitMix64 = SplitMix64()
+        ) {
+            self.configuration = configuration
+            self.worker = worker
+            self.source = source
+            self.compile = compile
+            self.stream = stream
+            self.sink = sink
+            self.store = store
+            self.random = random
+        }
+    }
+
+    public let engine: Engine
+    public let table: MethodTable
+
+    /// Assembles the server in `context` (on its loop's thread). The engine
+    /// is not started: `start(initialLoad:)` does that, once the caller has
+    /// added what else runs at shutdown.
+    public init(context: ServerContext, parts: Parts) {
+        let gate = CommitGate(store: parts.store)
+        let notify = { (event: EngineEvent) in
+            let notification = EventNotifications.notification(for: event)
+            context.notify(method: notification.method, params: notification.params)
+        }
+        let engine = Engine(
+            configuration: parts.configuration, loop: context.loop, worker: parts.worker, source: parts.source,
+            compile: parts.compile, stream: parts.stream, sink: parts.sink, store: parts.store, random: parts.random
+        ) { event in
+            gate.sent(event)
+            notify(event)
+        }
+        // One commit for the writes of a turn, made before the client can see
+        // what they report (ENQUEUED), and at the turn's end at the latest.
+        let commit = { gate.commit(engine: engine, send: notify) }
+        context.beforeOutput = commit
+        context.loop.addTurnEndHook(commit)
+        context.onShutdown { done in engine.shutDown(done) }
+        self.engine = engine
+        table = BuntingMethods.table(engine: engine, context: context)
+    }
+
+    /// Starts the engine (see `Engine.start`); a storage problem found while
+    /// opening the store is told to every subscription.
+    public func start(initialLoad: Engine.FetchOutcome? = nil, storageProblem: String? = nil) {
+        engine.start(initialLoad: initialLoad)
+        if let storageProblem { engine.reportStorageProblem(storageProblem) }
+    }
+}

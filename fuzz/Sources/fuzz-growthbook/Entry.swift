@@ -1,0 +1,5 @@
+import FuzzSupport
+
+@main enum Entry {
+    static func main() { runHarness(checkGrowthBook) }
+}
