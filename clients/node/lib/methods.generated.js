@@ -46,7 +46,10 @@ export class BuntingMethods extends Connection {
    * answers while the SDK is disabled. `definitions` says where the definitions are read from,
    * whether a document is loaded (and since when), every problem of the loaded document (a flag in
    * error, a banner or card left out, each with its pointer and line:column), and the source's
-   * current problem when the last check found one.
+   * current problem when the last check found one. `stream`, when the definitions come over a
+   * Server-Sent Events stream too (`--stream`, or GrowthBook's announced one), says whether it is
+   * connected and since when, the last event id it would resume from, how many times it tried to
+   * connect again and how many events came, and why it is down while it is.
    *
    * @param {{}} [params] none
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call

@@ -55,6 +55,7 @@ from .results import (
     RemoveSubscriptionResult,
     StatusResult,
     StatusResultChannels,
+    StreamStatus,
     SubscribeResult,
     SubscribeResultObject,
     TrackResult,
@@ -328,7 +329,10 @@ class SyncMethods:
         and answers while the SDK is disabled. `definitions` says where the definitions are read
         from, whether a document is loaded (and since when), every problem of the loaded document (a
         flag in error, a banner or card left out, each with its pointer and line:column), and the
-        source's current problem when the last check found one.
+        source's current problem when the last check found one. `stream`, when the definitions come
+        over a Server-Sent Events stream too (`--stream`, or GrowthBook's announced one), says
+        whether it is connected and since when, the last event id it would resume from, how many
+        times it tried to connect again and how many events came, and why it is down while it is.
 
         Args:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
@@ -1291,7 +1295,10 @@ class AsyncMethods:
         and answers while the SDK is disabled. `definitions` says where the definitions are read
         from, whether a document is loaded (and since when), every problem of the loaded document (a
         flag in error, a banner or card left out, each with its pointer and line:column), and the
-        source's current problem when the last check found one.
+        source's current problem when the last check found one. `stream`, when the definitions come
+        over a Server-Sent Events stream too (`--stream`, or GrowthBook's announced one), says
+        whether it is connected and since when, the last event id it would resume from, how many
+        times it tried to connect again and how many events came, and why it is down while it is.
 
         Args:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
