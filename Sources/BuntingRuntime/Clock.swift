@@ -48,6 +48,17 @@ public final class ManualClock: Clock {
         }
     }
 
+    /// Moves both readings forward until monotonic time reads `deadline`
+    /// exactly (a timer's deadline: adding the difference could fall an
+    /// ulp short of it); a deadline already passed moves nothing.
+    public func advance(toMonotonic deadline: Double) {
+        state.withLock {
+            guard deadline > $0.monotonic else { return }
+            $0.unix += deadline - $0.monotonic
+            $0.monotonic = deadline
+        }
+    }
+
     /// Sets the wall clock alone, as an administrator (or NTP) stepping it
     /// does: forward or back; monotonic time does not move.
     public func stepWallClock(to unixTime: Double) {

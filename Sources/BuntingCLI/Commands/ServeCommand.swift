@@ -31,8 +31,9 @@ enum ServeCommand {
         }
         let configuration = try ServeConfiguration(options)
         log.level = configuration.logLevel
-        let source = try makeSource(configuration.definitions, http: configuration.http)
-        let sink = try makeSink(configuration.sink, http: configuration.http)
+        let testing = ServeTesting(configuration.testing)
+        let source = try makeSource(configuration.definitions, http: configuration.http, clock: testing.clock)
+        let sink = try makeSink(configuration.sink, http: configuration.http, clock: testing.clock)
         if sink == nil {
             log.info("no --sink: analytics stay queued until one is given")
         }
@@ -71,14 +72,14 @@ enum ServeCommand {
         }
 
         let engineConfiguration = configuration.engineConfiguration(localSource: source.isLocal)
-        let server = StdioServer(options: configuration.server)
+        let server = StdioServer(options: configuration.server, clock: testing.clock)
         // The loop must never wait on a reader of stderr.
         log.writeInBackground()
         log.info("bunting \(BuntingVersion.current) serving \(source.location) on stdin/stdout")
         let status = server.run { context in
-            let parts = ServerAssembly.Parts(
-                configuration: engineConfiguration, worker: WorkerPool(), source: source, compile: compiler, sink: sink,
-                store: storage.store)
+            let parts = testing.parts(ServerAssembly.Parts(
+                configuration: engineConfiguration, worker: WorkerPool(), source: testing.source(source), compile: compiler,
+                sink: testing.sink(sink), store: storage.store), on: context)
             let assembly = ServerAssembly(context: context, parts: parts)
             storage.deferCheckpoints(on: context.loop)
             storage.forgetUsers(configuration.retention, on: context.loop)

@@ -7,9 +7,12 @@ enum FeatureMethods {
     static func methods(_ engine: Engine) -> [Method] {
         [
             .immediate(EvaluateFeatureParams.self) { params throws(RPCError) in
-                try engineCall("evaluateFeature") { () throws(EngineError) in
+                let result = try engineCall("evaluateFeature") { () throws(EngineError) in
                     try engine.evaluateFeature(params.featureKey, attributes: params.attributes)
                 }
+                guard params.explain == true, var explained = result.objectValue else { return result }
+                explained["explain"] = .object(Explanation.feature(result))
+                return .object(explained)
             },
             .immediate(EvaluateFeaturesParams.self) { params throws(RPCError) in
                 let features = try engineCall("evaluateFeatures") { () throws(EngineError) in
