@@ -43,7 +43,7 @@ public final class ManualClock: Clock {
     public func advance(by seconds: Double) {
         precondition(seconds >= 0, "time only moves forward")
         state.withLock {
-            $0.unix += seconds
+            $0.unix = Self.toTheMicrosecond($0.unix + seconds)
             $0.monotonic += seconds
         }
     }
@@ -54,7 +54,7 @@ public final class ManualClock: Clock {
     public func advance(toMonotonic deadline: Double) {
         state.withLock {
             guard deadline > $0.monotonic else { return }
-            $0.unix += deadline - $0.monotonic
+            $0.unix = Self.toTheMicrosecond($0.unix + (deadline - $0.monotonic))
             $0.monotonic = deadline
         }
     }
@@ -63,5 +63,13 @@ public final class ManualClock: Clock {
     /// does: forward or back; monotonic time does not move.
     public func stepWallClock(to unixTime: Double) {
         state.withLock { $0.unix = unixTime }
+    }
+
+    /// The wall clock moves in whole microseconds: steps written in decimal
+    /// (0.999 s, then 0.001 s; a hundred thousand of 0.001 s) then add up to
+    /// the time they name, not to a sum of rounding errors that puts a
+    /// schedule's boundary on the wrong side.
+    private static func toTheMicrosecond(_ seconds: Double) -> Double {
+        (seconds * 1_000_000).rounded() / 1_000_000
     }
 }

@@ -22,6 +22,10 @@ public final class ManualTime {
     /// at once, as for a machine waking from sleep: each timer overdue runs
     /// once, at the end.
     public static let maxSteps = 100_000
+    /// A deadline this close past the end of an advance is reached by it:
+    /// advances written in decimal seconds (0.999, then 0.001) may add up
+    /// to an ulp short of the deadline they name.
+    static let tolerance = 1e-9
     /// The longest advance taken at once: a hundred years.
     public static let maxAdvance = 100 * 365.25 * 86_400
 
@@ -53,7 +57,7 @@ public final class ManualTime {
         worker.settle(loop)
         var steps = 0
         var coalesced = false
-        while let deadline = loop.nextTimerDeadline, deadline <= target {
+        while let deadline = loop.nextTimerDeadline, deadline <= target + Self.tolerance {
             // Still due after settling: the loop has stopped (shutting down) and runs nothing more.
             if deadline <= clock.monotonicTime() { break }
             guard steps < Self.maxSteps else {

@@ -45,9 +45,12 @@ final class InProcessServer {
     ///   - framing: how `send` frames what it is given.
     ///   - configure: changes the engine's configuration (no polls, no
     ///     periodic flushes by default: tests move the clock themselves).
+    ///   - testing: as `serve --clock manual` (`setClock`, `advanceClock` on
+    ///     `clock`) and `serve --faults` (`injectFault`, its source and sink
+    ///     decorated as `serve` decorates them); neither by default.
     init(
         definitions: String = InProcessServer.document, framing: Framing = .ndjson, store: any Store = MemoryStore(),
-        withSink: Bool = true, configure: (inout Engine.Configuration) -> Void = { _ in }
+        withSink: Bool = true, testing: Controls = [], configure: (inout Engine.Configuration) -> Void = { _ in }
     ) {
         loop = EventLoop(clock: clock)
         source = TestDefinitionsSource(definitions)
@@ -61,9 +64,10 @@ final class InProcessServer {
         configuration.flushInterval = 1_000_000
         configuration.retry = RetryPolicy(initialDelay: 1, maxDelay: 30, maxRetries: 3)
         configure(&configuration)
-        assembly = ServerAssembly(context: context, parts: ServerAssembly.Parts(
+        let parts = ServerAssembly.Parts(
             configuration: configuration, worker: InlineWorker(), source: source, compile: Definitions.compiler,
-            sink: withSink ? sink : nil, store: store, random: SplitMix64(seed: 7)))
+            sink: withSink ? sink : nil, store: store, random: SplitMix64(seed: 7))
+        assembly = ServerAssembly(context: context, parts: testing.parts(parts, clock: clock, loop: loop))
         exit = { [unowned self] status in exitStatus = status }
         connection = RPCConnection(methods: assembly.table) { [unowned self] message in staged.append(message) }
         context.attach(connection)
