@@ -5,7 +5,7 @@ extension FaultResponse {
     /// response of any status, or the failure its transport error is by the
     /// failure model (`RemoteFailure+HTTP`), so that an injected answer is
     /// told to the app exactly as the real one would be.
-    var asHTTP: Result<HTTPResponse, RemoteFailure> {
+    public var asHTTP: Result<HTTPResponse, RemoteFailure> {
         switch self {
         case .http(let status, let headers, let body):
             var kept: [String: String] = [:]
@@ -21,7 +21,7 @@ extension FaultResponse {
     }
 
     /// For logs: `HTTP 503`, `timeout`.
-    var summary: String {
+    public var summary: String {
         if case .http(let status, _, _) = self { return "HTTP \(status)" }
         return json.stringValue ?? ""
     }

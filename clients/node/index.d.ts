@@ -828,6 +828,8 @@ export interface EvaluateFlagResult<V = unknown> {
   errorMessage?: string;
   /** The flag's metadata over the flag set's; absent when empty. */
   metadata?: FlagMetadata;
+  /** With `explain: true`: why the flag resolves as it does. */
+  explain?: FlagExplanation;
 }
 
 
@@ -1008,6 +1010,8 @@ export interface GetSnapshotParams<C extends Channel = Channel> {
   channel: C;
   /** Content cards only: list just this feed's cards, and count them in `unviewedCount`. */
   extras?: ExtrasFor<C>;
+  /** Adds `explain`: each item of the definitions for the channel and why it is or is not in this snapshot. */
+  explain?: boolean;
 }
 /** A flagd evaluation context: `targetingKey` and attributes at the top level. */
 export type EvaluationContext = { targetingKey?: string; [key: string]: unknown };
@@ -1016,6 +1020,8 @@ export interface EvaluateFlagParams<T extends FlagType = FlagType> {
   context: EvaluationContext;
   /** Ask for a value of this type; another type resolves to `ERROR`/`TYPE_MISMATCH`. */
   type?: T;
+  /** Adds `explain`: why the flag resolves as it does, and the targeting that decided. */
+  explain?: boolean;
 }
 
 // ---------------------------------------------------------------------------
@@ -1094,6 +1100,8 @@ export declare class ChannelDisabledError extends BuntingError {
 }
 /** -32010 LIMIT_REACHED: a bound of the server reached, such as more subscriptions than `--max-subscriptions`. */
 export declare class LimitReachedError extends BuntingError {}
+/** -32011 NOT_ENABLED: a method for testing campaigns on a server not started for it (`clock: "manual"`, `faults: true`). */
+export declare class NotEnabledError extends BuntingError {}
 
 /** A call or a wait that did not finish in time (nothing is cancelled on the server). */
 export declare class BuntingTimeoutError extends Error {

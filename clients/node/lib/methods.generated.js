@@ -46,7 +46,9 @@ export class BuntingMethods extends Connection {
    * answers while the SDK is disabled. `definitions` says where the definitions are read from,
    * whether a document is loaded (and since when), every problem of the loaded document (a flag in
    * error, a banner or card left out, each with its pointer and line:column), and the source's
-   * current problem when the last check found one.
+   * current problem when the last check found one. A server started with `--clock manual` adds
+   * `clock` (`{kind: "manual", time, date}`), one started with `--faults` adds `faults`, the
+   * injected failures still armed.
    *
    * @param {{}} [params] none
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
@@ -988,7 +990,7 @@ export class BuntingMethods extends Connection {
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<import("../index.js").ClockResult>} clock
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
-   * @throws {import("../index.js").BuntingError} -32011 NOT_ENABLED
+   * @throws {import("../index.js").NotEnabledError} -32011 NOT_ENABLED
    * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
    * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
    * @example
@@ -1021,7 +1023,7 @@ export class BuntingMethods extends Connection {
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<import("../index.js").ClockResult>} clock
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
-   * @throws {import("../index.js").BuntingError} -32011 NOT_ENABLED
+   * @throws {import("../index.js").NotEnabledError} -32011 NOT_ENABLED
    * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
    * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
    * @example
@@ -1056,7 +1058,7 @@ export class BuntingMethods extends Connection {
    * @returns {Promise<import("../index.js").FaultsResult>} faults
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
    * @throws {import("../index.js").NotAllowedError} -32003 NOT_ALLOWED
-   * @throws {import("../index.js").BuntingError} -32011 NOT_ENABLED
+   * @throws {import("../index.js").NotEnabledError} -32011 NOT_ENABLED
    * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
    * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
    * @example
@@ -1092,7 +1094,7 @@ export class BuntingMethods extends Connection {
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<import("../index.js").FaultsResult>} faults
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
-   * @throws {import("../index.js").BuntingError} -32011 NOT_ENABLED
+   * @throws {import("../index.js").NotEnabledError} -32011 NOT_ENABLED
    * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
    * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
    * @example

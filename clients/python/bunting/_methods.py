@@ -369,7 +369,9 @@ class SyncMethods:
         and answers while the SDK is disabled. `definitions` says where the definitions are read
         from, whether a document is loaded (and since when), every problem of the loaded document (a
         flag in error, a banner or card left out, each with its pointer and line:column), and the
-        source's current problem when the last check found one.
+        source's current problem when the last check found one. A server started with `--clock
+        manual` adds `clock` (`{kind: "manual", time, date}`), one started with `--faults` adds
+        `faults`, the injected failures still armed.
 
         Args:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
@@ -1312,7 +1314,7 @@ class SyncMethods:
                 let the rest of the span pass at once.
 
         Raises:
-            InvalidParams, RPCError, ShuttingDown, InternalError (from bunting.errors);
+            InvalidParams, NotEnabled, ShuttingDown, InternalError (from bunting.errors);
                 RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {"time": time}
@@ -1345,7 +1347,7 @@ class SyncMethods:
                 let the rest of the span pass at once.
 
         Raises:
-            InvalidParams, RPCError, ShuttingDown, InternalError (from bunting.errors);
+            InvalidParams, NotEnabled, ShuttingDown, InternalError (from bunting.errors);
                 RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {"seconds": seconds}
@@ -1384,8 +1386,8 @@ class SyncMethods:
             Every failure still armed, each target's in the order they will be given.
 
         Raises:
-            InvalidParams, NotAllowed, RPCError, ShuttingDown, InternalError (from bunting.errors);
-                RequestTimeout; ServerExited.
+            InvalidParams, NotAllowed, NotEnabled, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {"target": target, "response": response}
         if times is not None:
@@ -1411,7 +1413,7 @@ class SyncMethods:
             Every failure still armed, each target's in the order they will be given.
 
         Raises:
-            InvalidParams, RPCError, ShuttingDown, InternalError (from bunting.errors);
+            InvalidParams, NotEnabled, ShuttingDown, InternalError (from bunting.errors);
                 RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {}
@@ -1484,7 +1486,9 @@ class AsyncMethods:
         and answers while the SDK is disabled. `definitions` says where the definitions are read
         from, whether a document is loaded (and since when), every problem of the loaded document (a
         flag in error, a banner or card left out, each with its pointer and line:column), and the
-        source's current problem when the last check found one.
+        source's current problem when the last check found one. A server started with `--clock
+        manual` adds `clock` (`{kind: "manual", time, date}`), one started with `--faults` adds
+        `faults`, the injected failures still armed.
 
         Args:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
@@ -2437,7 +2441,7 @@ class AsyncMethods:
                 let the rest of the span pass at once.
 
         Raises:
-            InvalidParams, RPCError, ShuttingDown, InternalError (from bunting.errors);
+            InvalidParams, NotEnabled, ShuttingDown, InternalError (from bunting.errors);
                 RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {"time": time}
@@ -2475,7 +2479,7 @@ class AsyncMethods:
                 let the rest of the span pass at once.
 
         Raises:
-            InvalidParams, RPCError, ShuttingDown, InternalError (from bunting.errors);
+            InvalidParams, NotEnabled, ShuttingDown, InternalError (from bunting.errors);
                 RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {"seconds": seconds}
@@ -2514,8 +2518,8 @@ class AsyncMethods:
             Every failure still armed, each target's in the order they will be given.
 
         Raises:
-            InvalidParams, NotAllowed, RPCError, ShuttingDown, InternalError (from bunting.errors);
-                RequestTimeout; ServerExited.
+            InvalidParams, NotAllowed, NotEnabled, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {"target": target, "response": response}
         if times is not None:
@@ -2541,7 +2545,7 @@ class AsyncMethods:
             Every failure still armed, each target's in the order they will be given.
 
         Raises:
-            InvalidParams, RPCError, ShuttingDown, InternalError (from bunting.errors);
+            InvalidParams, NotEnabled, ShuttingDown, InternalError (from bunting.errors);
                 RequestTimeout; ServerExited.
         """
         params: Dict[str, Any] = {}
