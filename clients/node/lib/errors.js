@@ -55,6 +55,11 @@ export class NotSyncedError extends BuntingError {}
 export class ChannelDisabledError extends BuntingError {}
 /** -32010 LIMIT_REACHED (`data.why`): a bound of the server reached, such as its subscriptions. */
 export class LimitReachedError extends BuntingError {}
+/**
+ * -32011 NOT_ENABLED (`data.method`): a method for testing campaigns on a server not started for it
+ * (`setClock` and `advanceClock` need `clock: "manual"`, `injectFault` and `clearFaults` `faults: true`).
+ */
+export class NotEnabledError extends BuntingError {}
 
 const classByReason = {
   INVALID_JSON: ParseError,
@@ -86,6 +91,7 @@ const classByReason = {
   NOT_SYNCED: NotSyncedError,
   CHANNEL_DISABLED: ChannelDisabledError,
   LIMIT_REACHED: LimitReachedError,
+  NOT_ENABLED: NotEnabledError,
 };
 
 // A reason this client does not know yet still gets the class of its code's family.
@@ -105,6 +111,7 @@ const classByCode = {
   [-32008]: NotSyncedError,
   [-32009]: ChannelDisabledError,
   [-32010]: LimitReachedError,
+  [-32011]: NotEnabledError,
 };
 
 /** The reasons this client has a class for, and the class (for tests and tools). */

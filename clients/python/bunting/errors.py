@@ -185,10 +185,18 @@ class LimitReached(RPCError):
     reasons = ("LIMIT_REACHED",)
 
 
+class NotEnabled(RPCError):
+    """-32011: a method for testing campaigns on a server not started for it (setClock and
+    advanceClock need --clock manual, injectFault and clearFaults --faults)."""
+
+    code_family = -32011
+    reasons = ("NOT_ENABLED",)
+
+
 ERROR_CLASSES: Tuple[Type[RPCError], ...] = (
     ParseError, InvalidRequest, MethodNotFound, InvalidParams, InternalError, MethodNotImplemented,
     NotFound, NotAllowed, SDKDisabled, InvalidRule, ShuttingDown, StorageError, NotSynced, ChannelDisabled,
-    LimitReached,
+    LimitReached, NotEnabled,
 )
 BY_REASON: Dict[str, Type[RPCError]] = {reason: cls for cls in ERROR_CLASSES for reason in cls.reasons}
 BY_CODE: Dict[int, Type[RPCError]] = {cls.code_family: cls for cls in ERROR_CLASSES}  # type: ignore[misc]
