@@ -1,6 +1,7 @@
 import BuntingCore
 import BuntingHTTP
 import BuntingRuntime
+import Dispatch
 import Synchronization
 import Testing
 
@@ -108,5 +109,53 @@ import Testing
         #expect(faults.json == [["target": "stream", "times": 1, "response": "disconnect"]])
         #expect(faults.take(.stream) == .disconnect)
         #expect(faults.take(.stream) == nil)
+    }
+
+    final class CountingStream: DefinitionsStreamSource {
+        final class Connection: StreamConnection {
+            func close() {}
+        }
+        let location = "http://127.0.0.1/sub/defs"
+        private let count = Mutex(0)
+        var connections: Int { count.withLock { $0 } }
+        func connect(lastEventId: String?, report: @escaping @Sendable (StreamReport) -> Void) -> any StreamConnection {
+            count.withLock { $0 += 1 }
+            return Connection()
+        }
+    }
+
+    /// The reports of one connection, waited for with a deadline (they come from another thread).
+    func reports(_ stream: FaultInjectingStream) -> [StreamReport] {
+        let told = Mutex<[StreamReport]>([])
+        let done = DispatchSemaphore(value: 0)
+        _ = stream.connect(lastEventId: nil) { report in
+            told.withLock { $0.append(report) }
+            if case .ended = report { done.signal() }
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success, "the injected connection ended")
+        return told.withLock { $0 }
+    }
+
+    /// Each connection of a stream fails as armed, then the real stream connects.
+    @Test func aStreamConnectsAsArmedThenForReal() {
+        let faults = FaultBoard()
+        let real = CountingStream()
+        let stream = FaultInjectingStream(real, faults: faults, clock: Self.clock)
+        faults.arm(.stream, times: 1, response: .http(status: 503, headers: [:], body: []))
+        faults.arm(.stream, times: 1, response: .http(status: 429, headers: ["Retry-After": "30"], body: []))
+        faults.arm(.stream, times: 1, response: .http(status: 200, headers: [:], body: Array(#"{"flags":{}}"#.utf8)))
+        guard case .ended(.serverError)? = reports(stream).last else { Issue.record("503 is not a server error"); return }
+        guard case .ended(.rateLimited(let until, _))? = reports(stream).last else { Issue.record("429 is not rate limited"); return }
+        #expect(until == Self.clock.unixTime() + 30)
+        let pushed = reports(stream)
+        #expect(pushed.count == 3)
+        guard case .opened = pushed[0], case .event(let event) = pushed[1], case .ended = pushed[2] else {
+            Issue.record("a 2xx answer is not a connection that opens, pushes its body and ends: \(pushed)")
+            return
+        }
+        #expect(event.data == Array(#"{"flags":{}}"#.utf8))
+        #expect(real.connections == 0)
+        _ = stream.connect(lastEventId: nil) { _ in }
+        #expect(real.connections == 1)
     }
 }

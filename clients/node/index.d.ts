@@ -489,7 +489,8 @@ export interface ClockResult {
 /**
  * Where an injected failure goes: `definitions` (each fetch of the definitions source: polls,
  * retries, refreshes), `sink` (each delivery of a batch of analytics), `stream` (each connection of
- * a definitions stream pushed over Server-Sent Events, where the server has one).
+ * the definitions stream given with `--stream`: a failing answer is an outage, a 2xx with a `body`
+ * a connection that pushes the body as one event, then drops).
  */
 export type FaultTarget = "definitions" | "sink" | "stream";
 /**

@@ -82,7 +82,7 @@ enum ServeCommand {
         let status = server.run { context in
             let parts = testing.parts(ServerAssembly.Parts(
                 configuration: engineConfiguration, worker: WorkerPool(), source: testing.source(source), compile: compiler,
-                stream: stream, sink: testing.sink(sink), store: storage.store), on: context)
+                stream: testing.stream(stream), sink: testing.sink(sink), store: storage.store), on: context)
             let assembly = ServerAssembly(context: context, parts: parts)
             storage.deferCheckpoints(on: context.loop)
             storage.forgetUsers(configuration.retention, on: context.loop)

@@ -51,6 +51,12 @@ struct ServeTesting {
         faults.map { FaultInjectingSource(source, faults: $0, clock: clock) } ?? source
     }
 
+    /// The stream, its connections failing as armed.
+    func stream(_ stream: (any DefinitionsStreamSource)?) -> (any DefinitionsStreamSource)? {
+        guard let stream, let faults else { return stream }
+        return FaultInjectingStream(stream, faults: faults, clock: clock)
+    }
+
     func sink(_ sink: (any AnalyticsSink)?) -> (any AnalyticsSink)? {
         guard let sink, let faults else { return sink }
         return FaultInjectingSink(sink, faults: faults, clock: clock)
