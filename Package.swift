@@ -160,7 +160,8 @@ let package = Package(
 package.targets += [
     .target(name: "FuzzSupport", path: "fuzz/Sources/FuzzSupport"),
     .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", "BuntingJSON"], path: "fuzz/Sources/fuzz-json"),
-    .executableTarget(name: "fuzz-framer", dependencies: ["FuzzSupport", "BuntingJSONRPC"], path: "fuzz/Sources/fuzz-framer"),
+    .executableTarget(
+        name: "fuzz-framer", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingJSONRPC"], path: "fuzz/Sources/fuzz-framer"),
     .executableTarget(
         name: "fuzz-jsonlogic", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingRules"],
         path: "fuzz/Sources/fuzz-jsonlogic"),
