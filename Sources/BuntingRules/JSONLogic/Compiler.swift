@@ -132,6 +132,9 @@ struct Compiler {
     }
 
     mutating func compileOperation(_ name: String, _ value: JSON) throws(RuleCompileError) -> Node {
+        // The list decides what is known, so that it cannot drift from the
+        // switch below (each listed name reaching a case is tested).
+        guard name == "$ref" || OperatorNames.all.contains(name) else { throw error("unknown operator \"\(name)\"") }
         let arguments: OperationArguments
         if case .array(let elements) = value {
             arguments = OperationArguments(values: elements, isList: true)
