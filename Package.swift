@@ -51,7 +51,7 @@ let package = Package(
 
         // Liquid templates in Braze's dialect, parsed once and rendered per user
         // within limits; time zones from the system's TZif files. No I/O but those.
-        .target(name: "BuntingTemplates", dependencies: ["BuntingJSON"]),
+        .target(name: "BuntingTemplates", dependencies: ["BuntingJSON", "BuntingRuntime"]),
 
         // JSON Pointer, source positions and JSON Schema validation of definitions.
         .target(name: "BuntingSchema", dependencies: ["BuntingJSON"]),

@@ -111,18 +111,18 @@ public final class NDJSONFileSink: AnalyticsSink {
         let deadline = SystemClock().monotonicTime() + writeTimeout
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if count > 0 {
+            switch bytes.withUnsafeBytes({ FileDescriptorIO.writeSome(fd, UnsafeRawBufferPointer(rebasing: $0[offset...])) }) {
+            case .transferred(let count):
                 offset += count
                 continue
-            }
-            guard count < 0, errno == EAGAIN || errno == EINTR else {
-                throw .serverError("cannot write \(location): \(String(cString: strerror(errno)))")
+            case .failed(let error):
+                throw .serverError("cannot write \(location): \(String(cString: strerror(error.errno)))")
+            case .wouldBlock, .end:
+                break
             }
             let left = deadline - SystemClock().monotonicTime()
             guard left > 0 else { throw .serverError("the reader of \(location) took nothing for \(Int(writeTimeout)) s") }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            _ = poll(&descriptor, 1, Int32(min(left, 1) * 1000) + 1)
+            _ = FileDescriptorIO.waitUntilWritable(fd, seconds: left)
         }
     }
 

@@ -160,10 +160,7 @@ enum EvalCommand {
             }
         }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
+        while case .transferred(let count) = chunk.withUnsafeMutableBytes({ FileDescriptorIO.readSome(input, into: $0) }) {
             chunk[..<count].withUnsafeBytes { framer.feed($0, handle) }
         }
         framer.finish(handle)
