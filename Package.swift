@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "Bunting",
     products: [
-        .executable(name: "bunting", targets: ["bunting"]),
+        .executable(name: "bunting", targets: ["bunting"])
     ],
     targets: [
         // C libraries, from Debian packages.
@@ -63,7 +63,9 @@ let package = Package(
         // evaluated per user into the engine's items.
         .target(
             name: "BuntingDefinitions",
-            dependencies: ["BuntingJSON", "BuntingRuntime", "BuntingRules", "BuntingSchema", "BuntingCore", "BuntingExperiments"],
+            dependencies: [
+                "BuntingJSON", "BuntingRuntime", "BuntingRules", "BuntingSchema", "BuntingCore", "BuntingExperiments",
+            ],
             resources: [.embedInCode("Resources/definitions.schema.compact.json")]),
 
         // Files behind the engine's seams: the file source and the NDJSON sink.
@@ -92,7 +94,8 @@ let package = Package(
         .target(
             name: "BuntingCLI",
             dependencies: [
-                "BuntingJSON", "BuntingRuntime", "BuntingCore", "BuntingJSONRPC", "BuntingServer", "BuntingDefinitions", "BuntingIO",
+                "BuntingJSON", "BuntingRuntime", "BuntingCore", "BuntingJSONRPC", "BuntingServer", "BuntingDefinitions",
+                "BuntingIO",
                 "BuntingHTTP",
                 "BuntingStorage",
                 "BuntingTemplates",
@@ -117,7 +120,8 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "BuntingRuntimeTests", dependencies: ["BuntingRuntime"]),
         .testTarget(name: "BuntingCoreTests", dependencies: ["BuntingCore", "BuntingRuntime"]),
-        .testTarget(name: "BuntingDefinitionsTests", dependencies: ["BuntingDefinitions", "BuntingCore", "BuntingJSON"]),
+        .testTarget(
+            name: "BuntingDefinitionsTests", dependencies: ["BuntingDefinitions", "BuntingCore", "BuntingJSON"]),
         // URLs, headers and the HTTP failure mapping; the client against a real server is end-to-end.
         .testTarget(name: "BuntingHTTPTests", dependencies: ["BuntingHTTP", "BuntingCore", "BuntingJSON"]),
         .testTarget(name: "BuntingStorageTests", dependencies: ["BuntingStorage", "BuntingCore", "BuntingJSON"]),
@@ -125,11 +129,13 @@ let package = Package(
         .testTarget(
             name: "BuntingServerTests",
             dependencies: [
-                "BuntingServer", "BuntingJSONRPC", "BuntingCore", "BuntingDefinitions", "BuntingJSON", "BuntingRuntime", "BuntingHTTP",
+                "BuntingServer", "BuntingJSONRPC", "BuntingCore", "BuntingDefinitions", "BuntingJSON", "BuntingRuntime",
+                "BuntingHTTP",
             ]),
         // Drives the built `bunting` binary through real pipes.
         // Also the HTTP client against a fault-injecting loopback server, and nginx.
-        .testTarget(name: "BuntingEndToEndTests", dependencies: ["BuntingJSON", "BuntingHTTP", "BuntingCore", "bunting"]),
+        .testTarget(
+            name: "BuntingEndToEndTests", dependencies: ["BuntingJSON", "BuntingHTTP", "BuntingCore", "bunting"]),
 
         // Release-build benchmark of BuntingRules (benchmarks/rules/run); not a test.
         // Release-build benchmark of BuntingExperiments against the Python
@@ -161,7 +167,8 @@ package.targets += [
     .target(name: "FuzzSupport", path: "fuzz/Sources/FuzzSupport"),
     .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", "BuntingJSON"], path: "fuzz/Sources/fuzz-json"),
     .executableTarget(
-        name: "fuzz-framer", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingJSONRPC"], path: "fuzz/Sources/fuzz-framer"),
+        name: "fuzz-framer", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingJSONRPC"],
+        path: "fuzz/Sources/fuzz-framer"),
     .executableTarget(
         name: "fuzz-jsonlogic", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingRules"],
         path: "fuzz/Sources/fuzz-jsonlogic"),
@@ -179,6 +186,9 @@ package.targets += [
         path: "fuzz/Sources/fuzz-liquid"),
     .executableTarget(
         name: "fuzz-dispatch",
-        dependencies: ["FuzzSupport", "BuntingJSON", "BuntingJSONRPC", "BuntingRuntime", "BuntingCore", "BuntingDefinitions", "BuntingServer"],
+        dependencies: [
+            "FuzzSupport", "BuntingJSON", "BuntingJSONRPC", "BuntingRuntime", "BuntingCore", "BuntingDefinitions",
+            "BuntingServer",
+        ],
         path: "fuzz/Sources/fuzz-dispatch"),
 ]

@@ -47,7 +47,9 @@ extension Definitions: ExplainingDefinitions {
         }
         let listed = Self.featureFlag(resolution) != nil
         if !listed, resolution.reason != .error, resolution.reason != .disabled {
-            why += "; not in the featureFlags channel: its value is \(resolution.value.typeName), not a boolean or {enabled, properties}"
+            why +=
+                "; not in the featureFlags channel: its value is "
+                + "\(resolution.value.typeName), not a boolean or {enabled, properties}"
         }
         explanation["why"] = .string(why)
         explanation["listed"] = .bool(listed)
@@ -99,7 +101,9 @@ extension Definitions: ExplainingDefinitions {
 
     // MARK: - Banners and cards
 
-    private func explainBanners(for subject: EvaluationSubject, at now: Double, dismissed: Set<ExactString>) -> [JSONObject] {
+    private func explainBanners(for subject: EvaluationSubject, at now: Double, dismissed: Set<ExactString>)
+        -> [JSONObject]
+    {
         let context = subject.context
         var budget = WorkBudget.forRound(of: banners.count)
         var decisions: [(banner: BannerDefinition, outcome: Explanation.Outcome, why: String)] = []
@@ -115,7 +119,9 @@ extension Definitions: ExplainingDefinitions {
                 let (outcome, why) = Targeting.explain(decision)
                 decisions.append((banner, outcome, why))
                 let placement = ExactString(banner.placementId)
-                if decision == .matches, (winners[placement]?.priority ?? .min) < banner.priority || winners[placement] == nil {
+                if decision == .matches,
+                    (winners[placement]?.priority ?? .min) < banner.priority || winners[placement] == nil
+                {
                     winners[placement] = banner
                 }
             }
@@ -125,26 +131,39 @@ extension Definitions: ExplainingDefinitions {
             guard outcome == .shown else { return Explanation.item(id: banner.id, outcome, why, more: more) }
             guard let winner = winners[ExactString(banner.placementId)], winner.id == banner.id else {
                 let winner = winners[ExactString(banner.placementId)]
-                return Explanation.item(id: banner.id, .outranked, "banner \((winner?.id ?? "?").debugDescription) (priority \(winner?.priority ?? 0)) "
-                    + "fills placement \(banner.placementId.debugDescription); this one has priority \(banner.priority)", more: more)
+                return Explanation.item(
+                    id: banner.id, .outranked,
+                    "banner \((winner?.id ?? "?").debugDescription) (priority \(winner?.priority ?? 0)) "
+                        + "fills placement \(banner.placementId.debugDescription); "
+                        + "this one has priority \(banner.priority)", more: more)
             }
             if banner.targeting.isControl(banner.id, targetingKey: subject.targetingKey) {
-                return Explanation.item(id: banner.id, .control, banner.targeting.controlWhy + ": a control banner fills the placement", more: more)
+                return Explanation.item(
+                    id: banner.id, .control,
+                    banner.targeting.controlWhy + ": a control banner fills the placement", more: more)
             }
-            return Explanation.item(id: banner.id, .shown, "it fills placement \(banner.placementId.debugDescription) (priority \(banner.priority))", more: more)
+            return Explanation.item(
+                id: banner.id, .shown,
+                "it fills placement \(banner.placementId.debugDescription) (priority \(banner.priority))",
+                more: more)
         }
         entries += leftOut("banners")
         return entries
     }
 
-    private func explainCards(for subject: EvaluationSubject, at now: Double, dismissed: Set<ExactString>) -> [JSONObject] {
+    private func explainCards(for subject: EvaluationSubject, at now: Double, dismissed: Set<ExactString>)
+        -> [JSONObject]
+    {
         let context = subject.context
         var budget = WorkBudget.forRound(of: cards.count)
         var entries = cards.map { definition -> JSONObject in
             let id = definition.id
-            if dismissed.contains(ExactString(id)) { return Explanation.item(id: id, .dismissed, "the user dismissed it") }
+            if dismissed.contains(ExactString(id)) {
+                return Explanation.item(id: id, .dismissed, "the user dismissed it")
+            }
             if definition.card.isExpired(at: now) {
-                return Explanation.item(id: id, .expired, "it expired at \(Explanation.time(definition.card.expiresAt ?? now))")
+                return Explanation.item(
+                    id: id, .expired, "it expired at \(Explanation.time(definition.card.expiresAt ?? now))")
             }
             let decision = definition.targeting.decision(id, context: context, at: now, budget: &budget)
             guard decision == .matches else {
@@ -152,7 +171,8 @@ extension Definitions: ExplainingDefinitions {
                 return Explanation.item(id: id, outcome, why)
             }
             if definition.targeting.isControl(id, targetingKey: subject.targetingKey) {
-                return Explanation.item(id: id, .control, definition.targeting.controlWhy + ": a control card stands in")
+                return Explanation.item(
+                    id: id, .control, definition.targeting.controlWhy + ": a control card stands in")
             }
             return Explanation.item(id: id, .shown, "its schedule and targeting admit the user")
         }
@@ -174,7 +194,8 @@ extension Definitions: ExplainingDefinitions {
         }
         return order.map { entry in
             Explanation.item(
-                id: nil, .invalid, "left out when the definitions loaded: " + (messages[entry] ?? []).joined(separator: "; "),
+                id: nil, .invalid,
+                "left out when the definitions loaded: " + (messages[entry] ?? []).joined(separator: "; "),
                 more: ["pointer": .string(entry)])
         }
     }

@@ -21,7 +21,9 @@ public final class FaultInjectingSink: AnalyticsSink {
 
     public func deliver(_ events: [AnalyticsEvent]) throws(SinkFailure) {
         guard let fault = faults.take(.sink) else { return try base.deliver(events) }
-        log.info("analytics to \(location): an injected \(fault.summary) instead of a delivery of \(events.count) events")
+        log.info(
+            "analytics to \(location): an injected \(fault.summary) "
+                + "instead of a delivery of \(events.count) events")
         switch fault.asHTTP {
         case .failure(let failure): throw failure
         case .success(let response):

@@ -14,7 +14,9 @@ extension FaultResponse {
         case .timeout:
             return .failure(RemoteFailure(HTTPTransportError(.timeout, "timed out")))
         case .disconnect:
-            return .failure(RemoteFailure(HTTPTransportError(.network, "the connection was dropped before a whole answer came")))
+            return .failure(
+                RemoteFailure(
+                    HTTPTransportError(.network, "the connection was dropped before a whole answer came")))
         case .invalidData:
             return .failure(.invalidData("the server sent data that cannot be used"))
         }

@@ -17,6 +17,7 @@ extension HTTPSource {
         if let type = response.header("Content-Type"), type.lowercased().hasPrefix("text/html") {
             return .failed(.invalidData("the server sent an HTML page (Content-Type: \(type)), not a JSON document"))
         }
-        return .fetched(response.body, SourceVersion(etag: response.header("ETag"), lastModified: response.header("Last-Modified")))
+        return .fetched(
+            response.body, SourceVersion(etag: response.header("ETag"), lastModified: response.header("Last-Modified")))
     }
 }

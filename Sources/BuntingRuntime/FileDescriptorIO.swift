@@ -51,9 +51,11 @@ public enum FileDescriptorIO {
 
     /// One `write(2)` of `bytes` (or, for a socket, one `send(2)` that
     /// neither blocks nor raises SIGPIPE).
-    public static func writeSome(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, socket: Bool = false) -> TransferOutcome {
+    public static func writeSome(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, socket: Bool = false) -> TransferOutcome
+    {
         while true {
-            let written = socket
+            let written =
+                socket
                 ? send(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
                 : write(fd, bytes.baseAddress, bytes.count)
             if written > 0 { return .transferred(written) }
@@ -104,7 +106,9 @@ public enum FileDescriptorIO {
     /// `expectedSize`: the size the file had when opened, reserved up front
     /// so that a large file is not copied into buffers of doubling sizes (a
     /// 5 MB document took an 8 MB buffer and the copies before it).
-    public static func readAll(_ fd: Int32, limit: Int, name: String, expectedSize: Int = 0) -> Result<[UInt8], FileIOError> {
+    public static func readAll(_ fd: Int32, limit: Int, name: String, expectedSize: Int = 0) -> Result<
+        [UInt8], FileIOError
+    > {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(max(expectedSize, 0), limit))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -118,9 +122,14 @@ public enum FileDescriptorIO {
                 }
                 bytes.append(contentsOf: chunk[..<count])
             case .wouldBlock:
-                return .failure(FileIOError(errno: EAGAIN, message: "cannot read \(name): \(String(cString: strerror(EAGAIN)))"))
+                return .failure(
+                    FileIOError(
+                        errno: EAGAIN, message: "cannot read \(name): \(String(cString: strerror(EAGAIN)))"))
             case .failed(let error):
-                return .failure(FileIOError(errno: error.errno, message: "cannot read \(name): \(String(cString: strerror(error.errno)))"))
+                return .failure(
+                    FileIOError(
+                        errno: error.errno,
+                        message: "cannot read \(name): \(String(cString: strerror(error.errno)))"))
             }
         }
     }

@@ -87,13 +87,16 @@ public final class StorageDirectory: Sendable {
             throw StorageFailure("\(databasePath) is in use by another process (its database is locked)", inUse: true)
         case .damaged(let problem):
             let (connection, movedTo) = try Self.replaceDamaged(databasePath, problem: problem)
-            return OpenedStore(store: SQLiteStore(connection), damage: StorageDamage(problem: problem, movedTo: movedTo))
+            return OpenedStore(
+                store: SQLiteStore(connection), damage: StorageDamage(problem: problem, movedTo: movedTo))
         }
     }
 
     /// Moves the damaged database at `databasePath` aside and opens a fresh
     /// one in its place: at start-up, and when damage shows while serving.
-    static func replaceDamaged(_ databasePath: String, problem: String) throws(StorageFailure) -> (StoreConnection, movedTo: String) {
+    static func replaceDamaged(_ databasePath: String, problem: String) throws(StorageFailure) -> (
+        StoreConnection, movedTo: String
+    ) {
         let movedTo = try moveAside(databasePath)
         log.error("storage: \(databasePath) is damaged (\(problem)); moved it to \(movedTo) and started afresh")
         switch attempt(databasePath, check: true) {
@@ -157,8 +160,10 @@ public final class StorageDirectory: Sendable {
             } catch {
                 switch error {
                 case .newer(let found, let known):
-                    return .failed(StorageFailure(
-                        "\(databasePath) has schema version \(found), written by a newer bunting; this one knows up to \(known)"))
+                    return .failed(
+                        StorageFailure(
+                            "\(databasePath) has schema version \(found), written "
+                                + "by a newer bunting; this one knows up to \(known)"))
                 case .notOurs(let applicationId):
                     return .damaged("not a bunting database (application id \(applicationId))")
                 case .sqlite(let error):
@@ -227,7 +232,9 @@ public final class StorageDirectory: Sendable {
             if lstat(prefix, &info) != 0 {
                 guard errno == ENOENT else { throw .unusable("cannot create \(prefix): \(errorText())") }
                 if mkdir(prefix, 0o700) == 0 { continue }
-                guard errno == EEXIST, lstat(prefix, &info) == 0 else { throw .unusable("cannot create \(prefix): \(errorText())") }
+                guard errno == EEXIST, lstat(prefix, &info) == 0 else {
+                    throw .unusable("cannot create \(prefix): \(errorText())")
+                }
             }
             if let why = distrust(prefix, info, isStorage: index == components.count - 1) {
                 throw .unusable("\(path) is not safe to keep state in: \(why)")
@@ -248,14 +255,15 @@ public final class StorageDirectory: Sendable {
             guard info.st_uid == user || info.st_uid == 0 else {
                 return "\(path) is a symbolic link of user \(info.st_uid)"
             }
-            guard stat(path, &info) == 0 else { return nil }  // a dangling link: making what follows fails and says why
+            guard stat(path, &info) == 0 else { return nil } // a dangling link: making what follows fails and says why
         }
         // Not a directory: making what follows fails, and says so.
         guard info.st_mode & S_IFMT == S_IFDIR else { return isStorage ? "\(path) is not a directory" : nil }
         if isStorage { return OwnedFiles.distrust(info, kind: S_IFDIR) }
         guard info.st_uid == user || info.st_uid == 0 else { return "\(path) belongs to user \(info.st_uid)" }
         guard info.st_mode & 0o022 == 0 || info.st_mode & S_ISVTX != 0 else {
-            return "others can write to \(path) (mode \(OwnedFiles.octal(info.st_mode & 0o7777)), without the sticky bit)"
+            return "others can write to \(path) (mode "
+                + "\(OwnedFiles.octal(info.st_mode & 0o7777)), without the sticky bit)"
         }
         return nil
     }

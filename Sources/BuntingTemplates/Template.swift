@@ -42,8 +42,10 @@ public struct Template: Sendable {
             // Plain text is the output as it stands, within the same limit.
             let length = source.utf8.count
             guard length <= context.limits.maxOutputBytes else {
-                throw TemplateFailure.limit("the output would be more than \(context.limits.maxOutputBytes) bytes", at: 0)
-                    .located(in: source, phase: .render)
+                throw TemplateFailure.limit(
+                    "the output would be more than \(context.limits.maxOutputBytes) bytes", at: 0
+                )
+                .located(in: source, phase: .render)
             }
             return source
         }

@@ -34,7 +34,9 @@ public struct TemplateError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The same place as a UTF-8 byte offset into the template's text.
     public let offset: Int
 
-    public init(reason: Reason, phase: Phase, message: String, abortMessage: String? = nil, line: Int, column: Int, offset: Int) {
+    public init(
+        reason: Reason, phase: Phase, message: String, abortMessage: String? = nil, line: Int, column: Int, offset: Int
+    ) {
         self.reason = reason
         self.phase = phase
         self.message = message

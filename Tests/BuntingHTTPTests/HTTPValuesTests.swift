@@ -25,13 +25,18 @@ import Testing
         #expect(url.origin == "https://cdn.example.com:443")
         #expect(url.redacted == "https://CDN.Example.com/defs.json?v=…")
         // Tokens ride in query strings: no value is logged or shown in status.
-        #expect(try HTTPURL("https://cdn/defs.json?token=s3cr3t&flag&v=2#top").redacted == "https://cdn/defs.json?token=…&flag&v=…#top")
+        #expect(
+            try HTTPURL("https://cdn/defs.json?token=s3cr3t&flag&v=2#top").redacted
+                == "https://cdn/defs.json?token=…&flag&v=…#top")
         #expect(try HTTPURL("http://127.0.0.1:8080").origin == "http://127.0.0.1:8080")
         #expect(try HTTPURL("http://[::1]:9/x").host == "[::1]")
         #expect(HTTPURL.isHTTP("HTTPS://x") && !HTTPURL.isHTTP("defs.json"))
     }
 
-    @Test(arguments: ["ftp://host/x", "http://", "http:///path", "http://host:99999/", "http://host:x/", "http://a b/", "http://[::1/"])
+    @Test(arguments: [
+        "ftp://host/x", "http://", "http:///path", "http://host:99999/", "http://host:x/", "http://a b/",
+        "http://[::1/",
+    ])
     func refusesWhatIsNotAnHTTPURL(text: String) {
         #expect(throws: HTTPURLError.self) { try HTTPURL(text) }
     }
@@ -66,7 +71,9 @@ import Testing
 
     @Test func mapsTransportErrors() {
         #expect(RemoteFailure(HTTPTransportError(.timeout, "timed out")) == .serverError("timed out"))
-        #expect(RemoteFailure(HTTPTransportError(.network, "Couldn't connect to server")) == .serverError("Couldn't connect to server"))
+        #expect(
+            RemoteFailure(HTTPTransportError(.network, "Couldn't connect to server"))
+                == .serverError("Couldn't connect to server"))
         #expect(RemoteFailure(HTTPTransportError(.tooLarge, "too large")) == .invalidData("too large"))
         #expect(RemoteFailure(HTTPTransportError(.unavailable, "no libcurl")) == .clientError("no libcurl"))
     }

@@ -29,7 +29,9 @@ struct FileDescriptorIOTests {
         #expect(outcome == .wouldBlock)
         close(writer)
         var drained = 0
-        while case .transferred(let count) = buffer.withUnsafeMutableBytes({ FileDescriptorIO.readSome(reader, into: $0) }) {
+        while case .transferred(let count) = buffer.withUnsafeMutableBytes({
+            FileDescriptorIO.readSome(reader, into: $0)
+        }) {
             drained += count
         }
         #expect(drained > 0)

@@ -30,7 +30,8 @@ extension Engine {
     }
 
     func sendError(
-        _ channel: Channel, _ reason: ErrorReason, _ retryState: RetryState, until: Double? = nil, message: String? = nil
+        _ channel: Channel, _ reason: ErrorReason, _ retryState: RetryState, until: Double? = nil,
+        message: String? = nil
     ) {
         sendError(channel, ChannelError(reason, retryState, rateLimitedUntil: until, message: message))
     }

@@ -48,7 +48,7 @@ public enum EngineEvent: Sendable {
     public var target: EventTarget? {
         switch self {
         case .cacheReplay(let target, _), .cacheLoad(let target, _), .dataUpdated(let target, _, _),
-             .error(let target, _), .analytics(let target, _), .updates(let target, _):
+            .error(let target, _), .analytics(let target, _), .updates(let target, _):
             target
         case .definitions:
             nil
@@ -116,9 +116,10 @@ public struct ChannelSnapshot: Sendable, JSONText {
     public var encodedCount: Int { Self.heads[channel]!.count + encodedData.bytes.count + tail.count }
 
     /// `{"<channel>":` for each channel.
-    private static let heads = Dictionary(uniqueKeysWithValues: Channel.allCases.map {
-        ($0, [UInt8(ascii: "{")] + JSON.string($0.dataKey).encoded() + [UInt8(ascii: ":")])
-    })
+    private static let heads = Dictionary(
+        uniqueKeysWithValues: Channel.allCases.map {
+            ($0, [UInt8(ascii: "{")] + JSON.string($0.dataKey).encoded() + [UInt8(ascii: ":")])
+        })
     private static let lastSyncAtKey = Array(#","lastSyncAt":"#.utf8)
 
     public var json: JSON { encoded.value }
@@ -132,7 +133,9 @@ public struct ChannelError: Equatable, Sendable {
     public let rateLimitedUntil: Double?
     public let message: String?
 
-    public init(_ reason: ErrorReason, _ retryState: RetryState, rateLimitedUntil: Double? = nil, message: String? = nil) {
+    public init(
+        _ reason: ErrorReason, _ retryState: RetryState, rateLimitedUntil: Double? = nil, message: String? = nil
+    ) {
         self.reason = reason
         self.retryState = retryState
         self.rateLimitedUntil = rateLimitedUntil

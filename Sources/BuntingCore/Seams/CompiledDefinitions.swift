@@ -56,7 +56,9 @@ public protocol CompiledDefinitions: AnyObject, Sendable {
     /// `stickyDocumentKeys` names that are stored) sticky bucketing is on,
     /// and the documents it changes come back to be saved; without, it is off.
     /// `listing` makes the flags the `featureFlags` channel lists as well.
-    func evaluateFeatures(attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, listing: Bool, at now: Double) -> FeatureEvaluation
+    func evaluateFeatures(
+        attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, listing: Bool, at now: Double
+    ) -> FeatureEvaluation
 
     /// Evaluates a GrowthBook condition for `attributes`, against `savedGroups`
     /// when given, else the document's; a condition that cannot be read is
@@ -77,7 +79,9 @@ extension CompiledDefinitions {
         .none
     }
 
-    public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<Bool, DefinitionsError> {
+    public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<
+        Bool, DefinitionsError
+    > {
         .failure(DefinitionsError(problems: ["these definitions hold no GrowthBook features"]))
     }
 

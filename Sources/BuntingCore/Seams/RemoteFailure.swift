@@ -21,7 +21,8 @@ public enum RemoteFailure: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .serverError(let text), .rateLimited(_, let text), .authentication(let text), .clientError(let text),
-             .refusedContent(let text), .invalidData(let text): text
+            .refusedContent(let text), .invalidData(let text):
+            text
         }
     }
 

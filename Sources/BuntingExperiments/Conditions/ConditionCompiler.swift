@@ -46,7 +46,9 @@ struct ConditionCompiler {
     }
 
     /// A condition, as `evalCondition(attributes, condition)` reads it.
-    mutating func condition(_ json: JSON, at pointer: JSONPointer, depth: Int = 1) throws(CompileFailure) -> ConditionNode {
+    mutating func condition(_ json: JSON, at pointer: JSONPointer, depth: Int = 1) throws(CompileFailure)
+        -> ConditionNode
+    {
         guard depth <= limits.maxConditionDepth else {
             throw CompileFailure(pointer, "conditions nest deeper than \(limits.maxConditionDepth) levels")
         }
@@ -74,7 +76,9 @@ struct ConditionCompiler {
         }
     }
 
-    private mutating func entry(_ key: String, _ value: JSON, at pointer: JSONPointer, depth: Int) throws(CompileFailure) -> ConditionEntry {
+    private mutating func entry(_ key: String, _ value: JSON, at pointer: JSONPointer, depth: Int)
+        throws(CompileFailure) -> ConditionEntry
+    {
         switch key {
         case "$or": return .or(try list(value, at: pointer, depth: depth + 1))
         case "$nor": return .nor(try list(value, at: pointer, depth: depth + 1))
@@ -85,7 +89,9 @@ struct ConditionCompiler {
     }
 
     /// The operand of `$or`/`$and`/`$nor`, iterated up to its `length`.
-    private mutating func list(_ json: JSON, at pointer: JSONPointer, depth: Int) throws(CompileFailure) -> ConditionList {
+    private mutating func list(_ json: JSON, at pointer: JSONPointer, depth: Int) throws(CompileFailure)
+        -> ConditionList
+    {
         switch json {
         case .null:
             return .throwing
@@ -105,7 +111,9 @@ struct ConditionCompiler {
     }
 
     /// A condition value, as `evalConditionValue(condition, value)` reads it.
-    mutating func value(_ json: JSON, at pointer: JSONPointer, depth: Int, insensitive: Bool = false) throws(CompileFailure) -> ValueTest {
+    mutating func value(_ json: JSON, at pointer: JSONPointer, depth: Int, insensitive: Bool = false)
+        throws(CompileFailure) -> ValueTest
+    {
         guard depth <= limits.maxConditionDepth else {
             throw CompileFailure(pointer, "conditions nest deeper than \(limits.maxConditionDepth) levels")
         }
@@ -151,7 +159,8 @@ struct ConditionCompiler {
         case "$in", "$nin", "$ini", "$nini":
             guard case .array(let values) = argument else { return .never }
             let insensitive = name == "$ini" || name == "$nini"
-            return .membership(MemberSet(values, caseInsensitive: insensitive), negated: name == "$nin" || name == "$nini")
+            return .membership(
+                MemberSet(values, caseInsensitive: insensitive), negated: name == "$nin" || name == "$nini")
         case "$inGroup", "$notInGroup":
             // `savedGroups[expected] || []`: the id is the argument as a property key.
             let id = JSValues.string(argument)
@@ -177,7 +186,8 @@ struct ConditionCompiler {
             var tests: [ValueTest] = []
             tests.reserveCapacity(values.count)
             for (index, element) in values.enumerated() {
-                tests.append(try value(element, at: pointer.appending(index), depth: depth + 1, insensitive: name == "$alli"))
+                tests.append(
+                    try value(element, at: pointer.appending(index), depth: depth + 1, insensitive: name == "$alli"))
             }
             return .all(tests)
         case "$regex", "$regexi":
@@ -185,7 +195,8 @@ struct ConditionCompiler {
             guard case .string(let pattern) = argument else { return .never }
             let regex: JavaScriptRegex
             do {
-                regex = try JavaScriptRegex(pattern: pattern, ignoreCase: name == "$regexi", maxLength: limits.maxPatternLength)
+                regex = try JavaScriptRegex(
+                    pattern: pattern, ignoreCase: name == "$regexi", maxLength: limits.maxPatternLength)
             } catch .invalid {
                 return .never
             } catch {
@@ -194,7 +205,9 @@ struct ConditionCompiler {
             patternInstructions += regex.instructionCount
             guard patternInstructions <= limits.maxPatternInstructions else {
                 throw CompileFailure(
-                    pointer, "the payload's regular expressions compile to more than \(limits.maxPatternInstructions) instructions")
+                    pointer,
+                    "the payload's regular expressions compile to more "
+                        + "than \(limits.maxPatternInstructions) instructions")
             }
             return .regex(regex)
         case "$type":

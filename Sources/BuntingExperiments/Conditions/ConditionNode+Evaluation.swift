@@ -62,7 +62,8 @@ extension ConditionEntry {
             }
         case .not(let condition): return !(try condition.passes(object, &budget))
         case .path(let path, let test):
-            return try test.passes(budget.value(at: path, in: object), &budget, path: budget.testsAttributes ? path.id : -1)
+            return try test.passes(
+                budget.value(at: path, in: object), &budget, path: budget.testsAttributes ? path.id : -1)
         }
     }
 }

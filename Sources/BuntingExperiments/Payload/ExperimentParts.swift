@@ -10,7 +10,9 @@ struct Filter: Sendable {
 
     init(_ json: JSON, at pointer: JSONPointer, limits: PayloadLimits) throws(CompileFailure) {
         let fields = try FieldReader(json, at: pointer, what: "a filter")
-        guard case .string(let seed)? = fields["seed"] else { throw CompileFailure(fields.at("seed"), "a filter needs a string seed") }
+        guard case .string(let seed)? = fields["seed"] else {
+            throw CompileFailure(fields.at("seed"), "a filter needs a string seed")
+        }
         self.seed = seed
         guard let ranges = try fields.ranges("ranges", limit: limits.maxVariations) else {
             throw CompileFailure(fields.at("ranges"), "a filter needs its ranges")
@@ -44,7 +46,9 @@ struct ParentCondition: Sendable {
     init(_ json: JSON, at pointer: JSONPointer, compiler: ConditionCompiler) throws(CompileFailure) {
         let limits = compiler.limits
         let fields = try FieldReader(json, at: pointer, what: "a parent condition")
-        guard case .string(let id)? = fields["id"] else { throw CompileFailure(fields.at("id"), "a parent condition needs the string id of a feature") }
+        guard case .string(let id)? = fields["id"] else {
+            throw CompileFailure(fields.at("id"), "a parent condition needs the string id of a feature")
+        }
         self.id = id
         featureIndex = compiler.featureIndices[ExactKey(id)]
         // The SDK evaluates prerequisites without the saved groups: `condition || {}`.
@@ -58,7 +62,8 @@ struct ParentCondition: Sendable {
         guard let elements = try fields.array("parentConditions") else { return nil }
         var parents: [ParentCondition] = []
         for (index, element) in elements.enumerated() {
-            parents.append(try ParentCondition(element, at: fields.at("parentConditions").appending(index), compiler: compiler))
+            parents.append(
+                try ParentCondition(element, at: fields.at("parentConditions").appending(index), compiler: compiler))
         }
         return parents
     }

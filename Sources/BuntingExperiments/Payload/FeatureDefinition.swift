@@ -15,7 +15,9 @@ final class FeatureDefinition: Sendable {
         if let elements = try fields.array("rules") {
             rules.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
-                rules.append(try FeatureRule(element, at: fields.at("rules").appending(index), featureKey: key, compiler: &compiler))
+                rules.append(
+                    try FeatureRule(
+                        element, at: fields.at("rules").appending(index), featureKey: key, compiler: &compiler))
             }
         }
         self.rules = rules
@@ -38,7 +40,9 @@ final class FeatureRule: Sendable {
         case skip
     }
 
-    init(_ json: JSON, at pointer: JSONPointer, featureKey: String, compiler: inout ConditionCompiler) throws(CompileFailure) {
+    init(_ json: JSON, at pointer: JSONPointer, featureKey: String, compiler: inout ConditionCompiler)
+        throws(CompileFailure)
+    {
         let limits = compiler.limits
         let fields = try FieldReader(json, at: pointer, what: "a rule")
         id = try fields.string("id") ?? ""
@@ -51,7 +55,9 @@ final class FeatureRule: Sendable {
         if fields.has("force") {
             action = .force(try ForceRule(fields, compiler: &compiler))
         } else if let variations = contextual ?? plain {
-            action = .experiment(try ExperimentDefinition(rule: fields, variations: variations, featureKey: featureKey, compiler: &compiler))
+            action = .experiment(
+                try ExperimentDefinition(
+                    rule: fields, variations: variations, featureKey: featureKey, compiler: &compiler))
         } else {
             action = .skip
         }

@@ -9,7 +9,9 @@ struct FieldReader {
     let pointer: JSONPointer
 
     init(_ json: JSON, at pointer: JSONPointer, what: String) throws(CompileFailure) {
-        guard case .object(let members) = json else { throw CompileFailure(pointer, "\(what) must be an object, not \(json.typeName)") }
+        guard case .object(let members) = json else {
+            throw CompileFailure(pointer, "\(what) must be an object, not \(json.typeName)")
+        }
         self.members = members
         self.pointer = pointer
     }
@@ -77,7 +79,9 @@ struct FieldReader {
 
     /// A `[start, end]` pair of numbers.
     static func range(_ json: JSON, at pointer: JSONPointer) throws(CompileFailure) -> BucketRange {
-        guard case .array(let pair) = json, pair.count == 2, let start = JSValues.number(pair[0]), let end = JSValues.number(pair[1]) else {
+        guard case .array(let pair) = json, pair.count == 2, let start = JSValues.number(pair[0]),
+            let end = JSValues.number(pair[1])
+        else {
             throw CompileFailure(pointer, "a range must be [start, end], two numbers")
         }
         return BucketRange(start: start, end: end)

@@ -59,7 +59,8 @@ struct ProtocolOutput {
     /// written, 0 when there is no room now, or nil when the descriptor failed.
     func write(_ base: UnsafeRawPointer, _ count: Int) -> Int? {
         let size = mode == .smallWrites ? min(count, Int(PIPE_BUF)) : count
-        switch FileDescriptorIO.writeSome(fd, UnsafeRawBufferPointer(start: base, count: size), socket: mode == .socket) {
+        switch FileDescriptorIO.writeSome(fd, UnsafeRawBufferPointer(start: base, count: size), socket: mode == .socket)
+        {
         case .transferred(let written): return written
         case .wouldBlock, .end: return 0
         case .failed: return nil

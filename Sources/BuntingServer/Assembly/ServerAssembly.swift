@@ -27,8 +27,10 @@ public final class ServerAssembly {
 
         public init(
             configuration: Engine.Configuration = Engine.Configuration(), worker: any Worker,
-            source: any DefinitionsSource, compile: @escaping DefinitionsCompiler, stream: (any DefinitionsStreamSource)? = nil,
-            sink: (any AnalyticsSink)?, store: any Store, random: SplitMix64 = SplitMix64(), testing: TestingControls = .none
+            source: any DefinitionsSource, compile: @escaping DefinitionsCompiler,
+            stream: (any DefinitionsStreamSource)? = nil,
+            sink: (any AnalyticsSink)?, store: any Store, random: SplitMix64 = SplitMix64(),
+            testing: TestingControls = .none
         ) {
             self.configuration = configuration
             self.worker = worker

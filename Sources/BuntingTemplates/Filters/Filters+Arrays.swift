@@ -11,7 +11,9 @@ extension Renderer {
         case .null: return []
         case .array(let elements):
             try spend(elements.count, at: offset)
-            guard elements.contains(where: { if case .array = $0 { return true } else { return false } }) else { return elements }
+            guard elements.contains(where: { if case .array = $0 { return true } else { return false } }) else {
+                return elements
+            }
             var flat: [JSON] = []
             var pending: [ArraySlice<JSON>] = [elements[...]]
             while var top = pending.popLast() {
@@ -92,14 +94,17 @@ extension Renderer {
         return .array(result)
     }
 
-    mutating func sort(_ input: Value, property: Value, natural: Bool, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func sort(_ input: Value, property: Value, natural: Bool, at offset: Int) throws(TemplateFailure) -> Value
+    {
         let items = try elements(of: input, at: offset)
         if items.isEmpty { return .array([]) }
         var keys = items
         if !property.isNull {
             guard items.allSatisfy(Self.respondsToIndex) else { return .null }
             for (position, item) in items.enumerated() {
-                guard case .value(let key) = Self.index(item, property) else { throw Self.propertyError(property, at: offset) }
+                guard case .value(let key) = Self.index(item, property) else {
+                    throw Self.propertyError(property, at: offset)
+                }
                 keys[position] = key
             }
         }
@@ -110,7 +115,9 @@ extension Renderer {
             let texts = keys.map { $0 == .null ? nil : Array(Value($0).text.utf8) }
             order.sort { Self.naturalOrder(texts[$0], texts[$1]) < 0 }
         } else {
-            guard Self.areComparable(keys) else { throw .invalid("cannot sort values of incompatible types", at: offset) }
+            guard Self.areComparable(keys) else {
+                throw .invalid("cannot sort values of incompatible types", at: offset)
+            }
             order.sort { Self.order(keys[$0], keys[$1]) < 0 }
         }
         return .array(order.map { items[$0] })
@@ -154,7 +161,9 @@ extension Renderer {
     /// property equals the target (or is truthy, without one). An item
     /// without properties (nil, a boolean) makes the answer nil, as in
     /// Shopify's Liquid, unless the answer was found before it.
-    mutating func select(_ selection: Selection, _ input: Value, property: Value, target: Value, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func select(_ selection: Selection, _ input: Value, property: Value, target: Value, at offset: Int)
+        throws(TemplateFailure) -> Value
+    {
         let items = try elements(of: input, at: offset)
         // Without a property nothing is selected (as golden-liquid expects).
         if items.isEmpty || property.isNull {
@@ -195,7 +204,9 @@ extension Renderer {
             if property.isNull {
                 values.append(item)
             } else if Self.respondsToIndex(item) {
-                guard case .value(let value) = Self.index(item, property) else { throw Self.propertyError(property, at: offset) }
+                guard case .value(let value) = Self.index(item, property) else {
+                    throw Self.propertyError(property, at: offset)
+                }
                 values.append(value)
             } else {
                 values.append(.integer(0))

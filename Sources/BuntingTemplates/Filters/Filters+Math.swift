@@ -1,7 +1,9 @@
 /// The math filters, on `LiquidNumber`: integers stay integers, anything
 /// with a float is exact decimal arithmetic turned back into a float.
 extension Renderer {
-    func arithmetic(_ operation: LiquidNumber.Operation, _ input: Value, _ operand: Value, at offset: Int) throws(TemplateFailure) -> Value {
+    func arithmetic(_ operation: LiquidNumber.Operation, _ input: Value, _ operand: Value, at offset: Int)
+        throws(TemplateFailure) -> Value
+    {
         let result = try LiquidNumber.apply(
             operation, try LiquidNumber.from(input, at: offset), try LiquidNumber.from(operand, at: offset), at: offset)
         return try result.value(at: offset)
@@ -38,14 +40,17 @@ extension Renderer {
         switch try LiquidNumber.from(places, at: offset) {
         case .integer(let number): digits = Int(clamping: number)
         case .decimal(let decimal):
-            digits = decimal.rounded(toPlaces: 0, mode: decimal.negative ? .up : .down).integer.map { Int(clamping: $0) }
+            digits =
+                decimal.rounded(toPlaces: 0, mode: decimal.negative ? .up : .down).integer.map { Int(clamping: $0) }
                 ?? (decimal.negative ? Int.min : Int.max)
         }
         let number = try LiquidNumber.from(input, at: offset)
         if case .integer(let integer) = number, digits >= 0 { return .integer(integer) }
         let rounded = number.decimal.rounded(toPlaces: max(min(digits, 400), -400), mode: .halfUp)
         if digits <= 0 {
-            guard let integer = rounded.integer else { throw .limit("round: the result does not fit in 64 bits", at: offset) }
+            guard let integer = rounded.integer else {
+                throw .limit("round: the result does not fit in 64 bits", at: offset)
+            }
             return .integer(integer)
         }
         return try LiquidNumber.decimal(rounded).value(at: offset)

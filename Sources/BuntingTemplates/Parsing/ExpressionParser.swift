@@ -45,7 +45,9 @@ struct ExpressionParser {
     }
 
     func unexpected(expecting what: String) -> TemplateFailure {
-        let found = atEnd ? "the end of the markup" : ExpressionLexer.describe(bytes, at: current.start, end: tokens.last!.end)
+        let found =
+            atEnd
+            ? "the end of the markup" : ExpressionLexer.describe(bytes, at: current.start, end: tokens.last!.end)
         return .invalid("expected \(what), found \(found)", at: current.start)
     }
 
@@ -118,7 +120,9 @@ struct ExpressionParser {
     /// Braze's `namespace.${name}`: custom attributes and content blocks are
     /// local; other namespaces (campaign, canvas, event properties…) are
     /// not known on the device and read as nil.
-    private mutating func namespaced(_ namespace: String, attribute: String, at offset: Int) throws(TemplateFailure) -> Expression {
+    private mutating func namespaced(_ namespace: String, attribute: String, at offset: Int) throws(TemplateFailure)
+        -> Expression
+    {
         switch namespace {
         case "custom_attribute", "custom_attributes":
             return .attribute(name: attribute, path: try path())
@@ -198,9 +202,12 @@ struct ExpressionParser {
         }
         guard filter.arity.contains(call.positional.count) else {
             let range = filter.arity
-            let expected = range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
+            let expected =
+                range.lowerBound == range.upperBound
+                ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
             throw .invalid(
-                "the filter '\(name)' takes \(expected) argument\(range.upperBound == 1 ? "" : "s"), not \(call.positional.count)",
+                "the filter '\(name)' takes \(expected) "
+                    + "argument\(range.upperBound == 1 ? "" : "s"), not \(call.positional.count)",
                 at: nameToken.start)
         }
         return call

@@ -38,9 +38,12 @@ extension TagItem {
         var end = start
         while end < content.upperBound, MarkupScanner.isWordByte(bytes[end]) { end += 1 }
         guard end > start else {
-            throw .invalid("a tag needs a name, not \(ExpressionLexer.describe(bytes, at: start, end: content.upperBound))", at: offset)
+            throw .invalid(
+                "a tag needs a name, not \(ExpressionLexer.describe(bytes, at: start, end: content.upperBound))",
+                at: offset)
         }
-        return TagItem(name: String(decoding: bytes[start..<end], as: UTF8.self), markup: end..<content.upperBound, offset: offset)
+        return TagItem(
+            name: String(decoding: bytes[start..<end], as: UTF8.self), markup: end..<content.upperBound, offset: offset)
     }
 }
 
@@ -61,7 +64,8 @@ struct TemplateItems: ParseItemSource {
         case .output:
             return .output(markup: token.contentStart..<token.contentEnd, offset: token.start)
         case .tag:
-            return .tag(try TagItem.reading(scanner.bytes, content: token.contentStart..<token.contentEnd, offset: token.start))
+            return .tag(
+                try TagItem.reading(scanner.bytes, content: token.contentStart..<token.contentEnd, offset: token.start))
         }
     }
 

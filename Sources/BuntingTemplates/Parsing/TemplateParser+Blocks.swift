@@ -1,7 +1,9 @@
 /// The block tags: those with a body and an end tag.
 extension TemplateParser {
     /// `if`/`unless`, with `elsif` and `else` branches, to `endif`/`endunless`.
-    mutating func conditional<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateFailure) -> Node {
+    mutating func conditional<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateFailure)
+        -> Node
+    {
         let end = "end" + tag.name
         try enterBlock(tag)
         var branches = [Branch(condition: try condition(tag), negated: tag.name == "unless", body: [])]
@@ -30,7 +32,9 @@ extension TemplateParser {
     }
 
     /// `case subject` with `when a, b or c` and `else` arms, to `endcase`.
-    mutating func caseBlock<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateFailure) -> Node {
+    mutating func caseBlock<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateFailure)
+        -> Node
+    {
         var parser = try expressions(tag.markup, inTag: true)
         guard !parser.atEnd else { throw .invalid("'case' needs a value", at: tag.offset) }
         let subject = try parser.primary()
@@ -68,7 +72,9 @@ extension TemplateParser {
     }
 
     /// `for item in collection reversed limit: n offset: m`, with `else`, to `endfor`.
-    mutating func forLoop<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateFailure) -> Node {
+    mutating func forLoop<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateFailure)
+        -> Node
+    {
         var parser = try expressions(tag.markup, inTag: true)
         let variable = try parser.expect(.identifier, "a loop variable after 'for'")
         guard parser.isWord("in") else { throw parser.unexpected(expecting: "'in'") }
@@ -118,7 +124,9 @@ extension TemplateParser {
     }
 
     /// `capture name` … `endcapture`.
-    mutating func capture<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateFailure) -> Node {
+    mutating func capture<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateFailure)
+        -> Node
+    {
         let name = try variableName(tag.markup, in: tag)
         try enterBlock(tag)
         var (nodes, stop) = try body(&source, stops: ["endcapture"])

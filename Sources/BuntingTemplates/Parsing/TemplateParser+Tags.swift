@@ -19,7 +19,8 @@ extension TemplateParser {
         while start < end, MarkupScanner.isWhitespace(bytes[start]) { start += 1 }
         while end > start, MarkupScanner.isWhitespace(bytes[end - 1]) { end -= 1 }
         guard start < end else { throw .invalid("'\(tag.name)' needs a variable name", at: tag.offset) }
-        let valid = MarkupScanner.isWordByte(bytes[start])
+        let valid =
+            MarkupScanner.isWordByte(bytes[start])
             && bytes[start..<end].allSatisfy { MarkupScanner.isWordByte($0) || $0 == UInt8(ascii: "-") }
         guard valid else { throw .invalid("'\(text(start..<end))' is not a variable name", at: start) }
         return text(start..<end)
@@ -48,7 +49,8 @@ extension TemplateParser {
         }
         try parser.expectEnd()
         // Unnamed cycles with the same values (as written) share their place.
-        return .cycle(Cycle(group: group ?? .unnamed(texts.joined(separator: "\u{0}")), values: values, offset: tag.offset))
+        return .cycle(
+            Cycle(group: group ?? .unnamed(texts.joined(separator: "\u{0}")), values: values, offset: tag.offset))
     }
 
     /// `increment name` and `decrement name`.

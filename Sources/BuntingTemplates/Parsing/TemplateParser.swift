@@ -39,7 +39,9 @@ struct TemplateParser {
     }
 
     /// One tag, with its body for a block tag; nil for a comment.
-    private mutating func tag<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateFailure) -> Node? {
+    private mutating func tag<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateFailure)
+        -> Node?
+    {
         switch tag.name {
         case "if", "unless": return try conditional(tag, &source)
         case "case": return try caseBlock(tag, &source)
@@ -49,7 +51,9 @@ struct TemplateParser {
         case "cycle": return try cycle(tag)
         case "increment", "decrement": return try counter(tag)
         case "echo":
-            if isEmpty(tag.markup) { return .output(FilteredExpression(base: .literal(.null), filters: []), offset: tag.offset) }
+            if isEmpty(tag.markup) {
+                return .output(FilteredExpression(base: .literal(.null), filters: []), offset: tag.offset)
+            }
             return .output(try filtered(tag.markup, inTag: true), offset: tag.offset)
         case "liquid": return try liquid(tag)
         case "comment":
@@ -123,7 +127,9 @@ struct TemplateParser {
 
     func unexpectedTag(_ tag: TagItem) -> TemplateFailure {
         if Self.networkTags.contains(tag.name) {
-            return .invalid("the tag '\(tag.name)' is refused: it would reach the network, and templates render offline", at: tag.offset)
+            return .invalid(
+                "the tag '\(tag.name)' is refused: it would reach the network, and templates render offline",
+                at: tag.offset)
         }
         if Self.unsupportedTags.contains(tag.name) {
             return .invalid("the tag '\(tag.name)' is not supported", at: tag.offset)

@@ -164,7 +164,8 @@ struct Renderer {
         }
     }
 
-    private mutating func capture(_ name: String, _ body: [Node], at offset: Int) throws(TemplateFailure) -> Interrupt? {
+    private mutating func capture(_ name: String, _ body: [Node], at offset: Int) throws(TemplateFailure) -> Interrupt?
+    {
         let outer = output
         output = ""
         captureDepth += 1

@@ -54,7 +54,9 @@ final class ScriptedSource: DefinitionsSource {
 /// A sink that records what it accepted and can be told to fail.
 final class RecordingSink: AnalyticsSink {
     let location = "test://sink"
-    private let state = Mutex<(accepted: [AnalyticsEvent], failures: [SinkFailure], refusedItems: Set<String>, batches: Int)>(([], [], [], 0))
+    private let state = Mutex<
+        (accepted: [AnalyticsEvent], failures: [SinkFailure], refusedItems: Set<String>, batches: Int)
+    >(([], [], [], 0))
 
     var accepted: [AnalyticsEvent] { state.withLock { $0.accepted } }
     /// How many deliveries were attempted.

@@ -59,8 +59,14 @@ final class ScriptedConnection: StreamConnection, @unchecked Sendable {
 final class HeldWorker: Worker, @unchecked Sendable {
     private let held = Mutex<[@Sendable () -> Void]>([])
 
-    func run<Result: Sendable>(_ work: @escaping @Sendable () -> Result, then: @escaping @Sendable (Result) -> Void, on loop: EventLoop) {
-        held.withLock { $0.append { let result = work(); loop.post { then(result) } } }
+    func run<Result: Sendable>(
+        _ work: @escaping @Sendable () -> Result, then: @escaping @Sendable (Result) -> Void, on loop: EventLoop
+    ) {
+        held.withLock {
+            $0.append {
+                let result = work(); loop.post { then(result) }
+            }
+        }
     }
 
     var waiting: Int { held.withLock { $0.count } }

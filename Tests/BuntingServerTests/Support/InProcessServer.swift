@@ -247,7 +247,9 @@ final class InProcessServer {
     func eventSummaries(from index: Int = 0) -> [String] {
         received.dropFirst(index).filter { $0["method"] == "event" }.compactMap { $0["params"] }.map { event in
             var parts = [event["type"]?.stringValue ?? "?", event["channel"]?.stringValue ?? "?"]
-            for key in ["reason", "retryState", "action"] { if let value = event[key]?.stringValue { parts.append(value) } }
+            for key in ["reason", "retryState", "action"] {
+                if let value = event[key]?.stringValue { parts.append(value) }
+            }
             return parts.joined(separator: " ")
         }
     }

@@ -242,7 +242,10 @@ final class DefinitionsFetcher: @unchecked Sendable {
             // A poll asks whether the refused document changed; by its ETag
             // only: a Last-Modified of a refused document made the good one,
             // put back with an older date, look unchanged for ever.
-            since = refused.version.flatMap { $0.etag == nil && $0.fingerprint == nil ? nil : SourceVersion(etag: $0.etag, fingerprint: $0.fingerprint) }
+            since = refused.version.flatMap {
+                $0.etag == nil && $0.fingerprint == nil
+                    ? nil : SourceVersion(etag: $0.etag, fingerprint: $0.fingerprint)
+            }
         } else if fromPoll {
             since = version
         } else {
@@ -251,12 +254,15 @@ final class DefinitionsFetcher: @unchecked Sendable {
         }
         let current = digest
         let refusedDigest = fromPoll ? refused?.digest : nil
-        worker.run({
-            Engine.fetchAndCompile(
-                source: source, since: since, currentDigest: current, refusedDigest: refusedDigest, compile: compile)
-        }, then: { [self] outcome in
-            finish(outcome, fromPoll: fromPoll)
-        }, on: loop)
+        worker.run(
+            {
+                Engine.fetchAndCompile(
+                    source: source, since: since, currentDigest: current, refusedDigest: refusedDigest, compile: compile
+                )
+            },
+            then: { [self] outcome in
+                finish(outcome, fromPoll: fromPoll)
+            }, on: loop)
     }
 
     private func finish(_ outcome: Outcome, fromPoll: Bool) {
@@ -287,7 +293,8 @@ final class DefinitionsFetcher: @unchecked Sendable {
             delegate.complete(requests)
             if changed {
                 let done = Set(requests.map(\.channel))
-                delegate.complete(delegate.subscribedChannels.filter { !done.contains($0) }.map { autoRefresh($0, generation) })
+                delegate.complete(
+                    delegate.subscribedChannels.filter { !done.contains($0) }.map { autoRefresh($0, generation) })
             }
         case .sameContent(let version):
             // The document in use, written again (after a broken one, say).
@@ -358,7 +365,8 @@ final class DefinitionsFetcher: @unchecked Sendable {
         if let delegate, delegate.hasDefinitionsSubscribers, let loadedAt {
             if let previous, changed {
                 // Even when no flag changed (a banner did): a new document is in use.
-                delegate.tellDefinitions(.changed(loadedAt: loadedAt, flagsChanged: compiled.flagsChanged(since: previous)))
+                delegate.tellDefinitions(
+                    .changed(loadedAt: loadedAt, flagsChanged: compiled.flagsChanged(since: previous)))
             } else if previous == nil || errorTold {
                 // A first document, or the same flags again after an error.
                 delegate.tellDefinitions(.ready(loadedAt: loadedAt))
@@ -383,24 +391,26 @@ final class DefinitionsFetcher: @unchecked Sendable {
         pushedCompileCount += 1
         let number = pushedCompileCount
         pushedCompiles[number] = done
-        worker.run({
-            Engine.compileFetched(bytes, version: SourceVersion(), currentDigest: current, compile: compile)
-        }, then: { [self] outcome in
-            defer { pushedCompiles.removeValue(forKey: number)?() }
-            guard !isShutDown, let delegate, delegate.isSDKEnabled else { return }
-            switch outcome {
-            case .loaded(let compiled, _, let digest):
-                pushedProblem = nil
-                if adopt(compiled, version: nil, digest: digest) {
-                    let generation = delegate.userGeneration
-                    delegate.complete(delegate.subscribedChannels.map { autoRefresh($0, generation) })
+        worker.run(
+            {
+                Engine.compileFetched(bytes, version: SourceVersion(), currentDigest: current, compile: compile)
+            },
+            then: { [self] outcome in
+                defer { pushedCompiles.removeValue(forKey: number)?() }
+                guard !isShutDown, let delegate, delegate.isSDKEnabled else { return }
+                switch outcome {
+                case .loaded(let compiled, _, let digest):
+                    pushedProblem = nil
+                    if adopt(compiled, version: nil, digest: digest) {
+                        let generation = delegate.userGeneration
+                        delegate.complete(delegate.subscribedChannels.map { autoRefresh($0, generation) })
+                    }
+                case .invalid(let error, _, _):
+                    reportPushedProblem(error.description, from: location)
+                case .sameContent, .unchanged, .failed:
+                    pushedProblem = nil
                 }
-            case .invalid(let error, _, _):
-                reportPushedProblem(error.description, from: location)
-            case .sameContent, .unchanged, .failed:
-                pushedProblem = nil
-            }
-        }, on: loop)
+            }, on: loop)
     }
 
     /// What a stream pushed cannot be used: INVALID_SERVER_DATA to each
@@ -445,7 +455,7 @@ final class DefinitionsFetcher: @unchecked Sendable {
         retryTimer = loop.schedule(after: delay) { [self] in
             retryTimer = nil
             guard !isShutDown, self.delegate?.isSDKEnabled ?? false else { return }
-            if inFlight { return }  // a fetch started meanwhile carries the requests
+            if inFlight { return } // a fetch started meanwhile carries the requests
             startFetch(fromPoll: false)
         }
     }
@@ -474,7 +484,9 @@ final class DefinitionsFetcher: @unchecked Sendable {
     /// A refused document, as told to a subscriber while there are no
     /// definitions: the message names where the document came from.
     private func invalidError(_ error: DefinitionsError) -> ChannelError {
-        ChannelError(.invalidServerData, .doNotRetry, message: "the definitions at \(source.location) are invalid: \(error.description)")
+        ChannelError(
+            .invalidServerData, .doNotRetry,
+            message: "the definitions at \(source.location) are invalid: \(error.description)")
     }
 
     /// The ERROR a failure is reported as: who retries depends on whether

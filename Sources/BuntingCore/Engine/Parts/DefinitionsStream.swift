@@ -78,7 +78,10 @@ final class DefinitionsStream: @unchecked Sendable {
     private var isShutDown = false
 
     /// `source`: the stream given on the command line, if any.
-    init(source: (any DefinitionsStreamSource)?, loop: EventLoop, fetcher: DefinitionsFetcher, retry: RetryPolicy, random: RandomSource) {
+    init(
+        source: (any DefinitionsStreamSource)?, loop: EventLoop, fetcher: DefinitionsFetcher, retry: RetryPolicy,
+        random: RandomSource
+    ) {
         self.source = source
         self.loop = loop
         self.fetcher = fetcher
@@ -161,7 +164,8 @@ final class DefinitionsStream: @unchecked Sendable {
         if let id = batch.lastEventId { lastEventId = id }
         if let seconds = batch.retry { serverRetry = seconds }
         if let limit = batch.oversized {
-            fetcher.reportPushedProblem("an event larger than \(limit) bytes (--max-document-size) was skipped", from: location)
+            fetcher.reportPushedProblem(
+                "an event larger than \(limit) bytes (--max-document-size) was skipped", from: location)
             // It may have held the change: the source may have it.
             fetcher.checkNow()
         }
@@ -182,7 +186,8 @@ final class DefinitionsStream: @unchecked Sendable {
             self.toldError = nil
             log.warning("the definitions stream at \(location) is back (was: \(toldError.message ?? "down"))")
             if let delegate, delegate.hasDefinitionsSubscribers, fetcher.definitions != nil, fetcher.lastProblem == nil,
-               let loadedAt = fetcher.loadedAt {
+                let loadedAt = fetcher.loadedAt
+            {
                 delegate.tellDefinitions(.ready(loadedAt: loadedAt))
             }
         }
@@ -226,7 +231,8 @@ final class DefinitionsStream: @unchecked Sendable {
             delay = min(max(0, until - now), retry.maxDelay)
         } else if failure.isRetried {
             let base = min(serverRetry ?? retry.initialDelay, retry.maxDelay)
-            delay = random.delay(RetryPolicy(initialDelay: base, maxDelay: retry.maxDelay, maxRetries: .max), beforeRetry: failedTries)
+            delay = random.delay(
+                RetryPolicy(initialDelay: base, maxDelay: retry.maxDelay, maxRetries: .max), beforeRetry: failedTries)
         } else {
             delay = retry.maxDelay
         }
@@ -239,7 +245,8 @@ final class DefinitionsStream: @unchecked Sendable {
         let error = ChannelError(
             failure.errorReason, failure.isRetried ? .sdkWillRetry : .doNotRetry, rateLimitedUntil: failure.retryAfter,
             message: "the definitions stream at \(location) is down (\(failure.message)); "
-                + (failure.isRetried ? "connecting again" : "tried again every \(seconds(retry.maxDelay)) s") + ", polling meanwhile")
+                + (failure.isRetried ? "connecting again" : "tried again every \(seconds(retry.maxDelay)) s")
+                + ", polling meanwhile")
         if let toldError, toldError.reason == error.reason, toldError.retryState == error.retryState { return }
         toldError = error
         log.warning(error.message ?? "")
