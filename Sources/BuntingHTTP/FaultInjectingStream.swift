@@ -34,14 +34,14 @@ public final class FaultInjectingStream: DefinitionsStreamSource {
         case .failure(let failure):
             reports = [.ended(failure)]
         case .success(let response):
-            if let failure = RemoteFailure(response, now: clock.unixTime()) {
+            if let failure = RemoteError(response, now: clock.unixTime()) {
                 reports = [.ended(failure)]
             } else {
                 reports = [.opened]
                 if !response.body.isEmpty { reports.append(.event(StreamEvent(type: "message", data: response.body))) }
                 reports.append(
                     .ended(
-                        RemoteFailure(HTTPTransportError(.network, "the injected stream ended after its answer"))))
+                        RemoteError(HTTPTransportError(.network, "the injected stream ended after its answer"))))
             }
         }
         let connection = InjectedConnection()

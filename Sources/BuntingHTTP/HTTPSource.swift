@@ -37,7 +37,7 @@ public final class HTTPSource: DefinitionsSource {
         let request = HTTPRequest(.get, url, headers: headers, maxResponseBytes: maxBytes, followsRedirects: true)
         let response: HTTPResponse
         switch client.send(request) {
-        case .failure(let error): return .failed(RemoteFailure(error))
+        case .failure(let error): return .failed(RemoteError(error))
         case .success(let answer): response = answer
         }
         if response.status == 304 || response.isSuccess, GrowthBookStream.isAnnounced(by: response) {

@@ -40,8 +40,8 @@ public final class NDJSONFileSink: AnalyticsSink {
         self.writeTimeout = writeTimeout
     }
 
-    public func deliver(_ events: [AnalyticsEvent]) throws(SinkFailure) {
-        try knownIds.withLock { (known: inout Set<String>?) throws(SinkFailure) in
+    public func deliver(_ events: [AnalyticsEvent]) throws(SinkError) {
+        try knownIds.withLock { (known: inout Set<String>?) throws(SinkError) in
             let fd = open(location, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o644)
             guard fd >= 0 else {
                 let why = errno == ENXIO ? "nothing reads the FIFO" : String(cString: strerror(errno))
@@ -120,7 +120,7 @@ public final class NDJSONFileSink: AnalyticsSink {
 
     /// Writes to a FIFO, pipe or device as its reader takes the bytes, giving
     /// up after `writeTimeout` (the batch is then sent again later).
-    private func writeWithinTimeout(_ fd: Int32, _ bytes: [UInt8]) throws(SinkFailure) {
+    private func writeWithinTimeout(_ fd: Int32, _ bytes: [UInt8]) throws(SinkError) {
         let deadline = SystemClock().monotonicTime() + writeTimeout
         var offset = 0
         while offset < bytes.count {

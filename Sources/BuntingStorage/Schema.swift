@@ -19,7 +19,7 @@ struct Schema {
 
     /// Brings `database` to this schema's version. A database written by a
     /// newer Bunting is left as it is: its data is not ours to drop.
-    func migrate(_ database: Database) throws(SchemaProblem) {
+    func migrate(_ database: Database) throws(SchemaMigrationError) {
         let found: (version: Int, applicationId: Int64, isEmpty: Bool)
         do {
             found = (
@@ -46,7 +46,7 @@ struct Schema {
 }
 
 /// Why a database could not be brought to the current schema.
-enum SchemaProblem: Error, Equatable {
+enum SchemaMigrationError: Error, Equatable {
     /// Written by a newer Bunting.
     case newer(found: Int, known: Int)
     /// Some other program's SQLite database.

@@ -66,10 +66,10 @@ public final class StorageDirectory: Sendable {
     /// and a fresh one opened in its place; what was found is in the result.
     /// Throws when the disk cannot be used at all (the caller keeps state in
     /// memory instead).
-    public func openStore() throws(StorageFailure) -> OpenedStore {
+    public func openStore() throws(StorageError) -> OpenedStore {
         let databasePath = path + "/" + Self.databaseName
         guard access(path, W_OK) == 0 else {
-            throw StorageFailure("\(path) is not writable: \(Self.errorText())")
+            throw StorageError("\(path) is not writable: \(Self.errorText())")
         }
         // After a clean shutdown the file is as it was left: its check is
         // skipped. Taken before opening, so that a crash from here on leaves no mark.
@@ -84,7 +84,7 @@ public final class StorageDirectory: Sendable {
         case .failed(let failure):
             throw failure
         case .inUse:
-            throw StorageFailure("\(databasePath) is in use by another process (its database is locked)", inUse: true)
+            throw StorageError("\(databasePath) is in use by another process (its database is locked)", inUse: true)
         case .damaged(let problem):
             let (connection, movedTo) = try Self.replaceDamaged(databasePath, problem: problem)
             return OpenedStore(
@@ -94,7 +94,7 @@ public final class StorageDirectory: Sendable {
 
     /// Moves the damaged database at `databasePath` aside and opens a fresh
     /// one in its place: at start-up, and when damage shows while serving.
-    static func replaceDamaged(_ databasePath: String, problem: String) throws(StorageFailure) -> (
+    static func replaceDamaged(_ databasePath: String, problem: String) throws(StorageError) -> (
         StoreConnection, movedTo: String
     ) {
         let movedTo = try moveAside(databasePath)
@@ -105,9 +105,9 @@ public final class StorageDirectory: Sendable {
         case .failed(let failure):
             throw failure
         case .inUse:
-            throw StorageFailure("\(databasePath) is in use by another process (its database is locked)", inUse: true)
+            throw StorageError("\(databasePath) is in use by another process (its database is locked)", inUse: true)
         case .damaged(let again):
-            throw StorageFailure("a fresh database at \(databasePath) is damaged too: \(again)")
+            throw StorageError("a fresh database at \(databasePath) is damaged too: \(again)")
         }
     }
 
@@ -119,7 +119,7 @@ public final class StorageDirectory: Sendable {
     private enum Attempt {
         case opened(StoreConnection)
         case damaged(String)
-        case failed(StorageFailure)
+        case failed(StorageError)
         /// Another connection holds the database.
         case inUse
     }
@@ -143,7 +143,7 @@ public final class StorageDirectory: Sendable {
             try database.execute("PRAGMA page_size = \(Self.pageSize)")
             // Reading the header first: a file that is not a database fails here.
             guard try database.value("PRAGMA journal_mode = WAL").textValue == "wal" else {
-                return .failed(StorageFailure("\(databasePath): the write-ahead log cannot be used"))
+                return .failed(StorageError("\(databasePath): the write-ahead log cannot be used"))
             }
             try database.execute("PRAGMA synchronous = NORMAL")
             // Takes the exclusive lock now, while the server starts.
@@ -161,7 +161,7 @@ public final class StorageDirectory: Sendable {
                 switch error {
                 case .newer(let found, let known):
                     return .failed(
-                        StorageFailure(
+                        StorageError(
                             "\(databasePath) has schema version \(found), written "
                                 + "by a newer bunting; this one knows up to \(known)"))
                 case .notOurs(let applicationId):
@@ -176,7 +176,7 @@ public final class StorageDirectory: Sendable {
             // A file that is there but cannot be opened or read (no permission,
             // not a database, damaged) is moved aside; the rest is the disk's fault.
             if error.isDamage || (exists && error.isUnreadableFile) { return .damaged(error.message) }
-            return .failed(StorageFailure("cannot open \(databasePath): \(error.message)"))
+            return .failed(StorageError("cannot open \(databasePath): \(error.message)"))
         }
     }
 
@@ -186,7 +186,7 @@ public final class StorageDirectory: Sendable {
     /// UTC timestamp suffix: `bunting.sqlite3.damaged-20250630T120000Z` (and
     /// `…-wal`, `…-shm`, so that the copy opens with its log). The log must
     /// go too: left behind, it would be replayed into the fresh database.
-    static func moveAside(_ databasePath: String) throws(StorageFailure) -> String {
+    static func moveAside(_ databasePath: String) throws(StorageError) -> String {
         var target = databasePath + ".damaged-" + timestamp()
         var number = 2
         while exists(target) || exists(target + "-wal") {
@@ -194,11 +194,11 @@ public final class StorageDirectory: Sendable {
             number += 1
         }
         guard rename(databasePath, target) == 0 || errno == ENOENT else {
-            throw StorageFailure("cannot move the damaged \(databasePath) aside: \(errorText())")
+            throw StorageError("cannot move the damaged \(databasePath) aside: \(errorText())")
         }
         for suffix in ["-wal", "-shm"] where exists(databasePath + suffix) {
             guard rename(databasePath + suffix, target + suffix) == 0 else {
-                throw StorageFailure("cannot move the damaged \(databasePath + suffix) aside: \(errorText())")
+                throw StorageError("cannot move the damaged \(databasePath + suffix) aside: \(errorText())")
             }
         }
         return target
@@ -303,7 +303,7 @@ public struct StorageDamage: Equatable, Sendable {
 }
 
 /// The disk cannot be used: the caller keeps state in memory instead.
-public struct StorageFailure: Error, Equatable, Sendable, CustomStringConvertible {
+public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
     /// Another process holds the database: the server must not start.
     public let inUse: Bool

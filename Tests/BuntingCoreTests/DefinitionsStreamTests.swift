@@ -136,7 +136,7 @@ import Testing
     /// one, polls go on even while the stream is connected.
     @Test func pollsGoOnUntilTheFirstDocumentEvenWhileTheStreamIsConnected() {
         let stream = ScriptedStream()
-        let failures = [SourceFailure](repeating: .serverError("HTTP 503"), count: 4)
+        let failures = [SourceError](repeating: .serverError("HTTP 503"), count: 4)
         let harness = EngineHarness(testDocument, localSource: false, sourceFailures: failures, stream: stream) {
             $0.pollInterval = 1
         }

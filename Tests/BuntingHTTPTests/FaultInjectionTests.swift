@@ -23,7 +23,7 @@ import Testing
         let location = "events.ndjson"
         private let count = Mutex(0)
         var deliveries: Int { count.withLock { $0 } }
-        func deliver(_ events: [AnalyticsEvent]) throws(SinkFailure) { count.withLock { $0 += 1 } }
+        func deliver(_ events: [AnalyticsEvent]) throws(SinkError) { count.withLock { $0 += 1 } }
     }
 
     static let clock = ManualClock(unixTime: 1_750_000_000)
@@ -34,7 +34,7 @@ import Testing
         return FaultInjectingSource(CountingSource(), faults: faults, clock: Self.clock).fetch(ifChangedSince: version)
     }
 
-    func failure(_ result: SourceFetchResult) -> RemoteFailure? {
+    func failure(_ result: SourceFetchResult) -> RemoteError? {
         if case .failed(let failure) = result { return failure }
         return nil
     }
@@ -107,7 +107,7 @@ import Testing
         let sink = FaultInjectingSink(real, faults: faults, clock: Self.clock)
         faults.arm(.sink, times: 1, response: .http(status: 429, headers: ["retry-after": "30"], body: []))
         faults.arm(.sink, times: 1, response: .http(status: 204, headers: [:], body: []))
-        #expect(throws: RemoteFailure.rateLimited(until: 1_750_000_030, "HTTP 429")) { try sink.deliver([]) }
+        #expect(throws: RemoteError.rateLimited(until: 1_750_000_030, "HTTP 429")) { try sink.deliver([]) }
         #expect(throws: Never.self) { try sink.deliver([]) }
         #expect(real.deliveries == 0)
         #expect(throws: Never.self) { try sink.deliver([]) }

@@ -45,8 +45,8 @@ import Testing
 @Suite struct RemoteFailureHTTPTests {
     let now = 1_750_000_000.0
 
-    func failure(_ status: Int, _ headers: [String: String] = [:]) -> RemoteFailure? {
-        RemoteFailure(HTTPResponse(status: status, headers: headers), now: now)
+    func failure(_ status: Int, _ headers: [String: String] = [:]) -> RemoteError? {
+        RemoteError(HTTPResponse(status: status, headers: headers), now: now)
     }
 
     @Test func mapsEveryStatusClassOfTheFailureModel() {
@@ -66,16 +66,16 @@ import Testing
         #expect(failure(422) == .refusedContent("HTTP 422"))
         #expect(failure(405) == .clientError("HTTP 405"))
         let redirect = HTTPResponse(status: 302, redirect: "http://u:p@other/x")
-        #expect(RemoteFailure(redirect, now: now) == .clientError("HTTP 302 (redirect to http://other/x not followed)"))
+        #expect(RemoteError(redirect, now: now) == .clientError("HTTP 302 (redirect to http://other/x not followed)"))
     }
 
     @Test func mapsTransportErrors() {
-        #expect(RemoteFailure(HTTPTransportError(.timeout, "timed out")) == .serverError("timed out"))
+        #expect(RemoteError(HTTPTransportError(.timeout, "timed out")) == .serverError("timed out"))
         #expect(
-            RemoteFailure(HTTPTransportError(.network, "Couldn't connect to server"))
+            RemoteError(HTTPTransportError(.network, "Couldn't connect to server"))
                 == .serverError("Couldn't connect to server"))
-        #expect(RemoteFailure(HTTPTransportError(.tooLarge, "too large")) == .invalidData("too large"))
-        #expect(RemoteFailure(HTTPTransportError(.unavailable, "no libcurl")) == .clientError("no libcurl"))
+        #expect(RemoteError(HTTPTransportError(.tooLarge, "too large")) == .invalidData("too large"))
+        #expect(RemoteError(HTTPTransportError(.unavailable, "no libcurl")) == .clientError("no libcurl"))
     }
 
     @Test func readsRetryAfterInSecondsAndAsHTTPDates() {

@@ -118,7 +118,7 @@ func integer(_ database: Database, _ sql: String) throws -> Int64? {
         let broken = Schema(steps: Schema.current.steps + ["CREATE TABLE extra (x); ALTER TABLE nowhere ADD COLUMN y;"])
         try withDatabase(directory.database) { (database) throws in
             try Schema.current.migrate(database)
-            #expect(throws: SchemaProblem.self) { try broken.migrate(database) }
+            #expect(throws: SchemaMigrationError.self) { try broken.migrate(database) }
             #expect(try integer(database, "PRAGMA user_version") == Int64(Schema.current.version))
             #expect(try integer(database, "SELECT count(*) FROM sqlite_schema WHERE name = 'extra'") == 0)
         }
@@ -131,7 +131,7 @@ func integer(_ database: Database, _ sql: String) throws -> Int64? {
             try database.execute("PRAGMA user_version = 99")
         }
         let storage = try StorageDirectory(path: directory.path)
-        let failure = #expect(throws: StorageFailure.self) { try storage.openStore() }
+        let failure = #expect(throws: StorageError.self) { try storage.openStore() }
         #expect(failure?.message.contains("schema version 99") == true)
         #expect(try directory.names() == ["bunting.lock", "bunting.sqlite3"])
     }

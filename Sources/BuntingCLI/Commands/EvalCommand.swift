@@ -120,10 +120,10 @@ enum EvalCommand {
     ) -> ExitCode {
         let definitions: Definitions
         switch FileDescriptorIO.readRegularFile(definitionsPath, limit: FileSource.maxBytes).mapError({
-            EvalFailure($0.message)
+            EvalLoadError($0.message)
         }).flatMap({ bytes in
             Definitions.load(bytes, decryptionKey: decryptionKey).mapError { failure in
-                EvalFailure(failure.problems.map { "\(definitionsPath): \($0)" }.joined(separator: "\n"))
+                EvalLoadError(failure.problems.map { "\(definitionsPath): \($0)" }.joined(separator: "\n"))
             }
         }) {
         case .success(let loaded): definitions = loaded
@@ -226,7 +226,7 @@ extension EvalCommand {
 }
 
 /// Why `bunting eval` could not load its definitions.
-struct EvalFailure: Error {
+struct EvalLoadError: Error {
     let message: String
     init(_ message: String) { self.message = message }
 }

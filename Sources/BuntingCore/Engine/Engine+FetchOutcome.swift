@@ -11,7 +11,7 @@ extension Engine {
         case unchanged
         /// A document that was refused, its version at the source and the digest of its bytes.
         case invalid(DefinitionsError, SourceVersion?, digest: UInt64?)
-        case failed(SourceFailure)
+        case failed(SourceError)
 
         /// What makes the document unusable, when it is.
         public var problem: String? {

@@ -35,7 +35,7 @@ extension Engine {
                 emit(
                     .error(
                         subscription.target,
-                        ChannelError(
+                        ChannelProblem(
                             .featureDisabled, .sdkWillRetry,
                             message: "the \(channel.rawValue) channel is off until the first definitions arrive from "
                                 + "\(fetcher.location) (being fetched); DATA_UPDATED follows when they do")))
@@ -44,7 +44,7 @@ extension Engine {
                 emit(
                     .error(
                         subscription.target,
-                        ChannelError(
+                        ChannelProblem(
                             .featureDisabled, .doNotRetry,
                             message: "the \(channel.rawValue) channel is disabled: \(why)")))
             }

@@ -36,7 +36,7 @@ public enum EngineEvent: Sendable {
     case cacheLoad(EventTarget, ChannelSnapshot)
     /// A refresh finished (even with no change), or a local change such as a dismissal.
     case dataUpdated(EventTarget, ChannelSnapshot, DataUpdatedReason)
-    case error(EventTarget, ChannelError)
+    case error(EventTarget, ChannelProblem)
     /// An impression, click or dismissal was stored (`enqueued`) or accepted by the sink (`flushed`).
     case analytics(EventTarget, AnalyticsNotice)
     /// The deprecated pattern: the channel's data after any cache change.
@@ -66,7 +66,7 @@ public enum DefinitionsNotice: Equatable, Sendable {
     case changed(loadedAt: Double, flagsChanged: [String])
     /// The source failed or sent an invalid document; `stale`: older
     /// definitions are still served (false: none are loaded).
-    case error(ChannelError, stale: Bool)
+    case error(ChannelProblem, stale: Bool)
 }
 
 /// Who an event is for: one subscription, and its channel.
@@ -126,7 +126,7 @@ public struct ChannelSnapshot: Sendable, JSONText {
 }
 
 /// An ERROR event: what failed, and who (if anyone) tries again.
-public struct ChannelError: Equatable, Sendable {
+public struct ChannelProblem: Equatable, Sendable {
     public let reason: ErrorReason
     public let retryState: RetryState
     /// When a rate limit ends (Unix seconds).

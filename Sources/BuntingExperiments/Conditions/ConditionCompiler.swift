@@ -46,11 +46,11 @@ struct ConditionCompiler {
     }
 
     /// A condition, as `evalCondition(attributes, condition)` reads it.
-    mutating func condition(_ json: JSON, at pointer: JSONPointer, depth: Int = 1) throws(CompileFailure)
+    mutating func condition(_ json: JSON, at pointer: JSONPointer, depth: Int = 1) throws(FeatureCompileError)
         -> ConditionNode
     {
         guard depth <= limits.maxConditionDepth else {
-            throw CompileFailure(pointer, "conditions nest deeper than \(limits.maxConditionDepth) levels")
+            throw FeatureCompileError(pointer, "conditions nest deeper than \(limits.maxConditionDepth) levels")
         }
         switch json {
         case .null:
@@ -77,7 +77,7 @@ struct ConditionCompiler {
     }
 
     private mutating func entry(_ key: String, _ value: JSON, at pointer: JSONPointer, depth: Int)
-        throws(CompileFailure) -> ConditionEntry
+        throws(FeatureCompileError) -> ConditionEntry
     {
         switch key {
         case "$or": return .or(try list(value, at: pointer, depth: depth + 1))
@@ -89,7 +89,7 @@ struct ConditionCompiler {
     }
 
     /// The operand of `$or`/`$and`/`$nor`, iterated up to its `length`.
-    private mutating func list(_ json: JSON, at pointer: JSONPointer, depth: Int) throws(CompileFailure)
+    private mutating func list(_ json: JSON, at pointer: JSONPointer, depth: Int) throws(FeatureCompileError)
         -> ConditionList
     {
         switch json {
@@ -112,10 +112,10 @@ struct ConditionCompiler {
 
     /// A condition value, as `evalConditionValue(condition, value)` reads it.
     mutating func value(_ json: JSON, at pointer: JSONPointer, depth: Int, insensitive: Bool = false)
-        throws(CompileFailure) -> ValueTest
+        throws(FeatureCompileError) -> ValueTest
     {
         guard depth <= limits.maxConditionDepth else {
-            throw CompileFailure(pointer, "conditions nest deeper than \(limits.maxConditionDepth) levels")
+            throw FeatureCompileError(pointer, "conditions nest deeper than \(limits.maxConditionDepth) levels")
         }
         switch json {
         case .string(let text): return .string(insensitive ? text.lowercased() : text, insensitive: insensitive)
@@ -141,7 +141,7 @@ struct ConditionCompiler {
 
     private mutating func operatorTest(
         _ name: String, _ argument: JSON, at pointer: JSONPointer, depth: Int
-    ) throws(CompileFailure) -> OperatorTest {
+    ) throws(FeatureCompileError) -> OperatorTest {
         switch name {
         case "$eq": return .strictEqual(argument, negated: false)
         case "$ne": return .strictEqual(argument, negated: true)
@@ -200,11 +200,11 @@ struct ConditionCompiler {
             } catch .invalid {
                 return .never
             } catch {
-                throw CompileFailure(pointer, error.description)
+                throw FeatureCompileError(pointer, error.description)
             }
             patternInstructions += regex.instructionCount
             guard patternInstructions <= limits.maxPatternInstructions else {
-                throw CompileFailure(
+                throw FeatureCompileError(
                     pointer,
                     "the payload's regular expressions compile to more "
                         + "than \(limits.maxPatternInstructions) instructions")

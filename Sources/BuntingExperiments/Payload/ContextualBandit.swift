@@ -13,7 +13,7 @@ struct ContextualBandit: Sendable {
     let version: Int?
     let leaves: [Leaf]
 
-    init(_ json: JSON, at pointer: JSONPointer, compiler: inout ConditionCompiler) throws(CompileFailure) {
+    init(_ json: JSON, at pointer: JSONPointer, compiler: inout ConditionCompiler) throws(FeatureCompileError) {
         let limits = compiler.limits
         let fields = try FieldReader(json, at: pointer, what: "a contextual bandit")
         version = fields["banditVersion"].flatMap(Self.identifier)

@@ -7,7 +7,9 @@ final class FeatureDefinition: Sendable {
     let defaultValue: JSON
     let rules: [FeatureRule]
 
-    init(key: String, _ json: JSON, at pointer: JSONPointer, compiler: inout ConditionCompiler) throws(CompileFailure) {
+    init(key: String, _ json: JSON, at pointer: JSONPointer, compiler: inout ConditionCompiler)
+        throws(FeatureCompileError)
+    {
         self.key = key
         let fields = try FieldReader(json, at: pointer, what: "a feature")
         defaultValue = fields["defaultValue"] ?? .null
@@ -41,7 +43,7 @@ final class FeatureRule: Sendable {
     }
 
     init(_ json: JSON, at pointer: JSONPointer, featureKey: String, compiler: inout ConditionCompiler)
-        throws(CompileFailure)
+        throws(FeatureCompileError)
     {
         let limits = compiler.limits
         let fields = try FieldReader(json, at: pointer, what: "a rule")
@@ -80,7 +82,7 @@ final class ForceRule: Sendable {
     /// applies, with their experiment keys' ordinals.
     let tracks: [(exposure: Exposure, keyOrdinal: Int)]
 
-    init(_ fields: FieldReader, compiler: inout ConditionCompiler) throws(CompileFailure) {
+    init(_ fields: FieldReader, compiler: inout ConditionCompiler) throws(FeatureCompileError) {
         value = fields["force"] ?? .null
         condition = try compileCondition(fields, "condition", compiler: &compiler)
         seed = try fields.string("seed")

@@ -61,12 +61,12 @@ final class EventStreamConnection: StreamConnection, @unchecked Sendable {
         report(.ended(failure))
     }
 
-    private func transfer() -> RemoteFailure {
+    private func transfer() -> RemoteError {
         let handle: CurlHandle
         do {
             handle = try CurlHandle()
         } catch {
-            return RemoteFailure(error)
+            return RemoteError(error)
         }
         guard let multi = bunting_curl_multi_init() else { return .clientError("libcurl cannot make a multi handle") }
         let closedAlready = lock.withLock { () -> Bool in
@@ -108,7 +108,7 @@ final class EventStreamConnection: StreamConnection, @unchecked Sendable {
             try handle.set(CURLOPT_WRITEDATA, pointer: context)
             try handle.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer.baseAddress))
         } catch {
-            return RemoteFailure(error)
+            return RemoteError(error)
         }
         _ = bunting_curl_multi_add_handle(multi, handle.raw)
         defer { _ = bunting_curl_multi_remove_handle(multi, handle.raw) }
@@ -164,7 +164,7 @@ final class EventStreamReceiver {
     /// The answer is an event stream: its body goes to the parser.
     private var accepted = false
     /// Why the answer is not an event stream.
-    private(set) var refusal: RemoteFailure?
+    private(set) var refusal: RemoteError?
 
     init(
         parser: EventStreamParser, maxEventBytes: Int, clock: any Clock, now: Double, isClosed: @escaping () -> Bool,
@@ -238,7 +238,7 @@ final class EventStreamReceiver {
     private func decide() -> Bool {
         var headers: [String: String] = [:]
         if let retryAfter { headers["retry-after"] = retryAfter }
-        if let failure = RemoteFailure(HTTPResponse(status: status, headers: headers), now: now) {
+        if let failure = RemoteError(HTTPResponse(status: status, headers: headers), now: now) {
             refusal = failure
             return false
         }

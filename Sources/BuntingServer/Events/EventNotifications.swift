@@ -73,7 +73,7 @@ public enum EventNotifications {
     private static let roomForSmallMembers = 128
 
     /// The fields of an ERROR: its reason, who retries, and the optional rest.
-    private static func errorFields(_ error: ChannelError) -> JSONObject {
+    private static func errorFields(_ error: ChannelProblem) -> JSONObject {
         var fields: JSONObject = [
             "reason": .string(name(of: error.reason)), "retryState": .string(name(of: error.retryState)),
         ]

@@ -6,7 +6,7 @@ import BuntingJSON
 /// `item[property]`, whose failures decide what a filter does.
 extension Renderer {
     /// Liquid's `InputIterator`: the elements a filter walks.
-    mutating func elements(of input: Value, at offset: Int) throws(TemplateFailure) -> [JSON] {
+    mutating func elements(of input: Value, at offset: Int) throws(TemplateOffsetError) -> [JSON] {
         switch input {
         case .null: return []
         case .array(let elements):
@@ -38,7 +38,7 @@ extension Renderer {
         }
     }
 
-    mutating func join(_ input: Value, glue: String, at offset: Int) throws(TemplateFailure) -> String {
+    mutating func join(_ input: Value, glue: String, at offset: Int) throws(TemplateOffsetError) -> String {
         var text = ""
         var first = true
         for element in try elements(of: input, at: offset) {
@@ -72,7 +72,7 @@ extension Renderer {
         }
     }
 
-    mutating func concat(_ input: Value, _ other: Value, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func concat(_ input: Value, _ other: Value, at offset: Int) throws(TemplateOffsetError) -> Value {
         guard case .array(let tail) = other else {
             throw .invalid("concat filter requires an array argument, not \(other.typeName)", at: offset)
         }
@@ -82,7 +82,7 @@ extension Renderer {
         return .array(head + tail)
     }
 
-    mutating func map(_ input: Value, property: Value, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func map(_ input: Value, property: Value, at offset: Int) throws(TemplateOffsetError) -> Value {
         var result: [JSON] = []
         for element in try elements(of: input, at: offset) {
             switch Self.index(element, property) {
@@ -94,7 +94,8 @@ extension Renderer {
         return .array(result)
     }
 
-    mutating func sort(_ input: Value, property: Value, natural: Bool, at offset: Int) throws(TemplateFailure) -> Value
+    mutating func sort(_ input: Value, property: Value, natural: Bool, at offset: Int) throws(TemplateOffsetError)
+        -> Value
     {
         let items = try elements(of: input, at: offset)
         if items.isEmpty { return .array([]) }
@@ -123,7 +124,7 @@ extension Renderer {
         return .array(order.map { items[$0] })
     }
 
-    mutating func unique(_ input: Value, property: Value, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func unique(_ input: Value, property: Value, at offset: Int) throws(TemplateOffsetError) -> Value {
         let items = try elements(of: input, at: offset)
         var seen = Set<JSON>()
         var result: [JSON] = []
@@ -141,7 +142,7 @@ extension Renderer {
         return .array(result)
     }
 
-    mutating func compact(_ input: Value, property: Value, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func compact(_ input: Value, property: Value, at offset: Int) throws(TemplateOffsetError) -> Value {
         let items = try elements(of: input, at: offset)
         if property.isNull { return .array(items.filter { $0 != .null }) }
         var result: [JSON] = []
@@ -162,7 +163,7 @@ extension Renderer {
     /// without properties (nil, a boolean) makes the answer nil, as in
     /// Shopify's Liquid, unless the answer was found before it.
     mutating func select(_ selection: Selection, _ input: Value, property: Value, target: Value, at offset: Int)
-        throws(TemplateFailure) -> Value
+        throws(TemplateOffsetError) -> Value
     {
         let items = try elements(of: input, at: offset)
         // Without a property nothing is selected (as golden-liquid expects).
@@ -197,7 +198,7 @@ extension Renderer {
         }
     }
 
-    mutating func sum(_ input: Value, property: Value, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func sum(_ input: Value, property: Value, at offset: Int) throws(TemplateOffsetError) -> Value {
         let items = try elements(of: input, at: offset)
         var values: [JSON] = []
         for item in items {
@@ -276,7 +277,7 @@ extension Renderer {
         }
     }
 
-    static func propertyError(_ property: Value, at offset: Int) -> TemplateFailure {
+    static func propertyError(_ property: Value, at offset: Int) -> TemplateOffsetError {
         .invalid("cannot select the property '\(property.text)'", at: offset)
     }
 

@@ -2,14 +2,14 @@
 /// with a float is exact decimal arithmetic turned back into a float.
 extension Renderer {
     func arithmetic(_ operation: LiquidNumber.Operation, _ input: Value, _ operand: Value, at offset: Int)
-        throws(TemplateFailure) -> Value
+        throws(TemplateOffsetError) -> Value
     {
         let result = try LiquidNumber.apply(
             operation, try LiquidNumber.from(input, at: offset), try LiquidNumber.from(operand, at: offset), at: offset)
         return try result.value(at: offset)
     }
 
-    func absolute(_ input: Value, at offset: Int) throws(TemplateFailure) -> Value {
+    func absolute(_ input: Value, at offset: Int) throws(TemplateOffsetError) -> Value {
         switch try LiquidNumber.from(input, at: offset) {
         case .integer(let number):
             guard number != Int64.min else { throw .limit("integer overflow in abs", at: offset) }
@@ -21,7 +21,7 @@ extension Renderer {
     }
 
     /// `ceil` and `floor`: always an integer.
-    func rounded(_ input: Value, mode: Decimal.RoundingMode, at offset: Int) throws(TemplateFailure) -> Value {
+    func rounded(_ input: Value, mode: Decimal.RoundingMode, at offset: Int) throws(TemplateOffsetError) -> Value {
         switch try LiquidNumber.from(input, at: offset) {
         case .integer(let number): return .integer(number)
         case .decimal(let decimal):
@@ -35,7 +35,7 @@ extension Renderer {
     /// `round: places`, half away from zero on the exact decimal (`2.675`
     /// rounds to `2.68`); to a whole number or tens and hundreds (places of
     /// 0 or less) the result is an integer, else a float.
-    func round(_ input: Value, places: Value, at offset: Int) throws(TemplateFailure) -> Value {
+    func round(_ input: Value, places: Value, at offset: Int) throws(TemplateOffsetError) -> Value {
         let digits: Int
         switch try LiquidNumber.from(places, at: offset) {
         case .integer(let number): digits = Int(clamping: number)
@@ -57,7 +57,7 @@ extension Renderer {
     }
 
     /// `at_least` (keepLarger) and `at_most`.
-    func bound(_ input: Value, _ limit: Value, keepLarger: Bool, at offset: Int) throws(TemplateFailure) -> Value {
+    func bound(_ input: Value, _ limit: Value, keepLarger: Bool, at offset: Int) throws(TemplateOffsetError) -> Value {
         let number = try LiquidNumber.from(input, at: offset)
         let bound = try LiquidNumber.from(limit, at: offset)
         let order = LiquidNumber.compare(bound, number)

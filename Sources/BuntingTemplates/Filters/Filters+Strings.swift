@@ -162,7 +162,7 @@ extension Renderer {
     /// ends), as in Ruby.
     mutating func replaced(
         _ text: String, _ pattern: String, with replacement: String, _ which: Occurrence, at offset: Int
-    ) throws(TemplateFailure) -> String {
+    ) throws(TemplateOffsetError) -> String {
         let bytes = Array(text.utf8)
         let needle = Array(pattern.utf8)
         let insert = Array(replacement.utf8)
@@ -210,7 +210,7 @@ extension Renderer {
     /// `slice: offset, length`: characters of a string, elements of an
     /// array; a negative offset counts from the end.
     mutating func slice(_ input: Value, _ offsetValue: Value, _ lengthValue: Value?, at offset: Int)
-        throws(TemplateFailure) -> Value
+        throws(TemplateOffsetError) -> Value
     {
         let start = try RubyNumber.integer(offsetValue, at: offset)
         // A nil length is no length, as in Ruby (`length ? … : 1`).
@@ -244,10 +244,10 @@ extension Renderer {
     /// `split: pattern`: a single space splits on runs of whitespace
     /// (ignoring leading ones), an empty pattern into characters; empty
     /// strings at the end are dropped.
-    mutating func split(_ text: String, by pattern: String, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func split(_ text: String, by pattern: String, at offset: Int) throws(TemplateOffsetError) -> Value {
         try spend(bytes: text.utf8.count, at: offset)
         var parts: [JSON] = []
-        func add(_ part: String) throws(TemplateFailure) {
+        func add(_ part: String) throws(TemplateOffsetError) {
             parts.append(.string(part))
             if parts.count > limits.maxArrayLength {
                 throw .limit("an array would have more than \(limits.maxArrayLength) elements", at: offset)
@@ -280,11 +280,11 @@ extension Renderer {
     /// `truncate: length, ellipsis`: at most `length` characters, the
     /// ellipsis (`...` by default) included.
     mutating func truncate(_ input: Value, _ lengthValue: Value?, _ ellipsisValue: Value?, at offset: Int)
-        throws(TemplateFailure) -> Value
+        throws(TemplateOffsetError) -> Value
     {
         if input.isNull { return .null }
         let length =
-            try lengthValue.map { value throws(TemplateFailure) in try RubyNumber.integer(value, at: offset) } ?? 50
+            try lengthValue.map { value throws(TemplateOffsetError) in try RubyNumber.integer(value, at: offset) } ?? 50
         let ellipsis = ellipsisValue?.text ?? "..."
         let text = input.text
         try spend(bytes: text.utf8.count, at: offset)
@@ -298,11 +298,11 @@ extension Renderer {
     /// `truncatewords: count, ellipsis`: the first words (at least one),
     /// joined by single spaces, then the ellipsis, when there are more.
     mutating func truncateWords(_ input: Value, _ countValue: Value?, _ ellipsisValue: Value?, at offset: Int)
-        throws(TemplateFailure) -> Value
+        throws(TemplateOffsetError) -> Value
     {
         if input.isNull { return .null }
         var count =
-            try countValue.map { value throws(TemplateFailure) in try RubyNumber.integer(value, at: offset) } ?? 15
+            try countValue.map { value throws(TemplateOffsetError) in try RubyNumber.integer(value, at: offset) } ?? 15
         if count <= 0 { count = 1 }
         let text = input.text
         try spend(bytes: text.utf8.count, at: offset)
@@ -333,7 +333,7 @@ extension Renderer {
 
     /// Ruby's `CGI.unescape`: `+` is a space, `%XX` a byte; the result must
     /// be UTF-8.
-    mutating func urlDecoded(_ text: String, at offset: Int) throws(TemplateFailure) -> String {
+    mutating func urlDecoded(_ text: String, at offset: Int) throws(TemplateOffsetError) -> String {
         let bytes = Array(text.utf8)
         try spend(bytes: bytes.count, at: offset)
         var output: [UInt8] = []
@@ -367,7 +367,7 @@ extension Renderer {
         return decoded
     }
 
-    mutating func base64Decoded(_ text: String, urlSafe: Bool, at offset: Int) throws(TemplateFailure) -> String {
+    mutating func base64Decoded(_ text: String, urlSafe: Bool, at offset: Int) throws(TemplateOffsetError) -> String {
         try spend(bytes: text.utf8.count, at: offset)
         guard let bytes = Base64.decode(text, urlSafe: urlSafe) else {
             throw .invalid(

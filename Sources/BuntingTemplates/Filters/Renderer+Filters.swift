@@ -3,7 +3,7 @@ import BuntingJSON
 /// Applying one filter: its arguments evaluated, then the filter's own
 /// function (in the `Filters+…` files, by kind).
 extension Renderer {
-    mutating func apply(_ call: FilterCall, to input: Value) throws(TemplateFailure) -> Value {
+    mutating func apply(_ call: FilterCall, to input: Value) throws(TemplateOffsetError) -> Value {
         var arguments: [Value] = []
         arguments.reserveCapacity(call.positional.count)
         for expression in call.positional { arguments.append(try evaluate(expression)) }
@@ -92,13 +92,14 @@ extension Renderer {
     }
 
     /// Charges for a string a filter built, by its length.
-    mutating func charged(_ text: String, at offset: Int) throws(TemplateFailure) -> String {
+    mutating func charged(_ text: String, at offset: Int) throws(TemplateOffsetError) -> String {
         try spend(bytes: text.utf8.count, at: offset)
         return text
     }
 
     /// `a + b`, refused before it is built when it would be too long.
-    mutating func concatenated(_ first: String, _ second: String, at offset: Int) throws(TemplateFailure) -> String {
+    mutating func concatenated(_ first: String, _ second: String, at offset: Int) throws(TemplateOffsetError) -> String
+    {
         let length = first.utf8.count + second.utf8.count
         if length > limits.maxStringBytes {
             throw .limit("a filter would build a string of more than \(limits.maxStringBytes) bytes", at: offset)

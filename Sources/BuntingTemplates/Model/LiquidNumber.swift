@@ -11,7 +11,7 @@ enum LiquidNumber {
     /// Liquid's `to_number`: integers and floats as they are, a string that
     /// is a decimal (`-12.5`) as that decimal, any other string by its
     /// leading digits (`'7,42'` is 7, `'abc'` is 0), anything else 0.
-    static func from(_ value: Value, at offset: Int) throws(TemplateFailure) -> LiquidNumber {
+    static func from(_ value: Value, at offset: Int) throws(TemplateOffsetError) -> LiquidNumber {
         switch value {
         case .integer(let number): return .integer(number)
         case .float(let number): return .decimal(Decimal(number))
@@ -27,7 +27,7 @@ enum LiquidNumber {
     }
 
     /// The result as a template value: a decimal goes back to a float.
-    func value(at offset: Int) throws(TemplateFailure) -> Value {
+    func value(at offset: Int) throws(TemplateOffsetError) -> Value {
         switch self {
         case .integer(let number): return .integer(number)
         case .decimal(let decimal):
@@ -58,7 +58,7 @@ enum LiquidNumber {
     }
 
     static func apply(_ operation: Operation, _ lhs: LiquidNumber, _ rhs: LiquidNumber, at offset: Int)
-        throws(TemplateFailure) -> LiquidNumber
+        throws(TemplateOffsetError) -> LiquidNumber
     {
         if case .integer(let a) = lhs, case .integer(let b) = rhs {
             let (result, overflow): (Int64, Bool)

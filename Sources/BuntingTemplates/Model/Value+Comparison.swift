@@ -60,7 +60,8 @@ extension Value {
     /// `<`, `>`, `<=`, `>=`: numbers with numbers, strings with strings (by
     /// bytes), times with times. A string against a number (or a time
     /// against either) is an error, as in Ruby; any other pair is false.
-    static func ordered(_ lhs: Value, _ comparison: Comparison, _ rhs: Value, at offset: Int) throws(TemplateFailure)
+    static func ordered(_ lhs: Value, _ comparison: Comparison, _ rhs: Value, at offset: Int)
+        throws(TemplateOffsetError)
         -> Bool
     {
         let order: Int

@@ -38,7 +38,7 @@ struct ExpressionLexer {
     }
 
     /// Every token up to and including `.end`.
-    mutating func tokens() throws(TemplateFailure) -> [ExpressionToken] {
+    mutating func tokens() throws(TemplateOffsetError) -> [ExpressionToken] {
         var tokens: [ExpressionToken] = []
         while true {
             let token = try next()
@@ -51,7 +51,7 @@ struct ExpressionLexer {
         position + offset < end ? bytes[position + offset] : nil
     }
 
-    mutating func next() throws(TemplateFailure) -> ExpressionToken {
+    mutating func next() throws(TemplateOffsetError) -> ExpressionToken {
         skipSpaces()
         guard position < end else { return ExpressionToken(kind: .end, start: end, end: end) }
         let start = position

@@ -28,7 +28,7 @@ struct MarkupScanner {
         self.bytes = bytes
     }
 
-    mutating func next() throws(TemplateFailure) -> MarkupToken? {
+    mutating func next() throws(TemplateOffsetError) -> MarkupToken? {
         while position < bytes.count {
             guard let opening = nextMarkupStart(from: position) else {
                 let token = text(from: position, to: bytes.count, trimRight: false)
@@ -51,7 +51,7 @@ struct MarkupScanner {
     /// The body of a `raw` (or `doc`) block that the scanner has just passed
     /// the opening tag of: everything up to `{% endNAME %}` (with or without
     /// dashes), verbatim. Returns the body's range and the closing tag.
-    mutating func verbatimBody(of tag: String, openedAt opening: Int) throws(TemplateFailure) -> (
+    mutating func verbatimBody(of tag: String, openedAt opening: Int) throws(TemplateOffsetError) -> (
         body: Range<Int>, closing: MarkupToken
     ) {
         let nameBytes = Array("end\(tag)".utf8)
@@ -96,7 +96,7 @@ struct MarkupScanner {
         return MarkupToken(kind: .text, start: start, end: end, contentStart: contentStart, contentEnd: contentEnd)
     }
 
-    private mutating func markup(at start: Int) throws(TemplateFailure) -> MarkupToken {
+    private mutating func markup(at start: Int) throws(TemplateOffsetError) -> MarkupToken {
         let isTag = bytes[start + 1] == UInt8(ascii: "%")
         var contentStart = start + 2
         if contentStart < bytes.count, bytes[contentStart] == UInt8(ascii: "-") { contentStart += 1 }

@@ -18,7 +18,7 @@ final class EngineHarness {
 
     init(
         _ document: JSON, store: MemoryStore = MemoryStore(), withSink: Bool = true, localSource: Bool = true,
-        settleAtStart: Bool = true, sourceFailures: [SourceFailure] = [], stream: ScriptedStream? = nil,
+        settleAtStart: Bool = true, sourceFailures: [SourceError] = [], stream: ScriptedStream? = nil,
         worker: any Worker = InlineWorker(), configure: (inout Engine.Configuration) -> Void = { _ in }
     ) {
         loop = EventLoop(clock: clock)

@@ -51,7 +51,7 @@ final class ScriptedConnection: StreamConnection, @unchecked Sendable {
         report(.event(StreamEvent(type: type, data: Array(text.utf8))))
     }
 
-    func end(_ failure: RemoteFailure = .serverError("the server ended the stream")) { report(.ended(failure)) }
+    func end(_ failure: RemoteError = .serverError("the server ended the stream")) { report(.ended(failure)) }
 }
 
 /// A worker that holds the work it is given until the test releases it:

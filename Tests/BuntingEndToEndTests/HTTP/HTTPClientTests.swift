@@ -111,7 +111,7 @@ import Testing
         let event = AnalyticsEvent(
             eventId: "e1", kind: .impression, channel: .featureFlags, itemId: "f", userId: nil, deviceId: "d",
             sessionId: nil, time: 1, item: [:])
-        #expect(throws: SinkFailure.clientError("HTTP 307 (redirect to \(server.url("/other")) not followed)")) {
+        #expect(throws: SinkError.clientError("HTTP 307 (redirect to \(server.url("/other")) not followed)")) {
             try sink.deliver([event])
         }
         #expect(try server.requests("/other").isEmpty)

@@ -6,7 +6,7 @@ protocol AnalyticsQueueDelegate: AnyObject {
     var isSDKEnabled: Bool { get }
     /// ENQUEUED or FLUSHED of one event, to the subscriptions it concerns.
     func sendAnalytics(_ channel: Channel, _ notice: AnalyticsNotice)
-    func sendError(_ channel: Channel, _ error: ChannelError)
+    func sendError(_ channel: Channel, _ error: ChannelProblem)
 }
 
 /// A `flush` waiting for the sink: how many of its events went out so far.
@@ -103,7 +103,7 @@ final class AnalyticsQueue: @unchecked Sendable {
         for channel in Self.channels(of: dropped) {
             delegate?.sendError(
                 channel,
-                ChannelError(.clientError, .doNotRetry, message: "analytics queue full: dropped the oldest events")
+                ChannelProblem(.clientError, .doNotRetry, message: "analytics queue full: dropped the oldest events")
             )
         }
     }
@@ -169,8 +169,8 @@ final class AnalyticsQueue: @unchecked Sendable {
         guard let sink else { return }
         inFlight = true
         worker.run(
-            { () -> SinkFailure? in
-                do throws(SinkFailure) {
+            { () -> SinkError? in
+                do throws(SinkError) {
                     try sink.deliver(batch)
                     return nil
                 } catch {
@@ -212,7 +212,7 @@ final class AnalyticsQueue: @unchecked Sendable {
 
     /// The sink refused: ERROR to each channel in the batch, answer waiting
     /// flushes, and retry later unless the failure says not to.
-    private func batchFailed(_ batch: [AnalyticsEvent], _ received: SinkFailure) {
+    private func batchFailed(_ batch: [AnalyticsEvent], _ received: SinkError) {
         // A Retry-After is taken up to --retry-max-delay from now (see DefinitionsFetcher).
         let failure = received.clampingRetryAfter(to: now + retry.maxDelay)
         if case .refusedContent = failure {
@@ -240,7 +240,7 @@ final class AnalyticsQueue: @unchecked Sendable {
         for channel in Self.channels(of: batch) {
             delegate?.sendError(
                 channel,
-                ChannelError(
+                ChannelProblem(
                     failure.errorReason, willRetry ? .sdkWillRetry : failure.givenUpState, rateLimitedUntil: until,
                     message: "analytics not delivered: \(failure.message)"))
         }
@@ -301,7 +301,7 @@ final class AnalyticsQueue: @unchecked Sendable {
                         + "\(isolation.failure.message); it is dropped")
                 delegate?.sendError(
                     event.channel,
-                    ChannelError(
+                    ChannelProblem(
                         .clientError, .doNotRetry,
                         message: "analytics event \(event.eventId) (\(event.kind.rawValue) of \(event.itemId)) "
                             + "was refused by the sink (\(isolation.failure.message)) and dropped"))
@@ -324,7 +324,7 @@ final class AnalyticsQueue: @unchecked Sendable {
 /// A batch the sink refused for what it holds, cut in halves until the
 /// events it refuses stand alone.
 struct BatchIsolation {
-    let failure: SinkFailure
+    let failure: SinkError
     /// Parts still to send; the last is sent next.
     var segments: [[AnalyticsEvent]] = []
     /// Events refused on their own.

@@ -7,7 +7,7 @@ protocol DefinitionsStreamDelegate: AnyObject {
     var isSDKEnabled: Bool { get }
     var subscribedChannels: [Channel] { get }
     var hasDefinitionsSubscribers: Bool { get }
-    func sendError(_ channel: Channel, _ error: ChannelError)
+    func sendError(_ channel: Channel, _ error: ChannelProblem)
     func tellDefinitions(_ notice: DefinitionsNotice)
 }
 
@@ -70,7 +70,7 @@ final class DefinitionsStream: @unchecked Sendable {
     private var serverRetry: Double?
     private var reconnectTimer: EventLoop.TimerToken?
     /// The ERROR told for the outage under way.
-    private var toldError: ChannelError?
+    private var toldError: ChannelProblem?
     private var lastError: String?
     /// A document that came while another was compiled: the next to compile.
     private var nextDocument: [UInt8]?
@@ -196,7 +196,7 @@ final class DefinitionsStream: @unchecked Sendable {
         if reconnects > 0 { fetcher.checkNow() }
     }
 
-    private func ended(_ failure: RemoteFailure) {
+    private func ended(_ failure: RemoteError) {
         let wasConnected = isConnected
         let lasted = openedAt.map { loop.clock.monotonicTime() - $0 } ?? 0
         let wasGood = wasConnected && (eventsOnConnection > 0 || lasted >= Self.lastingConnection)
@@ -225,7 +225,7 @@ final class DefinitionsStream: @unchecked Sendable {
     /// Failures the server may get over are tried again with backoff; a
     /// refusal after the longest delay, so that a stream fixed later is
     /// found again without hammering one that is not.
-    private func reconnectDelay(after failure: RemoteFailure) -> Double {
+    private func reconnectDelay(after failure: RemoteError) -> Double {
         let delay: Double
         if let until = failure.retryAfter {
             delay = min(max(0, until - now), retry.maxDelay)
@@ -241,8 +241,8 @@ final class DefinitionsStream: @unchecked Sendable {
 
     /// The ERROR of an outage: told when it begins, and again only when
     /// what fails changes its reason or retry state, never once per try.
-    private func tellOutage(_ failure: RemoteFailure) {
-        let error = ChannelError(
+    private func tellOutage(_ failure: RemoteError) {
+        let error = ChannelProblem(
             failure.errorReason, failure.isRetried ? .sdkWillRetry : .doNotRetry, rateLimitedUntil: failure.retryAfter,
             message: "the definitions stream at \(location) is down (\(failure.message)); "
                 + (failure.isRetried ? "connecting again" : "tried again every \(seconds(retry.maxDelay)) s")
