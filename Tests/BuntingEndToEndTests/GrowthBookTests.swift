@@ -109,4 +109,30 @@ import Testing
             })
         #expect(Set(exposures.compactMap { $0["eventId"]?.stringValue }).count == 4)
     }
+
+    /// An exposure told ENQUEUED is stored: a server killed before any sink
+    /// took it delivers it after the restart, once.
+    @Test func anEnqueuedExposureSurvivesSIGKILLAndIsDeliveredOnce() throws {
+        let workspace = try StorageWorkspace()
+        try Data(Self.payload(weights: [0.5, 0.5]).utf8).write(to: URL(fileURLWithPath: workspace.definitions))
+        let first = try workspace.startServer(sink: false)
+        _ = try first.call("subscribe", ["channel": "featureFlags"])
+        _ = try first.call("changeUser", ["userId": "dee"])
+        let result = try first.call("evaluateFeature", ["featureKey": "checkout-button"])["result"]
+        let variation = try #require(result?["experimentResult"]?["key"]?.stringValue)
+        let enqueued = try first.waitForEvent("EXPOSURE", "featureFlags") { $0["action"] == "ENQUEUED" }
+        let eventId = try #require(enqueued["eventId"]?.stringValue)
+        first.killHard()
+
+        let restarted = try workspace.startServer()
+        _ = try restarted.call("flush")
+        try restarted.expectPromptStatusAndTermination()
+        let lines = try String(contentsOfFile: workspace.sink, encoding: .utf8).split(separator: "\n").map {
+            try JSON.parse(String($0))
+        }
+        let exposures = lines.filter { $0["kind"] == "experiment_viewed" }
+        #expect(exposures.compactMap { $0["eventId"]?.stringValue } == [eventId], "delivered once, after the restart")
+        #expect(exposures.first?["userId"] == "dee")
+        #expect(exposures.first?["variationKey"]?.stringValue == variation)
+    }
 }

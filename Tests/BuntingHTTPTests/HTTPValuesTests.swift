@@ -42,7 +42,7 @@ import Testing
     }
 }
 
-@Suite struct RemoteFailureHTTPTests {
+@Suite struct RemoteErrorHTTPTests {
     let now = 1_750_000_000.0
 
     func failure(_ status: Int, _ headers: [String: String] = [:]) -> RemoteError? {
