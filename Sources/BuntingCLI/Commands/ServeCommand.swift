@@ -81,6 +81,7 @@ enum ServeCommand {
                 store: storage.store)
             let assembly = ServerAssembly(context: context, parts: parts)
             storage.deferCheckpoints(on: context.loop)
+            storage.makeOwedCheck(on: context.loop)
             storage.forgetUsers(configuration.retention, on: context.loop)
             context.onShutdown { done in
                 storage.close()
