@@ -157,6 +157,19 @@ struct JSONReader {
     /// A number as jansson's lexer reads one: an integer when written
     /// without fraction or exponent, else a real from `strtod`.
     private mutating func number() -> JSON? {
+        guard let number = scanNumber() else { return nil }
+        if !number.isReal {
+            var value: Int64 = 0
+            for index in number.digits { value = value * 10 + Int64(byte(at: index) &- UInt8(ascii: "0")) }
+            return .integer(number.negative ? -value : value)
+        }
+        return real(number.text)
+    }
+
+    /// Steps over a number as jansson's lexer reads one; nil for what it
+    /// refuses, and for an integer of more than 18 digits, which is
+    /// jansson's to judge (18 digits cannot overflow 64 bits).
+    private mutating func scanNumber() -> (text: Range<Int>, digits: Range<Int>, negative: Bool, isReal: Bool)? {
         let start = position
         var negative = false
         if byte(at: position) == UInt8(ascii: "-") {
@@ -173,7 +186,7 @@ struct JSONReader {
         } else {
             while position < bytes.count && Self.isDigit(byte(at: position)) { position += 1 }
         }
-        let integerDigits = position - digitsStart
+        let digits = digitsStart..<position
         var isReal = false
         if position < bytes.count && byte(at: position) == UInt8(ascii: ".") {
             position += 1
@@ -190,14 +203,8 @@ struct JSONReader {
             while position < bytes.count && Self.isDigit(byte(at: position)) { position += 1 }
             isReal = true
         }
-        if !isReal {
-            // 18 digits cannot overflow 64 bits; longer ones are jansson's to judge.
-            guard integerDigits <= 18 else { return nil }
-            var value: Int64 = 0
-            for index in digitsStart..<position { value = value * 10 + Int64(byte(at: index) &- UInt8(ascii: "0")) }
-            return .integer(negative ? -value : value)
-        }
-        return real(start..<position)
+        guard isReal || digits.count <= 18 else { return nil }
+        return (start..<position, digits, negative, isReal)
     }
 
     /// The real written at `text`, as jansson reads it (`strtod`); nil when
@@ -227,7 +234,7 @@ struct JSONReader {
                 position += 1
                 return String(decoding: text, as: UTF8.self)
             }
-            if byte == UInt8(ascii: "\\") { return escapedString(from: start, isKey: isKey) }
+            if byte == UInt8(ascii: "\\") { return escapedString(from: start, isKey: isKey, making: true) }
             if byte < 0x20 { return nil }
             if byte < 0x80 {
                 position += 1
@@ -240,8 +247,9 @@ struct JSONReader {
     }
 
     /// The rest of a string that holds an escape, from `start` (just after
-    /// the opening quote), decoded into the scratch buffer.
-    private mutating func escapedString(from start: Int, isKey: Bool) -> String? {
+    /// the opening quote), decoded into the scratch buffer; without `making`,
+    /// checked only (the empty string stands for it).
+    private mutating func escapedString(from start: Int, isKey: Bool, making: Bool) -> String? {
         scratch.removeAll(keepingCapacity: true)
         for index in start..<position { scratch.append(byte(at: index)) }
         while position < bytes.count {
@@ -249,7 +257,7 @@ struct JSONReader {
             switch byte {
             case UInt8(ascii: "\""):
                 position += 1
-                return String(decoding: scratch, as: UTF8.self)
+                return making ? String(decoding: scratch, as: UTF8.self) : ""
             case UInt8(ascii: "\\"):
                 position += 1
                 guard position < bytes.count else { return nil }
@@ -361,5 +369,146 @@ struct JSONReader {
         if value > 0x10FFFF || (0xD800...0xDFFF).contains(value) { return nil }
         if (length == 3 && value < 0x800) || (length == 4 && value < 0x10000) { return nil }
         return length
+    }
+
+    // MARK: - Checking without making the value
+
+    /// Where the members of a text that is an object are written, and those
+    /// of its members named in `inside` that are objects: for a text `read`
+    /// reads (nil for any other, and for one that is not an object), checked
+    /// as `read` checks it but without making its value. What lets a
+    /// document be judged and cut into pieces in one pass (`JSONOutline`).
+    static func outline(_ bytes: UnsafeRawBufferPointer, maxDepth: Int, inside: Set<String>) -> JSONOutline? {
+        guard bytes.baseAddress != nil else { return nil }
+        var reader = JSONReader(bytes: bytes, maxDepth: min(maxDepth, janssonMaxDepth))
+        reader.skipWhitespace()
+        guard reader.position < bytes.count, reader.byte(at: reader.position) == UInt8(ascii: "{") else { return nil }
+        var nested: [String: [JSONMemberSpans.Member]] = [:]
+        guard let members = reader.checkObject(depth: 0, recording: true, inside: inside, nested: &nested) else { return nil }
+        reader.skipWhitespace()
+        guard reader.position == bytes.count else { return nil }
+        return JSONOutline(members: members, nested: nested)
+    }
+
+    /// Steps over a value, checked as `value(depth:)` reads it.
+    private mutating func check(depth: Int) -> Bool {
+        skipWhitespace()
+        guard position < bytes.count else { return false }
+        switch byte(at: position) {
+        case UInt8(ascii: "{"):
+            var none: [String: [JSONMemberSpans.Member]] = [:]
+            return checkObject(depth: depth, recording: false, inside: [], nested: &none) != nil
+        case UInt8(ascii: "["): return checkArray(depth: depth)
+        case UInt8(ascii: "\""): return skipString()
+        case UInt8(ascii: "t"): return literal("true", .bool(true)) != nil
+        case UInt8(ascii: "f"): return literal("false", .bool(false)) != nil
+        case UInt8(ascii: "n"): return literal("null", .null) != nil
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            guard let number = scanNumber() else { return false }
+            return !number.isReal || real(number.text) != nil
+        default: return false
+        }
+    }
+
+    /// An object checked as `object(depth:)` reads it (keys given twice
+    /// found by their bytes); its members' places when `recording`, and
+    /// those of the members named in `inside`, recorded into `nested`.
+    private mutating func checkObject(
+        depth: Int, recording: Bool, inside: Set<String>, nested: inout [String: [JSONMemberSpans.Member]]
+    ) -> [JSONMemberSpans.Member]? {
+        guard depth < maxDepth else { return nil }
+        position += 1
+        var members: [JSONMemberSpans.Member] = []
+        var keys: [String] = []
+        var keySet: Set<ExactString>?
+        skipWhitespace()
+        if position < bytes.count && byte(at: position) == UInt8(ascii: "}") {
+            position += 1
+            return members
+        }
+        while true {
+            skipWhitespace()
+            let keyStart = position
+            guard position < bytes.count, byte(at: position) == UInt8(ascii: "\""), let key = string(isKey: true) else { return nil }
+            let keyText = keyStart..<position
+            // A few keys are compared in turn, more through a set.
+            if keySet == nil {
+                guard !keys.contains(where: { $0.sameBytes(as: key) }) else { return nil }
+                keys.append(key)
+                if keys.count > JSONObject.indexThreshold { keySet = Set(keys.map { ExactString($0) }) }
+            } else {
+                guard keySet!.insert(ExactString(key)).inserted else { return nil }
+            }
+            skipWhitespace()
+            guard position < bytes.count, byte(at: position) == UInt8(ascii: ":") else { return nil }
+            position += 1
+            skipWhitespace()
+            let valueStart = position
+            if recording && inside.contains(key) && position < bytes.count && byte(at: position) == UInt8(ascii: "{") {
+                var none: [String: [JSONMemberSpans.Member]] = [:]
+                guard let inner = checkObject(depth: depth + 1, recording: true, inside: [], nested: &none) else { return nil }
+                nested[key] = inner
+            } else {
+                guard check(depth: depth + 1) else { return nil }
+            }
+            if recording { members.append(JSONMemberSpans.Member(key: key, keyText: keyText, value: valueStart..<position)) }
+            skipWhitespace()
+            guard position < bytes.count else { return nil }
+            switch byte(at: position) {
+            case UInt8(ascii: ","):
+                position += 1
+            case UInt8(ascii: "}"):
+                position += 1
+                return members
+            default:
+                return nil
+            }
+        }
+    }
+
+    private mutating func checkArray(depth: Int) -> Bool {
+        guard depth < maxDepth else { return false }
+        position += 1
+        skipWhitespace()
+        if position < bytes.count && byte(at: position) == UInt8(ascii: "]") {
+            position += 1
+            return true
+        }
+        while true {
+            guard check(depth: depth + 1) else { return false }
+            skipWhitespace()
+            guard position < bytes.count else { return false }
+            switch byte(at: position) {
+            case UInt8(ascii: ","):
+                position += 1
+            case UInt8(ascii: "]"):
+                position += 1
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
+    /// Steps over a string, checked as `string()` reads it.
+    private mutating func skipString() -> Bool {
+        position += 1
+        let start = position
+        while position < bytes.count {
+            let byte = byte(at: position)
+            if byte == UInt8(ascii: "\"") {
+                position += 1
+                return true
+            }
+            if byte == UInt8(ascii: "\\") { return escapedString(from: start, isKey: false, making: false) != nil }
+            if byte < 0x20 { return false }
+            if byte < 0x80 {
+                position += 1
+            } else {
+                guard let length = utf8Length(at: position) else { return false }
+                position += length
+            }
+        }
+        return false
     }
 }

@@ -137,6 +137,80 @@ import Testing
     }
 }
 
+/// An outline checks a text as `JSONReader` reads it without making the
+/// value: it must accept exactly the objects the reader reads, and each
+/// member it records (of the top level, and inside the members named) must be
+/// written where it says, parsing on its own to jansson's value.
+@Suite struct JSONOutlineTests {
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    private func expectAgrees(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { text in
+            let outline = JSONOutline.of(text, inside: ["flags", "a"])
+            let read = JSON.readInSwift(text)
+            guard case .object(let object)? = read else {
+                #expect(outline == nil, "outlined a text the reader does not read as an object: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+                return
+            }
+            guard let outline else {
+                Issue.record("no outline of an object the reader reads: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+                return
+            }
+            #expect(outline.members.map(\.key) == object.keys)
+            for member in outline.members {
+                let value = try? JSON.parsedByJansson(UnsafeRawBufferPointer(rebasing: text[member.value]))
+                #expect(value?.encoded() == object[member.key]?.encoded(), "\(member.key)")
+                #expect((try? JSON.parse(UnsafeRawBufferPointer(rebasing: text[member.keyText]))) == .string(member.key))
+                guard case .object(let inner)? = object[member.key], ["flags", "a"].contains(member.key) else {
+                    #expect(outline.nested[member.key] == nil)
+                    continue
+                }
+                let spans = outline.nested[member.key]
+                #expect(spans?.map(\.key) == inner.keys)
+                for span in spans ?? [] {
+                    let value = try? JSON.parsedByJansson(UnsafeRawBufferPointer(rebasing: text[span.value]))
+                    #expect(value?.encoded() == inner[span.key]?.encoded(), "\(member.key)/\(span.key)")
+                }
+            }
+        }
+    }
+
+    @Test func outlinesWhatTheReaderReadsAsAnObjectAndNothingElse() throws {
+        var inputs = [
+            #"{"flags":{"a":{"x":[1,2,{"y":"z"}]},"b\u00e9":true,"c":"\"q\""},"banners":[1,2],"n":-0.5e3,"a":{"k":null}}"#,
+            " { \"a\" : { } , \"flags\" : [ ] } ", "{}", "[]", "{\"a\":1,\"a\":2}", "{\"flags\":{\"k\":1,\"k\":2}}",
+            "{\"a\":{\"b\":1}} x", "{\"a\":1e400}", "{\"a\":12345678901234567890}", "{\"a\":\"\\ud800\"}",
+        ].map { Array($0.utf8) }
+        for directory in ["fuzz/corpus/json", "fuzz/corpus/definitions", "fuzz/corpus/dispatch", "fuzz/corpus/schema"] {
+            let url = Self.root.appendingPathComponent(directory)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] {
+                inputs.append(Array(try Data(contentsOf: url.appendingPathComponent(name))))
+            }
+        }
+        inputs.append(Array(try Data(contentsOf: Self.root.appendingPathComponent("examples/definitions/bunting.json"))))
+        for input in inputs { expectAgrees(input) }
+        // Byte changes to the valid ones, from a fixed seed.
+        var state: UInt64 = 7
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        let alphabet = Array("{}[]\",:\\ -.0123456789etrufalsn\u{00}é".utf8) + [0x80, 0xC3, 0xFF]
+        let valid = inputs.filter { !$0.isEmpty && $0.count < 4096 }
+        for _ in 0..<10_000 {
+            var bytes = valid[next() % valid.count]
+            let at = next() % bytes.count
+            switch next() % 3 {
+            case 0: bytes[at] = alphabet[next() % alphabet.count]
+            case 1: bytes.remove(at: at)
+            default: bytes.insert(bytes[at], at: at)
+            }
+            expectAgrees(bytes)
+        }
+    }
+}
+
 /// A small deterministic generator for the mutations.
 private struct SplitMix {
     var state: UInt64
