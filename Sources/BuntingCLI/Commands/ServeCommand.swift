@@ -57,7 +57,7 @@ enum ServeCommand {
         if source.isLocal {
             let firstCompiler = Definitions.compiler(
                 strict: configuration.strict, known: knownDocuments, beginsLoading: false, preparesSchema: true,
-                decryptionKey: configuration.decryptionKey)
+                decryptionKey: configuration.decryptionKey, servesUnseen: true)
             let load = Engine.fetchAndCompile(source: source, since: nil, compile: firstCompiler)
             if let problem = load.problem, !configuration.startWithoutDefinitions {
                 printToStderr("bunting: cannot use the definitions at \(source.location): \(problem)\n"

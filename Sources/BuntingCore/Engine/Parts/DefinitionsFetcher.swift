@@ -317,10 +317,13 @@ final class DefinitionsFetcher: @unchecked Sendable {
         definitions = compiled
         problem = nil
         loadedAt = now
-        if changed, !compiled.problems.isEmpty {
-            let count = compiled.problems.count
-            log.warning("definitions at \(source.location) loaded with \(count) problem\(count == 1 ? "" : "s") "
-                + "(the rest serves): " + compiled.problems.prefix(20).map(\.description).joined(separator: "; "))
+        if changed {
+            // A document never seen that serves while it is checked knows its problems later.
+            compiled.whenProblemsKnown { [location = source.location] problems in
+                guard !problems.isEmpty else { return }
+                log.warning("definitions at \(location) loaded with \(problems.count) problem\(problems.count == 1 ? "" : "s") "
+                    + "(the rest serves): " + problems.prefix(20).map(\.description).joined(separator: "; "))
+            }
         }
         if let delegate, delegate.hasDefinitionsSubscribers, let loadedAt {
             if let previous, changed {
