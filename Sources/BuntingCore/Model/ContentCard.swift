@@ -139,6 +139,37 @@ public struct ContentCard: Equatable, Sendable, JSONText {
     }
 
     /// Pinned first, then newest `created` first, then by id.
+    /// The cards sorted by `listedBefore`, in the same order as
+    /// `cards.sorted(by: listedBefore)`, each card's fields read once: the
+    /// sort compares plain values (its table, place, pinning and date), and
+    /// reads ids only on a tie. Sorted card by card, listing 18,000 cards
+    /// cost about 130 million instructions (each comparison reading the rows
+    /// of two tables, with their references counted), a third of a
+    /// changeUser with a card-heavy document.
+    public static func inListedOrder(_ cards: [ContentCard]) -> [ContentCard] {
+        struct Key {
+            let table: ObjectIdentifier
+            let listed: Bool
+            let index: UInt32
+            let pinned: Bool
+            let created: Double
+            let position: Int
+        }
+        let keys = cards.indices.map { position in
+            let card = cards[position]
+            let row = card.table.rows[Int(card.index)]
+            return Key(table: ObjectIdentifier(card.table), listed: card.table.listed, index: card.index,
+                       pinned: row.pinned, created: row.created, position: position)
+        }
+        let order = keys.sorted { lhs, rhs in
+            if lhs.table == rhs.table && lhs.listed { return lhs.index < rhs.index }
+            if lhs.pinned != rhs.pinned { return lhs.pinned }
+            if lhs.created != rhs.created { return lhs.created > rhs.created }
+            return cards[lhs.position].id < cards[rhs.position].id
+        }
+        return order.map { cards[$0.position] }
+    }
+
     public static func listedBefore(_ lhs: ContentCard, _ rhs: ContentCard) -> Bool {
         if lhs.table === rhs.table && lhs.table.listed { return lhs.index < rhs.index }
         if lhs.pinned != rhs.pinned { return lhs.pinned }
