@@ -60,7 +60,7 @@ import Testing
         ])
         let loose = [ContentCard(id: "c", type: .classic, created: 100), ContentCard(id: "0", type: .classic, created: 100),
                      ContentCard(id: "p", type: .classic, created: 50, pinned: true), ContentCard(id: "é", type: .control, created: 300)]
-        var mixed = shared + twins + loose + Self.cards
+        var mixed = shared + twins + loose + Self.cards + [shared[1], shared[3]]
         for _ in 0..<20 {
             let listed = ContentCard.inListedOrder(mixed)
             let expected = mixed.sorted(by: ContentCard.listedBefore)
