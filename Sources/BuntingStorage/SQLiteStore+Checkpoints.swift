@@ -9,17 +9,9 @@ import BuntingRuntime
 /// of caches, so every change paid for copying them again and for two disk
 /// flushes before its DATA_UPDATED could be sent.
 ///
-/// So, once a server calls `deferCheckpoints(on:)`, a commit of
-/// `Checkpoints.largeCommitBytes` or more (a user change's caches) that
-/// leaves `Checkpoints.deferredBytes` or more in the log only arranges a
-/// checkpoint for when the store has had no commit for `Checkpoints.pause`
-/// seconds. A small commit (an event, an item's state) that leaves that much
-/// checkpoints at once, as SQLite would, unless a checkpoint already waits
-/// for a pause (which it pushes back, as any commit does): a stream of events never pauses,
-/// and the log it left grew to 8 MB before a kill, which the restart then
-/// replayed (about 10 million instructions, a third of reaching the first
-/// reply with 10,000 queued events); a checkpoint of 4 MB inside one event
-/// commit in a few thousand costs less than that wait saves. A
+/// So, once a server calls `deferCheckpoints(on:)`, a commit that leaves
+/// `Checkpoints.deferredBytes` or more in the log only arranges a checkpoint
+/// for when the store has had no commit for `Checkpoints.pause` seconds. A
 /// busy server that never pauses still checkpoints inside the commit that
 /// leaves `Checkpoints.immediateBytes` in the log, or four times what that
 /// commit added if more: the bound on the log, and a limit on how often a
@@ -45,9 +37,6 @@ public enum Checkpoints {
     public static let commitsPerImmediate = 4
     /// Seconds without a commit before a deferred checkpoint runs.
     public static let pause = 0.5
-    /// A commit at least this large may leave its checkpoint for a pause; a
-    /// smaller one past `deferredBytes` checkpoints at once.
-    public static let largeCommitBytes = 256 << 10
 }
 
 extension SQLiteStore {
@@ -65,8 +54,7 @@ extension SQLiteStore {
         let logged = connection.database.logBytes
         guard logged >= Checkpoints.deferredBytes else { return }
         let bound = max(Checkpoints.immediateBytes, Checkpoints.commitsPerImmediate * committed)
-        guard let loop = checkpointLoop, logged < bound, committed >= Checkpoints.largeCommitBytes || checkpointTimer != nil
-        else {
+        guard let loop = checkpointLoop, logged < bound else {
             checkpointNow()
             return
         }

@@ -42,26 +42,6 @@ private func openStore(_ directory: TemporaryDirectory, deferringCheckpointsOn l
         #expect(logBytes(store) < Checkpoints.deferredBytes)
     }
 
-    /// Events never pause: their log is checkpointed in the commit that
-    /// crosses the threshold, so that a restart after a kill replays at most
-    /// about that much.
-    @Test func smallCommitsCheckpointAtTheThresholdWithoutWaiting() throws {
-        let directory = try TemporaryDirectory()
-        let loop = EventLoop(clock: ManualClock())
-        let store = try openStore(directory, deferringCheckpointsOn: loop)
-        defer { store.close() }
-        var emptied = 0
-        for mark in 1...60 {
-            try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(megabytes: 0.1, mark: mark))
-            _ = store.commitPending()
-            #expect(!store.checkpointIsDeferred)
-            #expect(logBytes(store) < Checkpoints.deferredBytes)
-            if logBytes(store) == 0 { emptied += 1 }
-        }
-        #expect(emptied >= 1, "six megabytes of commits crossed the threshold at least once")
-        #expect(store.loadUser("alice").caches[.contentCards]?["lastSyncAt"] == 60)
-    }
-
     @Test func aDeferredCheckpointWaitsForAPauseInCommits() throws {
         let directory = try TemporaryDirectory()
         let clock = ManualClock()
