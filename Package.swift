@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "Bunting",
     products: [
-        .executable(name: "bunting", targets: ["bunting"]),
+        .executable(name: "bunting", targets: ["bunting"])
     ],
     targets: [
         // C libraries, from Debian packages.
@@ -63,7 +63,9 @@ let package = Package(
         // evaluated per user into the engine's items.
         .target(
             name: "BuntingDefinitions",
-            dependencies: ["BuntingJSON", "BuntingRuntime", "BuntingRules", "BuntingSchema", "BuntingCore", "BuntingExperiments"],
+            dependencies: [
+                "BuntingJSON", "BuntingRuntime", "BuntingRules", "BuntingSchema", "BuntingCore", "BuntingExperiments",
+            ],
             resources: [
                 .embedInCode("Resources/definitions.schema.compact.json"),
                 .embedInCode("Resources/definitions.skeleton.compact.json"),
@@ -95,7 +97,8 @@ let package = Package(
         .target(
             name: "BuntingCLI",
             dependencies: [
-                "BuntingJSON", "BuntingRuntime", "BuntingCore", "BuntingJSONRPC", "BuntingServer", "BuntingDefinitions", "BuntingIO",
+                "BuntingJSON", "BuntingRuntime", "BuntingCore", "BuntingJSONRPC", "BuntingServer", "BuntingDefinitions",
+                "BuntingIO",
                 "BuntingHTTP",
                 "BuntingStorage",
                 "BuntingTemplates",
@@ -120,17 +123,21 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "BuntingRuntimeTests", dependencies: ["BuntingRuntime"]),
         .testTarget(name: "BuntingCoreTests", dependencies: ["BuntingCore", "BuntingRuntime"]),
-        .testTarget(name: "BuntingDefinitionsTests", dependencies: ["BuntingDefinitions", "BuntingCore", "BuntingJSON"]),
+        .testTarget(
+            name: "BuntingDefinitionsTests", dependencies: ["BuntingDefinitions", "BuntingCore", "BuntingJSON"]),
         // URLs, headers and the HTTP failure mapping; the client against a real server is end-to-end.
         .testTarget(name: "BuntingHTTPTests", dependencies: ["BuntingHTTP", "BuntingCore", "BuntingJSON"]),
         .testTarget(name: "BuntingStorageTests", dependencies: ["BuntingStorage", "BuntingCore", "BuntingJSON"]),
         .testTarget(name: "BuntingJSONRPCTests", dependencies: ["BuntingJSONRPC", "BuntingJSON", "BuntingRuntime"]),
         .testTarget(
             name: "BuntingServerTests",
-            dependencies: ["BuntingServer", "BuntingJSONRPC", "BuntingCore", "BuntingDefinitions", "BuntingJSON", "BuntingRuntime"]),
+            dependencies: [
+                "BuntingServer", "BuntingJSONRPC", "BuntingCore", "BuntingDefinitions", "BuntingJSON", "BuntingRuntime",
+            ]),
         // Drives the built `bunting` binary through real pipes.
         // Also the HTTP client against a fault-injecting loopback server, and nginx.
-        .testTarget(name: "BuntingEndToEndTests", dependencies: ["BuntingJSON", "BuntingHTTP", "BuntingCore", "bunting"]),
+        .testTarget(
+            name: "BuntingEndToEndTests", dependencies: ["BuntingJSON", "BuntingHTTP", "BuntingCore", "bunting"]),
 
         // Release-build benchmark of BuntingRules (benchmarks/rules/run); not a test.
         // Release-build benchmark of BuntingExperiments against the Python
@@ -161,7 +168,8 @@ let package = Package(
 package.targets += [
     .target(name: "FuzzSupport", path: "fuzz/Sources/FuzzSupport"),
     .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", "BuntingJSON"], path: "fuzz/Sources/fuzz-json"),
-    .executableTarget(name: "fuzz-framer", dependencies: ["FuzzSupport", "BuntingJSONRPC"], path: "fuzz/Sources/fuzz-framer"),
+    .executableTarget(
+        name: "fuzz-framer", dependencies: ["FuzzSupport", "BuntingJSONRPC"], path: "fuzz/Sources/fuzz-framer"),
     .executableTarget(
         name: "fuzz-jsonlogic", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingRules"],
         path: "fuzz/Sources/fuzz-jsonlogic"),
@@ -179,6 +187,9 @@ package.targets += [
         path: "fuzz/Sources/fuzz-liquid"),
     .executableTarget(
         name: "fuzz-dispatch",
-        dependencies: ["FuzzSupport", "BuntingJSON", "BuntingJSONRPC", "BuntingRuntime", "BuntingCore", "BuntingDefinitions", "BuntingServer"],
+        dependencies: [
+            "FuzzSupport", "BuntingJSON", "BuntingJSONRPC", "BuntingRuntime", "BuntingCore", "BuntingDefinitions",
+            "BuntingServer",
+        ],
         path: "fuzz/Sources/fuzz-dispatch"),
 ]

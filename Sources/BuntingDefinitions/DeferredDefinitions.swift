@@ -52,42 +52,53 @@ public final class DeferredDefinitions: CompiledDefinitions {
     /// found here). `load` stands in for `Definitions.load`; `refused`
     /// hears of a full load that refused.
     public init?(
-        bytes: [UInt8], problems: [DefinitionsProblem]?, strict: Bool, beginLoading: Bool = true, outline: JSONOutline? = nil,
+        bytes: [UInt8], problems: [DefinitionsProblem]?, strict: Bool, beginLoading: Bool = true,
+        outline: JSONOutline? = nil,
         load: (@Sendable ([UInt8], Bool) -> Result<Definitions, DefinitionsProblems>)? = nil,
         refused: @escaping @Sendable (DefinitionsProblems) -> Void = { _ in }
     ) {
         var hasFeatures = false
-        let spans: (shared: [UInt8], flags: [ExactString: [UInt8]], channels: JSON?, hashing: String?)? = bytes.withUnsafeBytes { text in
-            guard let top = outline?.members ?? JSONMemberSpans.members(of: text, in: 0..<text.count) else { return nil }
-            var shared: [UInt8] = [UInt8(ascii: "{")]
-            var flags: [ExactString: [UInt8]] = [:]
-            var channels: JSON?
-            var hashing: String?
-            for member in top {
-                switch member.key {
-                case "flags":
-                    guard let listed = outline?.nested["flags"] ?? JSONMemberSpans.members(of: text, in: member.value) else { return nil }
-                    for flag in listed where flags[ExactString(flag.key)] == nil {
-                        flags[ExactString(flag.key)] = Array(text[flag.keyText]) + [UInt8(ascii: ":")] + Array(text[flag.value]) }
-                case let section where DocumentSections.large.contains(section):
-                    continue  // banners and cards: no flag reads them
-                case "features", "savedGroups", "contextualBandits":
-                    hasFeatures = hasFeatures || member.key == "features"
-                    continue  // GrowthBook's: no flag reads them
-                default:
-                    if member.key == "channels" { channels = try? JSON.parse(UnsafeRawBufferPointer(rebasing: text[member.value])) }
-                    if member.key == "fractionalHashing" {
-                        hashing = (try? JSON.parse(UnsafeRawBufferPointer(rebasing: text[member.value])))?.stringValue
-                    }
-                    shared += text[member.keyText]
-                    shared.append(UInt8(ascii: ":"))
-                    shared += text[member.value]
-                    shared.append(UInt8(ascii: ","))
+        let spans: (shared: [UInt8], flags: [ExactString: [UInt8]], channels: JSON?, hashing: String?)? =
+            bytes.withUnsafeBytes { text in
+                guard let top = outline?.members ?? JSONMemberSpans.members(of: text, in: 0..<text.count) else {
+                    return nil
                 }
+                var shared: [UInt8] = [UInt8(ascii: "{")]
+                var flags: [ExactString: [UInt8]] = [:]
+                var channels: JSON?
+                var hashing: String?
+                for member in top {
+                    switch member.key {
+                    case "flags":
+                        guard
+                            let listed = outline?.nested["flags"] ?? JSONMemberSpans.members(of: text, in: member.value)
+                        else { return nil }
+                        for flag in listed where flags[ExactString(flag.key)] == nil {
+                            flags[ExactString(flag.key)] =
+                                Array(text[flag.keyText]) + [UInt8(ascii: ":")] + Array(text[flag.value])
+                        }
+                    case let section where DocumentSections.large.contains(section):
+                        continue // banners and cards: no flag reads them
+                    case "features", "savedGroups", "contextualBandits":
+                        hasFeatures = hasFeatures || member.key == "features"
+                        continue // GrowthBook's: no flag reads them
+                    default:
+                        if member.key == "channels" {
+                            channels = try? JSON.parse(UnsafeRawBufferPointer(rebasing: text[member.value]))
+                        }
+                        if member.key == "fractionalHashing" {
+                            hashing =
+                                (try? JSON.parse(UnsafeRawBufferPointer(rebasing: text[member.value])))?.stringValue
+                        }
+                        shared += text[member.keyText]
+                        shared.append(UInt8(ascii: ":"))
+                        shared += text[member.value]
+                        shared.append(UInt8(ascii: ","))
+                    }
+                }
+                shared += Array(#""flags":{"#.utf8)
+                return (shared, flags, channels, hashing)
             }
-            shared += Array(#""flags":{"#.utf8)
-            return (shared, flags, channels, hashing)
-        }
         guard let spans else { return nil }
         self.notedProblems = problems
         self.sharedText = spans.shared
@@ -106,7 +117,8 @@ public final class DeferredDefinitions: CompiledDefinitions {
                 refused(failure)
                 // (An empty flag set always compiles.)
                 let noFlags = try! FlagSet(document: ["flags": .object([:])])
-                return FullLoad(definitions: Definitions(flagSet: noFlags, banners: [], cards: [], channels: [:]), refusal: failure)
+                return FullLoad(
+                    definitions: Definitions(flagSet: noFlags, banners: [], cards: [], channels: [:]), refusal: failure)
             }
         }
     }
@@ -130,7 +142,7 @@ public final class DeferredDefinitions: CompiledDefinitions {
         if let flag = flagTexts[ExactString(flagKey)] { text += flag }
         text += Array("}}".utf8)
         guard let document = try? JSON.parse(text),
-              let flagSet = try? FlagSet(document: document, fractionalHashing: hashing)
+            let flagSet = try? FlagSet(document: document, fractionalHashing: hashing)
         else { return nil }
         return Definitions(flagSet: flagSet, banners: [], cards: [], channels: channels)
     }
@@ -206,11 +218,15 @@ public final class DeferredDefinitions: CompiledDefinitions {
         definitions.stickyDocumentKeys(for: attributes)
     }
 
-    public func evaluateFeatures(attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, at now: Double) -> FeatureEvaluation {
+    public func evaluateFeatures(attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, at now: Double)
+        -> FeatureEvaluation
+    {
         definitions.evaluateFeatures(attributes: attributes, keys: keys, sticky: sticky, at: now)
     }
 
-    public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<Bool, DefinitionsError> {
+    public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<
+        Bool, DefinitionsError
+    > {
         definitions.evaluateCondition(condition, attributes: attributes, savedGroups: savedGroups)
     }
 }
@@ -218,7 +234,8 @@ public final class DeferredDefinitions: CompiledDefinitions {
 /// Those who want to hear the problems of a document without a note, which
 /// the full load tells once it is done (on its thread), or at once after.
 private final class ProblemsListeners: Sendable {
-    private let state = Mutex<(problems: [DefinitionsProblem]?, waiting: [@Sendable ([DefinitionsProblem]) -> Void])>((nil, []))
+    private let state = Mutex<(problems: [DefinitionsProblem]?, waiting: [@Sendable ([DefinitionsProblem]) -> Void])>(
+        (nil, []))
 
     func add(_ listener: @escaping @Sendable ([DefinitionsProblem]) -> Void) {
         let known = state.withLock { state -> [DefinitionsProblem]? in

@@ -35,7 +35,8 @@ extension Definitions {
         for placement in banners.keys.sorted(by: { $0.string < $1.string }) {
             bannerObject[placement.string] = banners[placement]!.json
         }
-        let cards = contentCards(for: subject, at: now).filter { !$0.isExpired(at: now) }.sorted(by: ContentCard.listedBefore)
+        let cards = contentCards(for: subject, at: now).filter { !$0.isExpired(at: now) }.sorted(
+            by: ContentCard.listedBefore)
         var result: JSONObject = ["flags": .object(flags)]
         if growthBook != nil { result["features"] = .object(features) }
         result["featureFlags"] = .array(featureFlags)

@@ -77,7 +77,8 @@ public final class Definitions: CompiledDefinitions {
 
     init(
         flagSet: FlagSet, growthBook: GrowthBookPayload? = nil, banners: [BannerDefinition], cards: [CardDefinition],
-        channels: [Channel: Bool], problems: [DefinitionsProblem] = [], fingerprints: FlagFingerprints = FlagFingerprints()
+        channels: [Channel: Bool], problems: [DefinitionsProblem] = [],
+        fingerprints: FlagFingerprints = FlagFingerprints()
     ) {
         self.flagSet = flagSet
         self.growthBook = growthBook
@@ -88,7 +89,9 @@ public final class Definitions: CompiledDefinitions {
         self.fingerprints = fingerprints
         var placements: [String] = []
         var seen = Set<ExactString>()
-        for banner in banners where seen.insert(ExactString(banner.placementId)).inserted { placements.append(banner.placementId) }
+        for banner in banners where seen.insert(ExactString(banner.placementId)).inserted {
+            placements.append(banner.placementId)
+        }
         self.placementIds = placements
     }
 
@@ -97,7 +100,9 @@ public final class Definitions: CompiledDefinitions {
     /// resolves as flagd resolves it, a banner or card with one is left out,
     /// and each is listed in `problems`. `strict` refuses the document for
     /// any problem at all. A refusal lists every problem found.
-    public static func load(_ bytes: [UInt8], strict: Bool = false, decryptionKey: String? = nil) -> Result<Definitions, DefinitionsProblems> {
+    public static func load(_ bytes: [UInt8], strict: Bool = false, decryptionKey: String? = nil) -> Result<
+        Definitions, DefinitionsProblems
+    > {
         var loader = DefinitionsLoader(bytes, strict: strict, decryptionKey: decryptionKey)
         return loader.load()
     }
@@ -138,30 +143,43 @@ public final class Definitions: CompiledDefinitions {
         { bytes in
             let digest = known == nil ? "" : KnownDocuments.digest(of: bytes)
             if let known, let problems = known.problems(of: bytes, digest: digest, strict: strict),
-               let deferred = DeferredDefinitions(
-                   bytes: bytes, problems: problems, strict: strict, beginLoading: beginsLoading, refused: { failure in
-                   known.forget(bytes, digest: digest, strict: strict)
-                   log.error("the definitions document noted in \(known.directory) as loading does not: "
-                       + failure.problems.prefix(5).map(\.description).joined(separator: "; ")
-                       + "; the note is removed, and no flags, banners or cards are served until the document changes")
-               }) {
-                log.debug("the definitions document \(digest.prefix(16)) loaded before (noted in \(known.directory)): "
-                    + "serving it while it is checked and compiled")
+                let deferred = DeferredDefinitions(
+                    bytes: bytes, problems: problems, strict: strict, beginLoading: beginsLoading,
+                    refused: { failure in
+                        known.forget(bytes, digest: digest, strict: strict)
+                        log.error(
+                            "the definitions document noted in \(known.directory) as loading does not: "
+                                + failure.problems.prefix(5).map(\.description).joined(separator: "; ")
+                                + "; the note is removed, and no flags, banners "
+                                + "or cards are served until the document changes"
+                        )
+                    })
+            {
+                log.debug(
+                    "the definitions document \(digest.prefix(16)) loaded before (noted in \(known.directory)): "
+                        + "serving it while it is checked and compiled")
                 return .success(deferred)
             }
             if servesUnseen, !strict, bytes.count <= DocumentStructure.maxBytes,
-               let outline = DocumentStructure.outlineIfSurelyLoads(bytes),
-               let deferred = DeferredDefinitions(
-                   bytes: bytes, problems: nil, strict: false, beginLoading: beginsLoading, outline: outline,
-                   load: { bytes, strict in
-                       let loaded = load(bytes, strict: strict, decryptionKey: decryptionKey)
-                       if case .success(let definitions) = loaded { known?.remember(bytes, digest: digest, strict: strict, problems: definitions.problems) }
-                       return loaded
-                   }, refused: { failure in
-                       log.error("the definitions document served while it was checked in full (its structure said it would load) "
-                           + "does not load: " + failure.problems.prefix(5).map(\.description).joined(separator: "; ")
-                           + "; no flags, banners or cards are served until the document changes")
-                   }) {
+                let outline = DocumentStructure.outlineIfSurelyLoads(bytes),
+                let deferred = DeferredDefinitions(
+                    bytes: bytes, problems: nil, strict: false, beginLoading: beginsLoading, outline: outline,
+                    load: { bytes, strict in
+                        let loaded = load(bytes, strict: strict, decryptionKey: decryptionKey)
+                        if case .success(let definitions) = loaded {
+                            known?.remember(bytes, digest: digest, strict: strict, problems: definitions.problems)
+                        }
+                        return loaded
+                    },
+                    refused: { failure in
+                        log.error(
+                            "the definitions document served while it was "
+                                + "checked in full (its structure said it would load) "
+                                + "does not load: "
+                                + failure.problems.prefix(5).map(\.description).joined(separator: "; ")
+                                + "; no flags, banners or cards are served until the document changes")
+                    })
+            {
                 log.debug("the definitions document is new: serving it while it is checked and compiled")
                 return .success(deferred)
             }
@@ -201,7 +219,9 @@ public final class Definitions: CompiledDefinitions {
             context: subject.context, timestamp: Int64(now.rounded(.down)), budget: &budget)
         if budget.isSpent { noteSpentBudget("flags") }
         return madeFlags.withLock { made in
-            if made.count < resolutions.count { made += Array(repeating: MadeFlags(), count: resolutions.count - made.count) }
+            if made.count < resolutions.count {
+                made += Array(repeating: MadeFlags(), count: resolutions.count - made.count)
+            }
             var flags: [FeatureFlag] = []
             flags.reserveCapacity(resolutions.count)
             // In place: reading a slot through the array's subscript copied it, retaining each of its flags.
@@ -280,13 +300,16 @@ public final class Definitions: CompiledDefinitions {
     public func evaluateFlag(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> JSONObject {
         if let feature = featureAsFlag(flagKey, context: context, type: type) { return feature }
         let expecting = type.flatMap { FlagValueType(rawValue: $0.rawValue) }
-        return Self.flagdResult(flagSet.resolve(flagKey: flagKey, context: context, timestamp: Int64(now.rounded(.down)), expecting: expecting))
+        return Self.flagdResult(
+            flagSet.resolve(
+                flagKey: flagKey, context: context, timestamp: Int64(now.rounded(.down)), expecting: expecting))
     }
 
     public func encodedFlagResult(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> EncodedJSON {
         if let feature = featureAsFlag(flagKey, context: context, type: type) { return EncodedJSON(.object(feature)) }
         let expecting = type.flatMap { FlagValueType(rawValue: $0.rawValue) }
-        let resolution = flagSet.resolve(flagKey: flagKey, context: context, timestamp: Int64(now.rounded(.down)), expecting: expecting)
+        let resolution = flagSet.resolve(
+            flagKey: flagKey, context: context, timestamp: Int64(now.rounded(.down)), expecting: expecting)
         return encodedResults.result(for: resolution, type: type) { EncodedJSON(.object(Self.flagdResult($0))) }
     }
 
@@ -300,8 +323,9 @@ public final class Definitions: CompiledDefinitions {
                     flags[key] = .object(feature)
                     continue
                 }
-                flags[key] = .object(Self.flagdResult(
-                    flagSet.resolve(flagKey: key, context: context, timestamp: timestamp, budget: &budget)))
+                flags[key] = .object(
+                    Self.flagdResult(
+                        flagSet.resolve(flagKey: key, context: context, timestamp: timestamp, budget: &budget)))
             }
         } else {
             for resolution in flagSet.resolveAll(context: context, timestamp: timestamp) {
@@ -335,8 +359,9 @@ public final class Definitions: CompiledDefinitions {
     /// budget (see `WorkBudget`): the items left were counted as not matching.
     private func noteSpentBudget(_ items: String) {
         guard !budgetSpentNoted.exchange(true, ordering: .relaxed) else { return }
-        log.warning("evaluating the \(items) of the definitions for a user spent the work budget of the round; "
-            + "the items left were left out (flags: ERROR/GENERAL); a rule costs far more than targeting rules do")
+        log.warning(
+            "evaluating the \(items) of the definitions for a user spent the work budget of the round; "
+                + "the items left were left out (flags: ERROR/GENERAL); a rule costs far more than targeting rules do")
     }
 
     public func flagsChanged(since previous: any CompiledDefinitions) -> [String] {

@@ -57,12 +57,14 @@ enum DocumentStructure {
         guard let schema = skeletonSchema else { return nil }
         return bytes.withUnsafeBytes { text -> JSONOutline? in
             guard let outline = JSONOutline.of(text, inside: ["flags"]),
-                  !GrowthBookPayload.isPayload(topLevelKeys: outline.members.map(\.key))
+                !GrowthBookPayload.isPayload(topLevelKeys: outline.members.map(\.key))
             else { return nil }
             var skeleton = JSONObject()
             for member in outline.members {
                 let value = UnsafeRawBufferPointer(rebasing: text[member.value])
-                if itemSections.contains(member.key), let first = value.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+                if itemSections.contains(member.key), let first = value.first,
+                    first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+                {
                     skeleton[member.key] = first == UInt8(ascii: "{") ? .object([:]) : .array([])
                 } else {
                     // One level below the document (as the load reads it); the whole text was checked at its depth.

@@ -14,7 +14,8 @@ public final class HTTPSource: DefinitionsSource {
     private let clock: any Clock
     private let maxBytes: Int
 
-    public init(url: HTTPURL, settings: HTTPSettings, clock: any Clock = SystemClock(), maxBytes: Int = defaultMaxBytes) {
+    public init(url: HTTPURL, settings: HTTPSettings, clock: any Clock = SystemClock(), maxBytes: Int = defaultMaxBytes)
+    {
         self.url = url
         self.client = HTTPClient(settings: settings)
         self.clock = clock
@@ -29,14 +30,14 @@ public final class HTTPSource: DefinitionsSource {
         let request = HTTPRequest(.get, url, headers: headers, maxResponseBytes: maxBytes, followsRedirects: true)
         let response: HTTPResponse
         switch client.send(request) {
-        case .failure(let error): return .failed(RemoteFailure(error))
+        case .failure(let error): return .failed(RemoteError(error))
         case .success(let answer): response = answer
         }
         if response.status == 304 {
             // Without a condition a 304 means nothing; the server is at fault.
             return conditional ? .unchanged : .failed(.serverError("HTTP 304 to a request that was not conditional"))
         }
-        if let failure = RemoteFailure(response, now: clock.unixTime()) {
+        if let failure = RemoteError(response, now: clock.unixTime()) {
             return .failed(failure)
         }
         // A web server's fallback page (a SPA index, a captive portal) comes
@@ -44,6 +45,7 @@ public final class HTTPSource: DefinitionsSource {
         if let type = response.header("Content-Type"), type.lowercased().hasPrefix("text/html") {
             return .failed(.invalidData("the server sent an HTML page (Content-Type: \(type)), not a JSON document"))
         }
-        return .fetched(response.body, SourceVersion(etag: response.header("ETag"), lastModified: response.header("Last-Modified")))
+        return .fetched(
+            response.body, SourceVersion(etag: response.header("ETag"), lastModified: response.header("Last-Modified")))
     }
 }

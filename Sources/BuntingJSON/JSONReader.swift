@@ -87,7 +87,7 @@ struct JSONReader {
         while true {
             skipWhitespace()
             guard position < bytes.count, byte(at: position) == UInt8(ascii: "\""), let key = string(isKey: true),
-                  object[key] == nil
+                object[key] == nil
             else { return nil }
             skipWhitespace()
             guard position < bytes.count, byte(at: position) == UInt8(ascii: ":") else { return nil }
@@ -196,7 +196,9 @@ struct JSONReader {
         }
         if position < bytes.count && (byte(at: position) | 0x20) == UInt8(ascii: "e") {
             position += 1
-            if position < bytes.count && (byte(at: position) == UInt8(ascii: "+") || byte(at: position) == UInt8(ascii: "-")) {
+            if position < bytes.count
+                && (byte(at: position) == UInt8(ascii: "+") || byte(at: position) == UInt8(ascii: "-"))
+            {
                 position += 1
             }
             guard position < bytes.count, Self.isDigit(byte(at: position)) else { return nil }
@@ -297,7 +299,7 @@ struct JSONReader {
         switch first {
         case 0xD800...0xDBFF:
             guard bytes.count - position >= 2, byte(at: position) == UInt8(ascii: "\\"),
-                  byte(at: position + 1) == UInt8(ascii: "u")
+                byte(at: position + 1) == UInt8(ascii: "u")
             else { return nil }
             position += 2
             guard let second = hex4(), (0xDC00...0xDFFF).contains(second) else { return nil }
@@ -384,7 +386,9 @@ struct JSONReader {
         reader.skipWhitespace()
         guard reader.position < bytes.count, reader.byte(at: reader.position) == UInt8(ascii: "{") else { return nil }
         var nested: [String: [JSONMemberSpans.Member]] = [:]
-        guard let members = reader.checkObject(depth: 0, recording: true, inside: inside, nested: &nested) else { return nil }
+        guard let members = reader.checkObject(depth: 0, recording: true, inside: inside, nested: &nested) else {
+            return nil
+        }
         reader.skipWhitespace()
         guard reader.position == bytes.count else { return nil }
         return JSONOutline(members: members, nested: nested)
@@ -429,7 +433,9 @@ struct JSONReader {
         while true {
             skipWhitespace()
             let keyStart = position
-            guard position < bytes.count, byte(at: position) == UInt8(ascii: "\""), let key = string(isKey: true) else { return nil }
+            guard position < bytes.count, byte(at: position) == UInt8(ascii: "\""), let key = string(isKey: true) else {
+                return nil
+            }
             let keyText = keyStart..<position
             // A few keys are compared in turn, more through a set.
             if keySet == nil {
@@ -446,12 +452,16 @@ struct JSONReader {
             let valueStart = position
             if recording && inside.contains(key) && position < bytes.count && byte(at: position) == UInt8(ascii: "{") {
                 var none: [String: [JSONMemberSpans.Member]] = [:]
-                guard let inner = checkObject(depth: depth + 1, recording: true, inside: [], nested: &none) else { return nil }
+                guard let inner = checkObject(depth: depth + 1, recording: true, inside: [], nested: &none) else {
+                    return nil
+                }
                 nested[key] = inner
             } else {
                 guard check(depth: depth + 1) else { return nil }
             }
-            if recording { members.append(JSONMemberSpans.Member(key: key, keyText: keyText, value: valueStart..<position)) }
+            if recording {
+                members.append(JSONMemberSpans.Member(key: key, keyText: keyText, value: valueStart..<position))
+            }
             skipWhitespace()
             guard position < bytes.count else { return nil }
             switch byte(at: position) {

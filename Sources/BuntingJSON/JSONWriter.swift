@@ -20,12 +20,12 @@ enum JSONWriter {
     static func write(_ value: JSON, to output: inout [UInt8]) -> Bool {
         switch value {
         case .null:
-            output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])  // null
+            output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) // null
         case .bool(let flag):
             if flag {
-                output.append(contentsOf: [0x74, 0x72, 0x75, 0x65])  // true
+                output.append(contentsOf: [0x74, 0x72, 0x75, 0x65]) // true
             } else {
-                output.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65])  // false
+                output.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65]) // false
             }
         case .integer(let number):
             writeInteger(number, to: &output)
@@ -111,8 +111,10 @@ enum JSONWriter {
             case 0x0D: output.append(UInt8(ascii: "r"))
             case 0x09: output.append(UInt8(ascii: "t"))
             default:
-                output.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                           hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+                output.append(contentsOf: [
+                    UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                    hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)],
+                ])
             }
             at += 1
             runStart = at

@@ -53,7 +53,9 @@ public enum FileDescriptorIO {
     /// `expectedSize`: the size the file had when opened, reserved up front
     /// so that a large file is not copied into buffers of doubling sizes (a
     /// 5 MB document took an 8 MB buffer and the copies before it).
-    public static func readAll(_ fd: Int32, limit: Int, name: String, expectedSize: Int = 0) -> Result<[UInt8], FileIOError> {
+    public static func readAll(_ fd: Int32, limit: Int, name: String, expectedSize: Int = 0) -> Result<
+        [UInt8], FileIOError
+    > {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(max(expectedSize, 0), limit))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)

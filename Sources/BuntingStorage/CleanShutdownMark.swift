@@ -54,7 +54,8 @@ enum CleanShutdownMark {
     private static func fingerprint(of path: String) -> String? {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        return "bunting clean close: \(info.st_dev) \(info.st_ino) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\n"
+        return "bunting clean close: \(info.st_dev) \(info.st_ino) "
+            + "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\n"
     }
 
     private static func exists(_ path: String) -> Bool {

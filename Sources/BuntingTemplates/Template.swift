@@ -17,8 +17,10 @@ public struct Template: Sendable {
         self.source = source
         let length = source.utf8.count
         guard length <= limits.maxTemplateBytes else {
-            throw TemplateFailure.limit("the template is \(length) bytes, more than \(limits.maxTemplateBytes)", at: 0)
-                .located(in: source, phase: .parse)
+            throw TemplateOffsetError.limit(
+                "the template is \(length) bytes, more than \(limits.maxTemplateBytes)", at: 0
+            )
+            .located(in: source, phase: .parse)
         }
         guard Self.containsMarkup(source) else {
             nodes = []
@@ -42,8 +44,10 @@ public struct Template: Sendable {
             // Plain text is the output as it stands, within the same limit.
             let length = source.utf8.count
             guard length <= context.limits.maxOutputBytes else {
-                throw TemplateFailure.limit("the output would be more than \(context.limits.maxOutputBytes) bytes", at: 0)
-                    .located(in: source, phase: .render)
+                throw TemplateOffsetError.limit(
+                    "the output would be more than \(context.limits.maxOutputBytes) bytes", at: 0
+                )
+                .located(in: source, phase: .render)
             }
             return source
         }
@@ -57,7 +61,7 @@ public struct Template: Sendable {
 
     /// Renders as a content block inside another template's render, sharing
     /// its variables and budgets.
-    func renderInline(_ renderer: inout Renderer) throws(TemplateFailure) -> Interrupt? {
+    func renderInline(_ renderer: inout Renderer) throws(TemplateOffsetError) -> Interrupt? {
         if isPlainText {
             try renderer.write(source)
             return nil

@@ -20,7 +20,9 @@ import Testing
     /// The verdict is never wrong on `bytes`.
     private func expectSound(_ bytes: [UInt8], _ comment: String = "") {
         guard DocumentStructure.surelyLoads(bytes) else { return }
-        #expect(loads(bytes), "said to load, but the load refuses: \(comment) \(String(decoding: bytes.prefix(300), as: UTF8.self))")
+        #expect(
+            loads(bytes),
+            "said to load, but the load refuses: \(comment) \(String(decoding: bytes.prefix(300), as: UTF8.self))")
     }
 
     /// The skeleton `scripts/compact-schema` wrote is the built-in schema
@@ -30,11 +32,13 @@ import Testing
         #expect(DocumentStructure.skeletonSchema != nil)
         let written = try JSON.parse(PackageResources.definitions_skeleton_compact_json)
         guard case .object(var schema) = try JSON.parse(PackageResources.definitions_schema_compact_json),
-              case .object(var properties)? = schema["properties"], case .object(let definitions)? = schema["$defs"]
+            case .object(var properties)? = schema["properties"], case .object(let definitions)? = schema["$defs"]
         else { throw Failure("the built-in schema's shape") }
         for section in DocumentStructure.itemSections {
             let sectionSchema = try #require(properties[section]?.objectValue)
-            #expect(Set(sectionSchema.keys).isSubset(of: ["type", "propertyNames", "additionalProperties", "items"]), "\(section)")
+            #expect(
+                Set(sectionSchema.keys).isSubset(of: ["type", "propertyNames", "additionalProperties", "items"]),
+                "\(section)")
             properties[section] = ["type": try #require(sectionSchema["type"])]
         }
         schema["properties"] = .object(properties)
@@ -77,8 +81,11 @@ import Testing
             #"{"flags": {"a": {"state": "NOPE", "variants": 3}, "": {}}, "$evaluators": {"x": 5}}"#,
             #"{"banners": [7, {"id": 1}], "contentCards": [{"id": "c", "type": "weird"}]}"#,
         ]
-        for path in ["examples/definitions/bunting.json", "Tests/BuntingRulesTests/Fixtures/flagd-schemas/examples/full.json"] {
-            documents.append(String(decoding: try Data(contentsOf: Self.root.appendingPathComponent(path)), as: UTF8.self))
+        for path in [
+            "examples/definitions/bunting.json", "Tests/BuntingRulesTests/Fixtures/flagd-schemas/examples/full.json",
+        ] {
+            documents.append(
+                String(decoding: try Data(contentsOf: Self.root.appendingPathComponent(path)), as: UTF8.self))
         }
         for document in documents {
             let bytes = Array(document.utf8)
@@ -89,7 +96,8 @@ import Testing
 
     @Test(arguments: [
         #"{"flags": "none"}"#, #"{"flags": []}"#, #"{"contentCards": {"a": 1}}"#, #"{"banners": 7}"#,
-        #"{"channels": {"featureFlags": "on"}}"#, #"{"fractionalHashing": "md5"}"#, #"[]"#, #"{"flags": {}, "$evaluators": []}"#,
+        #"{"channels": {"featureFlags": "on"}}"#, #"{"fractionalHashing": "md5"}"#, #"[]"#,
+        #"{"flags": {}, "$evaluators": []}"#,
         #"{"flags": {}, "metadata": {"version": [1]}}"#, #"{"flags": {}, "unknown": 1}"#, #"{"features": {"f": 1}}"#,
         #"{"flags": {"a": }"#, #"{"flags": {}} x"#, #"{"features": {}, "savedGroups": {}}"#,
     ])
@@ -101,14 +109,18 @@ import Testing
     /// random changes of type anywhere in documents that load: what passes loads.
     @Test func whatPassesLoadsOnTheCorporaAndOnChangedDocuments() throws {
         var documents: [[UInt8]] = []
-        for directory in ["fuzz/corpus/definitions", "fuzz/corpus/growthbook", "Tests/BuntingRulesTests/Fixtures/flagd-schemas/examples"] {
+        for directory in [
+            "fuzz/corpus/definitions", "fuzz/corpus/growthbook",
+            "Tests/BuntingRulesTests/Fixtures/flagd-schemas/examples",
+        ] {
             let url = Self.root.appendingPathComponent(directory)
             for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] {
                 documents.append(Array(try Data(contentsOf: url.appendingPathComponent(name))))
             }
         }
         documents.append(Array(DeferredDefinitionsTests.document.utf8))
-        documents.append(Array(try Data(contentsOf: Self.root.appendingPathComponent("examples/definitions/bunting.json"))))
+        documents.append(
+            Array(try Data(contentsOf: Self.root.appendingPathComponent("examples/definitions/bunting.json"))))
         #expect(documents.count > 20)
         var passed = 0
         for document in documents {
@@ -127,7 +139,9 @@ import Testing
         let trees = documents.compactMap { try? JSON.parse($0) }.filter { if case .object = $0 { true } else { false } }
         for _ in 0..<3000 {
             var tree = trees[next() % trees.count]
-            for _ in 0...(next() % 3) { tree = Self.replacing(tree, with: replacements[next() % replacements.count], pick: next) }
+            for _ in 0...(next() % 3) {
+                tree = Self.replacing(tree, with: replacements[next() % replacements.count], pick: next)
+            }
             expectSound(tree.encoded(), "changed")
         }
     }

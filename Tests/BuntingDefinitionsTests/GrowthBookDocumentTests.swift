@@ -25,7 +25,11 @@ struct GrowthBookDocumentTests {
         // The broken feature evaluates as an unknown one: not listed.
         #expect(evaluation.flags.map(\.id) == ["checkout-button", "banner-text"])
         let banner = try #require(evaluation.flags.first { $0.id == "banner-text" })
-        #expect(banner.enabled && banner.properties == ["text": ["type": "string", "value": "Welcome"], "size": ["type": "number", "value": 2]])
+        #expect(
+            banner.enabled
+                && banner.properties == [
+                    "text": ["type": "string", "value": "Welcome"], "size": ["type": "number", "value": 2],
+                ])
         let checkout = try #require(evaluation.flags.first { $0.id == "checkout-button" })
         #expect(checkout.metadata["experiment"]?["experimentKey"] == "checkout-test")
         #expect(evaluation.exposures.count == 1 && evaluation.exposures[0].hashValue == "ada")
@@ -49,7 +53,9 @@ struct GrowthBookDocumentTests {
             guard case .success(let loaded) = refused else { continue }
             // Without a usable key the encrypted features are a problem, and none serve.
             #expect(!loaded.problems.isEmpty)
-            #expect(loaded.evaluateFeatures(attributes: [:], keys: ["greeting"], sticky: nil, at: 0).results.first?.result["source"] == "unknownFeature")
+            #expect(
+                loaded.evaluateFeatures(attributes: [:], keys: ["greeting"], sticky: nil, at: 0).results.first?.result[
+                    "source"] == "unknownFeature")
         }
     }
 
@@ -60,12 +66,15 @@ struct GrowthBookDocumentTests {
             """
         let definitions = try Definitions.load(Array(document.utf8)).get()
         #expect(definitions.problems.map(\.pointer) == ["/features/shared"])
-        let flags = definitions.featureFlags(for: EvaluationSubject(targetingKey: "ada", attributes: [:]), at: 0)
+        let flags =
+            definitions.featureFlags(for: EvaluationSubject(targetingKey: "ada", attributes: [:]), at: 0)
             + definitions.evaluateFeatures(attributes: ["id": "ada"], keys: nil, sticky: nil, at: 0).flags
         #expect(flags.map(\.id) == ["shared", "new-nav"])
         #expect(flags.first?.enabled == true, "the flag of the shared key is the one used")
         // evaluateFlag answers a feature's key as flagd would answer a flag's.
-        #expect(definitions.evaluateFlag("new-nav", context: ["targetingKey": "ada"], type: .boolean, at: 0)["value"] == true)
+        #expect(
+            definitions.evaluateFlag("new-nav", context: ["targetingKey": "ada"], type: .boolean, at: 0)["value"]
+                == true)
         #expect(definitions.evaluateFlag("new-nav", context: [:], type: .string, at: 0)["errorCode"] == "TYPE_MISMATCH")
     }
 
@@ -73,7 +82,9 @@ struct GrowthBookDocumentTests {
         let definitions = try Definitions.load(Array(Self.payload.utf8)).get()
         let inGroup: JSON = ["id": ["$inGroup": "testers"]]
         #expect(try definitions.evaluateCondition(inGroup, attributes: ["id": "ada"], savedGroups: nil).get())
-        #expect(try !definitions.evaluateCondition(inGroup, attributes: ["id": "ada"], savedGroups: ["testers": ["bo"]]).get())
+        #expect(
+            try !definitions.evaluateCondition(inGroup, attributes: ["id": "ada"], savedGroups: ["testers": ["bo"]])
+                .get())
         // A pattern past the length limit is refused, not evaluated.
         let longPattern: JSON = ["name": ["$regex": .string(String(repeating: "a", count: 2_000))]]
         guard case .failure = definitions.evaluateCondition(longPattern, attributes: [:], savedGroups: nil) else {

@@ -70,9 +70,11 @@ func isEvent(_ message: JSON, _ type: String, _ channel: String? = nil) -> Bool 
     func subscribeChangeUserRefreshLogFlushAndDismiss(framing: ServerProcess.WireFraming) throws {
         let workspace = try Workspace()
         try workspace.writeDefinitions(e2eDefinitions())
-        let server = try ServerProcess(framing: framing, arguments: [
-            "--definitions", workspace.definitions.path, "--sink", workspace.sink.path, "--storage", ":memory:",
-        ])
+        let server = try ServerProcess(
+            framing: framing,
+            arguments: [
+                "--definitions", workspace.definitions.path, "--sink", workspace.sink.path, "--storage", ":memory:",
+            ])
         // subscribe: the reply, then CACHE_REPLAY (reading the definitions at start is not a sync).
         let subscribed = try server.request("subscribe", params: ["channel": "contentCards"], id: 1)
         let subscription = try #require(subscribed["result"]?["subscriptionId"]?.stringValue)
@@ -97,7 +99,8 @@ func isEvent(_ message: JSON, _ type: String, _ channel: String? = nil) -> Bool 
         }
 
         // logImpression: ENQUEUED after the reply; flush answers, then FLUSHED.
-        let impression = try server.request("logImpression", params: ["channel": "contentCards", "id": "welcome"], id: 4)
+        let impression = try server.request(
+            "logImpression", params: ["channel": "contentCards", "id": "welcome"], id: 4)
         #expect(impression["result"] == .object([:]))
         let enqueued = try server.waitForMessage(from: manual.index + 1, "ENQUEUED") { isEvent($0, "IMPRESSION") }
         #expect(enqueued.message["params"]?["action"] == "ENQUEUED")
@@ -110,12 +113,16 @@ func isEvent(_ message: JSON, _ type: String, _ channel: String? = nil) -> Bool 
         #expect(server.received.firstIndex { $0["id"] == 5 }! < flushedEvent.index)
         let lines = try workspace.sinkLines()
         #expect(lines.count == 1)
-        #expect(lines.first?["kind"] == "impression" && lines.first?["itemId"] == "welcome" && lines.first?["userId"] == "alice")
+        #expect(
+            lines.first?["kind"] == "impression" && lines.first?["itemId"] == "welcome"
+                && lines.first?["userId"] == "alice")
 
         // logDismiss: DISMISS/ENQUEUED, then DATA_UPDATED/CLIENT_ACTION without the card.
         _ = try server.request("logDismiss", params: ["channel": "contentCards", "id": "welcome"], id: 6)
         let dismissed = try server.waitForMessage(from: flushedEvent.index + 1, "DISMISS") { isEvent($0, "DISMISS") }
-        let afterDismiss = try server.waitForMessage(from: dismissed.index + 1, "CLIENT_ACTION") { isEvent($0, "DATA_UPDATED") }
+        let afterDismiss = try server.waitForMessage(from: dismissed.index + 1, "CLIENT_ACTION") {
+            isEvent($0, "DATA_UPDATED")
+        }
         #expect(afterDismiss.message["params"]?["reason"] == "CLIENT_ACTION")
         #expect(snapshotIds(afterDismiss.message) == ["terms"])
 
@@ -131,13 +138,15 @@ func isEvent(_ message: JSON, _ type: String, _ channel: String? = nil) -> Bool 
     /// fills it with the next eligible banner.
     @Test func aRefreshFillsADismissedBannersPlacementWithTheNextOne() throws {
         let workspace = try Workspace()
-        try workspace.writeDefinitions("""
+        try workspace.writeDefinitions(
+            """
             {"banners": [
               {"id": "spring", "placementId": "home", "html": "<p>Spring</p>", "priority": 5, "properties": {}},
               {"id": "always", "placementId": "home", "html": "<p>Always</p>", "priority": 1, "properties": {}}
             ]}
             """)
-        let server = try ServerProcess(framing: .ndjson, arguments: ["--definitions", workspace.definitions.path, "--storage", ":memory:"])
+        let server = try ServerProcess(
+            framing: .ndjson, arguments: ["--definitions", workspace.definitions.path, "--storage", ":memory:"])
         _ = try server.request("subscribe", params: ["channel": "banners"], id: 1)
         _ = try server.request("changeUser", params: ["userId": "ada"], id: 2)
         #expect(try server.request("getBanner", params: ["placementId": "home"], id: 3)["result"]?["id"] == "spring")
@@ -158,16 +167,20 @@ func isEvent(_ message: JSON, _ type: String, _ channel: String? = nil) -> Bool 
     func editingTheFileRefreshesAndBreakingItKeepsTheCache(framing: ServerProcess.WireFraming) throws {
         let workspace = try Workspace()
         try workspace.writeDefinitions(e2eDefinitions())
-        let server = try ServerProcess(framing: framing, arguments: [
-            "--definitions", workspace.definitions.path, "--poll-interval", "0.02",
-            "--retry-initial-delay", "0.01", "--retry-max-attempts", "2",
-        ])
+        let server = try ServerProcess(
+            framing: framing,
+            arguments: [
+                "--definitions", workspace.definitions.path, "--poll-interval", "0.02",
+                "--retry-initial-delay", "0.01", "--retry-max-attempts", "2",
+            ])
         _ = try server.request("subscribe", params: ["channel": "contentCards"], id: 1)
         _ = try server.request("openSession", id: 2)
         let first = try server.waitForMessage("first DATA_UPDATED") { isEvent($0, "DATA_UPDATED") }
 
         try workspace.writeDefinitions(e2eDefinitions(cardTitle: "Hello again"))
-        let edited = try server.waitForMessage(from: first.index + 1, "DATA_UPDATED after the edit") { isEvent($0, "DATA_UPDATED") }
+        let edited = try server.waitForMessage(from: first.index + 1, "DATA_UPDATED after the edit") {
+            isEvent($0, "DATA_UPDATED")
+        }
         #expect(edited.message["params"]?["reason"] == "AUTO_SERVER_REFRESH")
         #expect(edited.message["params"]?["cacheSnapshot"]?["contentCards"]?["cards"]?[0]?["title"] == "Hello again")
 
@@ -190,10 +203,15 @@ func isEvent(_ message: JSON, _ type: String, _ channel: String? = nil) -> Bool 
             isEvent($0, "ERROR") && $0["params"]?["retryState"] == "INTEGRATOR_MAY_RETRY"
         }
         let retries = server.received[unreadable.index...gaveUp.index].filter { isEvent($0, "ERROR") }
-        #expect(retries.map { $0["params"]?["retryState"]?.stringValue } == ["SDK_WILL_RETRY", "SDK_WILL_RETRY", "INTEGRATOR_MAY_RETRY"])
+        #expect(
+            retries.map { $0["params"]?["retryState"]?.stringValue } == [
+                "SDK_WILL_RETRY", "SDK_WILL_RETRY", "INTEGRATOR_MAY_RETRY",
+            ])
 
         try workspace.writeDefinitions(e2eDefinitions(cardTitle: "Back"))
-        let restored = try server.waitForMessage(from: gaveUp.index + 1, "DATA_UPDATED after restoring") { isEvent($0, "DATA_UPDATED") }
+        let restored = try server.waitForMessage(from: gaveUp.index + 1, "DATA_UPDATED after restoring") {
+            isEvent($0, "DATA_UPDATED")
+        }
         #expect(restored.message["params"]?["cacheSnapshot"]?["contentCards"]?["cards"]?[0]?["title"] == "Back")
         try server.closeInput()
         #expect(try server.waitForExit() == 0)
@@ -203,11 +221,13 @@ func isEvent(_ message: JSON, _ type: String, _ channel: String? = nil) -> Bool 
     @Test func aChannelTurnedOffInTheFileIsDisabledAndComesBack() throws {
         let workspace = try Workspace()
         try workspace.writeDefinitions(e2eDefinitions(bannersEnabled: false))
-        let server = try ServerProcess(framing: .ndjson, arguments: ["--definitions", workspace.definitions.path, "--poll-interval", "0.02"])
+        let server = try ServerProcess(
+            framing: .ndjson, arguments: ["--definitions", workspace.definitions.path, "--poll-interval", "0.02"])
         _ = try server.request("subscribe", params: ["channel": "banners"], id: 1)
         let disabled = try server.waitForMessage("FEATURE_DISABLED") { isEvent($0, "ERROR") }
         #expect(disabled.message["params"]?["reason"] == "FEATURE_DISABLED")
-        #expect(try server.request("getSnapshot", params: ["channel": "banners"], id: 2)["result"]?["lastSyncAt"] == .null)
+        #expect(
+            try server.request("getSnapshot", params: ["channel": "banners"], id: 2)["result"]?["lastSyncAt"] == .null)
         try workspace.writeDefinitions(e2eDefinitions(bannersEnabled: true))
         let back = try server.waitForMessage(from: disabled.index + 1, "DATA_UPDATED") { isEvent($0, "DATA_UPDATED") }
         #expect(snapshotIds(back.message) == ["home"])
@@ -218,7 +238,9 @@ func isEvent(_ message: JSON, _ type: String, _ channel: String? = nil) -> Bool 
     @Test func manualRefreshesAreRateLimited() throws {
         let workspace = try Workspace()
         try workspace.writeDefinitions(e2eDefinitions())
-        let server = try ServerProcess(framing: .ndjson, arguments: ["--definitions", workspace.definitions.path, "--refresh-rate-limit", "1/1000"])
+        let server = try ServerProcess(
+            framing: .ndjson,
+            arguments: ["--definitions", workspace.definitions.path, "--refresh-rate-limit", "1/1000"])
         _ = try server.request("subscribe", params: ["channel": "featureFlags"], id: 1)
         _ = try server.request("refresh", params: ["channel": "featureFlags"], id: 2)
         _ = try server.request("refresh", params: ["channel": "featureFlags"], id: 3)
@@ -254,7 +276,8 @@ func isEvent(_ message: JSON, _ type: String, _ channel: String? = nil) -> Bool 
     @Test func badRequestsAreRefusedWithAReason() throws {
         let workspace = try Workspace()
         try workspace.writeDefinitions(e2eDefinitions())
-        let server = try ServerProcess(framing: .ndjson, arguments: ["--definitions", workspace.definitions.path, "--sink", workspace.sink.path])
+        let server = try ServerProcess(
+            framing: .ndjson, arguments: ["--definitions", workspace.definitions.path, "--sink", workspace.sink.path])
         _ = try server.request("subscribe", params: ["channel": "contentCards"], id: 0)
         _ = try server.request("changeUser", params: ["userId": "bob"], id: 1)
         try server.waitForMessage("cards refreshed") { isEvent($0, "DATA_UPDATED") }
@@ -264,8 +287,14 @@ func isEvent(_ message: JSON, _ type: String, _ channel: String? = nil) -> Bool 
             ("logClick", ["channel": "featureFlags", "id": "checkout"], -32602, "INVALID_PARAMS"),
             ("logDismiss", ["channel": "contentCards", "id": "terms"], -32003, "NOT_ALLOWED"),
             ("logDismiss", ["channel": "contentCards", "id": 5], -32602, "INVALID_PARAMS"),
-            ("logImpression", ["channel": "contentCards", "id": "welcome", "ids": ["welcome"]], -32602, "INVALID_PARAMS"),
-            ("refresh", ["channel": "banners", "placementIds": .array((0..<11).map { .string("p\($0)") })], -32602, "INVALID_PARAMS"),
+            (
+                "logImpression", ["channel": "contentCards", "id": "welcome", "ids": ["welcome"]], -32602,
+                "INVALID_PARAMS"
+            ),
+            (
+                "refresh", ["channel": "banners", "placementIds": .array((0..<11).map { .string("p\($0)") })], -32602,
+                "INVALID_PARAMS"
+            ),
             ("changeUser", ["userId": ""], -32602, "INVALID_PARAMS"),
             ("setUserAttributes", ["attributes": ["targetingKey": "x"]], -32602, "INVALID_PARAMS"),
             ("evaluate", ["rule": ["bogus": [1]]], -32005, "INVALID_RULE"),

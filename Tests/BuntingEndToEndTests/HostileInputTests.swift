@@ -8,7 +8,9 @@ import Testing
 @Suite struct HostileInputTests {
     /// Sends `bytes`, then a status request, and returns the replies that
     /// came before the status reply (the status reply must come).
-    func repliesBeforeStatus(_ bytes: [UInt8], framing: ServerProcess.WireFraming, arguments: [String] = []) throws -> [JSON] {
+    func repliesBeforeStatus(_ bytes: [UInt8], framing: ServerProcess.WireFraming, arguments: [String] = []) throws
+        -> [JSON]
+    {
         let server = try ServerProcess(framing: framing, arguments: ["--framing", framing.rawValue] + arguments)
         try server.sendRaw(bytes)
         // A fresh line and a frame after any junk, so the status request stands alone.
@@ -39,15 +41,21 @@ import Testing
 
     @Test(arguments: ServerProcess.WireFraming.allCases)
     func aTwentyMegabyteMessage(framing: ServerProcess.WireFraming) throws {
-        let huge = Array(("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"status\",\"params\":{\"x\":\"" + String(repeating: "a", count: 20 << 20) + "\"}}").utf8)
+        let huge = Array(
+            ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"status\",\"params\":{\"x\":\""
+                + String(repeating: "a", count: 20 << 20) + "\"}}").utf8)
         let replies = try repliesBeforeStatus(framing.frame(huge), framing: framing)
         #expect(replies.map { $0["error"]?["data"]?["reason"] } == ["MESSAGE_TOO_LARGE"])
         #expect(replies.first?["error"]?["code"] == -32600)
     }
 
     @Test func aTwentyMegabyteMessageWithinARaisedLimitIsRead() throws {
-        let huge = Array(("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"status\",\"params\":{\"x\":\"" + String(repeating: "a", count: 20 << 20) + "\"}}").utf8)
-        let replies = try repliesBeforeStatus(ServerProcess.WireFraming.ndjson.frame(huge), framing: .ndjson, arguments: ["--max-message-size", "\(32 << 20)"])
+        let huge = Array(
+            ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"status\",\"params\":{\"x\":\""
+                + String(repeating: "a", count: 20 << 20) + "\"}}").utf8)
+        let replies = try repliesBeforeStatus(
+            ServerProcess.WireFraming.ndjson.frame(huge), framing: .ndjson,
+            arguments: ["--max-message-size", "\(32 << 20)"])
         #expect(replies.map { $0["error"]?["data"]?["field"] } == ["x"])
     }
 
@@ -59,7 +67,9 @@ import Testing
     }
 
     @Test func brokenHeaders() throws {
-        let input = "Content-Length: x\r\n\r\n" + "Content-Type: a\r\n\r\n" + "junk line\r\n" + "Content-Length: 2\r\n\r\n{}"
+        let input =
+            "Content-Length: x\r\n\r\nContent-Type: a\r\n\r\njunk line\r\nContent-Length: "
+            + "2\r\n\r\n{}"
         let replies = try repliesBeforeStatus(Array(input.utf8), framing: .lsp)
         #expect(replies.map { $0["error"]?["data"]?["reason"] } == ["INVALID_CONTENT_LENGTH", "INVALID_REQUEST"])
     }

@@ -6,8 +6,11 @@ import Testing
 /// (refused with its documented reason, the server still serving), over a
 /// real server process.
 @Suite struct LimitsTests {
-    private func server(_ framing: ServerProcess.WireFraming = .ndjson, _ arguments: [String] = []) throws -> ServerProcess {
-        try ServerProcess(framing: framing, arguments: ["--framing", framing.rawValue, "--storage", ":memory:"] + arguments)
+    private func server(_ framing: ServerProcess.WireFraming = .ndjson, _ arguments: [String] = []) throws
+        -> ServerProcess
+    {
+        try ServerProcess(
+            framing: framing, arguments: ["--framing", framing.rawValue, "--storage", ":memory:"] + arguments)
     }
 
     private func finish(_ server: ServerProcess) throws {
@@ -59,8 +62,9 @@ import Testing
         // 8,192 bytes counting the \r, not the \n.
         for (length, id) in [(8191, 1), (8192, 2)] {
             let body = Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"status"}"#.utf8)
-            try server.sendRaw(Array(("X-Pad: " + String(repeating: "x", count: length - 7) + "\r\n").utf8)
-                + Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body)
+            try server.sendRaw(
+                Array(("X-Pad: " + String(repeating: "x", count: length - 7) + "\r\n").utf8)
+                    + Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body)
         }
         let replies = try server.waitForMessages(count: 3)
         #expect(replies[0]["id"] == 1 && replies[0]["result"] != nil)
@@ -73,7 +77,8 @@ import Testing
     @Test func batchLength() throws {
         let server = try server()
         func batch(_ count: Int, from first: Int) -> String {
-            "[" + (0..<count).map { #"{"jsonrpc":"2.0","id":\#(first + $0),"method":"status"}"# }.joined(separator: ",") + "]\n"
+            "[" + (0..<count).map { #"{"jsonrpc":"2.0","id":\#(first + $0),"method":"status"}"# }.joined(separator: ",")
+                + "]\n"
         }
         try server.sendRaw(batch(1000, from: 0))
         try server.sendRaw(batch(1001, from: 5000))
@@ -86,10 +91,11 @@ import Testing
 
     @Test func userIdLength() throws {
         let server = try server()
-        let atLimit = String(repeating: "é", count: 997)  // counted in characters, not bytes
+        let atLimit = String(repeating: "é", count: 997) // counted in characters, not bytes
         #expect(try server.request("changeUser", params: ["userId": .string(atLimit)], id: 1)["result"] == [:])
         #expect(try server.request("status", id: 2)["result"]?["userId"] == .string(atLimit))
-        let past = try server.request("changeUser", params: ["userId": .string(String(repeating: "u", count: 998))], id: 3)
+        let past = try server.request(
+            "changeUser", params: ["userId": .string(String(repeating: "u", count: 998))], id: 3)
         #expect(reason(past) == "INVALID_PARAMS" && past["error"]?["data"]?["field"] == "userId")
         #expect(try server.request("status", id: 4)["result"]?["userId"] == .string(atLimit), "nothing changed")
         try finish(server)
@@ -106,23 +112,29 @@ import Testing
         let atLimit = object(encodedSize: 64 << 10)
         #expect(try server.request("setUserAttributes", params: ["attributes": atLimit], id: 2)["result"] == [:])
         // One byte more, merged over the same key.
-        let past = try server.request("setUserAttributes", params: ["attributes": object(encodedSize: (64 << 10) + 1)], id: 3)
+        let past = try server.request(
+            "setUserAttributes", params: ["attributes": object(encodedSize: (64 << 10) + 1)], id: 3)
         #expect(reason(past) == "INVALID_PARAMS" && past["error"]?["data"]?["field"] == "attributes")
         // Nothing changed: one more byte under another key is still too much.
-        #expect(reason(try server.request("setUserAttributes", params: ["attributes": ["b": 1]], id: 4)) == "INVALID_PARAMS")
+        #expect(
+            reason(try server.request("setUserAttributes", params: ["attributes": ["b": 1]], id: 4)) == "INVALID_PARAMS"
+        )
         try finish(server)
     }
 
     @Test func trackNameAndDetails() throws {
         let server = try server()
         _ = try server.request("changeUser", params: ["userId": "ada"], id: 1)
-        let ok = try server.request("track", params: [
-            "name": .string(String(repeating: "n", count: 255)), "details": object(encodedSize: 16 << 10),
-        ], id: 2)
+        let ok = try server.request(
+            "track",
+            params: [
+                "name": .string(String(repeating: "n", count: 255)), "details": object(encodedSize: 16 << 10),
+            ], id: 2)
         #expect(ok["result"] != nil && ok["error"] == nil)
         let longName = try server.request("track", params: ["name": .string(String(repeating: "n", count: 256))], id: 3)
         #expect(reason(longName) == "INVALID_PARAMS" && longName["error"]?["data"]?["field"] == "name")
-        let bigDetails = try server.request("track", params: ["name": "e", "details": object(encodedSize: (16 << 10) + 1)], id: 4)
+        let bigDetails = try server.request(
+            "track", params: ["name": "e", "details": object(encodedSize: (16 << 10) + 1)], id: 4)
         #expect(reason(bigDetails) == "INVALID_PARAMS" && bigDetails["error"]?["data"]?["field"] == "details")
         #expect(try server.request("status", id: 5)["result"]?["pendingAnalytics"] == 1, "only the first was queued")
         try finish(server)
@@ -131,7 +143,10 @@ import Testing
     @Test func placementsPerRefresh() throws {
         let server = try server()
         let ids = (0..<11).map { JSON.string("p\($0)") }
-        #expect(try server.request("refresh", params: ["channel": "banners", "placementIds": .array(Array(ids.prefix(10)))], id: 1)["result"] == [:])
+        #expect(
+            try server.request(
+                "refresh", params: ["channel": "banners", "placementIds": .array(Array(ids.prefix(10)))], id: 1)[
+                    "result"] == [:])
         let past = try server.request("refresh", params: ["channel": "banners", "placementIds": .array(ids)], id: 2)
         #expect(reason(past) == "INVALID_PARAMS" && past["error"]?["data"]?["field"] == "placementIds")
         try finish(server)
@@ -173,19 +188,26 @@ import Testing
         let server = try server()
         _ = try server.request("changeUser", params: ["userId": "ada"], id: 1)
         let ids = (0..<10_000).map { JSON.string("card-\($0)-\(String(repeating: "i", count: 100))") }
-        let repeated = try server.request("logImpression", params: ["channel": "contentCards", "ids": .array(ids + [ids[5]])], id: 2)
-        #expect(reason(repeated) == "INVALID_PARAMS" && repeated["error"]?["data"]?["why"]?.stringValue?.contains("at most 10000") == true)
-        let twice = try server.request("logImpression", params: ["channel": "contentCards", "ids": .array(Array(ids.dropLast()) + [ids[5]])], id: 3)
+        let repeated = try server.request(
+            "logImpression", params: ["channel": "contentCards", "ids": .array(ids + [ids[5]])], id: 2)
+        #expect(
+            reason(repeated) == "INVALID_PARAMS"
+                && repeated["error"]?["data"]?["why"]?.stringValue?.contains("at most 10000") == true)
+        let twice = try server.request(
+            "logImpression", params: ["channel": "contentCards", "ids": .array(Array(ids.dropLast()) + [ids[5]])], id: 3
+        )
         #expect(twice["error"]?["data"]?["why"]?.stringValue?.contains("twice") == true)
         // Canonically equivalent spellings are two ids.
-        let spellings = try server.request("logImpression", params: ["channel": "contentCards", "ids": ["caf\u{E9}", "cafe\u{301}"]], id: 4)
+        let spellings = try server.request(
+            "logImpression", params: ["channel": "contentCards", "ids": ["caf\u{E9}", "cafe\u{301}"]], id: 4)
         #expect(spellings["error"]?["data"]?["why"]?.stringValue?.contains("twice") != true)
         #expect(try statusAnswersPromptly(server, id: 5))
 
         let keys = (0..<10_000).map { JSON.string("flag-\($0)") }
         let all = try server.request("evaluateFlags", params: ["context": [:], "flagKeys": .array(keys)], id: 6)
         #expect(all["result"]?["flags"]?.objectValue?.count == 10_000)
-        let past = try server.request("evaluateFlags", params: ["context": [:], "flagKeys": .array(keys + ["one-more"])], id: 7)
+        let past = try server.request(
+            "evaluateFlags", params: ["context": [:], "flagKeys": .array(keys + ["one-more"])], id: 7)
         #expect(reason(past) == "INVALID_PARAMS" && past["error"]?["data"]?["field"] == "flagKeys")
         #expect(try statusAnswersPromptly(server, id: 8))
         try server.expectPromptStatusAndTermination()
@@ -197,7 +219,8 @@ import Testing
         let server = try server()
         _ = try server.request("changeUser", params: ["userId": "ada"], id: 1)
         let longest = String(repeating: "b", count: 1024)
-        let atLimit = try server.request("logClick", params: ["channel": "banners", "id": "nowhere", "buttonId": .string(longest)], id: 2)
+        let atLimit = try server.request(
+            "logClick", params: ["channel": "banners", "id": "nowhere", "buttonId": .string(longest)], id: 2)
         #expect(atLimit["error"]?["data"]?["field"] != "buttonId")
         for (index, (method, params)) in [
             ("logClick", ["channel": "banners", "id": "nowhere", "buttonId": .string(longest + "b")] as JSON),
@@ -208,7 +231,8 @@ import Testing
         ].enumerated() {
             let reply = try server.request(method, params: params, id: .int(10 + index))
             #expect(reason(reply) == "INVALID_PARAMS", "\(method)")
-            #expect(reply["error"]?["data"]?["why"]?.stringValue?.contains("at most 1024 characters") == true, "\(method)")
+            #expect(
+                reply["error"]?["data"]?["why"]?.stringValue?.contains("at most 1024 characters") == true, "\(method)")
         }
         try server.expectPromptStatusAndTermination()
     }

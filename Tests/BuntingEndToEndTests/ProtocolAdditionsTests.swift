@@ -25,9 +25,14 @@ import Testing
         let workspace = try Workspace()
         try workspace.writeDefinitions(Self.document)
         let server = try ServerProcess(framing: .ndjson, arguments: ["--definitions", workspace.definitions.path])
-        let typed = try server.request("evaluateFlag", params: ["flagKey": "limit", "context": ["tier": "gold"], "type": "integer"])
-        #expect(typed["result"] == ["value": 50, "variant": "high", "reason": "TARGETING_MATCH", "metadata": ["owner": "growth"]])
-        let mismatch = try server.request("evaluateFlag", params: ["flagKey": "banner-copy", "context": [:], "type": "boolean"], id: 2)
+        let typed = try server.request(
+            "evaluateFlag", params: ["flagKey": "limit", "context": ["tier": "gold"], "type": "integer"])
+        #expect(
+            typed["result"] == [
+                "value": 50, "variant": "high", "reason": "TARGETING_MATCH", "metadata": ["owner": "growth"],
+            ])
+        let mismatch = try server.request(
+            "evaluateFlag", params: ["flagKey": "banner-copy", "context": [:], "type": "boolean"], id: 2)
         #expect(mismatch["result"]?["errorCode"] == "TYPE_MISMATCH" && mismatch["result"]?["value"] == .null)
         let broken = try server.request("evaluateFlag", params: ["flagKey": "broken", "context": [:]], id: 3)
         #expect(broken["result"]?["errorCode"] == "PARSE_ERROR")
@@ -54,7 +59,8 @@ import Testing
         _ = try server.request("changeUser", params: ["userId": "ada"], id: 4)
         let feed = try server.waitForMessage("the feed's DATA_UPDATED") { isEvent($0, "DATA_UPDATED") }
         #expect(snapshotIds(feed.message) == ["a"])
-        let promo = try server.request("getSnapshot", params: ["channel": "contentCards", "extras": ["feed": "promo"]], id: 5)
+        let promo = try server.request(
+            "getSnapshot", params: ["channel": "contentCards", "extras": ["feed": "promo"]], id: 5)
         #expect(promo["result"]?["contentCards"]?["cards"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["b"])
         #expect(promo["result"]?["contentCards"]?["unviewedCount"] == 1)
         let wrong = try server.request("getSnapshot", params: ["channel": "featureFlags", "extras": [:]], id: 6)
@@ -67,7 +73,8 @@ import Testing
         let workspace = try Workspace()
         let server = try ServerProcess(framing: .lsp, arguments: ["--sink", workspace.sink.path])
         _ = try server.request("subscribe", params: ["channel": "featureFlags"])
-        let tracked = try server.request("track", params: ["name": "purchase", "value": 9.5, "details": ["sku": "x1"]], id: 2)
+        let tracked = try server.request(
+            "track", params: ["name": "purchase", "value": 9.5, "details": ["sku": "x1"]], id: 2)
         let eventId = try #require(tracked["result"]?["eventId"]?.stringValue)
         let enqueued = try server.waitForMessage("CUSTOM ENQUEUED") { isEvent($0, "CUSTOM") }
         #expect(enqueued.message["params"]?["eventId"] == .string(eventId))
@@ -78,7 +85,9 @@ import Testing
         #expect(try server.waitForExit() == 0)
         let lines = try workspace.sinkLines()
         #expect(lines.count == 1)
-        #expect(lines.first?["eventId"] == .string(eventId) && lines.first?["kind"] == "custom" && lines.first?["name"] == "purchase")
+        #expect(
+            lines.first?["eventId"] == .string(eventId) && lines.first?["kind"] == "custom"
+                && lines.first?["name"] == "purchase")
         #expect(lines.first?["value"] == 9.5 && lines.first?["details"] == ["sku": "x1"])
     }
 
@@ -87,14 +96,19 @@ import Testing
         let server = try ServerProcess(framing: .ndjson, arguments: ["--sink", workspace.sink.path])
         _ = try server.request("changeUser", params: ["userId": "ada"])
         // Three targeting keys, interleaved, none of them switching the current user.
-        let calls: [(user: String, tier: String)] = [("grace", "gold"), ("linus", "free"), ("ada", "gold"), ("grace", "silver"), ("linus", "gold")]
+        let calls: [(user: String, tier: String)] = [
+            ("grace", "gold"), ("linus", "free"), ("ada", "gold"), ("grace", "silver"), ("linus", "gold"),
+        ]
         var expected: [String: (user: String, tier: String)] = [:]
         for (index, call) in calls.enumerated() {
             let tracked = try server.request(
-                "track", params: ["name": "checkout", "userId": .string(call.user), "attributes": ["tier": .string(call.tier)]], id: .int(index + 2))
+                "track",
+                params: ["name": "checkout", "userId": .string(call.user), "attributes": ["tier": .string(call.tier)]],
+                id: .int(index + 2))
             expected[try #require(tracked["result"]?["eventId"]?.stringValue)] = call
         }
-        let refused = try server.request("track", params: ["name": "checkout", "attributes": ["targetingKey": "x"]], id: 20)
+        let refused = try server.request(
+            "track", params: ["name": "checkout", "attributes": ["targetingKey": "x"]], id: 20)
         #expect(refused["error"]?["data"]?["field"] == "attributes")
         #expect(try server.request("status", id: 21)["result"]?["userId"] == "ada", "the current user stays")
         #expect(try server.request("flush", id: 22)["result"] == ["flushed": 5, "pending": 0])
@@ -105,21 +119,25 @@ import Testing
         for line in lines {
             let call = try #require(expected[line["eventId"]?.stringValue ?? ""])
             #expect(line["userId"] == .string(call.user) && line["attributes"] == ["tier": .string(call.tier)])
-            #expect((line["sessionId"] != nil) == (call.user == "ada"), "only the current user's events carry its session")
+            #expect(
+                (line["sessionId"] != nil) == (call.user == "ada"),
+                "only the current user's events carry its session")
         }
     }
 
     @Test func aDefinitionsSubscriptionHearsReadyThenTheChangedFlags() throws {
         let workspace = try Workspace()
         try workspace.writeDefinitions(Self.document)
-        let server = try ServerProcess(framing: .ndjson, arguments: ["--definitions", workspace.definitions.path, "--poll-interval", "0.02"])
+        let server = try ServerProcess(
+            framing: .ndjson, arguments: ["--definitions", workspace.definitions.path, "--poll-interval", "0.02"])
         let reply = try server.request("subscribeToDefinitions")
         #expect(reply["result"]?["subscriptionId"] == "sub-1")
         let ready = try server.waitForMessage("READY") { $0["method"] == "definitions" }
         #expect(ready.message["params"]?["type"] == "READY" && ready.message["params"]?["loadedAt"]?.isNumber == true)
         try workspace.writeDefinitions(Self.document.replacingOccurrences(of: #""high": 50"#, with: #""high": 500"#))
         let changed = try server.waitForMessage(from: ready.index + 1, "CHANGED") { $0["method"] == "definitions" }
-        #expect(changed.message["params"]?["type"] == "CHANGED" && changed.message["params"]?["flagsChanged"] == ["limit"])
+        #expect(
+            changed.message["params"]?["type"] == "CHANGED" && changed.message["params"]?["flagsChanged"] == ["limit"])
         try FileManager.default.removeItem(at: workspace.definitions)
         let stale = try server.waitForMessage(from: changed.index + 1, "ERROR") { $0["method"] == "definitions" }
         #expect(stale.message["params"]?["type"] == "ERROR" && stale.message["params"]?["stale"] == true)

@@ -10,20 +10,26 @@ import Testing
 
     @Test(arguments: ServerProcess.WireFraming.allCases)
     func aScriptGetsFreshSnapshotsAndItsFlushBeforeExit(framing: ServerProcess.WireFraming) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bunting-script-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bunting-script-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         for run in 1...20 {
             let sink = directory.appendingPathComponent("events-\(run).ndjson").path
-            let server = try ServerProcess(framing: framing, arguments: ["--framing", framing.rawValue, "--sink", sink])
+            let server = try ServerProcess(
+                framing: framing, arguments: ["--framing", framing.rawValue, "--sink", sink])
             var requests = Self.channels.enumerated().map { index, channel in
                 #"{"jsonrpc":"2.0","id":\#(index + 1),"method":"subscribe","params":{"channel":"\#(channel)"}}"#
             }
-            requests.append(#"{"jsonrpc":"2.0","id":4,"method":"changeUser","params":{"userId":"ada","attributes":{"tier":"gold"}}}"#)
+            requests.append(
+                #"{"jsonrpc":"2.0","id":4,"method":"changeUser","params":{"userId":"ada","attributes":{"tier":"gold"}}}"#
+            )
             requests += Self.channels.enumerated().map { index, channel in
                 #"{"jsonrpc":"2.0","id":\#(index + 5),"method":"getSnapshot","params":{"channel":"\#(channel)"}}"#
             }
-            requests.append(#"{"jsonrpc":"2.0","id":8,"method":"logImpression","params":{"channel":"featureFlags","id":"new-checkout"}}"#)
+            requests.append(
+                #"{"jsonrpc":"2.0","id":8,"method":"logImpression","params":{"channel":"featureFlags","id":"new-checkout"}}"#
+            )
             try server.sendRaw(requests.flatMap { framing.frame(Array($0.utf8)) })
             try server.closeInput()
             #expect(try server.waitForExit() == 0)
@@ -31,13 +37,17 @@ import Testing
             for (index, channel) in Self.channels.enumerated() {
                 let snapshot = messages.first { $0["id"] == .integer(Int64(index + 5)) }?["result"]
                 #expect((snapshot?["lastSyncAt"]?.doubleValue ?? 0) > 0, "run \(run): \(channel) snapshot was synced")
-                #expect(snapshot?[channel] != nil && snapshot?[channel] != JSON.array([]), "run \(run): \(channel) has data")
+                #expect(
+                    snapshot?[channel] != nil && snapshot?[channel] != JSON.array([]),
+                    "run \(run): \(channel) has data")
             }
             let enqueued = messages.first { $0["params"]?["action"] == "ENQUEUED" }?["params"]?["eventId"]
             let flushed = messages.first { $0["params"]?["action"] == "FLUSHED" }?["params"]?["eventId"]
             #expect(enqueued != nil && flushed == enqueued, "run \(run): the impression was flushed before exit")
             let lines = try String(contentsOfFile: sink, encoding: .utf8).split(separator: "\n")
-            #expect(lines.count == 1 && lines.first?.contains(enqueued?.stringValue ?? "?") == true, "run \(run): the sink got it once")
+            #expect(
+                lines.count == 1 && lines.first?.contains(enqueued?.stringValue ?? "?") == true,
+                "run \(run): the sink got it once")
         }
     }
 }
@@ -45,7 +55,8 @@ import Testing
 /// A local definitions file that cannot be used at start-up says why at once.
 @Suite struct StartUpDefinitionsTests {
     static func temporaryFile(_ name: String, _ contents: String?) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bunting-\(UUID().uuidString)-\(name)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bunting-\(UUID().uuidString)-\(name)")
+            .path
         if let contents { try contents.write(toFile: path, atomically: true, encoding: .utf8) }
         return path
     }
@@ -62,24 +73,37 @@ import Testing
         #expect(stderr.contains("--start-without-definitions"))
     }
 
-    @Test(arguments: [("missing.json", nil as String?, "SERVER_ERROR", "SDK_WILL_RETRY"), ("broken.json", "[1,", "INVALID_SERVER_DATA", "DO_NOT_RETRY")])
-    func startedAnywayTheFirstEventCarriesTheCauseAndTheLogSaysItOnce(name: String, contents: String?, reason: String, retryState: String) throws {
+    @Test(arguments: [
+        ("missing.json", nil as String?, "SERVER_ERROR", "SDK_WILL_RETRY"),
+        ("broken.json", "[1,", "INVALID_SERVER_DATA", "DO_NOT_RETRY"),
+    ])
+    func startedAnywayTheFirstEventCarriesTheCauseAndTheLogSaysItOnce(
+        name: String, contents: String?, reason: String, retryState: String
+    ) throws {
         let path = try Self.temporaryFile(name, contents)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let server = try ServerProcess(
             // No retry within the test (each failed retry is an ERROR of its
             // own): only polls, which must stay quiet, check the file again.
-            framing: .ndjson, arguments: [
-                "--definitions", path, "--start-without-definitions", "--poll-interval", "0.05", "--retry-initial-delay", "600",
+            framing: .ndjson,
+            arguments: [
+                "--definitions", path, "--start-without-definitions", "--poll-interval", "0.05",
+                "--retry-initial-delay", "600",
                 "--retry-max-delay", "600", "--log-level", "debug",
             ])
         let reply = try server.request("subscribe", params: ["channel": "featureFlags"])
         #expect(reply["result"]?["subscriptionId"] == "sub-1")
         let event = try server.waitForMessage("the first event") { $0["method"] == "event" }.message["params"]
-        #expect(event?["type"] == "ERROR" && event?["reason"] == .string(reason) && event?["retryState"] == .string(retryState))
-        #expect(event?["message"]?.stringValue?.contains(path) == true, "the cause names the file: \(event?.encodedString() ?? "")")
+        #expect(
+            event?["type"] == "ERROR" && event?["reason"] == .string(reason)
+                && event?["retryState"] == .string(retryState))
+        #expect(
+            event?["message"]?.stringValue?.contains(path) == true,
+            "the cause names the file: \(event?.encodedString() ?? "")")
         // Polls that find the same problem say nothing more: wait for three.
-        #expect(server.waitForStderr { $0.components(separatedBy: "checking \(path)").count > 3 }, "the file was polled")
+        #expect(
+            server.waitForStderr { $0.components(separatedBy: "checking \(path)").count > 3 },
+            "the file was polled")
         try server.closeInput()
         #expect(try server.waitForExit() == 0)
         #expect(server.received.filter { $0["method"] == "event" }.count == 1, "no second ERROR")

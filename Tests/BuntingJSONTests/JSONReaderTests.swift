@@ -22,11 +22,14 @@ import Testing
     private func expectAgrees(_ bytes: [UInt8], maxDepth: Int = JSON.defaultMaxDepth, _ comment: String = "") {
         guard let read = swift(bytes, maxDepth: maxDepth) else { return }
         guard let expected = jansson(bytes, maxDepth: maxDepth) else {
-            Issue.record("read a text jansson refuses: \(String(decoding: bytes.prefix(200), as: UTF8.self)) \(comment)")
+            Issue.record(
+                "read a text jansson refuses: \(String(decoding: bytes.prefix(200), as: UTF8.self)) \(comment)")
             return
         }
         #expect(read == expected, "\(String(decoding: bytes.prefix(200), as: UTF8.self))")
-        #expect(read.encoded() == expected.encoded(), "keys or numbers differ: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+        #expect(
+            read.encoded() == expected.encoded(),
+            "keys or numbers differ: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
     }
 
     @Test func readsTheTextsBuntingMeetsAsJanssonDoes() throws {
@@ -59,7 +62,8 @@ import Testing
             "", " ", "{", "[", "{\"a\"", "{\"a\":", "{\"a\":1", "[1,]", "{\"a\":1,}", "[1 2]", "{\"a\" 1}", "{1:2}",
             "01", "-", "-01", "1.", ".5", "1e", "1e+", "+1", "0x10", "1.5.3", "NaN", "Infinity", "-Infinity",
             "tru", "truex", "true1", "nul", "nullx", "falsey", "[true false]",
-            "1e400", "-1e400", "12345678901234567890", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+            "1e400", "-1e400", "12345678901234567890", "9223372036854775807", "-9223372036854775808",
+            "9223372036854775808",
             "{\"a\":1,\"a\":2}", "{\"a\\u0000\":1}", "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"\\u12\"",
             "\"\\x\"", "\"a\nb\"", "\"a\u{0}b\"", "\"\\'\"", "[1]x", "{} {}", "\"unterminated",
         ]
@@ -69,16 +73,22 @@ import Testing
         }
         // Bytes that are not UTF-8 (overlong forms, surrogates, past U+10FFFF, cut short, stray).
         let invalid: [[UInt8]] = [
-            [0x22, 0xC0, 0x80, 0x22], [0x22, 0xC1, 0xBF, 0x22], [0x22, 0xE0, 0x80, 0x80, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22],
-            [0x22, 0xF0, 0x80, 0x80, 0x80, 0x22], [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], [0x22, 0xF5, 0x80, 0x80, 0x80, 0x22],
-            [0x22, 0x80, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xE2, 0x82, 0x22], [0x22, 0xFF, 0x22], [0x5B, 0xC3, 0xA9, 0x5D],
+            [0x22, 0xC0, 0x80, 0x22], [0x22, 0xC1, 0xBF, 0x22], [0x22, 0xE0, 0x80, 0x80, 0x22],
+            [0x22, 0xED, 0xA0, 0x80, 0x22],
+            [0x22, 0xF0, 0x80, 0x80, 0x80, 0x22], [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],
+            [0x22, 0xF5, 0x80, 0x80, 0x80, 0x22],
+            [0x22, 0x80, 0x22], [0x22, 0xC3, 0x22], [0x22, 0xE2, 0x82, 0x22], [0x22, 0xFF, 0x22],
+            [0x5B, 0xC3, 0xA9, 0x5D],
         ]
         for bytes in invalid {
             #expect(swift(bytes) == nil)
             #expect(jansson(bytes) == nil)
         }
         // Well-formed: read, and as jansson reads them.
-        for bytes: [UInt8] in [[0x22, 0xC3, 0xA9, 0x22], [0x22, 0xE2, 0x82, 0xAC, 0x22], [0x22, 0xF0, 0x9F, 0x98, 0x80, 0x22], [0x22, 0xF4, 0x8F, 0xBF, 0xBF, 0x22]] {
+        for bytes: [UInt8] in [
+            [0x22, 0xC3, 0xA9, 0x22], [0x22, 0xE2, 0x82, 0xAC, 0x22], [0x22, 0xF0, 0x9F, 0x98, 0x80, 0x22],
+            [0x22, 0xF4, 0x8F, 0xBF, 0xBF, 0x22],
+        ] {
             #expect(swift(bytes) != nil)
             expectAgrees(bytes)
         }
@@ -88,7 +98,7 @@ import Testing
     /// value's own depth it is read, one level less it is left to jansson
     /// (which refuses it).
     @Test func nestingIsLimitedAsJanssonsReadingLimitsIt() {
-        let text = Array("{\"a\":[[{\"b\":[]}]]}".utf8)  // five levels
+        let text = Array("{\"a\":[[{\"b\":[]}]]}".utf8) // five levels
         #expect(swift(text, maxDepth: 5) != nil)
         expectAgrees(text, maxDepth: 5)
         #expect(swift(text, maxDepth: 4) == nil)
@@ -102,8 +112,10 @@ import Testing
     /// jansson's value or nothing.
     @Test func agreesWithJanssonOnTheFuzzCorporaAndOnMutatedTexts() throws {
         var inputs: [[UInt8]] = []
-        for directory in ["fuzz/corpus/json", "fuzz/crashes/json", "fuzz/corpus/definitions", "fuzz/corpus/dispatch",
-                          "fuzz/corpus/schema", "fuzz/corpus/jsonlogic", "fuzz/corpus/growthbook"] {
+        for directory in [
+            "fuzz/corpus/json", "fuzz/crashes/json", "fuzz/corpus/definitions", "fuzz/corpus/dispatch",
+            "fuzz/corpus/schema", "fuzz/corpus/jsonlogic", "fuzz/corpus/growthbook",
+        ] {
             let url = Self.root.appendingPathComponent(directory)
             for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] {
                 inputs.append(Array(try Data(contentsOf: url.appendingPathComponent(name))))
@@ -119,7 +131,8 @@ import Testing
 
         // Mutations: bytes replaced, dropped and doubled, from a fixed seed.
         var random = SplitMix(seed: 31)
-        let alphabet = Array("{}[]\",:\\/ -+.0123456789eEtrufalsn\u{00}\n\tuD8DCé".utf8) + [0x80, 0xC3, 0xED, 0xF4, 0xFF]
+        let alphabet =
+            Array("{}[]\",:\\/ -+.0123456789eEtrufalsn\u{00}\n\tuD8DCé".utf8) + [0x80, 0xC3, 0xED, 0xF4, 0xFF]
         let valid = inputs.filter { !$0.isEmpty && jansson($0) != nil && $0.count < 4096 }
         for _ in 0..<20_000 {
             var bytes = valid[Int(random.next() % UInt64(valid.count))]
@@ -150,18 +163,24 @@ import Testing
             let outline = JSONOutline.of(text, inside: ["flags", "a"])
             let read = JSON.readInSwift(text)
             guard case .object(let object)? = read else {
-                #expect(outline == nil, "outlined a text the reader does not read as an object: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+                #expect(
+                    outline == nil,
+                    "outlined a text the reader does not read as an object: "
+                        + "\(String(decoding: bytes.prefix(200), as: UTF8.self))")
                 return
             }
             guard let outline else {
-                Issue.record("no outline of an object the reader reads: \(String(decoding: bytes.prefix(200), as: UTF8.self))")
+                Issue.record(
+                    "no outline of an object the reader reads: "
+                        + "\(String(decoding: bytes.prefix(200), as: UTF8.self))")
                 return
             }
             #expect(outline.members.map(\.key) == object.keys)
             for member in outline.members {
                 let value = try? JSON.parsedByJansson(UnsafeRawBufferPointer(rebasing: text[member.value]))
                 #expect(value?.encoded() == object[member.key]?.encoded(), "\(member.key)")
-                #expect((try? JSON.parse(UnsafeRawBufferPointer(rebasing: text[member.keyText]))) == .string(member.key))
+                #expect(
+                    (try? JSON.parse(UnsafeRawBufferPointer(rebasing: text[member.keyText]))) == .string(member.key))
                 guard case .object(let inner)? = object[member.key], ["flags", "a"].contains(member.key) else {
                     #expect(outline.nested[member.key] == nil)
                     continue
@@ -188,7 +207,8 @@ import Testing
                 inputs.append(Array(try Data(contentsOf: url.appendingPathComponent(name))))
             }
         }
-        inputs.append(Array(try Data(contentsOf: Self.root.appendingPathComponent("examples/definitions/bunting.json"))))
+        inputs.append(
+            Array(try Data(contentsOf: Self.root.appendingPathComponent("examples/definitions/bunting.json"))))
         for input in inputs { expectAgrees(input) }
         // Byte changes to the valid ones, from a fixed seed.
         var state: UInt64 = 7

@@ -43,16 +43,24 @@ import Testing
     @Test func writesScalarsStringsAndContainersAsJanssonDoes() {
         var every = ""
         for scalar in 0..<0x80 { every.unicodeScalars.append(Unicode.Scalar(UInt8(scalar))) }
-        let strings = ["", "plain", every, "a\u{0}b", "\"quoted\" \\ /slash/", "é e\u{301} 日本語 😀 \u{2028}\u{2029} \u{7F}",
-                       "\u{1F}\u{10}\u{0B}\u{1B}", "\u{10FFFF}"]
-        let integers: [Int64] = [0, 1, 9, 10, -1, -9, -10, 42, 1_000_000, Int64.max, Int64.min, Int64.min + 1,
-                                 -999_999_999_999_999_999]
+        let strings = [
+            "", "plain", every, "a\u{0}b", "\"quoted\" \\ /slash/", "é e\u{301} 日本語 😀 \u{2028}\u{2029} \u{7F}",
+            "\u{1F}\u{10}\u{0B}\u{1B}", "\u{10FFFF}",
+        ]
+        let integers: [Int64] = [
+            0, 1, 9, 10, -1, -9, -10, 42, 1_000_000, Int64.max, Int64.min, Int64.min + 1,
+            -999_999_999_999_999_999,
+        ]
         var values: [JSON] = [.null, .bool(true), .bool(false), .array([]), .object(JSONObject())]
         values += strings.map(JSON.string) + integers.map(JSON.integer)
         values.append(.array(values))
         values.append(.object(JSONObject(strings.enumerated().map { ($0.element, JSON.integer(Int64($0.offset))) })))
-        values.append(.object(JSONObject([("nested", .object(JSONObject([("a", .array([.array([.null])]))]))),
-                                          ("b", .string(every))])))
+        values.append(
+            .object(
+                JSONObject([
+                    ("nested", .object(JSONObject([("a", .array([.array([.null])]))]))),
+                    ("b", .string(every)),
+                ])))
         for value in values {
             #expect(swift(value) != nil)
             expectAgrees(value)
@@ -66,8 +74,10 @@ import Testing
     /// fixed seed: jansson's bytes.
     @Test func agreesWithJanssonOnTheFuzzCorporaAndOnGeneratedValues() throws {
         var values: [JSON] = []
-        for directory in ["fuzz/corpus/json", "fuzz/corpus/definitions", "fuzz/corpus/dispatch", "fuzz/corpus/schema",
-                          "fuzz/corpus/jsonlogic", "fuzz/corpus/growthbook"] {
+        for directory in [
+            "fuzz/corpus/json", "fuzz/corpus/definitions", "fuzz/corpus/dispatch", "fuzz/corpus/schema",
+            "fuzz/corpus/jsonlogic", "fuzz/corpus/growthbook",
+        ] {
             let url = Self.root.appendingPathComponent(directory)
             for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] {
                 let bytes = Array(try Data(contentsOf: url.appendingPathComponent(name)))
@@ -91,8 +101,10 @@ import Testing
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int(truncatingIfNeeded: state >> 33) % bound
         }
-        let pieces = ["a", "\u{0}", "\u{1}", "\u{8}", "\t", "\n", "\u{C}", "\r", "\u{1F}", " ", "\"", "\\", "/", "\u{7F}",
-                      "é", "\u{80}", "\u{FFFF}", "😀", "key", "0"]
+        let pieces = [
+            "a", "\u{0}", "\u{1}", "\u{8}", "\t", "\n", "\u{C}", "\r", "\u{1F}", " ", "\"", "\\", "/", "\u{7F}",
+            "é", "\u{80}", "\u{FFFF}", "😀", "key", "0",
+        ]
         func text() -> String { (0..<next(6)).map { _ in pieces[next(pieces.count)] }.joined() }
         func value(_ depth: Int) -> JSON {
             switch next(depth > 3 ? 5 : 7) {

@@ -14,17 +14,25 @@ import BuntingRuntime
 /// what one JSONLogic rule gives one piece of data.
 enum EvalCommand {
     static let specs = [
-        OptionSpec(name: "definitions", valueName: "PATH", help: "the definitions document to evaluate (or a GrowthBook SDK payload)"),
-        OptionSpec(name: "decryption-key", valueName: "KEY", help: "the key (base64) of an encrypted GrowthBook payload"),
-        OptionSpec(name: "contexts", valueName: "FILE|-", help: "evaluation contexts, one JSON object a line\n(default: -, standard input)"),
-        OptionSpec(name: "at", valueName: "UNIX_SECONDS", help: "evaluate as of this time (default: now), for schedules,\nexpiry and $flagd.timestamp"),
+        OptionSpec(
+            name: "definitions", valueName: "PATH",
+            help: "the definitions document to evaluate (or a GrowthBook SDK payload)"),
+        OptionSpec(
+            name: "decryption-key", valueName: "KEY", help: "the key (base64) of an encrypted GrowthBook payload"),
+        OptionSpec(
+            name: "contexts", valueName: "FILE|-",
+            help: "evaluation contexts, one JSON object a line\n(default: -, standard input)"),
+        OptionSpec(
+            name: "at", valueName: "UNIX_SECONDS",
+            help: "evaluate as of this time (default: now), for schedules,\nexpiry and $flagd.timestamp"),
         OptionSpec(name: "rule", valueName: "JSON", help: "a JSONLogic rule to evaluate instead of definitions"),
         OptionSpec(name: "data", valueName: "JSON", help: "the data for --rule (default: null)"),
         OptionSpec(name: "help", valueName: nil, help: "show this help"),
     ]
 
     static let help = helpText(
-        usage: "bunting eval --definitions PATH [--contexts FILE|-] [--at UNIX_SECONDS]\n       bunting eval --rule JSON [--data JSON]",
+        usage: "bunting eval --definitions PATH [--contexts FILE|-] [--at "
+            + "UNIX_SECONDS]\n       bunting eval --rule JSON [--data JSON]",
         summary: """
             With --definitions, reads evaluation contexts (one JSON object a line: targetingKey and
             attributes) and writes one JSON line per context:
@@ -61,7 +69,8 @@ enum EvalCommand {
             now = seconds
         }
         return evaluateContexts(
-            definitionsPath: path, contexts: options.value("contexts") ?? "-", at: now, decryptionKey: options.value("decryption-key"))
+            definitionsPath: path, contexts: options.value("contexts") ?? "-", at: now,
+            decryptionKey: options.value("decryption-key"))
     }
 
     static func evaluateRule(_ ruleText: String, data dataText: String?) -> ExitCode {
@@ -84,11 +93,15 @@ enum EvalCommand {
         }
     }
 
-    static func evaluateContexts(definitionsPath: String, contexts: String, at now: Double, decryptionKey: String? = nil) -> ExitCode {
+    static func evaluateContexts(
+        definitionsPath: String, contexts: String, at now: Double, decryptionKey: String? = nil
+    ) -> ExitCode {
         let definitions: Definitions
-        switch FileDescriptorIO.readRegularFile(definitionsPath, limit: FileSource.maxBytes).mapError({ EvalFailure($0.message) }).flatMap({ bytes in
+        switch FileDescriptorIO.readRegularFile(definitionsPath, limit: FileSource.maxBytes).mapError({
+            EvalLoadError($0.message)
+        }).flatMap({ bytes in
             Definitions.load(bytes, decryptionKey: decryptionKey).mapError { failure in
-                EvalFailure(failure.problems.map { "\(definitionsPath): \($0)" }.joined(separator: "\n"))
+                EvalLoadError(failure.problems.map { "\(definitionsPath): \($0)" }.joined(separator: "\n"))
             }
         }) {
         case .success(let loaded): definitions = loaded
@@ -145,7 +158,7 @@ enum EvalCommand {
 }
 
 /// Why `bunting eval` could not load its definitions.
-struct EvalFailure: Error {
+struct EvalLoadError: Error {
     let message: String
     init(_ message: String) { self.message = message }
 }

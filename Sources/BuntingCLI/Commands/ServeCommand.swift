@@ -26,7 +26,10 @@ enum ServeCommand {
     static func run(_ arguments: ArraySlice<String>) throws(UsageError) -> ExitCode {
         // Before any file is opened: none may take the number of a closed stdin, stdout or stderr.
         guard StandardDescriptors.guardOpen() else { return .failure }
-        guard let options = try ParsedOptions.unlessHelp(arguments, specs: ServeConfiguration.specs, command: "serve", help: help) else {
+        guard
+            let options = try ParsedOptions.unlessHelp(
+                arguments, specs: ServeConfiguration.specs, command: "serve", help: help)
+        else {
             return .success
         }
         let configuration = try ServeConfiguration(options)
@@ -50,18 +53,22 @@ enum ServeCommand {
         // A local file is read before serving: one that cannot be used is
         // refused now, with the reason, rather than found out by subscribers.
         var initialLoad: Engine.FetchOutcome?
-        let notesDirectory = configuration.cacheDirectory.map { "\($0)/\(KnownDocuments.subdirectory)" } ?? storage.knownDocumentsDirectory
+        let notesDirectory =
+            configuration.cacheDirectory.map { "\($0)/\(KnownDocuments.subdirectory)" }
+            ?? storage.knownDocumentsDirectory
         let knownDocuments = configuration.noCache ? nil : notesDirectory.map { KnownDocuments(directory: $0) }
         let compiler = Definitions.compiler(
-            strict: configuration.strict, known: knownDocuments, preparesSchema: true, decryptionKey: configuration.decryptionKey)
+            strict: configuration.strict, known: knownDocuments, preparesSchema: true,
+            decryptionKey: configuration.decryptionKey)
         if source.isLocal {
             let firstCompiler = Definitions.compiler(
                 strict: configuration.strict, known: knownDocuments, beginsLoading: false, preparesSchema: true,
                 decryptionKey: configuration.decryptionKey, servesUnseen: true)
             let load = Engine.fetchAndCompile(source: source, since: nil, compile: firstCompiler)
             if let problem = load.problem, !configuration.startWithoutDefinitions {
-                printToStderr("bunting: cannot use the definitions at \(source.location): \(problem)\n"
-                    + "(serve anyway, polling the file, with --start-without-definitions)\n")
+                printToStderr(
+                    "bunting: cannot use the definitions at \(source.location): \(problem)\n"
+                        + "(serve anyway, polling the file, with --start-without-definitions)\n")
                 return .failure
             }
             initialLoad = load

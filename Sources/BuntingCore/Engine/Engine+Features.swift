@@ -28,7 +28,9 @@ extension Engine {
     }
 
     /// A GrowthBook condition for `attributes` (against `savedGroups`, else the document's).
-    public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<Bool, DefinitionsError> {
+    public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<
+        Bool, DefinitionsError
+    > {
         onLoop {
             guard let definitions else {
                 return .failure(DefinitionsError(problems: ["no definitions are loaded yet"]))
@@ -37,7 +39,9 @@ extension Engine {
         }
     }
 
-    private func featureResults(keys: [String]?, attributes: JSONObject?) throws(EngineError) -> [(key: String, result: JSON)] {
+    private func featureResults(keys: [String]?, attributes: JSONObject?) throws(EngineError) -> [(
+        key: String, result: JSON
+    )] {
         guard let definitions else {
             return (keys ?? []).map { ($0, Self.unknownFeature($0)) }
         }

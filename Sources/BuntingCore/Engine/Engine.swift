@@ -129,8 +129,9 @@ public final class Engine: @unchecked Sendable {
             timeout = loop.schedule(after: configuration.shutdownTimeout) { [self] in
                 guard !finished else { return }
                 let pending = analytics.count
-                log.warning("shutdown: gave up waiting after \(configuration.shutdownTimeout) s"
-                    + (pending > 0 ? "; \(pending) events stay queued" : ""))
+                log.warning(
+                    "shutdown: gave up waiting after \(configuration.shutdownTimeout) s"
+                        + (pending > 0 ? "; \(pending) events stay queued" : ""))
                 finish()
             }
             fetcher.whenSettled { [self] in

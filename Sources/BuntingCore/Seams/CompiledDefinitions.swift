@@ -60,7 +60,8 @@ public protocol CompiledDefinitions: AnyObject, Sendable {
     /// `attributes`, GrowthBook's context. With `sticky` (the documents
     /// `stickyDocumentKeys` names that are stored) sticky bucketing is on,
     /// and the documents it changes come back to be saved; without, it is off.
-    func evaluateFeatures(attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, at now: Double) -> FeatureEvaluation
+    func evaluateFeatures(attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, at now: Double)
+        -> FeatureEvaluation
 
     /// Evaluates a GrowthBook condition for `attributes`, against `savedGroups`
     /// when given, else the document's; a condition that cannot be read is
@@ -83,7 +84,9 @@ extension CompiledDefinitions {
         .none
     }
 
-    public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<Bool, DefinitionsError> {
+    public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<
+        Bool, DefinitionsError
+    > {
         .failure(DefinitionsError(problems: ["these definitions hold no GrowthBook features"]))
     }
 

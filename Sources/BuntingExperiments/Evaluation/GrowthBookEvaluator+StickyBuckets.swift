@@ -8,9 +8,13 @@ extension GrowthBookEvaluator {
     func stickyBucketVariation(_ experiment: ExperimentDefinition) -> (variation: Int, blocked: Bool) {
         let assignments = stickyAssignments(experiment)
         if experiment.minBucketVersion > 0, hasBlockedVersion(assignments, experiment) { return (-1, true) }
-        guard let variationKey = assignments[Self.stickyKey(experiment.key, experiment.bucketVersion)] else { return (-1, false) }
+        guard let variationKey = assignments[Self.stickyKey(experiment.key, experiment.bucketVersion)] else {
+            return (-1, false)
+        }
         guard let meta = experiment.meta,
-              let index = meta.firstIndex(where: { $0.key.map { JSValues.sameJSONText(.string($0), variationKey) } ?? false })
+            let index = meta.firstIndex(where: {
+                $0.key.map { JSValues.sameJSONText(.string($0), variationKey) } ?? false
+            })
         else { return (-1, false) }
         return (index, false)
     }
@@ -25,13 +29,18 @@ extension GrowthBookEvaluator {
             let fallback = experiment.fallbackAttribute ?? "id"
             let value = HashAttribute.value(of: fallback, in: context.attributes)
             if JSValues.isTruthy(value),
-               let document = documents[StickyAssignmentsDocument.key(attributeName: fallback, attributeValue: HashAttribute.stickyValue(value))] {
+                let document = documents[
+                    StickyAssignmentsDocument.key(
+                        attributeName: fallback, attributeValue: HashAttribute.stickyValue(value))]
+            {
                 merged.merge(document.assignments)
             }
         }
         let value = HashAttribute.value(of: experiment.hashAttribute, in: context.attributes)
-        if let document = documents[StickyAssignmentsDocument.key(
-            attributeName: experiment.hashAttribute, attributeValue: HashAttribute.stickyValue(value))] {
+        if let document = documents[
+            StickyAssignmentsDocument.key(
+                attributeName: experiment.hashAttribute, attributeValue: HashAttribute.stickyValue(value))]
+        {
             merged.merge(document.assignments)
         }
         return merged
@@ -45,8 +54,8 @@ extension GrowthBookEvaluator {
         for (key, _) in assignments where key.hasPrefix(prefix) {
             let version = key.utf8.dropFirst(prefix.utf8.count)
             guard !version.isEmpty, version.count <= 15, version.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                  version.first != 0x30 || version.count == 1,
-                  let number = Double(String(decoding: version, as: UTF8.self))
+                version.first != 0x30 || version.count == 1,
+                let number = Double(String(decoding: version, as: UTF8.self))
             else { continue }
             if number < experiment.minBucketVersion { return true }
         }

@@ -29,7 +29,9 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// `stickyDocuments` turns sticky bucketing on (the SDK's sticky bucket
     /// service): the user's documents, as `StickyBucketStore.documents(for:attributes:)` reads them.
-    public init(payload: GrowthBookPayload, context: EvaluationContext, stickyDocuments: [StickyAssignmentsDocument]? = nil) {
+    public init(
+        payload: GrowthBookPayload, context: EvaluationContext, stickyDocuments: [StickyAssignmentsDocument]? = nil
+    ) {
         self.payload = payload
         self.context = context
         if let stickyDocuments {
@@ -72,7 +74,8 @@ public struct GrowthBookEvaluator: Sendable {
         let result = evaluateFeature(index, key, stack: &stack, budget: &budget)
         guard budget.exhausted else { return result }
         return FeatureResult(
-            key: result.key, value: result.value, source: result.source, ruleId: result.ruleId, experiment: result.experiment,
+            key: result.key, value: result.value, source: result.source, ruleId: result.ruleId,
+            experiment: result.experiment,
             experimentResult: result.experimentResult, exhaustedBudget: true)
     }
 

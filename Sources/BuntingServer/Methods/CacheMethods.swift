@@ -19,7 +19,10 @@ enum CacheMethods {
                 }.encoded
                 // Not yet refreshed for this user: an empty list must not read as "nothing".
                 guard case .notSynced(let why) = engine.readiness(params.channel) else { return snapshot }
-                return EncodedJSON(trustedText: snapshot.bytes.dropLast() + Self.notSyncedKey + JSON.string(why).encoded() + [UInt8(ascii: "}")])
+                return EncodedJSON(
+                    trustedText: snapshot.bytes.dropLast() + Self.notSyncedKey + JSON.string(why).encoded() + [
+                        UInt8(ascii: "}")
+                    ])
             },
             .encoded(GetFeatureFlagParams.self) { params throws(RPCError) in
                 try requireSynced(.featureFlags, engine)

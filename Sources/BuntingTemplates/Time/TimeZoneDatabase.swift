@@ -26,7 +26,9 @@ enum TimeZoneDatabase {
         if let fixed = fixedOffset(name) { return fixed }
         guard isZoneName(name) else { return nil }
         if let cached = cache.withLock({ $0[name] }) { return cached }
-        guard let bytes = readFile(directory + name), let rules = TimeZoneRules.parse(bytes, name: name) else { return nil }
+        guard let bytes = readFile(directory + name), let rules = TimeZoneRules.parse(bytes, name: name) else {
+            return nil
+        }
         cache.withLock { zones in
             if zones.count >= cacheSize { zones.removeAll() }
             zones[name] = rules
@@ -39,8 +41,13 @@ enum TimeZoneDatabase {
     static func isZoneName(_ name: String) -> Bool {
         guard !name.isEmpty, name.utf8.count <= 64 else { return false }
         for part in name.split(separator: "/", omittingEmptySubsequences: false) {
-            guard let first = part.utf8.first, first != UInt8(ascii: "."), first != UInt8(ascii: "-") else { return false }
-            guard part.utf8.allSatisfy({ MarkupScanner.isWordByte($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") })
+            guard let first = part.utf8.first, first != UInt8(ascii: "."), first != UInt8(ascii: "-") else {
+                return false
+            }
+            guard
+                part.utf8.allSatisfy({
+                    MarkupScanner.isWordByte($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+")
+                })
             else { return false }
         }
         return true
@@ -65,7 +72,8 @@ enum TimeZoneDatabase {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= maxFileBytes else { return nil }
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= maxFileBytes
+        else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var filled = 0
         while filled < bytes.count {

@@ -17,7 +17,7 @@ final class EngineHarness {
 
     init(
         _ document: JSON, store: MemoryStore = MemoryStore(), withSink: Bool = true, localSource: Bool = true,
-        settleAtStart: Bool = true, sourceFailures: [SourceFailure] = [],
+        settleAtStart: Bool = true, sourceFailures: [SourceError] = [],
         configure: (inout Engine.Configuration) -> Void = { _ in }
     ) {
         loop = EventLoop(clock: clock)
@@ -33,7 +33,8 @@ final class EngineHarness {
         engine = Engine(
             configuration: configuration, loop: loop, worker: InlineWorker(), source: source,
             compile: StaticDefinitions.compile, sink: withSink ? sink : nil, store: store,
-            random: SplitMix64(seed: 7)) { event in recorder.record(event) }
+            random: SplitMix64(seed: 7)
+        ) { event in recorder.record(event) }
         engine.start()
         if settleAtStart { loop.runPending() }
     }
@@ -132,8 +133,12 @@ final class EngineHarness {
 
     /// `[a,b]`: the ids in a channel's data (cards, flags, or placement:banner).
     static func items(_ data: JSON) -> String {
-        if let flags = data.arrayValue { return "[" + flags.compactMap { $0["id"]?.stringValue }.joined(separator: ",") + "]" }
-        if let cards = data["cards"]?.arrayValue { return "[" + cards.compactMap { $0["id"]?.stringValue }.joined(separator: ",") + "]" }
+        if let flags = data.arrayValue {
+            return "[" + flags.compactMap { $0["id"]?.stringValue }.joined(separator: ",") + "]"
+        }
+        if let cards = data["cards"]?.arrayValue {
+            return "[" + cards.compactMap { $0["id"]?.stringValue }.joined(separator: ",") + "]"
+        }
         if let banners = data.objectValue {
             return "[" + banners.map { "\($0.key):\($0.value["id"]?.stringValue ?? "?")" }.joined(separator: ",") + "]"
         }

@@ -61,9 +61,11 @@ final class InProcessServer {
         configuration.flushInterval = 1_000_000
         configuration.retry = RetryPolicy(initialDelay: 1, maxDelay: 30, maxRetries: 3)
         configure(&configuration)
-        assembly = ServerAssembly(context: context, parts: ServerAssembly.Parts(
-            configuration: configuration, worker: InlineWorker(), source: source, compile: Definitions.compiler,
-            sink: withSink ? sink : nil, store: store, random: SplitMix64(seed: 7)))
+        assembly = ServerAssembly(
+            context: context,
+            parts: ServerAssembly.Parts(
+                configuration: configuration, worker: InlineWorker(), source: source, compile: Definitions.compiler,
+                sink: withSink ? sink : nil, store: store, random: SplitMix64(seed: 7)))
         exit = { [unowned self] status in exitStatus = status }
         connection = RPCConnection(methods: assembly.table) { [unowned self] message in staged.append(message) }
         context.attach(connection)
@@ -79,7 +81,8 @@ final class InProcessServer {
     /// and runs the turn it starts.
     func send(_ text: String) {
         let bytes = Array(text.utf8)
-        let framed = framer.framing == .lsp ? Array("Content-Length: \(bytes.count)\r\n\r\n".utf8) + bytes : bytes + [10]
+        let framed =
+            framer.framing == .lsp ? Array("Content-Length: \(bytes.count)\r\n\r\n".utf8) + bytes : bytes + [10]
         feed(framed)
     }
 
@@ -89,7 +92,8 @@ final class InProcessServer {
         let handle: MessageFramer.Emit = { event in
             switch event {
             case .problem(let problem): connection.receive(.brokenFrame(problem))
-            case .message(let message): connection.receive(.parse(message, maxDepth: JSON.defaultMaxDepth, maxBatchLength: 1000))
+            case .message(let message):
+                connection.receive(.parse(message, maxDepth: JSON.defaultMaxDepth, maxBatchLength: 1000))
             }
         }
         bytes.withUnsafeBytes { framer.feed($0, handle) }
@@ -179,7 +183,9 @@ final class InProcessServer {
     func eventSummaries(from index: Int = 0) -> [String] {
         received.dropFirst(index).filter { $0["method"] == "event" }.compactMap { $0["params"] }.map { event in
             var parts = [event["type"]?.stringValue ?? "?", event["channel"]?.stringValue ?? "?"]
-            for key in ["reason", "retryState", "action"] { if let value = event[key]?.stringValue { parts.append(value) } }
+            for key in ["reason", "retryState", "action"] {
+                if let value = event[key]?.stringValue { parts.append(value) }
+            }
             return parts.joined(separator: " ")
         }
     }
@@ -200,7 +206,7 @@ final class TestDefinitionsSource: DefinitionsSource {
     private struct State {
         var bytes: [UInt8]
         var version = 1
-        var failures: [SourceFailure] = []
+        var failures: [SourceError] = []
         var fetches = 0
     }
 
@@ -222,7 +228,7 @@ final class TestDefinitionsSource: DefinitionsSource {
         }
     }
 
-    func fail(_ failures: SourceFailure...) {
+    func fail(_ failures: SourceError...) {
         state.withLock { $0.failures += failures }
     }
 
@@ -239,16 +245,16 @@ final class TestDefinitionsSource: DefinitionsSource {
 /// A sink that keeps what it accepted and can be told to fail.
 final class TestSink: AnalyticsSink {
     let location = "test://sink"
-    private let state = Mutex<(accepted: [AnalyticsEvent], failures: [SinkFailure])>(([], []))
+    private let state = Mutex<(accepted: [AnalyticsEvent], failures: [SinkError])>(([], []))
 
     var accepted: [AnalyticsEvent] { state.withLock { $0.accepted } }
 
-    func fail(_ failures: SinkFailure...) {
+    func fail(_ failures: SinkError...) {
         state.withLock { $0.failures += failures }
     }
 
-    func deliver(_ events: [AnalyticsEvent]) throws(SinkFailure) {
-        let failure = state.withLock { state -> SinkFailure? in
+    func deliver(_ events: [AnalyticsEvent]) throws(SinkError) {
+        let failure = state.withLock { state -> SinkError? in
             if !state.failures.isEmpty { return state.failures.removeFirst() }
             state.accepted += events
             return nil

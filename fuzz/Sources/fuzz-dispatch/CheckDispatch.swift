@@ -8,7 +8,8 @@ import FuzzSupport
 
 /// A small document with something in every channel, so that requests reach
 /// the engine's paths rather than stopping at "not found".
-private let document = Array("""
+private let document = Array(
+    """
     {"flags": {"f": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off",
                      "targeting": {"if": [{"==": [{"var": "tier"}, "gold"]}, "on", "off"]}}},
      "banners": [{"id": "b", "placementId": "p", "html": "x", "priority": 1, "properties": {}}],
@@ -37,9 +38,12 @@ func checkDispatch(_ bytes: UnsafeRawBufferPointer) {
     let loop = EventLoop(clock: ManualClock())
     var exited = false
     let context = ServerContext(loop: loop, stopInput: {}) { _ in exited = true }
-    let assembly = ServerAssembly(context: context, parts: ServerAssembly.Parts(
-        worker: InlineWorker(), source: FixedSource(), compile: Definitions.compiler, sink: nil, store: MemoryStore(),
-        random: SplitMix64(seed: 1)))
+    let assembly = ServerAssembly(
+        context: context,
+        parts: ServerAssembly.Parts(
+            worker: InlineWorker(), source: FixedSource(), compile: Definitions.compiler, sink: nil,
+            store: MemoryStore(),
+            random: SplitMix64(seed: 1)))
     var written: [[UInt8]] = []
     let connection = RPCConnection(methods: assembly.table) { written.append($0.encoded) }
     context.attach(connection)
@@ -66,7 +70,9 @@ func checkDispatch(_ bytes: UnsafeRawBufferPointer) {
         let parsed = try? JSON.parse(message)
         require(parsed != nil, "a written message is not JSON: \(String(decoding: message.prefix(200), as: UTF8.self))")
         if let method = parsed?["method"]?.stringValue {
-            require(["event", "updates", "definitions"].contains(method), "a notification of an unknown method \(method)")
+            require(
+                ["event", "updates", "definitions"].contains(method),
+                "a notification of an unknown method \(method)")
         } else {
             replies += 1
         }

@@ -1,4 +1,4 @@
-import BuntingJSONRPC  // the framer's module; the one line to change if it moves
+import BuntingJSONRPC // the framer's module; the one line to change if it moves
 import FuzzSupport
 
 /// Longest LSP header line the framer keeps (`MessageFramer.maxHeaderLineBytes`).
@@ -30,7 +30,8 @@ func checkFramer(_ bytes: UnsafeRawBufferPointer) {
     if settings & 4 == 0 {
         checkStream(payload, choice: choice, limit: limit, chunking: &chunking)
     } else {
-        checkRoundTrip(payload, framing: choice == .ndjson ? .ndjson : .lsp, choice: choice, limit: limit,
+        checkRoundTrip(
+            payload, framing: choice == .ndjson ? .ndjson : .lsp, choice: choice, limit: limit,
             chunking: &chunking)
     }
 }
@@ -38,7 +39,8 @@ func checkFramer(_ bytes: UnsafeRawBufferPointer) {
 private func checkStream(_ payload: [UInt8], choice: FramingChoice, limit: Int, chunking: inout SplitMix64) {
     let whole = frame(payload, choice: choice, limit: limit, chunkSizes: { $0 })
     let chunked = frame(
-        payload, choice: choice, limit: limit, checkingHeldBytes: true, chunkSizes: { chunking.next(in: 1...max(1, $0)) })
+        payload, choice: choice, limit: limit, checkingHeldBytes: true,
+        chunkSizes: { chunking.next(in: 1...max(1, $0)) })
     let bytewise = frame(payload, choice: choice, limit: limit, chunkSizes: { _ in 1 })
     require(chunked.outputs == whole.outputs, "chunked input framed differently from whole input")
     require(bytewise.outputs == whole.outputs, "byte-at-a-time input framed differently from whole input")
@@ -46,7 +48,9 @@ private func checkStream(_ payload: [UInt8], choice: FramingChoice, limit: Int, 
     for output in whole.outputs {
         if case .message(let body) = output {
             require(body.count <= limit, "a \(body.count)-byte message passed the limit of \(limit)")
-            if whole.framing == .ndjson { require(!body.contains(UInt8(ascii: "\n")), "an NDJSON message holds a newline") }
+            if whole.framing == .ndjson {
+                require(!body.contains(UInt8(ascii: "\n")), "an NDJSON message holds a newline")
+            }
         }
     }
 }
@@ -73,8 +77,12 @@ private func checkRoundTrip(
     }
     let result = frame(
         wire, choice: choice, limit: limit, checkingHeldBytes: true, chunkSizes: { chunking.next(in: 1...max(1, $0)) })
-    require(result.outputs == expected, "framed \(bodies.count) bodies, got back \(result.outputs.count) outputs that differ")
-    if !bodies.isEmpty { require(result.framing == framing, "detected \(String(describing: result.framing)), wrote \(framing)") }
+    require(
+        result.outputs == expected,
+        "framed \(bodies.count) bodies, got back \(result.outputs.count) outputs that differ")
+    if !bodies.isEmpty {
+        require(result.framing == framing, "detected \(String(describing: result.framing)), wrote \(framing)")
+    }
 }
 
 /// Feeds `input` in chunks whose sizes `chunkSizes` picks from the bytes left,

@@ -16,7 +16,9 @@ func checkJSON(_ bytes: UnsafeRawBufferPointer) {
         value = try JSON.parse(bytes)
     } catch {
         require(!error.message.isEmpty, "a parse error without a message")
-        require(error.position >= 0 && error.position <= bytes.count, "error position \(error.position) outside the input")
+        require(
+            error.position >= 0 && error.position <= bytes.count,
+            "error position \(error.position) outside the input")
         return
     }
 
@@ -59,7 +61,9 @@ private func checkSwiftReading(_ bytes: UnsafeRawBufferPointer) {
             require(false, "read in Swift (depth limit \(maxDepth)), a text jansson refuses")
             return
         }
-        require(read.encoded() == jansson.encoded(), "read in Swift (depth limit \(maxDepth)), a text gives another value")
+        require(
+            read.encoded() == jansson.encoded(),
+            "read in Swift (depth limit \(maxDepth)), a text gives another value")
     }
 }
 
@@ -93,7 +97,9 @@ private func checkMemberSpans(_ bytes: UnsafeRawBufferPointer) {
     require(spans.map(\.key) == whole.keys, "member spans give other keys than jansson")
     for (span, member) in zip(spans, whole) {
         let value = try? JSON.parse(UnsafeRawBufferPointer(rebasing: bytes[span.value]))
-        require(value?.encoded() == member.value.encoded(), "the span of member \(span.key.debugDescription) parses to another value")
+        require(
+            value?.encoded() == member.value.encoded(),
+            "the span of member \(span.key.debugDescription) parses to another value")
     }
 }
 

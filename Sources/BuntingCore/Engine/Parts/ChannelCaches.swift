@@ -101,10 +101,11 @@ final class ChannelCaches {
     /// cards whose extras hold every one of those keys and values.
     func visibleCards(matching extras: JSONObject? = nil, at now: Double) -> [ContentCard] {
         let states = itemStates[.contentCards] ?? [:]
-        return ContentCard.inListedOrder(cache(.contentCards).cards.compactMap { card in
-            if let extras, !extras.allSatisfy({ card.extras[$0.key] == $0.value }) { return nil }
-            return Self.visible(card, at: now, states: states)
-        })
+        return ContentCard.inListedOrder(
+            cache(.contentCards).cards.compactMap { card in
+                if let extras, !extras.allSatisfy({ card.extras[$0.key] == $0.value }) { return nil }
+                return Self.visible(card, at: now, states: states)
+            })
     }
 
     /// One listed card by id, found without listing (and sorting) them all.
@@ -122,7 +123,7 @@ final class ChannelCaches {
     /// The banner that fills one placement now, if any.
     func visibleBanner(_ placementId: String, at now: Double) -> Banner? {
         guard let banner = cache(.banners).banners[ExactString(placementId)],
-              Self.isShown(banner, at: now, states: itemStates[.banners] ?? [:])
+            Self.isShown(banner, at: now, states: itemStates[.banners] ?? [:])
         else { return nil }
         return banner
     }
