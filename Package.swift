@@ -66,7 +66,10 @@ let package = Package(
             dependencies: [
                 "BuntingJSON", "BuntingRuntime", "BuntingRules", "BuntingSchema", "BuntingCore", "BuntingExperiments",
             ],
-            resources: [.embedInCode("Resources/definitions.schema.compact.json")]),
+            resources: [
+                .embedInCode("Resources/definitions.schema.compact.json"),
+                .embedInCode("Resources/definitions.skeleton.compact.json"),
+            ]),
 
         // Files behind the engine's seams: the file source and the NDJSON sink.
         .target(name: "BuntingIO", dependencies: ["BuntingJSON", "BuntingRuntime", "BuntingCore"]),

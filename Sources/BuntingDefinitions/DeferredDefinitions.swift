@@ -2,9 +2,11 @@ import BuntingCore
 import BuntingJSON
 import BuntingRules
 import BuntingRuntime
+import Synchronization
 
-/// A document known to load (it has a note in `KnownDocuments`), served
-/// while it is checked and compiled in the background.
+/// A document known to load (it has a note in `KnownDocuments`, or its
+/// structure says it will: `DocumentStructure`), served while it is checked
+/// and compiled in the background.
 ///
 /// Loading a document costs far more than answering the first request: a
 /// 100-flag document is parsed, checked against the schema (which is itself
@@ -17,7 +19,9 @@ import BuntingRuntime
 /// metadata, `fractionalHashing`) from the text and compiles that alone.
 /// Its answer is the full document's: a flag's resolution depends on nothing
 /// else in the document. Everything else waits for the full load. The
-/// problems are the note's, those the same document loaded with before.
+/// problems are the note's, those the same document loaded with before; for
+/// a document never seen they are known once the full load is done (a reader
+/// of `problems` waits for it, `whenProblemsKnown` hears of them then).
 ///
 /// Should the full load not agree with the note (a stolen key, or a bug),
 /// the note is forgotten, the refusal is logged, and the document serves
@@ -25,8 +29,10 @@ import BuntingRuntime
 /// document's, but a document that does not load is not served. From then
 /// on `refusal` and `problems` say so (`status` reports it not loaded).
 public final class DeferredDefinitions: CompiledDefinitions {
-    /// The problems the note lists.
-    private let notedProblems: [DefinitionsProblem]
+    /// The problems the note lists; nil for a document without a note.
+    private let notedProblems: [DefinitionsProblem]?
+    /// Who wants to hear the problems of a document without a note.
+    private let problemsListeners = ProblemsListeners()
     private let channels: [Channel: Bool]
     private let full: BackgroundResult<FullLoad>
     /// The text of every top-level member that flags share, written as
@@ -40,17 +46,23 @@ public final class DeferredDefinitions: CompiledDefinitions {
     private let hasFeatures: Bool
 
     /// Nil when the text does not read as the object the note says it is:
-    /// the caller then loads it in full as usual. `load` stands in for
-    /// `Definitions.load`; `refused` hears of a full load that refused.
+    /// the caller then loads it in full as usual. `problems` are the note's,
+    /// nil for a document without one. `outline`, when the caller has it,
+    /// says where the members and the flags are written (else they are
+    /// found here). `load` stands in for `Definitions.load`; `refused`
+    /// hears of a full load that refused.
     public init?(
-        bytes: [UInt8], problems: [DefinitionsProblem], strict: Bool, beginLoading: Bool = true,
+        bytes: [UInt8], problems: [DefinitionsProblem]?, strict: Bool, beginLoading: Bool = true,
+        outline: JSONOutline? = nil,
         load: (@Sendable ([UInt8], Bool) -> Result<Definitions, DefinitionsProblems>)? = nil,
         refused: @escaping @Sendable (DefinitionsProblems) -> Void = { _ in }
     ) {
         var hasFeatures = false
         let spans: (shared: [UInt8], flags: [ExactString: [UInt8]], channels: JSON?, hashing: String?)? =
             bytes.withUnsafeBytes { text in
-                guard let top = JSONMemberSpans.members(of: text, in: 0..<text.count) else { return nil }
+                guard let top = outline?.members ?? JSONMemberSpans.members(of: text, in: 0..<text.count) else {
+                    return nil
+                }
                 var shared: [UInt8] = [UInt8(ascii: "{")]
                 var flags: [ExactString: [UInt8]] = [:]
                 var channels: JSON?
@@ -58,7 +70,9 @@ public final class DeferredDefinitions: CompiledDefinitions {
                 for member in top {
                     switch member.key {
                     case "flags":
-                        guard let listed = JSONMemberSpans.members(of: text, in: member.value) else { return nil }
+                        guard
+                            let listed = outline?.nested["flags"] ?? JSONMemberSpans.members(of: text, in: member.value)
+                        else { return nil }
                         for flag in listed where flags[ExactString(flag.key)] == nil {
                             flags[ExactString(flag.key)] =
                                 Array(text[flag.keyText]) + [UInt8(ascii: ":")] + Array(text[flag.value])
@@ -93,9 +107,11 @@ public final class DeferredDefinitions: CompiledDefinitions {
         self.channels = DefinitionsLoader.channels(spans.channels)
         self.hashing = FractionalHashing(rawValue: spans.hashing ?? "") ?? .default
         let load = load ?? { bytes, strict in Definitions.load(bytes, strict: strict) }
+        let listeners = problemsListeners
         full = BackgroundResult(name: "bunting-load", beginNow: beginLoading) {
             switch load(bytes, strict) {
             case .success(let definitions):
+                listeners.tell(definitions.problems)
                 return FullLoad(definitions: definitions, refusal: nil)
             case .failure(let failure):
                 refused(failure)
@@ -142,9 +158,17 @@ public final class DeferredDefinitions: CompiledDefinitions {
     // MARK: - CompiledDefinitions
 
     /// The note's problems, until a full load that refused the document
-    /// says what is wrong with it.
+    /// says what is wrong with it; without a note, the full load's (waited for).
     public var problems: [DefinitionsProblem] {
-        full.ready?.refusal?.problems ?? notedProblems
+        if let refusal = full.ready?.refusal { return refusal.problems }
+        return notedProblems ?? full.value.definitions.problems
+    }
+
+    /// The note's problems at once; without a note, once the full load is
+    /// done (on its thread), and never if it refused the document (`refused` says so).
+    public func whenProblemsKnown(_ body: @escaping @Sendable ([DefinitionsProblem]) -> Void) {
+        if let notedProblems { return body(notedProblems) }
+        problemsListeners.add(body)
     }
 
     /// Why the full load refused the document, once it has.
@@ -204,6 +228,30 @@ public final class DeferredDefinitions: CompiledDefinitions {
         Bool, DefinitionsError
     > {
         definitions.evaluateCondition(condition, attributes: attributes, savedGroups: savedGroups)
+    }
+}
+
+/// Those who want to hear the problems of a document without a note, which
+/// the full load tells once it is done (on its thread), or at once after.
+private final class ProblemsListeners: Sendable {
+    private let state = Mutex<(problems: [DefinitionsProblem]?, waiting: [@Sendable ([DefinitionsProblem]) -> Void])>(
+        (nil, []))
+
+    func add(_ listener: @escaping @Sendable ([DefinitionsProblem]) -> Void) {
+        let known = state.withLock { state -> [DefinitionsProblem]? in
+            if state.problems == nil { state.waiting.append(listener) }
+            return state.problems
+        }
+        if let known { listener(known) }
+    }
+
+    func tell(_ problems: [DefinitionsProblem]) {
+        let waiting = state.withLock { state in
+            state.problems = problems
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for listener in waiting { listener(problems) }
     }
 }
 

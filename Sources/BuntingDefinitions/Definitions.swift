@@ -131,9 +131,14 @@ public final class Definitions: CompiledDefinitions {
     /// that loads is noted. With `beginsLoading` false, that load waits
     /// for `DeferredDefinitions.beginLoading()`, or for what needs it. With
     /// `preparesSchema`, a full load begins with `prepareSchema()` (the server's).
+    /// With `servesUnseen`, a document without a note whose structure says
+    /// it loads (`DocumentStructure`, lenient loads only) is served at once
+    /// the same way, and noted once its full load is done: the server's
+    /// first document, so that a start on a document never seen answers as
+    /// soon as one seen before does.
     public static func compiler(
         strict: Bool, known: KnownDocuments? = nil, beginsLoading: Bool = true, preparesSchema: Bool = false,
-        decryptionKey: String? = nil
+        decryptionKey: String? = nil, servesUnseen: Bool = false
     ) -> DefinitionsCompiler {
         { bytes in
             let digest = known == nil ? "" : KnownDocuments.digest(of: bytes)
@@ -153,6 +158,29 @@ public final class Definitions: CompiledDefinitions {
                 log.debug(
                     "the definitions document \(digest.prefix(16)) loaded before (noted in \(known.directory)): "
                         + "serving it while it is checked and compiled")
+                return .success(deferred)
+            }
+            if servesUnseen, !strict, bytes.count <= DocumentStructure.maxBytes,
+                let outline = DocumentStructure.outlineIfSurelyLoads(bytes),
+                let deferred = DeferredDefinitions(
+                    bytes: bytes, problems: nil, strict: false, beginLoading: beginsLoading, outline: outline,
+                    load: { bytes, strict in
+                        let loaded = load(bytes, strict: strict, decryptionKey: decryptionKey)
+                        if case .success(let definitions) = loaded {
+                            known?.remember(bytes, digest: digest, strict: strict, problems: definitions.problems)
+                        }
+                        return loaded
+                    },
+                    refused: { failure in
+                        log.error(
+                            "the definitions document served while it was "
+                                + "checked in full (its structure said it would load) "
+                                + "does not load: "
+                                + failure.problems.prefix(5).map(\.description).joined(separator: "; ")
+                                + "; no flags, banners or cards are served until the document changes")
+                    })
+            {
+                log.debug("the definitions document is new: serving it while it is checked and compiled")
                 return .success(deferred)
             }
             if preparesSchema { prepareSchema() }

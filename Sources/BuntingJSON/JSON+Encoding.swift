@@ -2,7 +2,7 @@ import CJansson
 
 extension JSON {
     /// The compact UTF-8 text of this value (no white space between tokens,
-    /// object keys in insertion order), written by jansson.
+    /// object keys in insertion order), as jansson writes it.
     public func encoded() -> [UInt8] {
         var output: [UInt8] = []
         encode(appendingTo: &output)
@@ -21,8 +21,16 @@ extension JSON {
     /// Double for the value that needs the most (jansson takes one precision per
     /// call), so `0.1` is written as `0.1`. NaN and infinities, which JSON cannot
     /// express, are written as `null`.
+    ///
+    /// A value without reals is written in Swift (`JSONWriter`, the same
+    /// bytes); one with a real is written by jansson.
     public func encode(appendingTo output: inout [UInt8]) {
+        // A scalar first (a real without an exponent too), then any value
+        // without reals in Swift, then jansson.
         if appendScalarText(to: &output) { return }
+        let start = output.count
+        if JSONWriter.write(self, to: &output) { return }
+        output.removeSubrange(start...)
         encodeWithJansson(appendingTo: &output)
     }
 
@@ -62,8 +70,9 @@ extension JSON {
         return true
     }
 
-    /// The text as jansson writes it, for every value.
-    func encodeWithJansson(appendingTo output: inout [UInt8]) {
+    /// Jansson's dump of the value, for every value: the reference
+    /// `JSONWriter` and `appendScalarText` are held to.
+    @_spi(Fuzzing) public func encodeWithJansson(appendingTo output: inout [UInt8]) {
         var builder = JanssonTreeBuilder()
         let tree = builder.build(self)
         let flags = bunting_json_encode_flags(Int32(builder.realPrecision))

@@ -7,7 +7,8 @@ extension JSON {
     public static let defaultMaxDepth = 512
 
     /// Parses one JSON text of any type (a bare `3` is valid JSON; whether it
-    /// makes sense is for the caller to say).
+    /// makes sense is for the caller to say), as jansson reads it: most texts
+    /// are read by `JSONReader` in Swift, the rest (errors among them) by jansson.
     ///
     /// Decisions, each tested: an integer outside 64 bits is an error
     /// (`numberOutOfRange`), not a silent real; `\u0000` inside a string is kept;
@@ -20,6 +21,19 @@ extension JSON {
     /// the level too many, only when the tree is too deep or jansson refused
     /// the text. Walking every text first cost a tenth of parsing it.
     public static func parse(
+        _ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSON.defaultMaxDepth
+    ) throws(JSONParseError) -> JSON {
+        try checkNotBlank(bytes)
+        // Read in Swift when the text is one jansson would read the same way;
+        // jansson reads the rest (see `JSONReader`).
+        if let read = JSONReader.read(bytes, maxDepth: maxDepth) { return read }
+        return try parsedByJansson(bytes, maxDepth: maxDepth)
+    }
+
+    /// The text as jansson reads it (in pieces when large), the reading
+    /// `JSONReader` is held to: for the tests and the fuzz target.
+    @_spi(Fuzzing)
+    public static func parsedByJansson(
         _ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSON.defaultMaxDepth
     ) throws(JSONParseError) -> JSON {
         try checkNotBlank(bytes)
@@ -40,6 +54,13 @@ extension JSON {
                 kind: .tooDeep, message: "arrays and objects nested deeper than \(maxDepth) levels", line: 0, column: 0,
                 position: 0)
         }
+    }
+
+    /// The text as `JSONReader` reads it in Swift; nil where it leaves the
+    /// text to jansson. For the tests and the fuzz target.
+    @_spi(Fuzzing)
+    public static func readInSwift(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = JSON.defaultMaxDepth) -> JSON? {
+        JSONReader.read(bytes, maxDepth: maxDepth)
     }
 
     public static func parse(_ bytes: [UInt8], maxDepth: Int = JSON.defaultMaxDepth) throws(JSONParseError) -> JSON {

@@ -61,6 +61,7 @@ extension SQLiteStore {
         let loggedBefore = connection.database.logBytes
         do {
             try connection.commit.run()
+            if owesCheck, let committed = transaction { keepUntilChecked(committed) }
             transaction = nil
             // Everything that was redone is in the file now.
             redo.reported.removeAll()

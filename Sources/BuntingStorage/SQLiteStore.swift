@@ -57,6 +57,12 @@ public final class SQLiteStore: Store {
     var clock: any Clock = SystemClock()
     /// When each user was last written as seen, in this run.
     var seenAt: [String: Double] = [:]
+    /// The file was not closed cleanly and its full check is still to be
+    /// made (SQLiteStore+OwedCheck.swift).
+    public internal(set) var owesCheck = false
+    /// While the check is owed: the events committed to the file and not
+    /// delivered, which a fresh file takes should the check find damage.
+    var eventsBeforeCheck: [AnalyticsEvent] = []
 
     init(_ connection: StoreConnection) {
         self.path = connection.database.path
@@ -67,7 +73,8 @@ public final class SQLiteStore: Store {
 
     /// Commits what is pending, finalizes the statements and closes the
     /// database, which checkpoints the log into the database file; then
-    /// marks the file as closed cleanly, so that the next start need not check it.
+    /// marks the file as closed cleanly, so that the next start need not
+    /// check it — unless it still owes its check: then the next start makes it.
     public func close() {
         guard connection != nil else { return }
         commit()
@@ -76,7 +83,7 @@ public final class SQLiteStore: Store {
         }
         guard let database = connection?.database else { return }
         connection = nil
-        if database.close() { CleanShutdownMark.write(for: path) }
+        if database.close() && !owesCheck { CleanShutdownMark.write(for: path) }
     }
 
     public func releaseMemory() {

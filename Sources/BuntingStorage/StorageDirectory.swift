@@ -66,7 +66,14 @@ public final class StorageDirectory: Sendable {
     /// and a fresh one opened in its place; what was found is in the result.
     /// Throws when the disk cannot be used at all (the caller keeps state in
     /// memory instead).
-    public func openStore() throws(StorageError) -> OpenedStore {
+    ///
+    /// A file not closed cleanly is checked in full (SQLite's quick check,
+    /// which reads every page) before this returns; with `deferringCheck`,
+    /// the store owes that check instead and makes it when told
+    /// (`SQLiteStore.makeOwedCheck()`): a server answers its first requests
+    /// first (see `SQLiteStore+OwedCheck.swift`). A file that cannot be
+    /// opened, read or brought up to date is moved aside here either way.
+    public func openStore(deferringCheck: Bool = false) throws(StorageError) -> OpenedStore {
         let databasePath = path + "/" + Self.databaseName
         guard access(path, W_OK) == 0 else {
             throw StorageError("\(path) is not writable: \(Self.errorText())")
@@ -78,9 +85,11 @@ public final class StorageDirectory: Sendable {
         if !closedCleanly && stat(databasePath, &info) == 0 && info.st_size > 0 {
             log.info("storage: checking \(databasePath): it was not closed cleanly (or was changed since)")
         }
-        switch Self.attempt(databasePath, check: !closedCleanly) {
+        switch Self.attempt(databasePath, check: !closedCleanly && !deferringCheck) {
         case .opened(let connection):
-            return OpenedStore(store: SQLiteStore(connection), damage: nil)
+            let store = SQLiteStore(connection)
+            if !closedCleanly && deferringCheck { store.owesCheck = true }
+            return OpenedStore(store: store, damage: nil)
         case .failed(let failure):
             throw failure
         case .inUse:
@@ -150,11 +159,9 @@ public final class StorageDirectory: Sendable {
             try database.execute("BEGIN IMMEDIATE; COMMIT")
             // Reads every page once, so damage shows now rather than halfway
             // through the session; for a queue of 10,000 events this is 10-20 ms.
-            // Skipped after a clean shutdown (see CleanShutdownMark).
-            if check {
-                let verdict = try database.value("PRAGMA quick_check").textValue ?? "no answer"
-                guard verdict == "ok" else { return .damaged(verdict) }
-            }
+            // Skipped after a clean shutdown (see CleanShutdownMark), and
+            // made later by a store that owes it (`openStore(deferringCheck:)`).
+            if check, let damage = try quickCheck(database) { return .damaged(damage) }
             do {
                 try Schema.current.migrate(database)
             } catch {
@@ -178,6 +185,12 @@ public final class StorageDirectory: Sendable {
             if error.isDamage || (exists && error.isUnreadableFile) { return .damaged(error.message) }
             return .failed(StorageError("cannot open \(databasePath): \(error.message)"))
         }
+    }
+
+    /// SQLite's quick check of the whole file: nil when it is sound, else what is wrong.
+    static func quickCheck(_ database: Database) throws(SQLiteError) -> String? {
+        let verdict = try database.value("PRAGMA quick_check").textValue ?? "no answer"
+        return verdict == "ok" ? nil : verdict
     }
 
     // MARK: - Moving a damaged file aside

@@ -55,4 +55,30 @@ import Testing
         #expect(twins[0] != twins[1])
         #expect(twins.map(\.title) == ["One", "Two"])
     }
+
+    /// Listing many cards at once reads each card's fields once: the order
+    /// must be the card-by-card sort's, ties and cards of other tables included.
+    @Test func listingAllAtOnceIsTheCardByCardOrder() {
+        let shared = ContentCard.sharingOneTable(Self.cards)
+        let twins = ContentCard.sharingOneTable([
+            ContentCard(id: "twin", type: .classic, title: "One", created: 100),
+            ContentCard(id: "twin", type: .classic, title: "Two", created: 100),
+        ])
+        let loose = [
+            ContentCard(id: "c", type: .classic, created: 100), ContentCard(id: "0", type: .classic, created: 100),
+            ContentCard(id: "p", type: .classic, created: 50, pinned: true),
+            ContentCard(id: "é", type: .control, created: 300),
+        ]
+        var mixed = shared + twins + loose + Self.cards + [shared[1], shared[3]]
+        for _ in 0..<20 {
+            let listed = ContentCard.inListedOrder(mixed)
+            let expected = mixed.sorted(by: ContentCard.listedBefore)
+            #expect(listed.map(\.id) == expected.map(\.id))
+            #expect(listed.map(\.title) == expected.map(\.title))
+            #expect(listed == expected)
+            mixed = mixed.enumerated().sorted { ($0.offset * 7919) % 13 < ($1.offset * 7919) % 13 }.map(\.element)
+        }
+        #expect(ContentCard.inListedOrder(shared).map(\.id) == ["pinned", "new", "control", "a", "b"])
+        #expect(ContentCard.inListedOrder([]).isEmpty)
+    }
 }

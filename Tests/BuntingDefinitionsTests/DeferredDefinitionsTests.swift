@@ -2,6 +2,7 @@ import BuntingCore
 @testable import BuntingDefinitions
 import BuntingJSON
 import Foundation
+import Synchronization
 import Testing
 
 /// A document with a note is served before its full load: each flag's
@@ -128,6 +129,58 @@ import Testing
             known.problems(of: bad, digest: KnownDocuments.digest(of: bad), strict: false) == nil,
             "the note is gone")
         #expect(throws: DefinitionsError.self) { try Definitions.compiler(strict: false, known: known)(bad).get() }
+    }
+
+    /// A server's first document, never seen, is served the same way when
+    /// its structure says it loads: the problems are known (and told) once
+    /// the full load is done, and the document is noted then.
+    @Test func aDocumentNeverSeenIsServedBeforeItsFullLoadWhenItsStructureSaysItLoads() throws {
+        let full = try Self.full()
+        let directory = try temporaryDirectory()
+        let known = KnownDocuments(directory: directory)
+        let compile = Definitions.compiler(strict: false, known: known, beginsLoading: false, servesUnseen: true)
+        let deferred = try #require(try compile(Self.bytes).get() as? DeferredDefinitions)
+        let told = Mutex<[[DefinitionsProblem]]>([])
+        deferred.whenProblemsKnown { problems in told.withLock { $0.append(problems) } }
+        for key in full.flagSet.flagKeys {
+            for context in Self.contexts {
+                #expect(
+                    deferred.encodedFlagResult(key, context: context, type: nil, at: 1_000).bytes
+                        == full.encodedFlagResult(key, context: context, type: nil, at: 1_000).bytes)
+            }
+        }
+        #expect(!deferred.isLoaded)
+        #expect(told.withLock { $0.isEmpty }, "not known before the full load")
+        #expect(known.problems(of: Self.bytes, digest: KnownDocuments.digest(of: Self.bytes), strict: false) == nil)
+
+        #expect(deferred.problems == full.problems && !full.problems.isEmpty, "read after waiting for the full load")
+        #expect(deferred.isLoaded)
+        #expect(told.withLock { $0 } == [full.problems])
+        deferred.whenProblemsKnown { problems in told.withLock { $0.append(problems) } }
+        #expect(told.withLock { $0.count } == 2, "told at once once known")
+        #expect(
+            known.problems(of: Self.bytes, digest: KnownDocuments.digest(of: Self.bytes), strict: false)
+                == full.problems)
+    }
+
+    @Test func aDocumentNeverSeenIsLoadedInFullWhenItsStructureIsWrongOrTheLoadIsStrict() throws {
+        let bad = Array(
+            #"{"flags": {"f": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}}, "banners": 7}"#
+                .utf8)
+        #expect(throws: DefinitionsError.self) {
+            try Definitions.compiler(strict: false, beginsLoading: false, servesUnseen: true)(bad).get()
+        }
+        #expect(throws: DefinitionsError.self) {
+            try Definitions.compiler(strict: true, beginsLoading: false, servesUnseen: true)(Self.bytes).get()
+        }
+        let clean = Array(
+            #"{"flags": {"f": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}}}"#.utf8)
+        #expect(
+            try Definitions.compiler(strict: true, beginsLoading: false, servesUnseen: true)(clean).get() is Definitions
+        )
+        #expect(
+            try Definitions.compiler(strict: false, beginsLoading: false)(clean).get() is Definitions,
+            "only where asked for")
     }
 
     @Test func aDamagedNoteIsNoNote() throws {

@@ -208,6 +208,57 @@ import Testing
         #expect(try third.shutDown() == 0)
     }
 
+    /// A file not closed cleanly (here: changed since its clean close) is
+    /// checked in full once the first requests are answered, not before:
+    /// damage on a page the start does not read (another user's attributes)
+    /// is found by that check and ends as damage met while serving — moved
+    /// aside, told once, the fresh file serving with the current user.
+    @Test func theCheckAFileOwesComesAfterTheFirstRepliesAndFindsDamageTheyDidNotRead() throws {
+        let workspace = try StorageWorkspace()
+        let marker = "rot-\(UUID().uuidString)"
+        let first = try workspace.startServer(sink: false)
+        // Past a page: the marker lies on an overflow page of bob's row alone.
+        _ = try first.call(
+            "changeUser",
+            ["userId": "bob", "attributes": ["note": .string(String(repeating: "x", count: 30_000) + marker)]])
+        _ = try first.call("changeUser", ["userId": "alice"])
+        #expect(try first.shutDown() == 0)
+        try scribbleOverPages(holding: marker, in: workspace.database)
+        // Written to since: the mark no longer vouches for the file.
+        #expect(utimensat(AT_FDCWD, workspace.database, nil, 0) == 0)
+
+        let second = try workspace.startServer(sink: false)
+        _ = try second.call("subscribe", ["channel": "contentCards"])
+        #expect(try second.call("status")["result"]?["userId"] == "alice")
+        #expect(second.stderrContains("storage: checking \(workspace.database): it was not closed cleanly"))
+        try second.waitForEvent("ERROR", "contentCards")
+        let events = second.events
+        #expect(events.map { $0["type"] } == ["CACHE_REPLAY", "ERROR"])
+        let message = events.last?["message"]?.stringValue ?? ""
+        #expect(
+            message.hasPrefix("local storage was damaged (")
+                && message.contains("moved to \(workspace.database).damaged-"))
+        // Found by the quick check (its words), after the server began serving.
+        #expect(second.stderrContains("\(workspace.database) is damaged (*** in database main ***"))
+        let log = second.stderr
+        if let serving = log.range(of: " on stdin/stdout"), let damaged = log.range(of: " is damaged (") {
+            #expect(serving.lowerBound < damaged.lowerBound)
+        }
+        #expect(try second.call("status")["result"]?["userId"] == "alice")
+        #expect(try second.shutDown() == 0)
+        #expect(
+            try workspace.names(in: workspace.storage).filter {
+                $0.hasPrefix("bunting.sqlite3.damaged-") && !$0.hasSuffix("-wal")
+            }.count == 1)
+
+        let third = try workspace.startServer(sink: false)
+        _ = try third.call("subscribe", ["channel": "contentCards"])
+        #expect(try third.call("status")["result"]?["userId"] == "alice")
+        #expect(!third.stderr.contains("storage: checking"))
+        #expect(third.events.map { $0["type"] } == ["CACHE_REPLAY"])
+        #expect(try third.shutDown() == 0)
+    }
+
     /// Overwrites every page of `database` that holds `marker`, keeping the
     /// file's size and times: damage no look at the file's metadata can see.
     private func scribbleOverPages(holding marker: String, in database: String) throws {

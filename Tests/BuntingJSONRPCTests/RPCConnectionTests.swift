@@ -73,7 +73,10 @@ func reason(_ reply: JSON?) -> String? { reply?["error"]?["data"]?["reason"]?.st
         #expect(harness.exchange(#"{"jsonrpc":"2.0","method":"failing"}"#).isEmpty)
     }
 
-    @Test(arguments: [#"7"#, #"-7"#, #"1.0"#, #"2.5"#, #""abc""#, #""""#, #"null"#, #"9223372036854775807"#])
+    @Test(arguments: [
+        #"7"#, #"-7"#, #"1.0"#, #"2.5"#, #""abc""#, #""""#, #"null"#, #"9223372036854775807"#, #"-9223372036854775808"#,
+        #"123456789012345678"#,
+    ])
     func idsAreEchoedExactly(id: String) {
         let replies = ConnectionHarness().exchange(
             #"{"jsonrpc":"2.0","id":"# + id + #","method":"echo","params":{"value":0}}"#)

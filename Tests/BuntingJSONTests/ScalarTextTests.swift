@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BuntingJSON
+@_spi(Fuzzing) @testable import BuntingJSON
 
 /// Scalars written without jansson are written exactly as jansson writes
 /// them, and everything else is still jansson's.

@@ -101,6 +101,79 @@ import Testing
         #expect(try damagedFiles(directory).count == 1)
     }
 
+    /// A server opens a file not closed cleanly without checking it, serves,
+    /// and makes the check it owes afterwards: damage it finds ends as damage
+    /// met while serving, and the events committed meanwhile (told ENQUEUED)
+    /// go into the fresh file; those the damaged file held from before stay with it.
+    @Test func damageAfterAnUncleanEndIsFoundByTheCheckOwedOnceServing() throws {
+        let directory = try TemporaryDirectory()
+        let profile = try fill(directory, closing: false)
+        try damagePage(of: "channel_cache", in: directory, keepingTimes: true)
+        let opened = try StorageDirectory(path: directory.path).openStore(deferringCheck: true)
+        #expect(opened.damage == nil, "not checked yet")
+        let store = opened.store
+        #expect(store.owesCheck)
+        #expect(store.loadProfile() == profile)
+        try store.enqueue(event(2))
+        try store.enqueue(event(3))
+        #expect(store.commitPending() == nil)
+        try store.removeEvents(["e3"])
+        try store.enqueue(event(4))
+        #expect(store.commitPending() == nil)
+        try store.enqueue(event(5))
+
+        store.makeOwedCheck()
+        #expect(!store.owesCheck)
+        let trouble = try #require(store.commitPending())
+        let problem = try #require(trouble.storageProblem)
+        #expect(
+            problem.hasPrefix("local storage was damaged (")
+                && problem.contains("moved to \(directory.database).damaged-"))
+        #expect(trouble.eventIdsInMemory.isEmpty)
+        #expect(try damagedFiles(directory).count == 1)
+        #expect(store.queuedEvents(limit: 10).map(\.eventId) == ["e2", "e4", "e5"])
+        store.makeOwedCheck()
+        #expect(store.commitPending() == nil, "checked once")
+        store.close()
+        let reopened = try openStore(directory)
+        #expect(reopened.loadProfile() == profile)
+        #expect(reopened.queuedEvents(limit: 10).map(\.eventId) == ["e2", "e4", "e5"])
+    }
+
+    @Test func aSoundFileNotClosedCleanlyPassesTheOwedCheckAndKeepsItsEvents() throws {
+        let directory = try TemporaryDirectory()
+        try fill(directory, closing: false)
+        let store = try StorageDirectory(path: directory.path).openStore(deferringCheck: true).store
+        #expect(store.owesCheck)
+        try store.enqueue(event(2))
+        #expect(store.commitPending() == nil)
+        store.makeOwedCheck()
+        #expect(!store.owesCheck)
+        #expect(store.commitPending() == nil)
+        #expect(store.queuedEvents(limit: 10).map(\.eventId) == ["e1", "e2"])
+        #expect(try damagedFiles(directory).isEmpty)
+        store.close()
+        #expect(directory.exists(Self.mark))
+    }
+
+    /// Closed before its check was made: no mark vouches for the file, so
+    /// the next start owes the check again.
+    @Test func aStoreClosedOwingItsCheckLeavesNoMark() throws {
+        let directory = try TemporaryDirectory()
+        try fill(directory, closing: false)
+        let store = try StorageDirectory(path: directory.path).openStore(deferringCheck: true).store
+        store.close()
+        #expect(!directory.exists(Self.mark))
+        #expect(try StorageDirectory(path: directory.path).openStore(deferringCheck: true).store.owesCheck)
+    }
+
+    @Test func aFileClosedCleanlyOwesNoCheck() throws {
+        let directory = try TemporaryDirectory()
+        try fill(directory)
+        let store = try StorageDirectory(path: directory.path).openStore(deferringCheck: true).store
+        #expect(!store.owesCheck)
+    }
+
     /// The damaged databases moved aside (without their logs).
     private func damagedFiles(_ directory: TemporaryDirectory) throws -> [String] {
         try directory.names().filter {

@@ -13,7 +13,14 @@
  * result: the reply has the same bytes as Bunting's (the benchmark checks
  * it), and the work is what any server does around an evaluation: parse,
  * find the method and the flag, build and dump the reply. An unknown flag
- * gets flagd's FLAG_NOT_FOUND result. Every other method is answered with
+ * gets flagd's FLAG_NOT_FOUND result. With --answers FILE (a JSON object
+ * {"results": [result, ...], "answers": {"<flagKey> <targetingKey>": index}},
+ * which the benchmark fills with Bunting's results for its generated
+ * requests, each a context of its own), evaluateFlag looks the result up by
+ * the flag key and the context's targeting key instead: the work of a server
+ * that answers each context from a table (parse, find the method, the flag
+ * and the context's answer, build and dump the reply), with the bytes of
+ * Bunting's reply. Every other method is answered with
  * the fixed result given with --result JSON. Without --result, status
  * answers {"version","framing","uptime"} and other methods -32601 method not
  * found.
@@ -47,6 +54,8 @@ static int flush_each;
 static double started;
 static json_t *fixed_result;
 static json_t *flag_results; /* flag key -> evaluateFlag result */
+static json_t *answer_results; /* --answers: the distinct results */
+static json_t *answer_index;   /* --answers: "<flagKey> <targetingKey>" -> index in answer_results */
 
 static char *out;
 static size_t out_len, out_cap;
@@ -124,7 +133,19 @@ static void handle_message(const char *bytes, size_t n) {
         send_error(id, -32600, "Invalid Request");
     } else if (id) {
         json_t *result;
-        if (flag_results && strcmp(method, "evaluateFlag") == 0) {
+        if (answer_index && strcmp(method, "evaluateFlag") == 0) {
+            json_t *params = json_object_get(request, "params");
+            const char *key = json_string_value(json_object_get(params, "flagKey"));
+            const char *user = json_string_value(json_object_get(json_object_get(params, "context"), "targetingKey"));
+            char both[512];
+            result = NULL;
+            if (key && user && (size_t)snprintf(both, sizeof both, "%s %s", key, user) < sizeof both)
+                result = json_array_get(answer_results,
+                                        (size_t)json_integer_value(json_object_get(answer_index, both)));
+            result = result ? json_incref(result)
+                            : json_pack("{s:n, s:n, s:s, s:s}", "value", "variant", "reason", "ERROR", "errorCode",
+                                        "FLAG_NOT_FOUND");
+        } else if (flag_results && strcmp(method, "evaluateFlag") == 0) {
             const char *key = json_string_value(json_object_get(json_object_get(request, "params"), "flagKey"));
             result = key ? json_object_get(flag_results, key) : NULL;
             result = result ? json_incref(result)
@@ -205,8 +226,17 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "baseline: --flags: %s\n", flag_results ? "not an object" : error.text);
                 return 2;
             }
+        } else if (strcmp(argv[i], "--answers") == 0 && i + 1 < argc) {
+            json_error_t error;
+            json_t *answers = json_load_file(argv[++i], 0, &error);
+            answer_results = json_object_get(answers, "results");
+            answer_index = json_object_get(answers, "answers");
+            if (!json_is_array(answer_results) || !json_is_object(answer_index)) {
+                fprintf(stderr, "baseline: --answers: %s\n", answers ? "not {results, answers}" : error.text);
+                return 2;
+            }
         } else {
-            fprintf(stderr, "usage: baseline [--lsp] [--flush-each] [--result JSON] [--flags FILE]\n");
+            fprintf(stderr, "usage: baseline [--lsp] [--flush-each] [--result JSON] [--flags FILE] [--answers FILE]\n");
             return 2;
         }
     }

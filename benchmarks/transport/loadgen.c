@@ -8,8 +8,9 @@
  *       VmRSS/VmHWM of the server (idle), then writes -n requests as fast as
  *       the pipe takes them from this thread while a second thread reads and
  *       checks the replies. Reports requests/s from the first write to the
- *       last reply, the server's RSS after the run, and the server's CPU time
- *       (whole process, and per thread as /proc names them).
+ *       last reply, the server's RSS right after the run and again
+ *       --settle-ms later (once the burst is over), and the server's CPU
+ *       time (whole process, and per thread as /proc names them).
  *   loadgen pingpong [options] -- COMMAND [ARGS...]
  *       Spawns COMMAND, then --warmup round trips, then -n measured ones:
  *       write one request, read until its whole reply arrived, repeat.
@@ -29,10 +30,18 @@
  *   -n N                   requests / round trips / runs
  *   --warmup N             pingpong warm-up round trips (default 2000)
  *   --idle-ms MS           throughput: idle time before the idle RSS (default 200)
+ *   --settle-ms MS         throughput: time after the last reply before the
+ *                          settled RSS, once the burst is over (default 1500)
  *   --stderr PATH          where the server's stderr goes (default /dev/null)
  *   --timeout S            give up (exit 3) after S seconds (default 120)
  *   --expect TEXT          every reply must also contain TEXT (e.g. the exact
  *                          result the server must give)
+ *   --requests FILE        the params of the requests, one JSON text a line:
+ *                          request id i takes line i mod (lines in FILE), so a
+ *                          file of more lines than requests never repeats one
+ *   --expect-file FILE     the exact result of each line of --requests, one a
+ *                          line: the reply to id i must be
+ *                          {"jsonrpc":"2.0","id":i,"result":<line i mod lines>}
  *
  * Every reply is checked: it must start {"jsonrpc":"2.0","id":<the request's
  * id>,"result" — replies in request order, no errors. Mismatches are counted
@@ -73,6 +82,10 @@ static const char *params = "{}";
 static char **command;
 static const char *stderr_path = "/dev/null";
 static const char *expect;
+/* --requests and --expect-file: lines of the files, cycled by request id. */
+static char **request_lines, **expected_lines;
+static size_t request_count, expected_count;
+static size_t longest_line; /* of every file read_lines read */
 
 static uint64_t now_ns(void) {
     struct timespec ts;
@@ -87,13 +100,46 @@ static void die(const char *what) {
 
 /* ---- requests ---------------------------------------------------------- */
 
+/* Reads a file into lines (without their newlines); exits when it cannot. */
+static char **read_lines(const char *path, size_t *count) {
+    FILE *f = fopen(path, "rb");
+    if (!f) die(path);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc((size_t)size + 1);
+    if (fread(text, 1, (size_t)size, f) != (size_t)size) die(path);
+    fclose(f);
+    text[size] = 0;
+    size_t cap = 1024, n = 0;
+    char **lines = malloc(cap * sizeof *lines);
+    for (char *line = text; *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl) *nl = 0;
+        if (*line) {
+            if (strlen(line) > longest_line) longest_line = strlen(line);
+            if (n == cap) lines = realloc(lines, (cap *= 2) * sizeof *lines);
+            lines[n++] = line;
+        }
+        if (!nl) break;
+        line = nl + 1;
+    }
+    if (n == 0) {
+        fprintf(stderr, "loadgen: %s has no lines\n", path);
+        exit(2);
+    }
+    *count = n;
+    return lines;
+}
+
 /* Appends one framed request with `id` to buf (which has room); returns its length. */
 static size_t format_request(char *buf, size_t room, long id) {
     char body[4096];
     int n;
-    if (params[0])
+    const char *p = request_lines ? request_lines[(size_t)id % request_count] : params;
+    if (p[0])
         n = snprintf(body, sizeof body, "{\"jsonrpc\":\"2.0\",\"id\":%ld,\"method\":\"%s\",\"params\":%s}", id,
-                     method, params);
+                     method, p);
     else
         n = snprintf(body, sizeof body, "{\"jsonrpc\":\"2.0\",\"id\":%ld,\"method\":\"%s\"}", id, method);
     if (n < 0 || (size_t)n >= sizeof body) {
@@ -152,6 +198,13 @@ static void check_reply(struct replies *r, const char *body, size_t n) {
         size_t digits = 0;
         while (p < n && body[p] >= '0' && body[p] <= '9') id = id * 10 + (body[p++] - '0'), digits++;
         ok = digits > 0 && id == r->next_id && n - p >= 9 && memcmp(body + p, ",\"result\"", 9) == 0;
+        if (ok && expected_lines) {
+            /* Exactly the line's result, then the envelope's closing brace. */
+            const char *want = expected_lines[(size_t)id % expected_count];
+            size_t w = strlen(want);
+            p += 10;
+            ok = n == p + w + 1 && body[p - 1] == ':' && memcmp(body + p, want, w) == 0 && body[n - 1] == '}';
+        }
     }
     if (ok && expect) ok = memmem(body, n, expect, strlen(expect)) != NULL;
     if (!ok) {
@@ -405,9 +458,9 @@ static void *reader_main(void *p) {
     return NULL;
 }
 
-static int throughput(long n, int idle_ms) {
+static int throughput(long n, int idle_ms, int settle_ms) {
     /* All requests are formatted up front, so the client only writes. */
-    size_t room = (size_t)n * 256 + 4096, len = 0;
+    size_t room = (size_t)n * (256 + longest_line) + 4096, len = 0;
     char *all = malloc(room);
     for (long id = 1; id <= n; id++) len += format_request(all + len, room - len, id);
 
@@ -428,6 +481,9 @@ static int throughput(long n, int idle_ms) {
     pthread_join(reader, NULL);
     struct memory after = read_memory(s.pid);
     long switches1 = context_switches(s.pid);
+    /* Once the burst is over: what the server kept of it. */
+    usleep((useconds_t)settle_ms * 1000);
+    struct memory settled = read_memory(s.pid);
     char threads[4096];
     thread_cpu(s.pid, threads, sizeof threads);
     struct rusage usage;
@@ -439,12 +495,12 @@ static int throughput(long n, int idle_ms) {
     long bad = r.bad + (args.ended_early ? 1 : 0) + (r.count != n + 1);
     printf("{\"mode\":\"throughput\",\"framing\":\"%s\",\"requests\":%ld,\"replies\":%ld,\"bad\":%ld,"
            "\"seconds\":%.6f,\"write_seconds\":%.6f,\"rps\":%.1f,"
-           "\"rss_idle_kb\":%ld,\"hwm_idle_kb\":%ld,\"rss_after_kb\":%ld,\"hwm_after_kb\":%ld,"
+           "\"rss_idle_kb\":%ld,\"hwm_idle_kb\":%ld,\"rss_after_kb\":%ld,\"hwm_after_kb\":%ld,\"rss_settled_kb\":%ld,"
            "\"server_cpu_seconds\":%.4f,\"server_cpu_us_per_request\":%.3f,"
            "\"server_user_seconds\":%.4f,\"server_sys_seconds\":%.4f,\"server_thread_cpu_seconds\":%s,"
            "\"server_switches_per_request\":%.3f,\"exit_status\":%d}\n",
            lsp ? "lsp" : "ndjson", n, r.count - 1, bad, seconds, (double)(written - start) / 1e9, n / seconds,
-           idle.rss_kb, idle.hwm_kb, after.rss_kb, after.hwm_kb, cpu, cpu / n * 1e6,
+           idle.rss_kb, idle.hwm_kb, after.rss_kb, after.hwm_kb, settled.rss_kb, cpu, cpu / n * 1e6,
            (double)usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6,
            (double)usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6, threads,
            (double)(switches1 - switches0) / (double)n, exit_code(status));
@@ -568,8 +624,8 @@ static void on_alarm(int sig) {
 
 static void usage(void) {
     fprintf(stderr, "usage: loadgen throughput|pingpong|coldstart|startexit [--framing ndjson|lsp] [--method M] "
-                    "[--params JSON] [-n N] [--warmup N] [--idle-ms MS] [--stderr PATH] [--timeout S] "
-                    "[--expect TEXT] -- COMMAND [ARGS...]\n");
+                    "[--params JSON] [-n N] [--warmup N] [--idle-ms MS] [--settle-ms MS] [--stderr PATH] [--timeout S] "
+                    "[--expect TEXT] [--requests FILE [--expect-file FILE]] -- COMMAND [ARGS...]\n");
     exit(2);
 }
 
@@ -577,7 +633,7 @@ int main(int argc, char **argv) {
     if (argc < 2) usage();
     const char *mode = argv[1];
     long n = -1, warmup = 2000;
-    int idle_ms = 200, timeout = 120;
+    int idle_ms = 200, settle_ms = 1500, timeout = 120;
     int i;
     for (i = 2; i < argc; i++) {
         const char *a = argv[i];
@@ -596,17 +652,24 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "-n") == 0) n = atol(v);
         else if (strcmp(a, "--warmup") == 0) warmup = atol(v);
         else if (strcmp(a, "--idle-ms") == 0) idle_ms = atoi(v);
+        else if (strcmp(a, "--settle-ms") == 0) settle_ms = atoi(v);
         else if (strcmp(a, "--stderr") == 0) stderr_path = v;
         else if (strcmp(a, "--timeout") == 0) timeout = atoi(v);
         else if (strcmp(a, "--expect") == 0) expect = v;
+        else if (strcmp(a, "--requests") == 0) request_lines = read_lines(v, &request_count);
+        else if (strcmp(a, "--expect-file") == 0) expected_lines = read_lines(v, &expected_count);
         else usage();
     }
     if (i >= argc) usage();
+    if (expected_lines && (!request_lines || expected_count != request_count)) {
+        fprintf(stderr, "loadgen: --expect-file needs --requests with as many lines\n");
+        exit(2);
+    }
     command = argv + i;
     signal(SIGPIPE, SIG_IGN);
     signal(SIGALRM, on_alarm);
     alarm((unsigned)timeout);
-    if (strcmp(mode, "throughput") == 0) return throughput(n > 0 ? n : 200000, idle_ms);
+    if (strcmp(mode, "throughput") == 0) return throughput(n > 0 ? n : 200000, idle_ms, settle_ms);
     if (strcmp(mode, "pingpong") == 0) return pingpong(n > 0 ? n : 20000, warmup);
     if (strcmp(mode, "coldstart") == 0) return coldstart(n > 0 ? n : 50);
     if (strcmp(mode, "startexit") == 0) return startexit(n > 0 ? n : 50);

@@ -15,10 +15,17 @@ extension ServeCommand {
     /// (or the timer fired), and their replies are flushed by the hook after
     /// this one: the load begins in the job that follows.
     static func beginLoading(_ deferred: DeferredDefinitions, on loop: EventLoop) {
+        afterFirstReplies(on: loop) { deferred.beginLoading() }
+    }
+
+    /// Runs `work` on `loop` once the requests waiting at the start have
+    /// been answered and their replies flushed, or after 10 ms without any
+    /// (see `beginLoading`).
+    static func afterFirstReplies(on loop: EventLoop, _ work: @escaping () -> Void) {
         var turnEnds = 0
         loop.addTurnEndHook {
             turnEnds += 1
-            if turnEnds == 2 { loop.post { deferred.beginLoading() } }
+            if turnEnds == 2 { loop.enqueue(work) }
         }
         _ = loop.schedule(after: 0.01) {}
     }

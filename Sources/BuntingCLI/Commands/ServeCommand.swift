@@ -71,7 +71,7 @@ enum ServeCommand {
         if source.isLocal {
             let firstCompiler = Definitions.compiler(
                 strict: configuration.strict, known: knownDocuments, beginsLoading: false, preparesSchema: true,
-                decryptionKey: configuration.decryptionKey)
+                decryptionKey: configuration.decryptionKey, servesUnseen: true)
             let load = Engine.fetchAndCompile(source: source, since: nil, compile: firstCompiler)
             if let problem = load.problem, !configuration.startWithoutDefinitions {
                 printToStderr(
@@ -98,6 +98,7 @@ enum ServeCommand {
                     stream: testing.stream(stream), sink: testing.sink(sink), store: storage.store), on: context)
             let assembly = ServerAssembly(context: context, parts: parts)
             storage.deferCheckpoints(on: context.loop)
+            storage.makeOwedCheck(on: context.loop)
             storage.forgetUsers(configuration.retention, on: context.loop)
             context.onShutdown { done in
                 storage.close()

@@ -45,7 +45,8 @@ final class ServeStorage {
             }
         }
         do {
-            let opened = try directory.openStore()
+            // A file not closed cleanly is checked once the first requests are answered (`makeOwedCheck`).
+            let opened = try directory.openStore(deferringCheck: true)
             log.info("storage: \(opened.store.path)")
             return .success(ServeStorage(store: opened.store, problem: opened.damage?.message, directory: directory))
         } catch {
@@ -65,6 +66,14 @@ final class ServeStorage {
     /// (see `Checkpoints`). `loop` is the store's owner.
     func deferCheckpoints(on loop: EventLoop) {
         (store as? SQLiteStore)?.deferCheckpoints(on: loop)
+    }
+
+    /// Makes the full check a file not closed cleanly owes, on `loop` (the
+    /// store's owner) once the first requests are answered: damage it finds
+    /// is met as damage met while serving (README, Durability).
+    func makeOwedCheck(on loop: EventLoop) {
+        guard let store = store as? SQLiteStore, store.owesCheck else { return }
+        ServeCommand.afterFirstReplies(on: loop) { store.makeOwedCheck() }
     }
 
     /// Lets the store forget users as `retention` says, sweeping on `loop`

@@ -37,6 +37,11 @@ public protocol CompiledDefinitions: AnyObject, Sendable {
     /// entry left out), in document order.
     var problems: [DefinitionsProblem] { get }
 
+    /// Calls `body` with `problems` once they are known: at once, or, for a
+    /// document served while it is checked in full, when that is done (on
+    /// another thread), so that telling of them does not wait for it.
+    func whenProblemsKnown(_ body: @escaping @Sendable ([DefinitionsProblem]) -> Void)
+
     /// Why a document that was served before it was checked in full (from a
     /// note that it loaded before) turned out not to load: it then serves
     /// nothing. Nil for every other document.
@@ -68,6 +73,8 @@ public protocol CompiledDefinitions: AnyObject, Sendable {
 
 extension CompiledDefinitions {
     public var refusal: DefinitionsError? { nil }
+
+    public func whenProblemsKnown(_ body: @escaping @Sendable ([DefinitionsProblem]) -> Void) { body(problems) }
 
     public var featureKeys: [String] { [] }
 

@@ -13,7 +13,10 @@ public enum RequestID: Hashable, Sendable, CustomStringConvertible {
     /// it, when known; without it the parsed value's shortest form is used.
     public init?(_ value: JSON, text: String? = nil) {
         switch value {
-        case .integer, .real: self = .number(text ?? value.encodedString())
+        // An integer's shortest form is its decimal digits (as jansson writes
+        // it), without a tree and a dump per request.
+        case .integer(let number): self = .number(text ?? String(number))
+        case .real: self = .number(text ?? value.encodedString())
         case .string(let string): self = .string(string)
         case .null: self = .null
         default: return nil

@@ -8,6 +8,7 @@ import FuzzSupport
 /// - encoding is deterministic and round-trips: the encoded text parses back
 ///   to an equal value, and encodes again to the same bytes.
 func checkJSON(_ bytes: UnsafeRawBufferPointer) {
+    checkSwiftReading(bytes)
     checkPieces(bytes)
     checkMemberSpans(bytes)
     let value: JSON
@@ -50,12 +51,28 @@ func checkJSON(_ bytes: UnsafeRawBufferPointer) {
     require(reparsed.encoded() == encoded, "encoding the reparsed value gives different bytes")
 }
 
+/// Most texts are read in Swift (`JSONReader`) instead of by jansson: that
+/// reading must give jansson's value, keys in the same order and numbers to
+/// the bit, or leave the text to jansson; never read a text jansson refuses.
+private func checkSwiftReading(_ bytes: UnsafeRawBufferPointer) {
+    for maxDepth in [JSON.defaultMaxDepth, 3] {
+        guard let read = JSON.readInSwift(bytes, maxDepth: maxDepth) else { continue }
+        guard let jansson = try? JSON.parsedByJansson(bytes, maxDepth: maxDepth) else {
+            require(false, "read in Swift (depth limit \(maxDepth)), a text jansson refuses")
+            return
+        }
+        require(
+            read.encoded() == jansson.encoded(),
+            "read in Swift (depth limit \(maxDepth)), a text gives another value")
+    }
+}
+
 /// Large texts are parsed in pieces (their outer levels read in Swift, each
 /// value inside by jansson): at any number of outer levels, that reading
 /// must give the value jansson gives for the whole text, with its keys in the
 /// same order, or give up where jansson refuses the text.
 private func checkPieces(_ bytes: UnsafeRawBufferPointer) {
-    let whole: JSON? = try? JSON.parse(bytes)
+    let whole: JSON? = try? JSON.parsedByJansson(bytes)
     for levels in 1...3 {
         guard let pieces = JSON.parsedInPieces(bytes, levels: levels) else { continue }
         guard let whole else {

@@ -104,10 +104,11 @@ final class ChannelCaches {
     /// cards whose extras hold every one of those keys and values.
     func visibleCards(matching extras: JSONObject? = nil, at now: Double) -> [ContentCard] {
         let states = itemStates[.contentCards] ?? [:]
-        return cache(.contentCards).cards.compactMap { card in
-            if let extras, !extras.allSatisfy({ card.extras[$0.key] == $0.value }) { return nil }
-            return Self.visible(card, at: now, states: states)
-        }.sorted(by: ContentCard.listedBefore)
+        return ContentCard.inListedOrder(
+            cache(.contentCards).cards.compactMap { card in
+                if let extras, !extras.allSatisfy({ card.extras[$0.key] == $0.value }) { return nil }
+                return Self.visible(card, at: now, states: states)
+            })
     }
 
     /// One listed card by id, found without listing (and sorting) them all.

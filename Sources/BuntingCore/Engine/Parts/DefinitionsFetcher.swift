@@ -359,8 +359,12 @@ final class DefinitionsFetcher: @unchecked Sendable {
         definitions = compiled
         problem = nil
         loadedAt = now
-        if changed, !compiled.problems.isEmpty {
-            log.warning(DefinitionsProblem.loadedWithProblems(compiled.problems, location: source.location))
+        if changed {
+            // A document never seen that serves while it is checked knows its problems later.
+            compiled.whenProblemsKnown { [location = source.location] problems in
+                guard !problems.isEmpty else { return }
+                log.warning(DefinitionsProblem.loadedWithProblems(problems, location: location))
+            }
         }
         if let delegate, delegate.hasDefinitionsSubscribers, let loadedAt {
             if let previous, changed {
