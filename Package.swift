@@ -63,7 +63,9 @@ let package = Package(
         // evaluated per user into the engine's items.
         .target(
             name: "BuntingDefinitions",
-            dependencies: ["BuntingJSON", "BuntingRuntime", "BuntingRules", "BuntingSchema", "BuntingCore", "BuntingExperiments"],
+            dependencies: [
+                "BuntingJSON", "BuntingRuntime", "BuntingRules", "BuntingSchema", "BuntingCore", "BuntingExperiments", "BuntingTemplates",
+            ],
             resources: [.embedInCode("Resources/definitions.schema.compact.json")]),
 
         // Files behind the engine's seams: the file source and the NDJSON sink.

@@ -32,6 +32,7 @@ extension Definitions {
                 evaluation.flags.append(Self.channelFlag(ChannelFlag(result)))
             }
         }
+        personaliseFeatureFlags(&evaluation.flags, attributes: attributes, at: now, unrendered: &evaluation.unrendered)
         evaluation.exposures = evaluator.takeExposures().map { exposure in
             ExperimentExposure(
                 experimentKey: exposure.experimentKey, variationId: exposure.variationId, variationKey: exposure.variationKey,

@@ -55,6 +55,23 @@ public struct Template: Sendable {
         }
     }
 
+    /// Renders as `render(_:)` does, within `steps` as well as the limits'
+    /// own `maxSteps`, and takes the steps the render spent from `steps`:
+    /// renders that share one budget (the items of one refresh) cannot
+    /// together run past it, whatever each is allowed alone.
+    public func render(_ context: RenderContext, steps: inout Int) throws(TemplateError) -> String {
+        if isPlainText { return try render(context) }
+        var bounded = context
+        bounded.limits.maxSteps = max(0, min(context.limits.maxSteps, steps))
+        var renderer = Renderer(context: bounded)
+        defer { steps -= min(renderer.steps, steps) }
+        do {
+            return try renderer.renderDocument(nodes)
+        } catch {
+            throw error.located(in: source, phase: .render)
+        }
+    }
+
     /// Renders as a content block inside another template's render, sharing
     /// its variables and budgets.
     func renderInline(_ renderer: inout Renderer) throws(TemplateFailure) -> Interrupt? {

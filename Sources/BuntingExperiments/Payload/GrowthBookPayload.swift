@@ -33,7 +33,7 @@ public struct GrowthBookPayload: Sendable {
     /// The top-level keys of Bunting's own definitions document: a document
     /// with any of them is not a GrowthBook payload.
     static let definitionsKeys: Set<String> = [
-        "$schema", "channels", "$evaluators", "flags", "fractionalHashing", "metadata", "banners", "contentCards",
+        "$schema", "channels", "$evaluators", "flags", "fractionalHashing", "metadata", "banners", "contentCards", "contentBlocks",
     ]
 
     /// Whether a document with these top-level keys is a GrowthBook payload:

@@ -1,0 +1,50 @@
+import BuntingJSON
+
+/// Cards whose text is written for one user (their templates rendered).
+extension ContentCard {
+    /// The card's JSON up to its user state, `{…,"dismissible":true`, as the
+    /// definitions made it: what a personalised card's text is cut from.
+    public var definitionText: ArraySlice<UInt8> {
+        table.prefix(Int(index))
+    }
+
+    /// Builds the personalised cards of one refresh into one table, as a
+    /// document's cards share one (`sharingOneTable`): thousands of rendered
+    /// cards are then two arrays, not an object and two buffers each.
+    public struct PersonalisedTable {
+        private var rows: [Table.Row] = []
+        private var text: [UInt8] = []
+
+        public init() {}
+
+        public var isEmpty: Bool { rows.isEmpty }
+
+        /// Adds a card with `base`'s fields but its own text, which `write`
+        /// appends (`{…,"dismissible":…`, without the user state, as
+        /// `definitionText` is) and its own `extras` when given (the ones a
+        /// feed filter reads); returns its place among the cards.
+        @discardableResult
+        public mutating func append(like base: ContentCard, extras: JSONObject? = nil, writing write: (inout [UInt8]) -> Void) -> Int {
+            var row = base.table.rows[Int(base.index)]
+            if let extras {
+                row = Table.Row(
+                    id: row.id, type: row.type, extras: extras, created: row.created, updated: row.updated,
+                    expiresAt: row.expiresAt, pinned: row.pinned, dismissible: row.dismissible, start: 0, end: 0)
+            }
+            row.start = text.count
+            write(&text)
+            row.end = text.count
+            rows.append(row)
+            return rows.count - 1
+        }
+
+        /// The cards, in the order added (viewed and clicked not set). The
+        /// table is not marked as listed: its rows are in the document's
+        /// order, so cards compare by their fields.
+        public consuming func cards() -> [ContentCard] {
+            guard rows.count <= Int(UInt32.max) else { return [] }
+            let table = Table(rows: rows, text: text, listed: false)
+            return rows.indices.map { ContentCard(table: table, index: $0, viewed: false, clicked: false) }
+        }
+    }
+}
