@@ -337,20 +337,25 @@ public final class Definitions: CompiledDefinitions {
         var personalPlaces: [Int] = []
         for index in cards.indices
         where cards[index].targeting.matches(cards[index].id, context: context, at: now, budget: &budget) {
-            let definition = cards[index]
-            guard let personalised = definition.personalised, !definition.isControl(for: subject) else {
-                shown.append(definition.card(for: subject))
+            // Read in place: a copy of the definition retains all it holds.
+            guard let personalised = cards[index].personalised, !cards[index].isControl(for: subject) else {
+                shown.append(cards[index].card(for: subject))
                 continue
             }
-            if renders == nil { renders = UserRenders(templates, for: subject, at: now, items: templatedCardCount) }
-            switch personalised.make(like: definition.card, renders: &renders!, into: &personal) {
+            if renders == nil {
+                renders = UserRenders(templates, for: subject, at: now, items: templatedCardCount)
+                personal.reserveCapacity(cards: templatedCardCount, bytes: personalised.textSize)
+            }
+            switch personalised.make(like: cards[index].card, renders: &renders!, into: &personal) {
             case .placed:
                 personalPlaces.append(shown.count)
-                shown.append(definition.card)
+                shown.append(cards[index].card)
             case .card(let card):
                 shown.append(card)
             case .fault(let field, let fault):
-                leaveOut(UnrenderedItem(channel: .contentCards, id: definition.id, pointer: personalised.pointer + field.pointer, fault: fault), &unrendered)
+                leaveOut(
+                    UnrenderedItem(channel: .contentCards, id: cards[index].id, pointer: personalised.pointer + field.pointer, fault: fault),
+                    &unrendered)
             }
         }
         if !personalPlaces.isEmpty {

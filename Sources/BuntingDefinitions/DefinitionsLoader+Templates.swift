@@ -44,10 +44,14 @@ extension DefinitionsLoader {
         }
     }
 
-    /// The card's templates; nil for a card without any (it keeps its shared
-    /// text), `.some(nil)` never; a card with a template that does not parse
-    /// is reported and left out (`leftOut`).
-    mutating func compileCardTemplates(_ entry: JSON, at pointer: String, leftOut: inout Bool) -> PersonalisedCard? {
+    /// The card's templates, and the card with marks where each user's text
+    /// goes (what the document's table holds for it: no user is served its
+    /// text as written); nil for a card without any (every user shares its
+    /// text). A card with a template that does not parse is reported and
+    /// left out (`leftOut`).
+    mutating func compileCardTemplates(
+        _ entry: JSON, at pointer: String, leftOut: inout Bool
+    ) -> (personalised: PersonalisedCard, card: ContentCard)? {
         guard case .object(let fields) = entry else { return nil }
         let cardPointer = (try? JSONPointer(parsing: pointer)) ?? .root
         var templated: [PersonalisedCard.Field] = []
@@ -74,9 +78,9 @@ extension DefinitionsLoader {
         for kept in ["id", "extras"] {
             if let value = entry[kept] { entry[kept] = value.detached() }
         }
-        let marked = ContentCard(json: .object(PersonalisedCard.marked(entry, templated)))
-        let pieces = marked.flatMap { PersonalisedCard.cut($0.definitionText, marks: templated.count) }
-        return PersonalisedCard(pointer: pointer, fields: templated, pieces: pieces, entry: entry)
+        guard let marked = ContentCard(json: .object(PersonalisedCard.marked(entry, templated))) else { return nil }
+        let pieces = PersonalisedCard.cut(marked.definitionText, marks: templated.count)
+        return (PersonalisedCard(pointer: pointer, fields: templated, pieces: pieces, entry: entry), marked)
     }
 
     /// The banner's html: its template, nil when plain; `leftOut` when it does not parse.

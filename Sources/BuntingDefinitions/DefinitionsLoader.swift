@@ -278,18 +278,19 @@ struct DefinitionsLoader {
             let entry = entries[index]
             entries[index] = .null
             let pointer = "/contentCards/\(index)"
-            guard let card = Self.card(entry) else { continue }
+            // A card with templates is made with marks where each user's text goes (see `PersonalisedCard`).
+            var leftOut = false
+            let templated = compileCardTemplates(entry, at: pointer, leftOut: &leftOut)
+            guard let card = templated?.card ?? Self.card(entry) else { continue }
             let id = card.id
             guard seen.insert(ExactString(id)).inserted else {
                 report(pointer + "/id", "content card id \(id.debugDescription) is used twice; this one is left out")
                 continue
             }
-            var leftOut = false
-            let templates = compileCardTemplates(entry, at: pointer, leftOut: &leftOut)
             guard let targeting = compileTargeting(entry, at: pointer, rules: rules, hashing: hashing), !leftOut else { continue }
             cards.append(card)
             targetings.append(targeting)
-            personalised.append(templates)
+            personalised.append(templated?.personalised)
         }
         // One table for all of them, in listed order (see `ContentCard`).
         let shared = ContentCard.sharingOneTable(cards)

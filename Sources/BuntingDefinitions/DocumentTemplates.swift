@@ -172,6 +172,23 @@ struct UserRenders {
         }
     }
 
+    /// Writes the text as a JSON string into the card being written; the
+    /// fault when the template gives this user no text.
+    mutating func writeEncodedText(_ ref: TemplateRef, into table: inout ContentCard.PersonalisedTable) -> TemplateFault? {
+        let index = Int(ref.index)
+        if index < encodedTexts.count, let known = encodedTexts[index] {
+            table.write(known)
+            return nil
+        }
+        switch encodedText(ref) {
+        case .success(let encoded):
+            table.write(encoded)
+            return nil
+        case .failure(let fault):
+            return fault
+        }
+    }
+
     /// A template met by its text (a GrowthBook value), not memoized.
     mutating func text(of template: Template) -> Result<String, TemplateFault> {
         Self.result(render(template))

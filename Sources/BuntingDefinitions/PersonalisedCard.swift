@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import BuntingCore
 import BuntingJSON
 
@@ -6,7 +9,9 @@ import BuntingJSON
 /// card's text as the document makes it, cut where each field's value goes,
 /// so that a user's card is the pieces with the rendered texts between them,
 /// copied into one buffer, without a tree or an encoding of its own.
-struct PersonalisedCard: Sendable {
+/// A class: a refresh reads thousands of card definitions, and a
+/// definition that holds one copies a reference, not its arrays.
+final class PersonalisedCard: Sendable {
     struct Field: Sendable {
         let template: TemplateRef
         /// The field's pointer below the card's: `/title`, `/extras/feed`.
@@ -25,6 +30,16 @@ struct PersonalisedCard: Sendable {
     let pieces: [[UInt8]]?
     /// The card's fields as the document writes them.
     let entry: JSONObject
+    /// About how long the card's text is, to make room for it.
+    let textSize: Int
+
+    init(pointer: String, fields: [Field], pieces: [[UInt8]]?, entry: JSONObject) {
+        self.pointer = pointer
+        self.fields = fields
+        self.pieces = pieces
+        self.entry = entry
+        textSize = (pieces?.reduce(0) { $0 + $1.count } ?? 0) + 32 * fields.count
+    }
 
     /// The fields that may hold templates besides `extras`, in the order a
     /// card's text writes them.
@@ -45,13 +60,18 @@ struct PersonalisedCard: Sendable {
     /// A string no document writes by chance; checked all the same (`cut`).
     static func mark(_ index: Int) -> String { "\u{0}bunting-template-\(index)\u{0}" }
 
+    /// A mark as the card's text writes it (jansson writes NUL as `\u0000`).
+    static func encodedMark(_ index: Int) -> [UInt8] {
+        Array("\"\\u0000bunting-template-\(index)\\u0000\"".utf8)
+    }
+
     /// The text of `marked` cut at each mark, `:"mark"` as a member's value,
     /// each found exactly once; nil otherwise.
     static func cut(_ text: ArraySlice<UInt8>, marks count: Int) -> [[UInt8]]? {
         let text = Array(text)
         var cuts: [(start: Int, end: Int)] = []
         for index in 0..<count {
-            let needle = JSON.string(mark(index)).encoded()
+            let needle = encodedMark(index)
             var found: [Int] = []
             var start = 0
             while let place = firstPlace(of: needle, in: text, from: start) {
@@ -76,12 +96,16 @@ struct PersonalisedCard: Sendable {
 
     private static func firstPlace(of needle: [UInt8], in text: [UInt8], from start: Int) -> Int? {
         guard !needle.isEmpty, text.count >= needle.count, start <= text.count - needle.count else { return nil }
-        var place = start
-        while place <= text.count - needle.count {
-            if text[place] == needle[0], text[place..<(place + needle.count)].elementsEqual(needle) { return place }
-            place += 1
+        return text.withUnsafeBufferPointer { text in
+            needle.withUnsafeBufferPointer { needle in
+                var place = start
+                while place <= text.count - needle.count {
+                    if text[place] == needle[0], memcmp(text.baseAddress! + place, needle.baseAddress!, needle.count) == 0 { return place }
+                    place += 1
+                }
+                return nil
+            }
         }
-        return nil
     }
 
     enum Made {
@@ -93,36 +117,26 @@ struct PersonalisedCard: Sendable {
     }
 
     /// The card for the user whose `renders` these are: `base`'s fields with
-    /// the rendered texts, or the first field whose template gave no text.
+    /// the rendered texts, written into `table`, or the first field whose
+    /// template gave no text.
     func make(like base: ContentCard, renders: inout UserRenders, into table: inout ContentCard.PersonalisedTable) -> Made {
-        var texts: [[UInt8]] = []
-        texts.reserveCapacity(fields.count)
-        var extras: JSONObject?
-        for field in fields {
-            if let key = field.extrasKey {
-                switch renders.text(field.template) {
-                case .failure(let fault): return .fault(field, fault)
-                case .success(let text):
-                    if extras == nil { extras = base.extras }
-                    extras?[key] = .string(text)
-                }
-            }
-            if pieces != nil {
-                switch renders.encodedText(field.template) {
-                case .failure(let fault): return .fault(field, fault)
-                case .success(let encoded): texts.append(encoded)
-                }
-            }
-        }
         guard let pieces else { return slowly(renders: &renders) }
-        let place = table.append(like: base, extras: extras) { text in
-            for index in texts.indices {
-                text.append(contentsOf: pieces[index])
-                text.append(contentsOf: texts[index])
+        let start = table.textEnd
+        var extras: JSONObject?
+        for index in fields.indices {
+            table.write(pieces[index])
+            let template = fields[index].template
+            if let fault = renders.writeEncodedText(template, into: &table) {
+                table.dropText(from: start)
+                return .fault(fields[index], fault)
             }
-            text.append(contentsOf: pieces[texts.count])
+            if let key = fields[index].extrasKey, case .success(let text) = renders.text(template) {
+                if extras == nil { extras = base.extras }
+                extras?[key] = .string(text)
+            }
         }
-        return .placed(place)
+        table.write(pieces[fields.count])
+        return .placed(table.addCard(like: base, extras: extras, textFrom: start))
     }
 
     /// The card made from its fields, rendered: for a card whose text could not be cut.

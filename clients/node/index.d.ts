@@ -235,7 +235,10 @@ export type RPCErrorReason =
   | "STORAGE_ERROR"
   | "NOT_SYNCED"
   | "CHANNEL_DISABLED"
-  | "LIMIT_REACHED";
+  | "LIMIT_REACHED"
+  | "INVALID_TEMPLATE"
+  | "TEMPLATE_LIMIT"
+  | "TEMPLATE_ABORTED";
 /** The `data` of every error response. Which fields appear depends on `reason`. */
 export interface ErrorData {
   reason: RPCErrorReason;
@@ -250,9 +253,12 @@ export interface ErrorData {
   method?: string;
   /** Byte offset of a parse error in the message. */
   position?: number;
-  /** 1-based line of a parse error. */
+  /** 1-based line of a parse error in the message, or of a template error in the template. */
   line?: number;
-  /** 1-based column of a parse error, in Unicode scalars. */
+  /**
+   * 1-based column of a parse error in the message, or of a template error in the template, in
+   * Unicode scalars.
+   */
   column?: number;
   /** The parser's or storage's own words. */
   detail?: string;
@@ -261,6 +267,8 @@ export interface ErrorData {
   /** METHOD_NOT_FOUND: the known method the name most likely meant. */
   suggestion?: string;
   channel?: Channel;
+  /** TEMPLATE_ABORTED: the text given to `abort_message` (may be empty). */
+  abortMessage?: string;
 }
 /**
  * For reference (not sent over JSON-RPC): one analytics event as the sink receives it, as an NDJSON
@@ -353,7 +361,8 @@ export interface DefinitionsProblem {
  * example)`), whether a document is loaded and when it was adopted, the first 100 problems of the
  * loaded document (a flag in error, a banner or card left out; `problemCount` says how many there
  * are: `bunting validate` lists them all), and the source's problem now when the last check found
- * one.
+ * one, and the items the current user's last refreshes left out because their templates gave no
+ * text (`aborted`: `abort_message` ran, or rendering failed; the first 100).
  */
 export interface DefinitionsStatus {
   location: string;
@@ -363,6 +372,11 @@ export interface DefinitionsStatus {
   /** How many problems the document has; `problems` lists the first 100. */
   problemCount?: number;
   lastError?: string;
+  /**
+   * Items the last refresh of each channel left out for the current user because their templates
+   * gave no text; empty when none.
+   */
+  aborted?: UnrenderedItem[];
 }
 /**
  * Only in `getSnapshot`'s answer: present when the channel has not been refreshed for the current
@@ -421,6 +435,23 @@ export interface Exposure {
   /** The hash attribute's value as the attributes hold it. */
   hashValue: unknown;
   featureId: string | null;
+}
+/**
+ * An item whose template gave the current user no text at the last refresh of its channel, so that
+ * the item is left out for this user: `abort_message` ran (TEMPLATE_ABORTED, `message` holds its
+ * text), or rendering failed (TEMPLATE_LIMIT, INVALID_TEMPLATE). `pointer` is the field's place in
+ * the document; `line` and `column` are in the template's own text.
+ */
+export interface UnrenderedItem {
+  channel: Channel;
+  /** The card's or banner's id, or the flag's key. */
+  id: string;
+  /** The JSON pointer of the field whose template gave no text. */
+  pointer: string;
+  reason: "TEMPLATE_ABORTED" | "TEMPLATE_LIMIT" | "INVALID_TEMPLATE";
+  message: string;
+  line: number;
+  column: number;
 }
 
 // The params of each method (NoParams where it takes none).
@@ -555,6 +586,18 @@ export interface EvaluateConditionParams {
   /** Saved groups (id → values) for `$inGroup`; the definitions' when absent. */
   savedGroups?: { [key: string]: unknown };
 }
+/** The params of `renderTemplate`. */
+export interface RenderTemplateParams {
+  /** The Liquid template (at most 1 MiB; more is TEMPLATE_LIMIT). */
+  template: string;
+  /** Plain Liquid variables, read by `{{ name }}`. */
+  data?: { [key: string]: unknown };
+  /**
+   * A user's attributes, read by `${name}`; the current user's when neither this nor `data` is
+   * given.
+   */
+  attributes?: { [key: string]: unknown };
+}
 
 /**
  * The protocol's methods as the document declares them, each a method of Bunting (those
@@ -608,6 +651,8 @@ export interface ProtocolMethods {
   evaluateFeatures(params?: EvaluateFeaturesParams, options?: CallOptions): Promise<{ features: { [key: string]: FeatureResult } }>;
   /** Evaluates a GrowthBook condition. */
   evaluateCondition(params: EvaluateConditionParams, options?: CallOptions): Promise<{ result: boolean }>;
+  /** Renders a Liquid template. */
+  renderTemplate(params: RenderTemplateParams, options?: CallOptions): Promise<{ text: string }>;
   /** Flushes pending work and exits. */
   shutdown(params?: NoParams, options?: CallOptions): Promise<EmptyResult>;
   // --- End of the protocol methods (generated) ---
@@ -957,6 +1002,14 @@ export declare class ChannelDisabledError extends BuntingError {
 }
 /** -32010 LIMIT_REACHED: a bound of the server reached, such as more subscriptions than `--max-subscriptions`. */
 export declare class LimitReachedError extends BuntingError {}
+/**
+ * -32011 INVALID_TEMPLATE, TEMPLATE_LIMIT, TEMPLATE_ABORTED: a Liquid template given to
+ * `renderTemplate` that does not parse or fails to render, reached a limit, or ran `abort_message`
+ * (`data.abortMessage`); `data.line` and `data.column` are in the template.
+ */
+export declare class TemplateError extends BuntingError {
+  readonly data: FieldWhy & { line: number; column: number; abortMessage?: string };
+}
 
 /** A call or a wait that did not finish in time (nothing is cancelled on the server). */
 export declare class BuntingTimeoutError extends Error {

@@ -13,26 +13,49 @@ extension ContentCard {
     /// cards are then two arrays, not an object and two buffers each.
     public struct PersonalisedTable {
         private var rows: [Table.Row] = []
-        private var text: [UInt8] = []
+        /// The cards' texts one after another; a card's is written here
+        /// first (`write`), then made a card (`addCard`) or dropped.
+        @usableFromInline var text: [UInt8] = []
 
         public init() {}
 
         public var isEmpty: Bool { rows.isEmpty }
 
-        /// Adds a card with `base`'s fields but its own text, which `write`
-        /// appends (`{…,"dismissible":…`, without the user state, as
-        /// `definitionText` is) and its own `extras` when given (the ones a
-        /// feed filter reads); returns its place among the cards.
+        /// Room for `cards` more cards of about `bytes` bytes of text each.
+        public mutating func reserveCapacity(cards: Int, bytes: Int) {
+            rows.reserveCapacity(rows.count + cards)
+            text.reserveCapacity(text.count + cards * bytes)
+        }
+
+        /// Where the next card's text starts.
+        public var textEnd: Int { text.count }
+
+        /// Appends to the text of the card being written. Inlinable: a card
+        /// is a few short pieces, and an append that is not specialized
+        /// costs more than the copy.
+        @inlinable
+        public mutating func write(_ bytes: [UInt8]) {
+            text.append(contentsOf: bytes)
+        }
+
+        /// Drops what was written from `start` on: the card is not made.
+        public mutating func dropText(from start: Int) {
+            text.removeSubrange(start...)
+        }
+
+        /// Makes a card of what was written from `start` on (`{…,"dismissible":…`,
+        /// without the user state, as `definitionText` is), with `base`'s
+        /// fields and its own `extras` when given (the ones a feed filter
+        /// reads); returns its place among the cards.
         @discardableResult
-        public mutating func append(like base: ContentCard, extras: JSONObject? = nil, writing write: (inout [UInt8]) -> Void) -> Int {
+        public mutating func addCard(like base: ContentCard, extras: JSONObject? = nil, textFrom start: Int) -> Int {
             var row = base.table.rows[Int(base.index)]
             if let extras {
                 row = Table.Row(
                     id: row.id, type: row.type, extras: extras, created: row.created, updated: row.updated,
                     expiresAt: row.expiresAt, pinned: row.pinned, dismissible: row.dismissible, start: 0, end: 0)
             }
-            row.start = text.count
-            write(&text)
+            row.start = start
             row.end = text.count
             rows.append(row)
             return rows.count - 1

@@ -55,6 +55,12 @@ export class NotSyncedError extends BuntingError {}
 export class ChannelDisabledError extends BuntingError {}
 /** -32010 LIMIT_REACHED (`data.why`): a bound of the server reached, such as its subscriptions. */
 export class LimitReachedError extends BuntingError {}
+/**
+ * -32011 (`data.line`, `data.column` in the template): a Liquid template given to `renderTemplate`
+ * gave no text. INVALID_TEMPLATE: it does not parse, or rendering failed; TEMPLATE_LIMIT: a bound
+ * was reached; TEMPLATE_ABORTED: it ran `abort_message` (`data.abortMessage`).
+ */
+export class TemplateError extends BuntingError {}
 
 const classByReason = {
   INVALID_JSON: ParseError,
@@ -86,6 +92,9 @@ const classByReason = {
   NOT_SYNCED: NotSyncedError,
   CHANNEL_DISABLED: ChannelDisabledError,
   LIMIT_REACHED: LimitReachedError,
+  INVALID_TEMPLATE: TemplateError,
+  TEMPLATE_LIMIT: TemplateError,
+  TEMPLATE_ABORTED: TemplateError,
 };
 
 // A reason this client does not know yet still gets the class of its code's family.
@@ -105,6 +114,7 @@ const classByCode = {
   [-32008]: NotSyncedError,
   [-32009]: ChannelDisabledError,
   [-32010]: LimitReachedError,
+  [-32011]: TemplateError,
 };
 
 /** The reasons this client has a class for, and the class (for tests and tools). */
