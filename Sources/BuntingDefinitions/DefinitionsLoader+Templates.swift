@@ -15,32 +15,34 @@ extension DefinitionsLoader {
         switch templates.compile(text) {
         case .plain: return .some(nil)
         case .template(let ref): return .some(ref)
-        case .broken(let error):
-            reportTemplate(error, at: pointer, leaving: item)
+        case .broken(let failure):
+            reportTemplate(failure, at: pointer, leaving: item)
             return nil
         }
     }
 
-    /// `INVALID_TEMPLATE at 1:12 of the template: unknown tag 'bogus'; the card is left out`,
-    /// placed at the error in the document's text.
-    mutating func reportTemplate(_ error: TemplateError, at pointer: JSONPointer, leaving item: String) {
-        let what = error.reason == .limit ? "the template is past a limit" : "the template does not parse"
+    /// `the template does not parse (INVALID_TEMPLATE at 1:12 of the
+    /// template): unknown tag 'bogus'; the card is left out`, placed at the
+    /// error in the document's text.
+    mutating func reportTemplate(_ failure: TemplateCompiler.Failure, at pointer: JSONPointer, leaving item: String) {
+        let error = failure.error
         report(
-            pointer, "\(what) (\(error.reason.rawValue) at \(error.line):\(error.column) of the template): \(error.message); \(item)",
+            pointer,
+            "the template \(failure.what) (\(error.reason.rawValue) at \(error.line):\(error.column) of the template): \(error.message); \(item)",
             templateOffset: error.offset)
     }
 
-    /// The document's `contentBlocks` (name → template): one that does not
-    /// parse is a problem, and is not there to include.
+    /// The document's `contentBlocks` (name → template), compiled before
+    /// the items' templates, which are checked against them: one that does
+    /// not parse is a problem, and is not there to include.
     mutating func compileContentBlocks(_ section: JSON?) {
         guard case .object(let blocks)? = section else { return }
-        for (name, value) in blocks {
-            guard let text = value.stringValue else { continue }  // the schema says what is wrong
-            if let error = templates.addContentBlock(name, text) {
-                reportTemplate(
-                    error, at: JSONPointer(tokens: ["contentBlocks", name]),
-                    leaving: "the content block is left out (templates that include it fail to render)")
-            }
+        // A value that is not a string is the schema's to report.
+        let texts = blocks.compactMap { member in member.value.stringValue.map { (name: member.key, text: $0) } }
+        for (name, failure) in templates.addContentBlocks(texts) {
+            reportTemplate(
+                failure, at: JSONPointer(tokens: ["contentBlocks", name]),
+                leaving: "the content block is left out, and so is each item whose template includes it")
         }
     }
 

@@ -86,6 +86,8 @@ struct DefinitionsLoader {
         let banners: [JSON]
         var cards: [JSON]
         let flagTemplates: [String: [String: VariantTemplates]]
+        // Content blocks first: each item's template is checked against them.
+        compileContentBlocks(sections.rest["contentBlocks"])
         do {
             let flags = try sections.take("flags")
             flagTemplates = compileFlagTemplates(flags)
@@ -146,7 +148,6 @@ struct DefinitionsLoader {
         let compiledCards = compileCards(Self.taking(&cards), skipping: brokenCards, rules: rules, hashing: hashing)
         let features = compileFeatures(sections.rest, flagSet: flagSet)
         let featureTemplates = compileFeatureTemplates(sections.rest["features"])
-        compileContentBlocks(sections.rest["contentBlocks"])
         if strict && !problems.isEmpty { return .failure(DefinitionsProblems(sorted(problems))) }
         return .success(Definitions(
             flagSet: flagSet, growthBook: features, banners: compiledBanners, cards: compiledCards,

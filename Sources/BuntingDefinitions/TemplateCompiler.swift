@@ -9,15 +9,23 @@ struct TemplateCompiler {
     private var templates: [Template] = []
     private var places: [ExactString: Int32] = [:]
     /// Texts that did not parse, with why: a text written alike fails alike.
-    private var failures: [ExactString: TemplateError] = [:]
+    private var failures: [ExactString: Failure] = [:]
+
+    /// A template that cannot be used, and what is wrong with it in words.
+    struct Failure {
+        let error: TemplateError
+        /// "does not parse", "is past a limit", "includes a content block the document does not have"
+        let what: String
+    }
     private(set) var contentBlocks = ContentBlocks()
 
     enum Compiled {
         /// No markup: the text is shown as it is.
         case plain
         case template(TemplateRef)
-        /// Does not parse (or is past a limit): the item is left out.
-        case broken(TemplateError)
+        /// Does not parse, is past a limit, or includes a missing content
+        /// block: the item is left out.
+        case broken(Failure)
     }
 
     mutating func compile(_ text: String) -> Compiled {
@@ -25,28 +33,54 @@ struct TemplateCompiler {
         let key = ExactString(text)
         if let place = places[key] { return .template(TemplateRef(index: place)) }
         if let failure = failures[key] { return .broken(failure) }
+        let template: Template
         do throws(TemplateError) {
-            let template = try Template(text, limits: DocumentTemplates.itemLimits)
-            // A document's templates are far fewer than 2^31.
-            let place = Int32(clamping: templates.count)
-            templates.append(template)
-            places[key] = place
-            return .template(TemplateRef(index: place))
+            template = try Template(text, limits: DocumentTemplates.itemLimits)
         } catch {
-            failures[key] = error
-            return .broken(error)
+            let failure = Failure(error: error, what: error.reason == .limit ? "is past a limit" : "does not parse")
+            failures[key] = failure
+            return .broken(failure)
         }
+        // A content block the document does not have would fail for every user.
+        if let missing = template.missingContentBlock(in: contentBlocks) {
+            let failure = Failure(error: missing, what: "includes a content block the document does not have")
+            failures[key] = failure
+            return .broken(failure)
+        }
+        // A document's templates are far fewer than 2^31.
+        let place = Int32(clamping: templates.count)
+        templates.append(template)
+        places[key] = place
+        return .template(TemplateRef(index: place))
     }
 
-    /// A content block (`{{content_blocks.${name}}}`); nil when it parses,
-    /// else why not (the block is then not there to include).
-    mutating func addContentBlock(_ name: String, _ text: String) -> TemplateError? {
-        do throws(TemplateError) {
-            contentBlocks[name] = try Template(text, limits: DocumentTemplates.itemLimits)
-            return nil
-        } catch {
-            return error
+    /// The document's content blocks (`{{content_blocks.${name}}}`), before
+    /// any item's template is compiled; for each that does not parse, or
+    /// includes a block that is not there, why (the block is then not there
+    /// to include either).
+    mutating func addContentBlocks(_ blocks: [(name: String, text: String)]) -> [(name: String, failure: Failure)] {
+        var failed: [(name: String, failure: Failure)] = []
+        var parsed: [(name: String, template: Template)] = []
+        for (name, text) in blocks {
+            do throws(TemplateError) {
+                parsed.append((name, try Template(text, limits: DocumentTemplates.itemLimits)))
+            } catch {
+                failed.append((name, Failure(error: error, what: error.reason == .limit ? "is past a limit" : "does not parse")))
+            }
         }
+        for (name, template) in parsed { contentBlocks[name] = template }
+        // A block that includes a missing one goes too, and may take others with it.
+        var removed = true
+        while removed {
+            removed = false
+            for (name, template) in parsed where contentBlocks[name] != nil {
+                guard let missing = template.missingContentBlock(in: contentBlocks) else { continue }
+                contentBlocks[name] = nil
+                failed.append((name, Failure(error: missing, what: "includes a content block the document does not have")))
+                removed = true
+            }
+        }
+        return failed
     }
 
     /// Whether any text of the document was a template.

@@ -10,6 +10,9 @@ public struct Template: Sendable {
     private let nodes: [Node]
     /// The text holds no `{{` and no `{%`: rendering it gives it back unchanged.
     public let isPlainText: Bool
+    /// The content blocks the template includes (`content_blocks.${name}`),
+    /// each with the UTF-8 offset of its first mention.
+    let contentBlockMentions: [String: Int]
 
     /// Parses `source`; a template that does not parse is a `.parse` error
     /// with its line and column.
@@ -23,6 +26,7 @@ public struct Template: Sendable {
         guard Self.containsMarkup(source) else {
             nodes = []
             isPlainText = true
+            contentBlockMentions = [:]
             return
         }
         isPlainText = false
@@ -32,6 +36,18 @@ public struct Template: Sendable {
         } catch {
             throw error.located(in: source, phase: .parse)
         }
+        contentBlockMentions = parser.contentBlocks.offsets
+    }
+
+    /// The names of the content blocks the template includes.
+    public var contentBlockNames: Set<String> { Set(contentBlockMentions.keys) }
+
+    /// An error at the first mention of a content block that `blocks` does
+    /// not hold, found without rendering: what a document checks at load.
+    public func missingContentBlock(in blocks: ContentBlocks) -> TemplateError? {
+        let missing = contentBlockMentions.filter { blocks[$0.key] == nil }.min { $0.value < $1.value }
+        guard let (name, offset) = missing else { return nil }
+        return TemplateFailure.invalid("no content block named '\(name)'", at: offset).located(in: source, phase: .parse)
     }
 
     /// Renders the template for one user. An error is a `.render` error:
