@@ -66,4 +66,36 @@ import Testing
         #expect(try server.waitForExit() == 0)
         server.expectCleanProtocol()
     }
+
+    /// The README's Personalisation section: its session gives its answers,
+    /// and its document gives each user the text it says.
+    @Test func theReadmesExamplesHold() throws {
+        let transcript = try Transcript.fromMarkdown("README.md", after: "## Personalisation")
+        #expect(transcript.inputs.count == 2 && transcript.expected.count == 2)
+        let session = try ServerProcess(framing: .ndjson)
+        try session.sendRaw(transcript.inputs.flatMap { ServerProcess.WireFraming.ndjson.frame(Array($0.utf8)) })
+        try session.closeInput()
+        #expect(try session.waitForExit() == 0)
+        #expect(transcript.differences(session.receivedText).isEmpty, "\(transcript.differences(session.receivedText))")
+
+        let readme = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "## Personalisation"))
+        let open = try #require(readme.range(of: "```json\n", range: section.upperBound..<readme.endIndex))
+        let close = try #require(readme.range(of: "```", range: open.upperBound..<readme.endIndex))
+        let workspace = try Workspace()
+        try workspace.writeDefinitions(String(readme[open.upperBound..<close.lowerBound]))
+        let server = try ServerProcess(framing: .ndjson, arguments: ["--definitions", workspace.definitions.path])
+        _ = try server.request("subscribe", params: ["channel": "contentCards"])
+        _ = try server.request("changeUser", params: ["userId": "ada", "attributes": ["first_name": "Ada", "tier": "gold"]], id: 2)
+        let forAda = try server.request("getSnapshot", params: ["channel": "contentCards"], id: 3)
+        let adasCards = forAda["result"]?["contentCards"]?["cards"]?.arrayValue ?? []
+        #expect(adasCards.map(\.["id"]) == ["welcome", "lounge"])
+        #expect(adasCards.first?["title"] == "Hi Ada!" && adasCards.first?["description"] == "See you soon, Ada.")
+        _ = try server.request("changeUser", params: ["userId": "someone"], id: 4)
+        let forSomeone = try server.request("getSnapshot", params: ["channel": "contentCards"], id: 5)
+        let theirCards = forSomeone["result"]?["contentCards"]?["cards"]?.arrayValue ?? []
+        #expect(theirCards.map(\.["id"]) == ["welcome"] && theirCards.first?["title"] == "Hi there!")
+        try server.closeInput()
+        #expect(try server.waitForExit() == 0)
+    }
 }
