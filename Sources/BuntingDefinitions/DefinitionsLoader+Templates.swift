@@ -76,6 +76,7 @@ extension DefinitionsLoader {
             }
         }
         guard !templated.isEmpty, !leftOut else { return nil }
+        // The card keeps its id and extras as values (see `DefinitionsLoader.card`).
         var entry = fields
         for kept in ["id", "extras"] {
             if let value = entry[kept] { entry[kept] = value.detached() }

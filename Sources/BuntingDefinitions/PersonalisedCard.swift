@@ -28,8 +28,9 @@ final class PersonalisedCard: Sendable {
     /// of the card happened to read as a cut mark): the user's card is then
     /// made from `entry`.
     let pieces: [[UInt8]]?
-    /// The card's fields as the document writes them.
-    let entry: JSONObject
+    /// The card's fields as the document writes them, for a card whose text
+    /// could not be cut (nil otherwise).
+    let entry: JSONObject?
     /// About how long the card's text is, to make room for it.
     let textSize: Int
 
@@ -37,7 +38,8 @@ final class PersonalisedCard: Sendable {
         self.pointer = pointer
         self.fields = fields
         self.pieces = pieces
-        self.entry = entry
+        // Kept past the parsed document, and only when needed.
+        self.entry = pieces == nil ? JSON.object(entry).detached().objectValue : nil
         textSize = (pieces?.reduce(0) { $0 + $1.count } ?? 0) + 32 * fields.count
     }
 
@@ -141,8 +143,8 @@ final class PersonalisedCard: Sendable {
 
     /// The card made from its fields, rendered: for a card whose text could not be cut.
     private func slowly(renders: inout UserRenders) -> Made {
-        var fields = entry
-        var extras = entry["extras"]?.objectValue ?? [:]
+        var fields = entry ?? [:]
+        var extras = fields["extras"]?.objectValue ?? [:]
         for field in self.fields {
             switch renders.text(field.template) {
             case .failure(let fault): return .fault(field, fault)

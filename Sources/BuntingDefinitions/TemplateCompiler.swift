@@ -35,7 +35,8 @@ struct TemplateCompiler {
         if let failure = failures[key] { return .broken(failure) }
         let template: Template
         do throws(TemplateError) {
-            template = try Template(text, limits: DocumentTemplates.itemLimits)
+            // Kept past the parsed document: its text in storage of its own (see `JSON.detached`).
+            template = try Template(JSON.detached(text), limits: DocumentTemplates.itemLimits)
         } catch {
             let failure = Failure(error: error, what: error.reason == .limit ? "is past a limit" : "does not parse")
             failures[key] = failure
@@ -63,7 +64,7 @@ struct TemplateCompiler {
         var parsed: [(name: String, template: Template)] = []
         for (name, text) in blocks {
             do throws(TemplateError) {
-                parsed.append((name, try Template(text, limits: DocumentTemplates.itemLimits)))
+                parsed.append((JSON.detached(name), try Template(JSON.detached(text), limits: DocumentTemplates.itemLimits)))
             } catch {
                 failed.append((name, Failure(error: error, what: error.reason == .limit ? "is past a limit" : "does not parse")))
             }

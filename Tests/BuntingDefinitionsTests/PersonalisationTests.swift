@@ -60,6 +60,18 @@ import Testing
         #expect(made == ContentCard(json: .object(["id": "c", "type": "classic", "title": .string(quote), "extras": ["k": .string(quote)], "created": 1_700_000_000])))
     }
 
+    /// A card's text is cut where each user's text goes by marks it cannot
+    /// hold by chance; one that holds a mark all the same is made field by
+    /// field instead, with the same text.
+    @Test func aCardThatHoldsAMarkIsMadeFieldByField() throws {
+        let mark = #"\u0000bunting-template-0\u0000"#
+        let definitions = try load(Self.cards(Self.card("odd", #""title": "Hi {{${first_name}}}", "linkText": "\#(mark)""#)))
+        let made = try #require(definitions.contentCards(for: Self.ada, at: now).first)
+        #expect(made.title == "Hi Ada" && made.linkText == "\u{0}bunting-template-0\u{0}")
+        let (shown, unrendered) = cards(definitions, for: Self.bo)
+        #expect(shown.first?["title"] == "Hi " && unrendered.isEmpty)
+    }
+
     @Test func aCardWithoutMarkupIsTheDocumentsOwn() throws {
         let plain = try load(Self.cards(Self.card("plain", #""title": "Hi {there}, 100% off""#)))
         let one = plain.contentCards(for: Self.ada, at: now)
