@@ -276,7 +276,8 @@ public final class Definitions: CompiledDefinitions {
         var excluded = excluding
         var renders: UserRenders?
         var shown: [ExactString: Banner] = [:]
-        var pending = Array(winners)
+        // Placements in a stable order, so that what is left out is listed alike every time.
+        var pending = winners.sorted { $0.key.string > $1.key.string }
         while let (placement, banner) = pending.popLast() {
             guard let template = banner.htmlTemplate, !banner.isControl(for: subject) else {
                 shown[placement] = banner.banner(for: subject)

@@ -55,6 +55,10 @@ extension DefinitionsLoader {
         _ entry: JSON, at pointer: String, leftOut: inout Bool
     ) -> (personalised: PersonalisedCard, card: ContentCard)? {
         guard case .object(let fields) = entry else { return nil }
+        // Most cards hold no markup: they cost this look and nothing more.
+        let texts = PersonalisedCard.templatedFields.lazy.compactMap { fields[$0]?.stringValue }
+        let extrasTexts = (fields["extras"]?.objectValue ?? [:]).lazy.compactMap(\.value.stringValue)
+        guard texts.contains(where: Template.containsMarkup) || extrasTexts.contains(where: Template.containsMarkup) else { return nil }
         let cardPointer = (try? JSONPointer(parsing: pointer)) ?? .root
         var templated: [PersonalisedCard.Field] = []
         for name in PersonalisedCard.templatedFields {
@@ -88,7 +92,7 @@ extension DefinitionsLoader {
 
     /// The banner's html: its template, nil when plain; `leftOut` when it does not parse.
     mutating func compileBannerTemplate(_ entry: JSON, at pointer: String, leftOut: inout Bool) -> TemplateRef? {
-        guard let html = entry["html"]?.stringValue else { return nil }
+        guard let html = entry["html"]?.stringValue, Template.containsMarkup(html) else { return nil }
         let htmlPointer = ((try? JSONPointer(parsing: pointer)) ?? .root).appending("html")
         switch compileText(html, at: htmlPointer, leaving: "the banner is left out") {
         case nil:
@@ -108,7 +112,9 @@ extension DefinitionsLoader {
         for (key, flag) in flags {
             guard case .object(let variants)? = flag["variants"] else { continue }
             for (name, variant) in variants {
-                guard case .object(let properties)? = variant["properties"] else { continue }
+                guard case .object(let properties)? = variant["properties"],
+                      properties.contains(where: { $0.value["value"]?.stringValue.map(Template.containsMarkup) ?? false })
+                else { continue }
                 let variantPointer = JSONPointer(tokens: ["flags", key, "variants", name])
                 var templated: [VariantTemplates.Property] = []
                 var broken = false
