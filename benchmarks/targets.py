@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Prints every DESIGN.md target row of the benchmarks' JSON results
-(.build/bench/{transport,engine,storage}.json) in one table and writes them
+(.build/bench/{transport,engine,storage,stream}.json) in one table and writes them
 to .build/bench/targets.json.
 
     targets.py [DIR]
@@ -14,7 +14,7 @@ def main():
     directory = sys.argv[1] if len(sys.argv) > 1 else ".build/bench"
     rows = []
     for name, value_key, base_key in (("transport", "bunting", "baseline"), ("engine", "bunting", "baseline"),
-                                      ("storage", "sqlite", "memory")):
+                                      ("storage", "sqlite", "memory"), ("stream", "stream", "polling")):
         path = os.path.join(directory, f"{name}.json")
         if not os.path.exists(path):
             rows.append({"benchmark": name, "metric": "(not run)", "verdict": None})

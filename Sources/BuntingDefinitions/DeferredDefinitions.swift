@@ -205,8 +205,10 @@ public final class DeferredDefinitions: CompiledDefinitions {
         definitions.stickyDocumentKeys(for: attributes)
     }
 
-    public func evaluateFeatures(attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, at now: Double) -> FeatureEvaluation {
-        definitions.evaluateFeatures(attributes: attributes, keys: keys, sticky: sticky, at: now)
+    public func evaluateFeatures(
+        attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, listing: Bool, at now: Double
+    ) -> FeatureEvaluation {
+        definitions.evaluateFeatures(attributes: attributes, keys: keys, sticky: sticky, listing: listing, at: now)
     }
 
     public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<Bool, DefinitionsError> {

@@ -26,8 +26,8 @@ extension Definitions {
         if growthBook != nil {
             var growthBookAttributes = attributes
             if growthBookAttributes["id"] == nil { growthBookAttributes["id"] = .string(targetingKey) }
-            let evaluation = evaluateFeatures(attributes: growthBookAttributes, keys: nil, sticky: nil, at: now)
-            for (key, result) in evaluation.results { features[key] = result }
+            let evaluation = evaluateFeatures(attributes: growthBookAttributes, keys: nil, sticky: nil, listing: true, at: now)
+            for (key, result) in evaluation.results { features[key] = result.value }
             featureFlags += evaluation.flags.map(\.json)
         }
         let banners = banners(for: subject, at: now)

@@ -14,7 +14,9 @@ extension Definitions {
         growthBook?.stickyDocumentKeys(for: .object(attributes)) ?? []
     }
 
-    public func evaluateFeatures(attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, at now: Double) -> FeatureEvaluation {
+    public func evaluateFeatures(
+        attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, listing: Bool, at now: Double
+    ) -> FeatureEvaluation {
         guard let growthBook else { return .none }
         let documents = sticky.map { stored in
             stored.map { StickyAssignmentsDocument(attributeName: $0.attributeName, attributeValue: $0.attributeValue, assignments: $0.assignments) }
@@ -24,15 +26,15 @@ extension Definitions {
         let results = keys.map { $0.map { evaluator.evaluateFeature($0) } } ?? evaluator.evaluateAll()
         var evaluation = FeatureEvaluation()
         evaluation.results.reserveCapacity(results.count)
-        evaluation.flags.reserveCapacity(results.count)
+        if listing { evaluation.flags.reserveCapacity(results.count) }
         for result in results {
-            evaluation.results.append((result.key, result.json))
+            evaluation.results.append((result.key, result.encoded))
             // The channel lists the features that exist, but a flag's key is the flag's.
-            if result.source != .unknownFeature, !flagSet.hasFlag(result.key) {
+            if listing, result.source != .unknownFeature, !flagSet.hasFlag(result.key) {
                 evaluation.flags.append(Self.channelFlag(ChannelFlag(result)))
             }
         }
-        personaliseFeatureFlags(&evaluation.flags, attributes: attributes, at: now, unrendered: &evaluation.unrendered)
+        if listing { personaliseFeatureFlags(&evaluation.flags, attributes: attributes, at: now, unrendered: &evaluation.unrendered) }
         evaluation.exposures = evaluator.takeExposures().map { exposure in
             ExperimentExposure(
                 experimentKey: exposure.experimentKey, variationId: exposure.variationId, variationKey: exposure.variationKey,

@@ -171,9 +171,14 @@ struct DefinitionsLoader {
             return .failure(DefinitionsProblems(sorted(problems)))
         }
         for problem in payload.problems { report(problem.pointer, problem.message) }
+        // An encrypted section that could not be read (no key, a wrong one,
+        // a broken text) is not there: serving without it would answer every
+        // feature from nothing, so the document is refused and the previous
+        // one goes on serving. (The JavaScript SDK logs and carries on.)
+        let unreadable = payload.problems.contains { $0.pointer.tokens.count == 1 && $0.pointer.tokens[0].hasPrefix("encrypted") }
         // An encrypted payload's values are seen only when rendered.
         let featureTemplates = compileFeatureTemplates(document["features"]) || document["features"] == nil
-        if strict && !problems.isEmpty { return .failure(DefinitionsProblems(sorted(problems))) }
+        if unreadable || (strict && !problems.isEmpty) { return .failure(DefinitionsProblems(sorted(problems))) }
         return .success(Definitions(
             flagSet: FlagSet.none, growthBook: payload, banners: [], cards: [], channels: Self.channels(nil), problems: sorted(problems),
             templates: templates.finish(), featuresHoldTemplates: featureTemplates))

@@ -53,6 +53,10 @@ final class CurlHandle {
         try check(bunting_curl_setopt_write_function(raw, callback), CURLOPT_WRITEFUNCTION)
     }
 
+    func setHeaderFunction(_ callback: bunting_curl_write_callback) throws(HTTPTransportError) {
+        try check(bunting_curl_setopt_header_function(raw, callback), CURLOPT_HEADERFUNCTION)
+    }
+
     func perform() -> CURLcode { bunting_curl_easy_perform(raw) }
 
     func info(_ info: CURLINFO) -> Int {

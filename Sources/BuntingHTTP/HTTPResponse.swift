@@ -1,7 +1,7 @@
 /// An HTTP response of any status.
 public struct HTTPResponse: Equatable, Sendable {
     /// The response headers Bunting reads, by lower-case name; others are not kept.
-    public static let keptHeaders = ["etag", "last-modified", "retry-after", "content-type"]
+    public static let keptHeaders = ["etag", "last-modified", "retry-after", "content-type", "x-sse-support"]
 
     public var status: Int
     public var headers: [String: String]

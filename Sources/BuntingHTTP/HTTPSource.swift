@@ -1,9 +1,12 @@
 import BuntingCore
 import BuntingRuntime
+import Synchronization
 
 /// Definitions from an HTTP server (nginx, a CDN, object storage), fetched
 /// with a conditional GET: the engine hands back the ETag and Last-Modified
 /// of the document in use, and a 304 answer costs no body and no parse.
+/// An answer with GrowthBook's `x-sse-support: enabled` announces a stream
+/// of the document (`announcedStream`).
 public final class HTTPSource: DefinitionsSource {
     public let url: HTTPURL
     public var location: String { url.redacted }
@@ -13,6 +16,8 @@ public final class HTTPSource: DefinitionsSource {
     private let client: HTTPClient
     private let clock: any Clock
     private let maxBytes: Int
+    /// The stream an answer announced, once one did; whether an unusable announcement was logged.
+    private let announced = Mutex<(stream: HTTPEventStream?, loggedUnusable: Bool)>((nil, false))
 
     public init(url: HTTPURL, settings: HTTPSettings, clock: any Clock = SystemClock(), maxBytes: Int = defaultMaxBytes) {
         self.url = url
@@ -20,6 +25,8 @@ public final class HTTPSource: DefinitionsSource {
         self.clock = clock
         self.maxBytes = maxBytes
     }
+
+    public var announcedStream: (any DefinitionsStreamSource)? { announced.withLock { $0.stream } }
 
     public func fetch(ifChangedSince version: SourceVersion?) -> SourceFetchResult {
         var headers = ["Accept: application/json"]
@@ -32,6 +39,7 @@ public final class HTTPSource: DefinitionsSource {
         case .failure(let error): return .failed(RemoteFailure(error))
         case .success(let answer): response = answer
         }
+        if response.status == 304 || response.isSuccess, GrowthBookStream.isAnnounced(by: response) { noteAnnouncedStream() }
         if response.status == 304 {
             // Without a condition a 304 means nothing; the server is at fault.
             return conditional ? .unchanged : .failed(.serverError("HTTP 304 to a request that was not conditional"))
@@ -45,5 +53,23 @@ public final class HTTPSource: DefinitionsSource {
             return .failed(.invalidData("the server sent an HTML page (Content-Type: \(type)), not a JSON document"))
         }
         return .fetched(response.body, SourceVersion(etag: response.header("ETag"), lastModified: response.header("Last-Modified")))
+    }
+
+    /// The first announcement makes the stream; it stays for the life of the source.
+    private func noteAnnouncedStream() {
+        let streamURL = GrowthBookStream.streamURL(forPayloadAt: url)
+        let unusable = announced.withLock { state -> Bool in
+            if let streamURL {
+                if state.stream == nil {
+                    state.stream = HTTPEventStream(url: streamURL, settings: client.settings, maxEventBytes: maxBytes, clock: clock)
+                }
+                return false
+            }
+            defer { state.loggedUnusable = true }
+            return !state.loggedUnusable
+        }
+        if unusable {
+            log.warning("\(url) announces a stream (x-sse-support: enabled), but is not GrowthBook's {apiHost}/api/features/{clientKey}: not used")
+        }
     }
 }

@@ -10,11 +10,13 @@ import BuntingRuntime
 public final class FileSource: DefinitionsSource {
     public let location: String
     public var isLocal: Bool { true }
-    /// A definitions file larger than this is refused rather than read.
+    /// A definitions file larger than this is refused rather than read (by default).
     public static let maxBytes = 128 << 20
+    private let limit: Int
 
-    public init(path: String) {
+    public init(path: String, maxBytes: Int = FileSource.maxBytes) {
         self.location = path
+        self.limit = maxBytes
     }
 
     public func fetch(ifChangedSince version: SourceVersion?) -> SourceFetchResult {
@@ -27,7 +29,7 @@ public final class FileSource: DefinitionsSource {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             return .failed(.serverError("\(location) is not a regular file"))
         }
-        switch FileDescriptorIO.readRegularFile(location, limit: Self.maxBytes) {
+        switch FileDescriptorIO.readRegularFile(location, limit: limit) {
         case .success(let bytes):
             return .fetched(bytes, SourceVersion(fingerprint: fingerprint))
         case .failure(let error) where error.errno == EFBIG:

@@ -22,6 +22,48 @@ extension JSON {
     /// call), so `0.1` is written as `0.1`. NaN and infinities, which JSON cannot
     /// express, are written as `null`.
     public func encode(appendingTo output: inout [UInt8]) {
+        if appendScalarText(to: &output) { return }
+        encodeWithJansson(appendingTo: &output)
+    }
+
+    /// Scalars whose text JSON fixes are written here, byte for byte as
+    /// jansson writes them (`ScalarTextTests` holds the two equal for every
+    /// case): `null`, booleans, integers, reals Swift writes without an
+    /// exponent, and strings of printable ASCII without a quote or a
+    /// backslash, which need no escaping. For those, building a
+    /// jansson node and dumping it cost far more than the text; a result
+    /// written member by member has many of them. Anything else is jansson's.
+    func appendScalarText(to output: inout [UInt8]) -> Bool {
+        switch self {
+        case .null:
+            output.append(contentsOf: "null".utf8)
+        case .bool(let flag):
+            output.append(contentsOf: flag ? "true".utf8 : "false".utf8)
+        case .integer(let number):
+            output.append(contentsOf: String(number).utf8)
+        case .real(let number):
+            // Swift's shortest round-trip form, where it has no exponent, is
+            // what jansson writes with the precision `digitsToRoundTrip` picks.
+            guard number.isFinite else { return false }
+            let text = number.description
+            guard !text.utf8.contains(UInt8(ascii: "e")) else { return false }
+            output.append(contentsOf: text.utf8)
+        case .string(var text):
+            let plain = text.withUTF8 { bytes in
+                bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+            }
+            guard plain else { return false }
+            output.append(UInt8(ascii: "\""))
+            text.withUTF8 { output.append(contentsOf: $0) }
+            output.append(UInt8(ascii: "\""))
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// The text as jansson writes it, for every value.
+    func encodeWithJansson(appendingTo output: inout [UInt8]) {
         var builder = JanssonTreeBuilder()
         let tree = builder.build(self)
         let flags = bunting_json_encode_flags(Int32(builder.realPrecision))

@@ -49,6 +49,12 @@ public final class Logger: Sendable {
 
     public init() {}
 
+    /// Also gets each line the current task logs (without its newline), for
+    /// that task alone: a test reads what a server it runs in process logged
+    /// without sharing stderr with the tests that run beside it. It sees the
+    /// lines the level lets through.
+    @TaskLocal public static var taskObserver: (@Sendable (String) -> Void)?
+
     public var level: LogLevel {
         get { LogLevel(rawValue: threshold.load(ordering: .relaxed)) ?? .warning }
         set { threshold.store(newValue.rawValue, ordering: .relaxed) }
@@ -82,6 +88,7 @@ public final class Logger: Sendable {
     private func write(_ level: LogLevel, _ message: () -> String) {
         guard isEnabled(level) else { return }
         var line = "bunting[\(level.name)] " + message()
+        Self.taskObserver?(line)
         line.append("\n")
         if let writer = background.withLock({ $0 }) {
             writer.append(line)

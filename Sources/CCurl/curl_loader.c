@@ -19,6 +19,14 @@ static struct {
     CURLcode (*easy_getinfo)(CURL *handle, CURLINFO info, ...);
     CURLHcode (*easy_header)(CURL *handle, const char *name, size_t index, unsigned int origin, int request,
                              struct curl_header **header);
+    CURLM *(*multi_init)(void);
+    CURLMcode (*multi_cleanup)(CURLM *multi);
+    CURLMcode (*multi_add_handle)(CURLM *multi, CURL *handle);
+    CURLMcode (*multi_remove_handle)(CURLM *multi, CURL *handle);
+    CURLMcode (*multi_perform)(CURLM *multi, int *running);
+    CURLMcode (*multi_poll)(CURLM *multi, struct curl_waitfd extra[], unsigned int count, int timeout_ms, int *ready);
+    CURLMcode (*multi_wakeup)(CURLM *multi);
+    CURLMsg *(*multi_info_read)(CURLM *multi, int *queued);
     struct curl_slist *(*slist_append)(struct curl_slist *list, const char *text);
     void (*slist_free_all)(struct curl_slist *list);
     time_t (*getdate)(const char *text, const time_t *unused);
@@ -56,6 +64,14 @@ static void load(void) {
     RESOLVE(easy_setopt, "curl_easy_setopt");
     RESOLVE(easy_getinfo, "curl_easy_getinfo");
     RESOLVE(easy_header, "curl_easy_header");
+    RESOLVE(multi_init, "curl_multi_init");
+    RESOLVE(multi_cleanup, "curl_multi_cleanup");
+    RESOLVE(multi_add_handle, "curl_multi_add_handle");
+    RESOLVE(multi_remove_handle, "curl_multi_remove_handle");
+    RESOLVE(multi_perform, "curl_multi_perform");
+    RESOLVE(multi_poll, "curl_multi_poll");
+    RESOLVE(multi_wakeup, "curl_multi_wakeup");
+    RESOLVE(multi_info_read, "curl_multi_info_read");
     RESOLVE(slist_append, "curl_slist_append");
     RESOLVE(slist_free_all, "curl_slist_free_all");
     RESOLVE(getdate, "curl_getdate");
@@ -104,6 +120,10 @@ CURLcode bunting_curl_setopt_write_function(CURL *handle, bunting_curl_write_cal
     return curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
 }
 
+CURLcode bunting_curl_setopt_header_function(CURL *handle, bunting_curl_write_callback callback) {
+    return curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, callback);
+}
+
 CURLcode bunting_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl.easy_getinfo(handle, info, value);
 }
@@ -119,6 +139,23 @@ const char *bunting_curl_response_header(CURL *handle, const char *name) {
     if (header->amount > 1 && curl.easy_header(handle, name, header->amount - 1, CURLH_HEADER, -1, &header) != CURLHE_OK)
         return NULL;
     return header->value;
+}
+
+CURLM *bunting_curl_multi_init(void) { return curl.multi_init(); }
+CURLMcode bunting_curl_multi_cleanup(CURLM *multi) { return curl.multi_cleanup(multi); }
+CURLMcode bunting_curl_multi_add_handle(CURLM *multi, CURL *handle) { return curl.multi_add_handle(multi, handle); }
+CURLMcode bunting_curl_multi_remove_handle(CURLM *multi, CURL *handle) { return curl.multi_remove_handle(multi, handle); }
+CURLMcode bunting_curl_multi_perform(CURLM *multi, int *running) { return curl.multi_perform(multi, running); }
+CURLMcode bunting_curl_multi_poll(CURLM *multi, int timeout_ms) { return curl.multi_poll(multi, NULL, 0, timeout_ms, NULL); }
+CURLMcode bunting_curl_multi_wakeup(CURLM *multi) { return curl.multi_wakeup(multi); }
+
+CURLcode bunting_curl_multi_result(CURLM *multi) {
+    int queued = 0;
+    CURLMsg *message;
+    while ((message = curl.multi_info_read(multi, &queued)) != NULL) {
+        if (message->msg == CURLMSG_DONE) return message->data.result;
+    }
+    return CURLE_OK;
 }
 
 struct curl_slist *bunting_curl_slist_append(struct curl_slist *list, const char *text) {

@@ -21,9 +21,13 @@ struct GrowthBookDocumentTests {
         #expect(definitions.featureKeys == ["checkout-button", "banner-text", "broken"])
         #expect(definitions.problems.map(\.pointer) == ["/features/broken/rules"])
         #expect(definitions.problems.first?.line == 5)
-        let evaluation = definitions.evaluateFeatures(attributes: ["id": "ada"], keys: nil, sticky: nil, at: 0)
+        let evaluation = definitions.evaluateFeatures(attributes: ["id": "ada"], keys: nil, sticky: nil, listing: true, at: 0)
         // The broken feature evaluates as an unknown one: not listed.
         #expect(evaluation.flags.map(\.id) == ["checkout-button", "banner-text"])
+        // Without listing, the same results and exposures, and no flags made.
+        let unlisted = definitions.evaluateFeatures(attributes: ["id": "ada"], keys: nil, sticky: nil, listing: false, at: 0)
+        #expect(unlisted.flags.isEmpty && unlisted.exposures == evaluation.exposures)
+        #expect(unlisted.results.map(\.result) == evaluation.results.map(\.result))
         let banner = try #require(evaluation.flags.first { $0.id == "banner-text" })
         #expect(banner.enabled && banner.properties == ["text": ["type": "string", "value": "Welcome"], "size": ["type": "number", "value": 2]])
         let checkout = try #require(evaluation.flags.first { $0.id == "checkout-button" })
@@ -41,15 +45,17 @@ struct GrowthBookDocumentTests {
             {"features": {}, "encryptedFeatures": "tDwPJBDcPEPF/NjfJ23Asw==.SSumD9SPzruyAJTkHCRAVkOLc0rW5EC78cOp8xpAePgzjvN0fHPEXrIEPHzxuf6sf6l0tLvEkB+DlSTQebEkPSYcH4iumgFPXFSTqq3DBvKQAXvg/T4gugnKEp0UxuTVbQjqBDCkVKpRRJUMAMJZRg=="}
             """
         let definitions = try Definitions.load(Array(encrypted.utf8), decryptionKey: "BouFvhNODCt2XtwVr5IV4w==").get()
-        let french = definitions.evaluateFeatures(attributes: ["country": "FR"], keys: ["greeting"], sticky: nil, at: 0)
-        #expect(french.results.first?.result["value"] == "bonjour")
+        let french = definitions.evaluateFeatures(attributes: ["country": "FR"], keys: ["greeting"], sticky: nil, listing: false, at: 0)
+        #expect(french.results.first?.result.value["value"] == "bonjour")
         let wrongKey = Definitions.load(Array(encrypted.utf8), decryptionKey: "AAAAAAAAAAAAAAAAAAAAAA==")
         let noKey = Definitions.load(Array(encrypted.utf8))
+        // Without a usable key the document is refused, with the section's pointer: the previous one goes on serving.
         for refused in [wrongKey, noKey] {
-            guard case .success(let loaded) = refused else { continue }
-            // Without a usable key the encrypted features are a problem, and none serve.
-            #expect(!loaded.problems.isEmpty)
-            #expect(loaded.evaluateFeatures(attributes: [:], keys: ["greeting"], sticky: nil, at: 0).results.first?.result["source"] == "unknownFeature")
+            guard case .failure(let problems) = refused else {
+                Issue.record("a payload whose features cannot be decrypted was accepted")
+                continue
+            }
+            #expect(problems.problems.map(\.pointer) == ["/encryptedFeatures"])
         }
     }
 
@@ -61,7 +67,7 @@ struct GrowthBookDocumentTests {
         let definitions = try Definitions.load(Array(document.utf8)).get()
         #expect(definitions.problems.map(\.pointer) == ["/features/shared"])
         let flags = definitions.featureFlags(for: EvaluationSubject(targetingKey: "ada", attributes: [:]), at: 0)
-            + definitions.evaluateFeatures(attributes: ["id": "ada"], keys: nil, sticky: nil, at: 0).flags
+            + definitions.evaluateFeatures(attributes: ["id": "ada"], keys: nil, sticky: nil, listing: true, at: 0).flags
         #expect(flags.map(\.id) == ["shared", "new-nav"])
         #expect(flags.first?.enabled == true, "the flag of the shared key is the one used")
         // evaluateFlag answers a feature's key as flagd would answer a flag's.

@@ -264,13 +264,13 @@ import Testing
               "broken": {"defaultValue": {"text": "{% nope %}"}}}}
             """)
         #expect(definitions.problems.map(\.pointer) == ["/features/broken/defaultValue/text"])
-        let forAda = definitions.evaluateFeatures(attributes: ["id": "ada", "first_name": "Ada", "tier": "gold"], keys: nil, sticky: nil, at: now)
+        let forAda = definitions.evaluateFeatures(attributes: ["id": "ada", "first_name": "Ada", "tier": "gold"], keys: nil, sticky: nil, listing: true, at: now)
         #expect(forAda.flags.map(\.id) == ["banner-text", "gated"])
         #expect(forAda.flags.first?.properties["text"]?["value"] == "Welcome, Ada")
         #expect(forAda.flags.first?.properties["size"]?["value"] == 2)
         // GrowthBook's own result is the value as written.
-        #expect(forAda.results.first?.result["value"]?["text"] == "Welcome, {{${first_name} | default: 'friend'}}")
-        let forBo = definitions.evaluateFeatures(attributes: ["id": "bo", "tier": "bronze"], keys: nil, sticky: nil, at: now)
+        #expect(forAda.results.first?.result.value["value"]?["text"] == "Welcome, {{${first_name} | default: 'friend'}}")
+        let forBo = definitions.evaluateFeatures(attributes: ["id": "bo", "tier": "bronze"], keys: nil, sticky: nil, listing: true, at: now)
         #expect(forBo.flags.map(\.id) == ["banner-text"])
         #expect(forBo.unrendered.map(\.id) == ["gated", "broken"])
     }

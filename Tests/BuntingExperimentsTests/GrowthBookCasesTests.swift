@@ -162,8 +162,14 @@ import Testing
 
     static func feature(_ fields: [JSON]) -> String? {
         var evaluator = evaluator(fields[1])
-        let got = evaluator.evaluateFeature(fields[2].stringValue ?? "").json
-        return sameJSON(got, fields[3]) ? nil : "got \(got.encodedString())"
+        let result = evaluator.evaluateFeature(fields[2].stringValue ?? "")
+        let got = result.json
+        guard sameJSON(got, fields[3]) else { return "got \(got.encodedString())" }
+        // The reply's text is written without a tree, and twice for an experiment's reused text.
+        for text in [result.encoded, result.encoded] where text != EncodedJSON(got) {
+            return "its text \(String(decoding: text.bytes, as: UTF8.self)) is not its JSON's"
+        }
+        return nil
     }
 
     static func run(_ fields: [JSON]) -> String? {
@@ -188,6 +194,7 @@ import Testing
         store.save(changed)
         let got = result.experimentResult?.json ?? .null
         guard sameJSON(got, fields[4]) else { return "got \(got.encodedString())" }
+        guard result.encoded == EncodedJSON(result.json) else { return "its text is not its JSON's" }
         // The user's documents: those read for the evaluation, as saved after it.
         var documents = JSONObject()
         for document in evaluator.currentStickyDocuments {

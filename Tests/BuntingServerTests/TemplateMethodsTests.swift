@@ -112,7 +112,7 @@ import Testing
     func aTemplateErrorIsAJSONRPCErrorWithItsReasonAndPlace(template: String, reason: String, line: Int, column: Int) {
         let server = subscribed()
         let reply = server.request("renderTemplate", params: ["template": .string(template), "data": [:]])
-        #expect(reply["error"]?["code"] == -32011)
+        #expect(reply["error"]?["code"] == -32012)
         let data = reply["error"]?["data"]
         #expect(data?["reason"] == .string(reason))
         #expect(data?["field"] == "template" && data?["why"]?.stringValue?.isEmpty == false)

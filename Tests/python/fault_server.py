@@ -6,21 +6,25 @@ line. The test then drives it over stdin/stdout, one JSON command a line and
 one JSON answer a line:
 
   {"op": "document", "path": P, "body": TEXT, "etag": E?, "lastModified": D?,
-   "contentType": T?, "gzip": BOOL?}
+   "contentType": T?, "gzip": BOOL?, "headers": {name: value}?}
       what GET P answers once no scripted answer is left: 200 with the body,
-      or 304 when If-None-Match / If-Modified-Since match.
+      or 304 when If-None-Match / If-Modified-Since match; both with the
+      headers given.
   {"op": "script", "path": P, "responses": [R, ...]}
       answers for the next requests to P, in order. R has any of: status,
       headers {name: value}, body, delay (seconds before answering),
       truncate (send only this many bytes of a body whose full length is
       announced), drop (close the connection without answering), hold
-      (answer only after a "release"), gzip (compress the body). With
-      "replace": true they replace the answers still waiting.
+      (answer only after a "release"), gzip (compress the body), stream
+      (send the body without a length, then keep the connection open and
+      silent until an "endStreams" or 60 s: an event stream that stops
+      mid-way). With "replace": true they replace the answers still waiting.
   {"op": "fallback", "path": P, "response": R}
       the answer to P when nothing is scripted and no document is set
       (default: 404 for GET, 200 {} for POST).
   {"op": "keepAlive", "value": BOOL}   false: every answer closes its connection.
   {"op": "release"}                    lets held answers go.
+  {"op": "endStreams"}                 closes the connections of stream answers.
   {"op": "requests", "path": P?}       what arrived (to P), oldest first.
   {"op": "wait", "path": P, "count": N, "timeout": S}
       answers once N requests to P arrived (or the timeout passed), with them.
@@ -51,6 +55,7 @@ class State:
         self.requests = []
         self.keep_alive = True
         self.release = threading.Event()
+        self.end_streams = threading.Event()
 
 
 STATE = State()
@@ -112,6 +117,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         etag = document.get("etag")
         last_modified = document.get("lastModified")
         headers = {"Content-Type": document.get("contentType", "application/json")}
+        headers.update(document.get("headers", {}))
         if etag:
             headers["ETag"] = etag
         if last_modified:
@@ -142,6 +148,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             body = gzip.compress(body)
             headers["Content-Encoding"] = "gzip"
         record["answer"] = status  # before the client can see it
+        if response.get("stream"):
+            self.answer_stream(status, headers, body)
+            return
         try:
             self.send_response(status)
             for name, value in headers.items():
@@ -157,6 +166,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.flush()
         except OSError:
             pass  # the client gave up (a timeout test): nothing to answer
+
+
+    def answer_stream(self, status, headers, body):
+        """The body without a length, then silence on an open connection."""
+        self.close_connection = True
+        try:
+            self.send_response(status)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(body)
+            self.wfile.flush()
+            STATE.end_streams.wait(60)
+        except OSError:
+            pass  # the client dropped the connection: what the test wanted
 
 
 class Server(http.server.ThreadingHTTPServer):
@@ -183,6 +208,9 @@ def command(message):
             return {"ok": True}
         if op == "release":
             STATE.release.set()
+            return {"ok": True}
+        if op == "endStreams":
+            STATE.end_streams.set()
             return {"ok": True}
         if op == "requests":
             path = message.get("path")

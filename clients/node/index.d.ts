@@ -195,6 +195,7 @@ export interface StatusResult {
   /** Analytics events committed locally and not yet accepted by the sink. */
   pendingAnalytics: number;
   definitions: DefinitionsStatus;
+  stream?: StreamStatus;
 }
 export interface FlushResult {
   /** Events the sink accepted in this flush. */
@@ -377,6 +378,30 @@ export interface DefinitionsStatus {
    * gave no text; empty when none.
    */
   aborted?: UnrenderedItem[];
+}
+/**
+ * The Server-Sent Events stream of the definitions (`--stream URL`, or the one a GrowthBook server
+ * announced with `x-sse-support: enabled`); absent from `status` when there is none. `connected` is
+ * true from the server's event-stream answer until the connection ends; `since` is when it
+ * connected, or when it went down (or began to connect). `reconnects` counts the tries to connect
+ * after the first, `events` the events received (documents, empty events, skipped ones).
+ * `lastEventId` is what the next connection sends as `Last-Event-ID`; `lastError` why the stream is
+ * down, while it is.
+ */
+export interface StreamStatus {
+  /** The stream's URL, without user:password and with query values hidden. */
+  location: string;
+  /**
+   * Announced by the definitions server (GrowthBook's `x-sse-support: enabled` leading to
+   * `{apiHost}/sub/{clientKey}`) rather than given with `--stream`.
+   */
+  discovered: boolean;
+  connected: boolean;
+  since?: UnixTime;
+  lastEventId?: string;
+  reconnects: number;
+  events: number;
+  lastError?: string;
 }
 /**
  * Only in `getSnapshot`'s answer: present when the channel has not been refreshed for the current
@@ -1003,7 +1028,7 @@ export declare class ChannelDisabledError extends BuntingError {
 /** -32010 LIMIT_REACHED: a bound of the server reached, such as more subscriptions than `--max-subscriptions`. */
 export declare class LimitReachedError extends BuntingError {}
 /**
- * -32011 INVALID_TEMPLATE, TEMPLATE_LIMIT, TEMPLATE_ABORTED: a Liquid template given to
+ * -32012 INVALID_TEMPLATE, TEMPLATE_LIMIT, TEMPLATE_ABORTED: a Liquid template given to
  * `renderTemplate` that does not parse or fails to render, reached a limit, or ran `abort_message`
  * (`data.abortMessage`); `data.line` and `data.column` are in the template.
  */
@@ -1081,6 +1106,12 @@ export interface ClientOptions {
 export interface ServeOptions {
   /** A file (watched) or an http(s) URL (polled). */
   definitions?: string;
+  /** An http(s) URL of a Server-Sent Events stream of the definitions (nchan, say): an event's document is adopted at once; polls wait while it is connected. */
+  stream?: string;
+  /** Seconds the stream may send nothing, not even a comment, before it counts as dropped (60). */
+  streamIdleTimeout?: number;
+  /** The largest definitions document: a file, a URL's answer or a stream's event (128 MiB). */
+  maxDocumentSize?: number;
   /** Refuse definitions with any problem at all (by default, as flagd, the rest serves). */
   strict?: boolean;
   /** The key (base64) that decrypts an encrypted GrowthBook payload. */
@@ -1107,7 +1138,7 @@ export interface ServeOptions {
   refreshRateLimit?: string;
   /** Seconds the end of input or `shutdown` waits for a fetch under way and the last flush. */
   shutdownTimeout?: number;
-  /** `Name: value` headers for the definitions and sink URLs; one flag each. */
+  /** `Name: value` headers for the definitions, stream and sink URLs; one flag each. */
   header?: string[];
   caFile?: string;
   connectTimeout?: number;

@@ -5,7 +5,7 @@ import BuntingIO
 import BuntingRuntime
 
 /// What `bunting serve` makes of its options before it serves: the source,
-/// the sink, and the start of a document served from its note.
+/// the stream, the sink, and the start of a document served from its note.
 extension ServeCommand {
     /// A document served from its note (see `DeferredDefinitions`) is
     /// loaded in full once the requests already waiting have been answered,
@@ -25,14 +25,20 @@ extension ServeCommand {
 
     /// A URL was checked with the rest of the command line; libcurl itself
     /// is loaded on the first request, off the start-up path.
-    static func makeSource(_ location: String?, http: HTTPSettings) throws(UsageError) -> any DefinitionsSource {
+    static func makeSource(_ location: String?, http: HTTPSettings, maxBytes: Int) throws(UsageError) -> any DefinitionsSource {
         guard let location else {
             return MemorySource(bytes: BundledExample.definitions, location: "(bundled example)")
         }
         if HTTPURL.isHTTP(location) {
-            return HTTPSource(url: try url(location, option: "definitions"), settings: http)
+            return HTTPSource(url: try url(location, option: "definitions"), settings: http, maxBytes: maxBytes)
         }
-        return FileSource(path: location)
+        return FileSource(path: location, maxBytes: maxBytes)
+    }
+
+    /// `--stream`: an http(s) URL only.
+    static func makeStream(_ location: String?, http: HTTPSettings, maxBytes: Int) throws(UsageError) -> HTTPEventStream? {
+        guard let location else { return nil }
+        return HTTPEventStream(url: try url(location, option: "stream"), settings: http, maxEventBytes: maxBytes)
     }
 
     static func makeSink(_ location: String?, http: HTTPSettings) throws(UsageError) -> (any AnalyticsSink)? {

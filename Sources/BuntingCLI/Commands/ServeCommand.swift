@@ -31,7 +31,8 @@ enum ServeCommand {
         }
         let configuration = try ServeConfiguration(options)
         log.level = configuration.logLevel
-        let source = try makeSource(configuration.definitions, http: configuration.http)
+        let source = try makeSource(configuration.definitions, http: configuration.http, maxBytes: configuration.maxDocumentBytes)
+        let stream = try makeStream(configuration.stream, http: configuration.http, maxBytes: configuration.maxDocumentBytes)
         let sink = try makeSink(configuration.sink, http: configuration.http)
         if sink == nil {
             log.info("no --sink: analytics stay queued until one is given")
@@ -77,8 +78,8 @@ enum ServeCommand {
         log.info("bunting \(BuntingVersion.current) serving \(source.location) on stdin/stdout")
         let status = server.run { context in
             let parts = ServerAssembly.Parts(
-                configuration: engineConfiguration, worker: WorkerPool(), source: source, compile: compiler, sink: sink,
-                store: storage.store)
+                configuration: engineConfiguration, worker: WorkerPool(), source: source, compile: compiler, stream: stream,
+                sink: sink, store: storage.store)
             let assembly = ServerAssembly(context: context, parts: parts)
             storage.deferCheckpoints(on: context.loop)
             storage.forgetUsers(configuration.retention, on: context.loop)
@@ -97,7 +98,7 @@ enum ServeCommand {
         // Briefly: a reader that takes no lines must not hold the exit.
         log.flush(timeout: 0.3)
         let exitCode: ExitCode = status == 0 ? .success : .failure
-        if source is HTTPSource || sink is HTTPSink {
+        if source is HTTPSource || sink is HTTPSink || stream != nil {
             // A worker may still be inside libcurl (a request that outlived
             // shutdown): exit()'s clean-up handlers would tear OpenSSL down
             // under it and crash. Everything Bunting writes is out by now.

@@ -14,6 +14,10 @@ import BuntingStorage
 struct ServeConfiguration {
     /// A file path or an http(s) URL; nil means the example bundled in the binary.
     var definitions: String?
+    /// An http(s) URL of a Server-Sent Events stream of the definitions.
+    var stream: String?
+    /// The largest definitions document: a file, a URL's answer, a stream's event.
+    var maxDocumentBytes = HTTPSource.defaultMaxBytes
     /// A directory, or `:memory:` to keep nothing on disk; nil means the default state directory.
     var storage: String?
     /// Where notes of documents that loaded are kept; nil means the storage directory's.
@@ -44,6 +48,9 @@ struct ServeConfiguration {
 
     static let specs: [OptionSpec] = [
         OptionSpec(name: "definitions", valueName: "PATH|URL", help: "the definitions document: a file (watched for changes)\nor an http(s):// URL (polled); default: the bundled example"),
+        OptionSpec(name: "stream", valueName: "URL", help: "a Server-Sent Events stream of the definitions (nchan, or\nGrowthBook's {apiHost}/sub/{clientKey}, found without this\noption from its x-sse-support header): an event's document is\nadopted at once, an empty one ({}) fetches --definitions again;\npolls wait while it is connected"),
+        OptionSpec(name: "stream-idle-timeout", valueName: "S", help: "seconds the stream may send nothing, not even a comment,\nbefore it counts as dropped and is connected again (default: \(seconds(httpDefaults.streamIdleTimeout)))"),
+        OptionSpec(name: "max-document-size", valueName: "BYTES", help: "largest definitions document: a file, a URL's answer or an\nevent of the stream (default: \(HTTPSource.defaultMaxBytes))"),
         OptionSpec(name: "decryption-key", valueName: "KEY", help: "the key (base64) that decrypts an encrypted GrowthBook payload\n(its encryptedFeatures and encryptedSavedGroups); from the\nGrowthBook SDK connection"),
         OptionSpec(name: "strict", valueName: nil, help: "refuse a definitions document with any problem at all (by\ndefault, as flagd: a broken flag resolves as flagd does, a\nbroken banner or card is left out, and the rest serves)"),
         OptionSpec(name: "start-without-definitions", valueName: nil, help: "serve even if the --definitions file cannot be read or\nparsed at start-up (subscribers are told why; it is polled)"),
@@ -61,7 +68,7 @@ struct ServeConfiguration {
         OptionSpec(name: "retry-max-attempts", valueName: "N", help: "retries of a failed fetch before giving up (default: \(engineDefaults.retry.maxRetries))"),
         OptionSpec(name: "refresh-rate-limit", valueName: "N/S", help: "manual refreshes per channel: N tokens, one back every S seconds\n(default: the Braze SDKs' per-channel buckets)"),
         OptionSpec(name: "shutdown-timeout", valueName: "S", help: "longest wait at end of input or shutdown for a fetch under\nway and the last flush of analytics (default: \(seconds(engineDefaults.shutdownTimeout)))"),
-        OptionSpec(name: "header", valueName: "'NAME: VALUE'", help: "a header sent with every request to the --definitions and\n--sink URLs (API keys, tokens); repeatable; never logged", repeatable: true),
+        OptionSpec(name: "header", valueName: "'NAME: VALUE'", help: "a header sent with every request to the --definitions,\n--stream and --sink URLs (API keys, tokens); repeatable;\nnever logged", repeatable: true),
         OptionSpec(name: "ca-file", valueName: "PATH", help: "PEM certificates to trust for https:// URLs instead of the\nsystem's (TLS certificates are always verified)"),
         OptionSpec(name: "connect-timeout", valueName: "S", help: "seconds to wait for an HTTP connection (default: \(seconds(httpDefaults.connectTimeout)))"),
         OptionSpec(name: "timeout", valueName: "S", help: "seconds one HTTP request may take in all (default: \(seconds(httpDefaults.timeout)))"),
@@ -82,6 +89,13 @@ struct ServeConfiguration {
             throw UsageError("unexpected argument '\(positional)'", command: "serve")
         }
         definitions = options.value("definitions")
+        stream = options.value("stream")
+        if let value = options.value("max-document-size") {
+            guard let bytes = Int(value), bytes >= 1024 else {
+                throw UsageError("--max-document-size must be a byte count ≥ 1024, not '\(value)'", command: "serve")
+            }
+            maxDocumentBytes = bytes
+        }
         decryptionKey = options.value("decryption-key")
         storage = options.value("storage")
         sink = options.value("sink")
@@ -156,6 +170,7 @@ struct ServeConfiguration {
         }
         http.connectTimeout = try Self.seconds(options, "connect-timeout", default: http.connectTimeout, allowZero: false)
         http.timeout = try Self.seconds(options, "timeout", default: http.timeout, allowZero: false)
+        http.streamIdleTimeout = try Self.interval(options, "stream-idle-timeout", default: http.streamIdleTimeout)
         if let value = options.value("log-level") {
             guard let level = LogLevel(name: value) else {
                 throw UsageError("--log-level must be off, error, warn, info or debug, not '\(value)'", command: "serve")

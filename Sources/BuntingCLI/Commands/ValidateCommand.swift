@@ -43,8 +43,11 @@ enum ValidateCommand {
         let verdict: String
         switch Definitions.load(bytes, strict: strict, decryptionKey: options.value("decryption-key")) {
         case .success(let definitions):
-            var summary = "\(definitions.flagSet.flagKeys.count) flags, \(definitions.bannerCount) banners, \(definitions.cardCount) content cards"
-            if !definitions.featureKeys.isEmpty { summary += ", \(definitions.featureKeys.count) GrowthBook features" }
+            var summary = [
+                counted(definitions.flagSet.flagKeys.count, "flag"), counted(definitions.bannerCount, "banner"),
+                counted(definitions.cardCount, "content card"),
+            ].joined(separator: ", ")
+            if !definitions.featureKeys.isEmpty { summary += ", " + counted(definitions.featureKeys.count, "GrowthBook feature") }
             guard !definitions.problems.isEmpty else {
                 printToStdout("\(path): valid (\(summary))\n")
                 return .success
@@ -66,4 +69,9 @@ enum ValidateCommand {
         printToStdout(text)
         return .failure
     }
+}
+
+/// "1 flag", "0 flags", "2 flags".
+private func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
 }

@@ -17,3 +17,11 @@ extension Engine: DefinitionsFetcherDelegate {
         }
     }
 }
+
+/// What the `DefinitionsStream` needs of the engine: the same as the fetcher.
+extension Engine: DefinitionsStreamDelegate {
+    /// The definitions server announced a stream (GrowthBook's `x-sse-support`).
+    func streamAnnounced(_ announced: any DefinitionsStreamSource) {
+        stream.announced(announced)
+    }
+}

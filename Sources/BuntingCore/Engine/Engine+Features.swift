@@ -11,20 +11,18 @@ extension Engine {
     /// kept, and an exposure is logged (EXPOSURE/ENQUEUED, `experiment_viewed`
     /// at the sink) when the user is assigned an arm by hash. With
     /// `attributes`, for that context alone: nothing is stored or logged.
-    public func evaluateFeature(_ key: String, attributes: JSONObject?) throws(EngineError) -> JSON {
+    /// The result is its reply's text.
+    public func evaluateFeature(_ key: String, attributes: JSONObject?) throws(EngineError) -> EncodedJSON {
         try onLoop { () throws(EngineError) in
-            let results: [(key: String, result: JSON)] = try featureResults(keys: [key], attributes: attributes)
-            return results.first?.result ?? .null
+            let results = try featureResults(keys: [key], attributes: attributes)
+            return results.first?.result ?? EncodedJSON(.null)
         }
     }
 
-    /// Every feature, or those of `keys`, in one answer: `{key: FeatureResult}`.
-    public func evaluateFeatures(keys: [String]?, attributes: JSONObject?) throws(EngineError) -> JSONObject {
-        try onLoop { () throws(EngineError) in
-            var object = JSONObject()
-            for (key, result) in try featureResults(keys: keys, attributes: attributes) { object[key] = result }
-            return object
-        }
+    /// Every feature, or those of `keys`, in the document's order (those of
+    /// `keys` in theirs), each as its text.
+    public func evaluateFeatures(keys: [String]?, attributes: JSONObject?) throws(EngineError) -> [(key: String, result: EncodedJSON)] {
+        try onLoop { () throws(EngineError) in try featureResults(keys: keys, attributes: attributes) }
     }
 
     /// A GrowthBook condition for `attributes` (against `savedGroups`, else the document's).
@@ -37,25 +35,26 @@ extension Engine {
         }
     }
 
-    private func featureResults(keys: [String]?, attributes: JSONObject?) throws(EngineError) -> [(key: String, result: JSON)] {
+    private func featureResults(keys: [String]?, attributes: JSONObject?) throws(EngineError) -> [(key: String, result: EncodedJSON)] {
         guard let definitions else {
-            return (keys ?? []).map { ($0, Self.unknownFeature($0)) }
+            return (keys ?? []).map { ($0, EncodedJSON(Self.unknownFeature($0))) }
         }
         if let attributes {
-            return definitions.evaluateFeatures(attributes: attributes, keys: keys, sticky: nil, at: now).results
+            return definitions.evaluateFeatures(attributes: attributes, keys: keys, sticky: nil, listing: false, at: now).results
         }
         guard user.isSDKEnabled else { throw .sdkDisabled }
-        let evaluation = currentUserFeatures(definitions, keys: keys)
+        let evaluation = currentUserFeatures(definitions, keys: keys, listing: false)
         try logExposures(evaluation.exposures)
         return evaluation.results
     }
 
     /// The features evaluated for the current user, sticky arms read and the
-    /// changed documents saved. Exposures are the caller's to log.
-    func currentUserFeatures(_ definitions: any CompiledDefinitions, keys: [String]?) -> FeatureEvaluation {
+    /// changed documents saved (with the channel's flags when `listing`).
+    /// Exposures are the caller's to log.
+    func currentUserFeatures(_ definitions: any CompiledDefinitions, keys: [String]?, listing: Bool) -> FeatureEvaluation {
         let attributes = user.growthBookAttributes
         let sticky = stickyAssignments.documents(for: definitions.stickyDocumentKeys(for: attributes))
-        let evaluation = definitions.evaluateFeatures(attributes: attributes, keys: keys, sticky: sticky, at: now)
+        let evaluation = definitions.evaluateFeatures(attributes: attributes, keys: keys, sticky: sticky, listing: listing, at: now)
         stickyAssignments.save(evaluation.changedStickyDocuments)
         return evaluation
     }
@@ -75,7 +74,7 @@ extension Engine {
     /// The exposures the current user's impression of feature `key` stands for.
     func logExposuresOfFeatureImpression(_ key: String) throws(EngineError) {
         guard let definitions, definitions.featureKeys.contains(where: { $0.sameBytes(as: key) }) else { return }
-        try logExposures(currentUserFeatures(definitions, keys: [key]).exposures)
+        try logExposures(currentUserFeatures(definitions, keys: [key], listing: false).exposures)
     }
 
     static func unknownFeature(_ key: String) -> JSON {

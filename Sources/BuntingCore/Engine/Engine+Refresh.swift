@@ -97,7 +97,7 @@ extension Engine {
             if definitions.featureKeys.isEmpty {
                 cache.setFlags(flags)
             } else {
-                let features = currentUserFeatures(definitions, keys: nil)
+                let features = currentUserFeatures(definitions, keys: nil, listing: true)
                 unrendered += features.unrendered
                 cache.setFlags(flags + features.flags)
             }

@@ -92,6 +92,7 @@ extension Engine {
             guard user.isSDKEnabled else { return }
             user.setSDKEnabled(false)
             fetcher.pause()
+            stream.pause()
             analytics.pause()
         }
     }
@@ -101,6 +102,7 @@ extension Engine {
         onLoop {
             guard !user.isSDKEnabled else { return }
             user.setSDKEnabled(true)
+            stream.resume()
             for channel in subscriptions.subscribedChannels { refreshFromDefinitions(channel) }
         }
     }

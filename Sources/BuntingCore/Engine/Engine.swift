@@ -10,6 +10,8 @@ import BuntingRuntime
 ///   a client reads of them.
 /// - `SubscriptionTable`: who listens.
 /// - `DefinitionsFetcher`: the source, polling, retries, waiting refreshes.
+/// - `DefinitionsStream`: definitions pushed over Server-Sent Events, and
+///   reconnecting the stream.
 /// - `AnalyticsQueue`: the durable queue and its delivery to the sink.
 /// - `RefreshLimiter`: the manual-refresh buckets.
 /// - `StickyAssignments`: GrowthBook's sticky bucket documents of the user.
@@ -35,6 +37,7 @@ public final class Engine: @unchecked Sendable {
     let caches: ChannelCaches
     let subscriptions: SubscriptionTable
     let fetcher: DefinitionsFetcher
+    let stream: DefinitionsStream
     let analytics: AnalyticsQueue
     let refreshLimiter: RefreshLimiter
     let stickyAssignments: StickyAssignments
@@ -53,8 +56,8 @@ public final class Engine: @unchecked Sendable {
 
     public init(
         configuration: Configuration, loop: EventLoop, worker: any Worker, source: any DefinitionsSource,
-        compile: @escaping DefinitionsCompiler, sink: (any AnalyticsSink)?, store: any Store,
-        random: SplitMix64 = SplitMix64(), emit: @escaping (EngineEvent) -> Void
+        compile: @escaping DefinitionsCompiler, stream: (any DefinitionsStreamSource)? = nil, sink: (any AnalyticsSink)?,
+        store: any Store, random: SplitMix64 = SplitMix64(), emit: @escaping (EngineEvent) -> Void
     ) {
         self.configuration = configuration
         self.loop = loop
@@ -68,6 +71,7 @@ public final class Engine: @unchecked Sendable {
         fetcher = DefinitionsFetcher(
             source: source, compile: compile, worker: worker, loop: loop, retry: configuration.retry,
             pollInterval: configuration.pollInterval, random: random)
+        self.stream = DefinitionsStream(source: stream, loop: loop, fetcher: fetcher, retry: configuration.retry, random: random)
         analytics = AnalyticsQueue(
             store: store, sink: sink, worker: worker, loop: loop, retry: configuration.retry,
             flushInterval: configuration.flushInterval, maxBatchSize: configuration.maxBatchSize,
@@ -75,6 +79,7 @@ public final class Engine: @unchecked Sendable {
         refreshLimiter = RefreshLimiter(rules: configuration.refreshRules, now: loop.clock.monotonicTime())
         stickyAssignments = StickyAssignments(store: store)
         fetcher.delegate = self
+        self.stream.delegate = self
         analytics.delegate = self
     }
 
@@ -104,6 +109,7 @@ public final class Engine: @unchecked Sendable {
     public func start(initialLoad: FetchOutcome? = nil) {
         onLoop {
             fetcher.start(initialLoad: initialLoad)
+            stream.start()
             analytics.start()
             user.save()
         }
@@ -118,6 +124,7 @@ public final class Engine: @unchecked Sendable {
             guard !isShutDown else { return done() }
             isShutDown = true
             fetcher.shutDown()
+            stream.shutDown()
             analytics.shutDown()
             if let memoryReleaseTimer { loop.cancel(memoryReleaseTimer) }
             var finished = false
@@ -157,7 +164,7 @@ public final class Engine: @unchecked Sendable {
             }
             var definitionsStatus = fetcher.status
             definitionsStatus["aborted"] = unrenderedStatus
-            return [
+            var status: JSONObject = [
                 "userId": user.userId.map(JSON.string) ?? .null,
                 "sessionId": user.sessionId.map(JSON.string) ?? .null,
                 "sdkEnabled": .bool(user.isSDKEnabled),
@@ -165,6 +172,8 @@ public final class Engine: @unchecked Sendable {
                 "pendingAnalytics": .int(analytics.count),
                 "definitions": .object(definitionsStatus),
             ]
+            if let stream = stream.status { status["stream"] = .object(stream) }
+            return status
         }
     }
 

@@ -59,11 +59,12 @@ public struct StickyDocument: Sendable, Equatable {
 }
 
 /// What evaluating the GrowthBook features of a document for the current
-/// user gave: the results (`cases.json`'s FeatureResult), the flags the
-/// `featureFlags` channel lists, the exposures made (to log, each once a
-/// session), and the sticky documents that changed (to save).
+/// user gave: the results (`cases.json`'s FeatureResult, as the text of the
+/// reply), the flags the `featureFlags` channel lists (when asked for), the
+/// exposures made (to log, each once a session), and the sticky documents
+/// that changed (to save).
 public struct FeatureEvaluation: Sendable {
-    public var results: [(key: String, result: JSON)]
+    public var results: [(key: String, result: EncodedJSON)]
     public var flags: [FeatureFlag]
     public var exposures: [ExperimentExposure]
     public var changedStickyDocuments: [StickyDocument]
@@ -71,7 +72,7 @@ public struct FeatureEvaluation: Sendable {
     public var unrendered: [UnrenderedItem] = []
 
     public init(
-        results: [(key: String, result: JSON)] = [], flags: [FeatureFlag] = [], exposures: [ExperimentExposure] = [],
+        results: [(key: String, result: EncodedJSON)] = [], flags: [FeatureFlag] = [], exposures: [ExperimentExposure] = [],
         changedStickyDocuments: [StickyDocument] = []
     ) {
         self.results = results

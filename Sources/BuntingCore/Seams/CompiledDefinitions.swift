@@ -55,7 +55,8 @@ public protocol CompiledDefinitions: AnyObject, Sendable {
     /// `attributes`, GrowthBook's context. With `sticky` (the documents
     /// `stickyDocumentKeys` names that are stored) sticky bucketing is on,
     /// and the documents it changes come back to be saved; without, it is off.
-    func evaluateFeatures(attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, at now: Double) -> FeatureEvaluation
+    /// `listing` makes the flags the `featureFlags` channel lists as well.
+    func evaluateFeatures(attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, listing: Bool, at now: Double) -> FeatureEvaluation
 
     /// Evaluates a GrowthBook condition for `attributes`, against `savedGroups`
     /// when given, else the document's; a condition that cannot be read is
@@ -84,7 +85,7 @@ extension CompiledDefinitions {
     public func stickyDocumentKeys(for attributes: JSONObject) -> [(name: String, value: String)] { [] }
 
     public func evaluateFeatures(
-        attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, at now: Double
+        attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, listing: Bool, at now: Double
     ) -> FeatureEvaluation {
         .none
     }

@@ -9,6 +9,13 @@ public protocol DefinitionsSource: AnyObject, Sendable {
     var isLocal: Bool { get }
     /// Fetches the document unless it is known to be unchanged since `version`.
     func fetch(ifChangedSince version: SourceVersion?) -> SourceFetchResult
+    /// A stream of this document that the source's server announced in its
+    /// last answers (GrowthBook's `x-sse-support: enabled`), if any.
+    var announcedStream: (any DefinitionsStreamSource)? { get }
+}
+
+extension DefinitionsSource {
+    public var announcedStream: (any DefinitionsStreamSource)? { nil }
 }
 
 /// What identifies one state of the document at its source: an ETag and

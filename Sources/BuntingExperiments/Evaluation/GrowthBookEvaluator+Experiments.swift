@@ -109,7 +109,7 @@ extension GrowthBookEvaluator {
             value: variation < experiment.variations.count ? experiment.variations[variation] : .null, hashUsed: hashUsed,
             hashAttribute: hashAttribute, hashValue: hashValue, featureId: featureId, key: meta?.key ?? String(variation),
             stickyBucketUsed: stickyBucketUsed, bucket: bucket, name: meta?.name, passthrough: meta?.passthrough,
-            bandit: hashUsed && inExperiment ? bandit : nil)
+            bandit: hashUsed && inExperiment ? bandit : nil, definition: experiment)
     }
 
     /// The weights a contextual bandit gives this user; nil for a reference

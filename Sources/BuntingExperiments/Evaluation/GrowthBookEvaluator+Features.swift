@@ -49,9 +49,10 @@ extension GrowthBookEvaluator {
                 let bandit = experiment.banditReference.flatMap { banditAssignment($0, experiment: experiment, budget: &budget) }
                 let outcome = run(experiment, featureId: key, bandit: bandit, stack: &stack, budget: &budget)
                 if outcome.inExperiment && outcome.passthrough == nil {
-                    return result(
-                        key, outcome.value, .experiment, ruleId: rule.id,
-                        experiment: experimentJSON(experiment, bandit: bandit, shown: outcome.bandit != nil), experimentResult: outcome)
+                    return FeatureResult(
+                        key: key, value: outcome.value, source: .experiment, ruleId: rule.id,
+                        experiment: experimentJSON(experiment, bandit: bandit, shown: outcome.bandit != nil), experimentResult: outcome,
+                        unchangedExperiment: bandit == nil ? experiment : nil, exhaustedBudget: false)
                 }
             }
         }
@@ -64,7 +65,7 @@ extension GrowthBookEvaluator {
     ) -> FeatureResult {
         FeatureResult(
             key: key, value: value, source: source, ruleId: ruleId, experiment: experiment, experimentResult: experimentResult,
-            exhaustedBudget: false)
+            unchangedExperiment: nil, exhaustedBudget: false)
     }
 
     /// The experiment as the result shows it: a bandit's leaf weights in

@@ -73,7 +73,7 @@ public struct GrowthBookEvaluator: Sendable {
         guard budget.exhausted else { return result }
         return FeatureResult(
             key: result.key, value: result.value, source: result.source, ruleId: result.ruleId, experiment: result.experiment,
-            experimentResult: result.experimentResult, exhaustedBudget: true)
+            experimentResult: result.experimentResult, unchangedExperiment: result.unchangedExperiment, exhaustedBudget: true)
     }
 
     /// Every feature of the payload, in its order.
@@ -108,7 +108,9 @@ public struct GrowthBookEvaluator: Sendable {
 
     mutating func track(_ exposure: Exposure, keyOrdinal: Int = -1) {
         let identity = exposure.identity
-        if keyOrdinal >= 0, keyOrdinal < payload.experimentKeyCount {
+        // A few exposures (one feature asked for) are told apart in the set;
+        // past those, the table by key ordinal is worth making.
+        if keyOrdinal >= 0, keyOrdinal < payload.experimentKeyCount, !tracked.isEmpty || exposureList.count >= Self.exposuresBeforeTable {
             if tracked.isEmpty {
                 tracked = Array(repeating: nil, count: payload.experimentKeyCount)
                 exposureList.reserveCapacity(payload.experimentKeyCount)
@@ -116,6 +118,8 @@ public struct GrowthBookEvaluator: Sendable {
             if let first = tracked[keyOrdinal] {
                 guard first != identity, trackedElsewhere.insert(identity).inserted else { return }
             } else {
+                // The set holds those tracked before the table was made.
+                guard !trackedElsewhere.contains(identity) else { return }
                 tracked[keyOrdinal] = identity
             }
         } else {
@@ -123,6 +127,8 @@ public struct GrowthBookEvaluator: Sendable {
         }
         exposureList.append(exposure)
     }
+
+    static let exposuresBeforeTable = 8
 
     mutating func saveSticky(_ document: StickyAssignmentsDocument) {
         guard stickyDocuments != nil else { return }

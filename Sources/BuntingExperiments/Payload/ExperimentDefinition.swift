@@ -1,4 +1,5 @@
 import BuntingJSON
+import Synchronization
 
 /// An experiment, compiled: what the JavaScript SDK's `runExperiment` reads.
 /// Made from an experiment rule of a feature (with the keys `evalFeature`
@@ -34,6 +35,10 @@ public final class ExperimentDefinition: Sendable {
     let banditReference: String?
     /// The experiment as results show it.
     let json: JSONObject
+    /// The parts of its results' text that are the same for every user,
+    /// written the first time a result is (not at load: a payload's
+    /// experiments are many, those asked for over the protocol few).
+    private let texts = Mutex<ResultTexts?>(nil)
     /// The same number for the same key throughout a payload, for telling
     /// exposures apart without hashing keys.
     let keyOrdinal: Int
@@ -169,5 +174,46 @@ public final class ExperimentDefinition: Sendable {
     func meta(at index: Int) -> VariationMeta? {
         guard let meta, index >= 0, index < meta.count else { return nil }
         return meta[index]
+    }
+}
+
+extension ExperimentDefinition {
+    /// The parts of a result's text this experiment fixes, written once.
+    var resultTexts: ResultTexts {
+        texts.withLock { texts in
+            if let texts { return texts }
+            let written = ResultTexts(self)
+            texts = written
+            return written
+        }
+    }
+}
+
+/// Text an experiment's results share: the experiment as results show it,
+/// its hash attribute, and per variation what `getExperimentResult` takes
+/// from the variation alone (its meta key, value, name and passthrough).
+final class ResultTexts: Sendable {
+    let experiment: EncodedJSON
+    let hashAttribute: String
+    let hashAttributeText: EncodedJSON
+    let variations: [Variation]
+
+    struct Variation: Sendable {
+        let key: EncodedJSON
+        let value: EncodedJSON
+        let name: EncodedJSON?
+        let passthrough: EncodedJSON?
+    }
+
+    init(_ definition: ExperimentDefinition) {
+        experiment = EncodedJSON(.object(definition.json))
+        hashAttribute = definition.hashAttribute
+        hashAttributeText = EncodedJSON(.string(definition.hashAttribute))
+        variations = definition.variations.indices.map { index in
+            let meta = definition.meta(at: index)
+            return Variation(
+                key: EncodedJSON(.string(meta?.key ?? String(index))), value: EncodedJSON(definition.variations[index]),
+                name: meta?.name.map { EncodedJSON($0) }, passthrough: meta?.passthrough.map { EncodedJSON($0) })
+        }
     }
 }

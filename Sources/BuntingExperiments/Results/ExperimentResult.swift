@@ -22,12 +22,16 @@ public final class ExperimentResult: Sendable, Equatable {
     public let passthrough: JSON?
     /// A contextual bandit's leaf and weights, for hash-assigned users in it.
     public let bandit: BanditAssignment?
+    /// The experiment run, whose variation `variationId` gave `key`, `value`,
+    /// `name` and `passthrough`: their text is the experiment's, written once.
+    let definition: ExperimentDefinition
 
     init(
         inExperiment: Bool, variationId: Int, value: JSON, hashUsed: Bool, hashAttribute: String, hashValue: JSON,
         featureId: String?, key: String, stickyBucketUsed: Bool, bucket: Double?, name: JSON?, passthrough: JSON?,
-        bandit: BanditAssignment?
+        bandit: BanditAssignment?, definition: ExperimentDefinition
     ) {
+        self.definition = definition
         self.inExperiment = inExperiment
         self.variationId = variationId
         self.value = value

@@ -12,6 +12,9 @@ public struct FeatureResult: Sendable {
     /// SDK shows it: the rule's experiment keys, with a bandit's weights.
     public let experiment: JSONObject?
     public let experimentResult: ExperimentResult?
+    /// The rule's experiment, when `experiment` is its `json` unchanged (no
+    /// bandit's weights in it): its text is then written once and reused.
+    let unchangedExperiment: ExperimentDefinition?
     /// The evaluation ran out of steps: conditions it had not decided failed.
     public let exhaustedBudget: Bool
 

@@ -1,5 +1,5 @@
 /// Where a feature's value came from, as GrowthBook's `FeatureResult.source` says it.
-public enum FeatureSource: String, Sendable, Hashable {
+public enum FeatureSource: String, Sendable, Hashable, CaseIterable {
     case defaultValue
     case force
     case experiment

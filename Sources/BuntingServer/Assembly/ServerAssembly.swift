@@ -17,19 +17,22 @@ public final class ServerAssembly {
         public var worker: any Worker
         public var source: any DefinitionsSource
         public var compile: DefinitionsCompiler
+        /// Definitions pushed over Server-Sent Events (`--stream`), if any.
+        public var stream: (any DefinitionsStreamSource)?
         public var sink: (any AnalyticsSink)?
         public var store: any Store
         public var random: SplitMix64
 
         public init(
             configuration: Engine.Configuration = Engine.Configuration(), worker: any Worker,
-            source: any DefinitionsSource, compile: @escaping DefinitionsCompiler, sink: (any AnalyticsSink)?,
-            store: any Store, random: SplitMix64 = SplitMix64()
+            source: any DefinitionsSource, compile: @escaping DefinitionsCompiler, stream: (any DefinitionsStreamSource)? = nil,
+            sink: (any AnalyticsSink)?, store: any Store, random: SplitMix64 = SplitMix64()
         ) {
             self.configuration = configuration
             self.worker = worker
             self.source = source
             self.compile = compile
+            self.stream = stream
             self.sink = sink
             self.store = store
             self.random = random
@@ -50,7 +53,7 @@ public final class ServerAssembly {
         }
         let engine = Engine(
             configuration: parts.configuration, loop: context.loop, worker: parts.worker, source: parts.source,
-            compile: parts.compile, sink: parts.sink, store: parts.store, random: parts.random
+            compile: parts.compile, stream: parts.stream, sink: parts.sink, store: parts.store, random: parts.random
         ) { event in
             gate.sent(event)
             notify(event)

@@ -2,20 +2,29 @@ import BuntingCore
 import BuntingJSON
 import BuntingJSONRPC
 
-/// GrowthBook features and conditions.
+/// GrowthBook features and conditions. Results are written as text, member
+/// by member (see `FeatureResult.encoded`).
 enum FeatureMethods {
+    private static let featuresKey = EncodedJSON.Key("features")
+
     static func methods(_ engine: Engine) -> [Method] {
         [
-            .immediate(EvaluateFeatureParams.self) { params throws(RPCError) in
+            .encoded(EvaluateFeatureParams.self) { params throws(RPCError) in
                 try engineCall("evaluateFeature") { () throws(EngineError) in
                     try engine.evaluateFeature(params.featureKey, attributes: params.attributes)
                 }
             },
-            .immediate(EvaluateFeaturesParams.self) { params throws(RPCError) in
+            .encoded(EvaluateFeaturesParams.self) { params throws(RPCError) in
                 let features = try engineCall("evaluateFeatures") { () throws(EngineError) in
                     try engine.evaluateFeatures(keys: params.featureKeys, attributes: params.attributes)
                 }
-                return .object(["features": .object(features)])
+                // A key asked for twice is answered once, as an object holds it.
+                var seen = Set<ExactString>()
+                var object = EncodedJSON.ObjectBuilder()
+                for (key, result) in features where seen.insert(ExactString(key)).inserted { object.add(key, result) }
+                var reply = EncodedJSON.ObjectBuilder()
+                reply.add(featuresKey, object.finish())
+                return reply.finish()
             },
             .immediate(EvaluateConditionParams.self) { params throws(RPCError) in
                 switch engine.evaluateCondition(

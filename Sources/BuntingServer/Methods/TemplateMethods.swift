@@ -24,7 +24,7 @@ enum TemplateMethods {
 extension RPCErrorCode {
     /// A template given to `renderTemplate` that does not parse, reached a
     /// limit, or ran `abort_message`; `data.reason` says which.
-    public static let templateError = RPCErrorCode(rawValue: -32011)
+    public static let templateError = RPCErrorCode(rawValue: -32012)
 }
 
 extension RPCError {

@@ -34,6 +34,8 @@ CURLcode bunting_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_
 /// The shape of CURLOPT_WRITEFUNCTION.
 typedef size_t (*bunting_curl_write_callback)(char *data, size_t size, size_t count, void *context);
 CURLcode bunting_curl_setopt_write_function(CURL *handle, bunting_curl_write_callback callback);
+/// CURLOPT_HEADERFUNCTION has the same shape: one header line at a time.
+CURLcode bunting_curl_setopt_header_function(CURL *handle, bunting_curl_write_callback callback);
 
 CURLcode bunting_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 /// The string belongs to the handle and lives until its next transfer.
@@ -42,6 +44,21 @@ CURLcode bunting_curl_getinfo_string(CURL *handle, CURLINFO info, const char **v
 /// The value of the last response's header `name` (the last one if repeated),
 /// or NULL. It belongs to the handle and lives until its next transfer.
 const char *bunting_curl_response_header(CURL *handle, const char *name);
+
+// The multi interface, for a transfer that lasts (an event stream): its
+// wait can be cut short from another thread with bunting_curl_multi_wakeup.
+CURLM *bunting_curl_multi_init(void);
+CURLMcode bunting_curl_multi_cleanup(CURLM *multi);
+CURLMcode bunting_curl_multi_add_handle(CURLM *multi, CURL *handle);
+CURLMcode bunting_curl_multi_remove_handle(CURLM *multi, CURL *handle);
+CURLMcode bunting_curl_multi_perform(CURLM *multi, int *running);
+/// Waits up to `timeout_ms` for activity on the transfers, or a wakeup.
+CURLMcode bunting_curl_multi_poll(CURLM *multi, int timeout_ms);
+/// Thread-safe: ends a bunting_curl_multi_poll under way (or the next one).
+CURLMcode bunting_curl_multi_wakeup(CURLM *multi);
+/// The result of a transfer that ended, from the multi handle's messages;
+/// CURLE_OK also when none is queued (call once the transfer stopped running).
+CURLcode bunting_curl_multi_result(CURLM *multi);
 
 struct curl_slist *bunting_curl_slist_append(struct curl_slist *list, const char *text);
 void bunting_curl_slist_free_all(struct curl_slist *list);

@@ -2,8 +2,9 @@ import BuntingCore
 import BuntingJSON
 import BuntingRuntime
 
-/// An engine on a loop run by hand, with a manual clock, a scripted source,
-/// a recording sink and an in-memory store; it records every notification.
+/// An engine on a loop run by hand, with a manual clock, a scripted source
+/// (and stream, when given), a recording sink and an in-memory store; it
+/// records every notification.
 final class EngineHarness {
     let clock = ManualClock(unixTime: 1_750_000_000)
     let loop: EventLoop
@@ -17,8 +18,8 @@ final class EngineHarness {
 
     init(
         _ document: JSON, store: MemoryStore = MemoryStore(), withSink: Bool = true, localSource: Bool = true,
-        settleAtStart: Bool = true, sourceFailures: [SourceFailure] = [],
-        configure: (inout Engine.Configuration) -> Void = { _ in }
+        settleAtStart: Bool = true, sourceFailures: [SourceFailure] = [], stream: ScriptedStream? = nil,
+        worker: any Worker = InlineWorker(), configure: (inout Engine.Configuration) -> Void = { _ in }
     ) {
         loop = EventLoop(clock: clock)
         source = ScriptedSource(document, isLocal: localSource)
@@ -31,8 +32,8 @@ final class EngineHarness {
         configure(&configuration)
         let recorder = self.recorder
         engine = Engine(
-            configuration: configuration, loop: loop, worker: InlineWorker(), source: source,
-            compile: StaticDefinitions.compile, sink: withSink ? sink : nil, store: store,
+            configuration: configuration, loop: loop, worker: worker, source: source,
+            compile: StaticDefinitions.compile, stream: stream, sink: withSink ? sink : nil, store: store,
             random: SplitMix64(seed: 7)) { event in recorder.record(event) }
         engine.start()
         if settleAtStart { loop.runPending() }

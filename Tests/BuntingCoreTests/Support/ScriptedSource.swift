@@ -25,6 +25,11 @@ final class ScriptedSource: DefinitionsSource {
 
     var fetchCount: Int { state.withLock { $0.fetches } }
 
+    /// What the source's server announces (GrowthBook's `x-sse-support`), once `announce` set it.
+    private let announcement = Mutex<(any DefinitionsStreamSource)?>(nil)
+    var announcedStream: (any DefinitionsStreamSource)? { announcement.withLock { $0 } }
+    func announce(_ stream: any DefinitionsStreamSource) { announcement.withLock { $0 = stream } }
+
     func setDocument(_ document: JSON) {
         state.withLock {
             $0.document = document

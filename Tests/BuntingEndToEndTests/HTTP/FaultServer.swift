@@ -25,6 +25,8 @@ final class FaultServer: @unchecked Sendable {
         var held: Answer { with("hold", true) }
         func delayed(_ seconds: Double) -> Answer { with("delay", .number(seconds)) }
         func truncated(to bytes: Int) -> Answer { with("truncate", .integer(Int64(bytes))) }
+        /// The body without a length, then an open, silent connection (until `endStreams`).
+        var streamed: Answer { with("stream", true) }
     }
 
     /// One request the server received.
@@ -85,8 +87,10 @@ final class FaultServer: @unchecked Sendable {
     }
 
     func setDocument(_ path: String, _ body: String, etag: String? = nil, lastModified: String? = nil,
-                     contentType: String? = nil, gzip: Bool = false) throws {
-        var message: JSONObject = ["op": "document", "path": .string(path), "body": .string(body), "gzip": .bool(gzip)]
+                     contentType: String? = nil, gzip: Bool = false, headers: JSONObject = [:]) throws {
+        var message: JSONObject = [
+            "op": "document", "path": .string(path), "body": .string(body), "gzip": .bool(gzip), "headers": .object(headers),
+        ]
         if let etag { message["etag"] = .string(etag) }
         if let lastModified { message["lastModified"] = .string(lastModified) }
         if let contentType { message["contentType"] = .string(contentType) }
@@ -108,6 +112,8 @@ final class FaultServer: @unchecked Sendable {
     func setKeepAlive(_ value: Bool) throws { try command(["op": "keepAlive", "value": .bool(value)]) }
 
     func release() throws { try command(["op": "release"]) }
+
+    func endStreams() throws { try command(["op": "endStreams"]) }
 
     func requests(_ path: String) throws -> [Received] {
         try command(["op": "requests", "path": .string(path)])["requests"]?.arrayValue?.map(Received.init) ?? []

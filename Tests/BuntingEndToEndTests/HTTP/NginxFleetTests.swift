@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import BuntingJSON
 import BuntingRuntime
 import Foundation
@@ -5,21 +8,24 @@ import Testing
 
 /// nginx (the Debian package) as a child process: not a daemon, one process,
 /// a config, document root and logs in a temporary directory, on a free
-/// loopback port.
+/// loopback port. `modules` are loaded from Debian's module directory (say
+/// `ngx_nchan_module.so`, from libnginx-mod-nchan); `locations` go into the
+/// server block.
 final class Nginx: @unchecked Sendable {
     let directory: URL
     let port: Int
-    private let process = Process()
+    private var process = Process()
     var root: URL { directory.appendingPathComponent("www") }
 
-    init() throws {
+    init(modules: [String] = [], locations: String = "") throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bunting-nginx-\(UUID().uuidString)")
         for sub in ["www", "tmp"] {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent(sub), withIntermediateDirectories: true)
         }
         port = try closedPort()
         let dir = directory.path
-        let config = """
+        let loads = modules.map { "load_module /usr/lib/nginx/modules/\($0);\n" }.joined()
+        let config = loads + """
             daemon off;
             master_process off;
             worker_processes 1;
@@ -41,11 +47,18 @@ final class Nginx: @unchecked Sendable {
                 server {
                     listen 127.0.0.1:\(port);
                     root \(dir)/www;
+            \(locations)
                 }
             }
             """
         try config.write(to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    private func start() throws {
+        let dir = directory.path
         let installed = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        process = Process()
         process.executableURL = URL(fileURLWithPath: installed ?? "/usr/bin/env")
         process.arguments = (installed == nil ? ["nginx"] : []) + ["-p", dir, "-e", "\(dir)/error.log", "-c", "\(dir)/nginx.conf"]
         process.standardInput = FileHandle.nullDevice
@@ -54,11 +67,22 @@ final class Nginx: @unchecked Sendable {
         try process.run()
     }
 
-    deinit {
+    /// Kills the server at once (every connection drops) and waits until it is gone.
+    func kill() {
         // SIGKILL: a child spawned from a test thread inherits its blocked
         // signals, and nginx without a master process leaves SIGTERM blocked.
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
+    }
+
+    /// Starts it again on the same port, with the same configuration.
+    func restart() throws {
+        kill()
+        try start()
+    }
+
+    deinit {
+        kill()
         try? FileManager.default.removeItem(at: directory)
     }
 

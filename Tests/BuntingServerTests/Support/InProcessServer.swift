@@ -4,19 +4,24 @@ import BuntingJSON
 import BuntingJSONRPC
 import BuntingRuntime
 import BuntingServer
+import Foundation
 import Synchronization
 
 /// A Bunting server in this process, assembled as `bunting serve` assembles
 /// it (`ServerAssembly`), on a loop run by hand and a manual clock, fed the
 /// text a client writes, with every message it writes recorded in order: the
 /// protocol's ordering rules (a reply before its events, ENQUEUED after the
-/// commit, SHUTTING_DOWN after `shutdown`) are tested in milliseconds, with
-/// no process and no pipes. What needs a process (pipes, framing on real
-/// descriptors, signals, kill -9, the real sinks) stays end-to-end.
+/// commit, SHUTTING_DOWN after `shutdown`), its answers and its limits are
+/// tested in milliseconds, with no process and no pipes. What needs a
+/// process (pipes, framing on real descriptors, signals, kill -9, stdout
+/// redirection, the real sources, sinks and storage) stays end-to-end.
 ///
-/// Each `send` is one turn of the loop: the text is framed and handled, the
-/// jobs and timers it makes due run, then the store commits and the staged
-/// messages are written, as `StdioServer` writes them at a turn's end.
+/// Input goes through the real framer in the chunks `InputChannel` reads,
+/// with the limits of `StdioServer.Options`, as `--framing`,
+/// `--max-message-size` and `--max-reply-size` set them. Each `send` is one
+/// turn of the loop: the text is framed and handled, the jobs and timers it
+/// makes due run, then the store commits and the staged messages are
+/// written, as `StdioServer` writes them at a turn's end.
 final class InProcessServer {
     let clock = ManualClock(unixTime: 1_750_000_000)
     let loop: EventLoop
@@ -25,8 +30,11 @@ final class InProcessServer {
     let source: TestDefinitionsSource
     let sink: TestSink
     let store: any Store
+    /// How `send` frames what it is given, as the client writes it.
+    let framing: Framing
     private var connection: RPCConnection!
     private var framer: MessageFramer
+    private let options: StdioServer.Options
     private var staged: [OutgoingMessage] = []
     /// Every message written, in order, parsed.
     private(set) var received: [JSON] = []
@@ -36,26 +44,38 @@ final class InProcessServer {
     private(set) var commitsBeforeOutput = 0
     /// Called with each message as it is written (after the turn's commit).
     var onWrite: ((JSON) -> Void)?
-    /// The exit status, once the server ended (end of input, `shutdown`).
+    /// The exit status, once the server ended (end of input, `shutdown`, a termination signal).
     private(set) var exitStatus: Int32?
+    /// Set once the server stopped reading (shutting down): later input is never read.
+    private var inputStopped = false
+    private var inputEnded = false
     private var nextId: Int64 = 1000
+
+    /// What `InputChannel` reads at once: messages that straddle two reads are framed as they are from a pipe.
+    static let readChunkBytes = 1 << 16
 
     /// - Parameters:
     ///   - definitions: the document the source holds.
     ///   - framing: how `send` frames what it is given.
+    ///   - options: the framing the server reads (auto-detected by default,
+    ///     as `bunting serve` does) and its limits.
     ///   - configure: changes the engine's configuration (no polls, no
     ///     periodic flushes by default: tests move the clock themselves).
     init(
-        definitions: String = InProcessServer.document, framing: Framing = .ndjson, store: any Store = MemoryStore(),
-        withSink: Bool = true, configure: (inout Engine.Configuration) -> Void = { _ in }
+        definitions: String = InProcessServer.document, framing: Framing = .ndjson,
+        options: StdioServer.Options = StdioServer.Options(), store: any Store = MemoryStore(), withSink: Bool = true,
+        configure: (inout Engine.Configuration) -> Void = { _ in }
     ) {
         loop = EventLoop(clock: clock)
         source = TestDefinitionsSource(definitions)
         sink = TestSink()
         self.store = store
-        framer = MessageFramer(choice: framing == .ndjson ? .ndjson : .lsp, maxMessageBytes: 16 << 20)
+        self.framing = framing
+        self.options = options
+        framer = MessageFramer(choice: options.framing, maxMessageBytes: options.maxMessageBytes)
         var exit: ((Int32) -> Void)?
-        context = ServerContext(loop: loop, stopInput: {}) { status in exit?(status) }
+        var stopInput: (() -> Void)?
+        context = ServerContext(loop: loop, stopInput: { stopInput?() }) { status in exit?(status) }
         var configuration = Engine.Configuration()
         configuration.pollInterval = nil
         configuration.flushInterval = 1_000_000
@@ -65,7 +85,10 @@ final class InProcessServer {
             configuration: configuration, worker: InlineWorker(), source: source, compile: Definitions.compiler,
             sink: withSink ? sink : nil, store: store, random: SplitMix64(seed: 7)))
         exit = { [unowned self] status in exitStatus = status }
-        connection = RPCConnection(methods: assembly.table) { [unowned self] message in staged.append(message) }
+        stopInput = { [unowned self] in inputStopped = true }
+        connection = RPCConnection(methods: assembly.table, limits: options.limits) { [unowned self] message in
+            staged.append(message)
+        }
         context.attach(connection)
         assembly.start()
         settle()
@@ -78,25 +101,38 @@ final class InProcessServer {
     /// Writes `text` as the client would (framed as the server reads it),
     /// and runs the turn it starts.
     func send(_ text: String) {
+        feed(frame(text))
+    }
+
+    /// `text` framed in the framing the client writes.
+    func frame(_ text: String) -> [UInt8] {
         let bytes = Array(text.utf8)
-        let framed = framer.framing == .lsp ? Array("Content-Length: \(bytes.count)\r\n\r\n".utf8) + bytes : bytes + [10]
-        feed(framed)
+        return framing == .lsp ? Array("Content-Length: \(bytes.count)\r\n\r\n".utf8) + bytes : bytes + [10]
     }
 
-    /// Writes raw bytes, framing and all, and runs the turn.
+    /// Writes raw bytes, framing and all, and runs the turn. The server
+    /// reads them as `InputChannel` does, a chunk at a time, until it stops
+    /// reading (shutting down).
     func feed(_ bytes: [UInt8]) {
-        let connection = self.connection!
-        let handle: MessageFramer.Emit = { event in
-            switch event {
-            case .problem(let problem): connection.receive(.brokenFrame(problem))
-            case .message(let message): connection.receive(.parse(message, maxDepth: JSON.defaultMaxDepth, maxBatchLength: 1000))
-            }
+        var offset = 0
+        while offset < bytes.count, !inputStopped, !inputEnded {
+            let end = min(offset + Self.readChunkBytes, bytes.count)
+            bytes[offset..<end].withUnsafeBytes { framer.feed($0, deliver) }
+            offset = end
+            settle()
         }
-        bytes.withUnsafeBytes { framer.feed($0, handle) }
-        settle()
     }
 
-    /// Sends a request and returns its reply.
+    private func deliver(_ event: MessageFramer.Event) {
+        switch event {
+        case .problem(let problem): connection.receive(.brokenFrame(problem))
+        case .message(let message):
+            let limits = options.limits
+            connection.receive(.parse(message, maxDepth: options.maxDepth, maxBatchLength: limits.maxBatchLength))
+        }
+    }
+
+    /// Sends a request and returns its reply (null when none came).
     @discardableResult
     func request(_ method: String, params: JSON? = nil, id: JSON? = nil) -> JSON {
         let id = id ?? .integer(nextRequestId())
@@ -119,8 +155,18 @@ final class InProcessServer {
         send(JSON.object(message).encodedString())
     }
 
-    /// End of input: the server finishes what it started, then ends.
+    /// End of input, as `InputChannel` meets it: what the framer still holds
+    /// is reported, then the server finishes what it started and ends.
     func closeInput() {
+        guard !inputEnded else { return }
+        inputEnded = true
+        if !inputStopped { framer.finish(deliver) }
+        context.shutDown()
+        settle()
+    }
+
+    /// What SIGTERM, SIGINT or SIGHUP does: the server finishes what it started and ends.
+    func terminate() {
         context.shutDown()
         settle()
     }
@@ -133,12 +179,30 @@ final class InProcessServer {
         settle()
     }
 
-    /// Runs jobs and due timers until none is left, then ends the turn.
+    /// Moves the clock `step` seconds at a time until `condition` holds of
+    /// the messages written from `index` on, at most `limit` seconds;
+    /// returns the first message that satisfies `matches`, with its index.
+    @discardableResult
+    func advance(
+        from index: Int = 0, step: Double = 0.5, limit: Double = 600, until matches: (JSON) -> Bool
+    ) -> (index: Int, message: JSON)? {
+        var waited = 0.0
+        while true {
+            if let found = message(from: index, where: matches) { return found }
+            guard waited < limit else { return nil }
+            advance(step)
+            waited += step
+        }
+    }
+
+    /// Runs jobs and due timers until none is left, then ends the turn; once
+    /// the server ended nothing more runs (its loop stopped).
     func settle() {
         repeat {
+            guard exitStatus == nil else { break }
             loop.runPending()
             endTurn()
-        } while loop.runPending() > 0
+        } while exitStatus == nil && loop.runPending() > 0
         endTurn()
     }
 
@@ -184,6 +248,13 @@ final class InProcessServer {
         }
     }
 
+    /// Messages written that are not a JSON object or array: what would
+    /// corrupt the client's stream.
+    var protocolViolations: [String] {
+        zip(received, receivedText).filter { $0.0.objectValue == nil && $0.0.arrayValue == nil }
+            .map { String($0.1.prefix(200)) }
+    }
+
     /// A small document with a flag for gold users, a banner and two cards.
     static let document = """
         {"flags": {"checkout": {"state": "ENABLED", "variants": {"new": true, "old": false}, "defaultVariant": "old",
@@ -193,6 +264,14 @@ final class InProcessServer {
            {"id": "welcome", "type": "classic", "title": "Welcome", "extras": {"feed": "inbox"}, "created": 1700000000},
            {"id": "sale", "type": "classic", "title": "Sale", "extras": {"feed": "promo"}, "created": 1700000100}]}
         """
+
+    /// The example `bunting serve` serves without `--definitions` (built into the binary from this file).
+    static var bundledExample: String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let file = root.appendingPathComponent("examples/definitions/bunting.json")
+        return (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+    }
 }
 
 /// A definitions source whose document and failures the test sets.
@@ -201,6 +280,8 @@ final class TestDefinitionsSource: DefinitionsSource {
         var bytes: [UInt8]
         var version = 1
         var failures: [SourceFailure] = []
+        /// Every fetch fails so until the document is set again (a file removed, a server down).
+        var outage: SourceFailure?
         var fetches = 0
     }
 
@@ -215,21 +296,30 @@ final class TestDefinitionsSource: DefinitionsSource {
 
     var fetchCount: Int { state.withLock { $0.fetches } }
 
+    /// A new document, as a file replaced or a server's new version; it ends an outage.
     func setDocument(_ document: String) {
         state.withLock {
             $0.bytes = Array(document.utf8)
             $0.version += 1
+            $0.outage = nil
         }
     }
 
+    /// The next fetches fail, one failure each.
     func fail(_ failures: SourceFailure...) {
         state.withLock { $0.failures += failures }
+    }
+
+    /// Every fetch fails with `failure` until `setDocument` (a definitions file removed).
+    func failUntilReplaced(_ failure: SourceFailure) {
+        state.withLock { $0.outage = failure }
     }
 
     func fetch(ifChangedSince version: SourceVersion?) -> SourceFetchResult {
         state.withLock { state in
             state.fetches += 1
             if !state.failures.isEmpty { return .failed(state.failures.removeFirst()) }
+            if let outage = state.outage { return .failed(outage) }
             if version?.fingerprint == "\(state.version)" { return .unchanged }
             return .fetched(state.bytes, SourceVersion(fingerprint: "\(state.version)"))
         }
@@ -243,6 +333,9 @@ final class TestSink: AnalyticsSink {
 
     var accepted: [AnalyticsEvent] { state.withLock { $0.accepted } }
 
+    /// What it accepted as an NDJSON sink writes it, one object an event.
+    var lines: [JSON] { accepted.map(\.sinkJSON) }
+
     func fail(_ failures: SinkFailure...) {
         state.withLock { $0.failures += failures }
     }
@@ -254,5 +347,25 @@ final class TestSink: AnalyticsSink {
             return nil
         }
         if let failure { throw failure }
+    }
+}
+
+/// The lines a server in process logs (to stderr, in `bunting serve`) while
+/// a test's body runs, on the test's task alone: tests running beside it
+/// log lines of their own.
+final class LogCapture: Sendable {
+    private let captured = Mutex<[String]>([])
+
+    var lines: [String] { captured.withLock { $0 } }
+
+    /// Whether any line contains `text`.
+    func contains(_ text: String) -> Bool { lines.contains { $0.contains(text) } }
+
+    /// Runs `body` with what it logs captured.
+    static func during<Result>(_ body: (LogCapture) throws -> Result) rethrows -> Result {
+        let capture = LogCapture()
+        return try Logger.$taskObserver.withValue({ line in capture.captured.withLock { $0.append(line) } }) {
+            try body(capture)
+        }
     }
 }

@@ -56,7 +56,7 @@ export class ChannelDisabledError extends BuntingError {}
 /** -32010 LIMIT_REACHED (`data.why`): a bound of the server reached, such as its subscriptions. */
 export class LimitReachedError extends BuntingError {}
 /**
- * -32011 (`data.line`, `data.column` in the template): a Liquid template given to `renderTemplate`
+ * -32012 (`data.line`, `data.column` in the template): a Liquid template given to `renderTemplate`
  * gave no text. INVALID_TEMPLATE: it does not parse, or rendering failed; TEMPLATE_LIMIT: a bound
  * was reached; TEMPLATE_ABORTED: it ran `abort_message` (`data.abortMessage`).
  */
@@ -114,7 +114,7 @@ const classByCode = {
   [-32008]: NotSyncedError,
   [-32009]: ChannelDisabledError,
   [-32010]: LimitReachedError,
-  [-32011]: TemplateError,
+  [-32012]: TemplateError,
 };
 
 /** The reasons this client has a class for, and the class (for tests and tools). */

@@ -48,7 +48,10 @@ export class BuntingMethods extends Connection {
    * error, a banner or card left out, each with its pointer and line:column), the source's current
    * problem when the last check found one, and (`aborted`) the items the current user's last
    * refreshes left out because their Liquid templates gave this user no text (`abort_message`, a
-   * render error).
+   * render error). `stream`, when the definitions come over a Server-Sent Events stream too
+   * (`--stream`, or GrowthBook's announced one), says whether it is connected and since when, the
+   * last event id it would resume from, how many times it tried to connect again and how many
+   * events came, and why it is down while it is.
    *
    * @param {{}} [params] none
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
@@ -976,7 +979,7 @@ export class BuntingMethods extends Connection {
    * attributes and their id (`${user_id}`, the targeting key). The server's clock (`'now'`) and
    * the document's content blocks (`{{content_blocks.${name}}}`) apply either way. The bounds are
    * a template's own (README, Personalisation), with up to 1 MiB of text. A template that does not
-   * parse, or fails to render, answers -32011 with `data.reason` `INVALID_TEMPLATE`,
+   * parse, or fails to render, answers -32012 with `data.reason` `INVALID_TEMPLATE`,
    * `TEMPLATE_LIMIT` (a bound reached) or `TEMPLATE_ABORTED` (`abort_message` ran;
    * `data.abortMessage` holds its text), and `data.line` and `data.column` in the template. Before
    * any definitions are loaded it answers -32008 NOT_SYNCED. Touches no user state and logs
@@ -990,9 +993,9 @@ export class BuntingMethods extends Connection {
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<{text: string}>} rendered
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
-   * @throws {import("../index.js").TemplateError} -32011 INVALID_TEMPLATE
-   * @throws {import("../index.js").TemplateError} -32011 TEMPLATE_LIMIT
-   * @throws {import("../index.js").TemplateError} -32011 TEMPLATE_ABORTED
+   * @throws {import("../index.js").TemplateError} -32012 INVALID_TEMPLATE
+   * @throws {import("../index.js").TemplateError} -32012 TEMPLATE_LIMIT
+   * @throws {import("../index.js").TemplateError} -32012 TEMPLATE_ABORTED
    * @throws {import("../index.js").NotSyncedError} -32008 NOT_SYNCED
    * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
    * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR

@@ -99,7 +99,7 @@ describe("errors of the real server", () => {
     assert.deepEqual(await client.renderTemplate({ template: "{{ xs | join: '+' }}", data: { xs: [1, 2] } }), { text: "1+2" });
     const aborted = await client.renderTemplate({ template: "a\n{% abort_message('not today') %}", data: {} }).catch((e) => e);
     assert.ok(aborted instanceof TemplateError, String(aborted));
-    assert.equal(aborted.code, -32011);
+    assert.equal(aborted.code, -32012);
     assert.equal(aborted.reason, "TEMPLATE_ABORTED");
     assert.deepEqual([aborted.data.line, aborted.data.column, aborted.data.abortMessage], [2, 1, "not today"]);
     await assert.rejects(client.renderTemplate({ template: "{% bogus %}" }), (e) => e instanceof TemplateError && e.reason === "INVALID_TEMPLATE");

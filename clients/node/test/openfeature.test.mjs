@@ -162,4 +162,27 @@ describe("the OpenFeature provider", () => {
     assert.equal(client.closed, true);
     assert.equal((await client.exited).exitCode, 0);
   });
+
+  it("resolves a GrowthBook payload's features as typed flags, an experiment's arm with reason SPLIT", async (t) => {
+    for (const paradigm of ["dynamic", "static"]) {
+      const client = await spawnClient(t, { definitions: definitionsPath("growthbook.json") });
+      const provider = new BuntingProvider(client, { paradigm });
+      await provider.initialize({ targetingKey: "ada", tier: "gold" });
+      t.after(() => provider.onClose());
+      const gold = await provider.resolveBooleanEvaluation("new-nav", false, { targetingKey: "ada", tier: "gold" }, console);
+      assert.deepEqual([gold.value, gold.reason], [true, "TARGETING_MATCH"], paradigm);
+      const other = await provider.resolveBooleanEvaluation("new-nav", true, { targetingKey: "bo" }, console);
+      assert.equal(other.value, false, paradigm);
+      const arm = await provider.resolveStringEvaluation("checkout-button", "?", { targetingKey: "ada" }, console);
+      assert.ok(["blue", "green"].includes(arm.value), paradigm);
+      assert.equal(arm.reason, "SPLIT", paradigm);
+      assert.equal(arm.variant, { blue: "control", green: "treatment" }[arm.value], paradigm);
+      const limits = await provider.resolveObjectEvaluation("limits", {}, { targetingKey: "ada" }, console);
+      assert.deepEqual(limits.value, { items: 10, label: "basic" }, paradigm);
+      const discount = await provider.resolveNumberEvaluation("discount", 0, { targetingKey: "ada" }, console);
+      assert.equal(discount.value, 0.1, paradigm);
+      const mismatch = await provider.resolveNumberEvaluation("checkout-button", 7, { targetingKey: "ada" }, console);
+      assert.deepEqual([mismatch.value, mismatch.errorCode], [7, "TYPE_MISMATCH"], paradigm);
+    }
+  });
 });

@@ -57,6 +57,7 @@ from .results import (
     RenderTemplateResult,
     StatusResult,
     StatusResultChannels,
+    StreamStatus,
     SubscribeResult,
     SubscribeResultObject,
     TrackResult,
@@ -342,7 +343,10 @@ class SyncMethods:
         flag in error, a banner or card left out, each with its pointer and line:column), the
         source's current problem when the last check found one, and (`aborted`) the items the
         current user's last refreshes left out because their Liquid templates gave this user no text
-        (`abort_message`, a render error).
+        (`abort_message`, a render error). `stream`, when the definitions come over a Server-Sent
+        Events stream too (`--stream`, or GrowthBook's announced one), says whether it is connected
+        and since when, the last event id it would resume from, how many times it tried to connect
+        again and how many events came, and why it is down while it is.
 
         Args:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
@@ -1257,7 +1261,7 @@ class SyncMethods:
         attributes and their id (`${user_id}`, the targeting key). The server's clock (`'now'`) and
         the document's content blocks (`{{content_blocks.${name}}}`) apply either way. The bounds
         are a template's own (README, Personalisation), with up to 1 MiB of text. A template that
-        does not parse, or fails to render, answers -32011 with `data.reason` `INVALID_TEMPLATE`,
+        does not parse, or fails to render, answers -32012 with `data.reason` `INVALID_TEMPLATE`,
         `TEMPLATE_LIMIT` (a bound reached) or `TEMPLATE_ABORTED` (`abort_message` ran;
         `data.abortMessage` holds its text), and `data.line` and `data.column` in the template.
         Before any definitions are loaded it answers -32008 NOT_SYNCED. Touches no user state and
@@ -1351,7 +1355,10 @@ class AsyncMethods:
         flag in error, a banner or card left out, each with its pointer and line:column), the
         source's current problem when the last check found one, and (`aborted`) the items the
         current user's last refreshes left out because their Liquid templates gave this user no text
-        (`abort_message`, a render error).
+        (`abort_message`, a render error). `stream`, when the definitions come over a Server-Sent
+        Events stream too (`--stream`, or GrowthBook's announced one), says whether it is connected
+        and since when, the last event id it would resume from, how many times it tried to connect
+        again and how many events came, and why it is down while it is.
 
         Args:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
@@ -2271,7 +2278,7 @@ class AsyncMethods:
         attributes and their id (`${user_id}`, the targeting key). The server's clock (`'now'`) and
         the document's content blocks (`{{content_blocks.${name}}}`) apply either way. The bounds
         are a template's own (README, Personalisation), with up to 1 MiB of text. A template that
-        does not parse, or fails to render, answers -32011 with `data.reason` `INVALID_TEMPLATE`,
+        does not parse, or fails to render, answers -32012 with `data.reason` `INVALID_TEMPLATE`,
         `TEMPLATE_LIMIT` (a bound reached) or `TEMPLATE_ABORTED` (`abort_message` ran;
         `data.abortMessage` holds its text), and `data.line` and `data.column` in the template.
         Before any definitions are loaded it answers -32008 NOT_SYNCED. Touches no user state and

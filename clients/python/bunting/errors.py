@@ -186,14 +186,14 @@ class LimitReached(RPCError):
 
 
 class TemplateError(_FieldError):
-    """-32011: a Liquid template given to render_template gave no text (`.line`, `.column` in it).
+    """-32012: a Liquid template given to render_template gave no text (`.line`, `.column` in it).
 
     INVALID_TEMPLATE: it does not parse, or rendering failed (`.why` says how).
     TEMPLATE_LIMIT: a bound on parsing or rendering was reached.
     TEMPLATE_ABORTED: it ran abort_message (`.abort_message` holds the text given to it).
     """
 
-    code_family = -32011
+    code_family = -32012
     reasons = ("INVALID_TEMPLATE", "TEMPLATE_LIMIT", "TEMPLATE_ABORTED")
 
     @property

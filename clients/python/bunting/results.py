@@ -28,10 +28,7 @@ class OpenRPCDocument(_OpenRPCDocumentKeys, total=False):
     components: Dict[str, Any]
 
 
-class StatusResult(TypedDict):
-    """The server's and the engine's state.
-    """
-
+class _StatusResultKeys(TypedDict):
     version: str
     framing: Optional[Literal["ndjson", "lsp"]]
     uptime: float
@@ -41,6 +38,13 @@ class StatusResult(TypedDict):
     channels: StatusResultChannels
     pendingAnalytics: int
     definitions: DefinitionsStatus
+
+
+class StatusResult(_StatusResultKeys, total=False):
+    """The server's and the engine's state.
+    """
+
+    stream: StreamStatus
 
 
 class StatusResultChannels(TypedDict):
@@ -107,6 +111,29 @@ class UnrenderedItem(TypedDict):
     message: str
     line: int
     column: int
+
+
+class _StreamStatusKeys(TypedDict):
+    location: str
+    discovered: bool
+    connected: bool
+    reconnects: int
+    events: int
+
+
+class StreamStatus(_StreamStatusKeys, total=False):
+    """The Server-Sent Events stream of the definitions (`--stream URL`, or the one a GrowthBook server
+    announced with `x-sse-support: enabled`); absent from `status` when there is none. `connected`
+    is true from the server's event-stream answer until the connection ends; `since` is when it
+    connected, or when it went down (or began to connect). `reconnects` counts the tries to connect
+    after the first, `events` the events received (documents, empty events, skipped ones).
+    `lastEventId` is what the next connection sends as `Last-Event-ID`; `lastError` why the stream
+    is down, while it is.
+    """
+
+    since: float
+    lastEventId: str
+    lastError: str
 
 
 class SubscribeResultObject(TypedDict):
@@ -424,6 +451,7 @@ __all__ = [
     "RenderTemplateResult",
     "StatusResult",
     "StatusResultChannels",
+    "StreamStatus",
     "SubscribeResult",
     "SubscribeResultObject",
     "TrackResult",

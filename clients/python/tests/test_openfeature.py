@@ -242,3 +242,23 @@ def test_a_provider_may_spawn_and_own_its_client(binary):
     assert provider.resolve_boolean_details("dark-mode", False, ADA).value is True
     provider.shutdown()
     assert not client.alive and client.returncode == 0
+
+
+def test_growthbook_features_resolve_typed_through_the_provider(spawn):
+    """A GrowthBook payload as definitions: each feature resolves as a flag,
+    typed, an experiment's arm as its variant with reason SPLIT."""
+    provider = BuntingProvider(spawn(definitions=str(DEFINITIONS / "growthbook.json")))
+    provider.initialize(EvaluationContext())
+    try:
+        gold = provider.resolve_boolean_details("new-nav", False, EvaluationContext("ada", {"tier": "gold"}))
+        assert (gold.value, gold.reason) == (True, Reason.TARGETING_MATCH)
+        assert provider.resolve_boolean_details("new-nav", True, EvaluationContext("bo", {})).value is False
+        arm = provider.resolve_string_details("checkout-button", "?", EvaluationContext("ada"))
+        assert arm.value in ("blue", "green") and arm.reason == Reason.SPLIT
+        assert arm.variant == {"blue": "control", "green": "treatment"}[arm.value]
+        assert provider.resolve_object_details("limits", {}, ADA).value == {"items": 10, "label": "basic"}
+        assert provider.resolve_float_details("discount", 0.0, ADA).value == 0.1
+        mismatch = provider.resolve_integer_details("checkout-button", 7, ADA)
+        assert (mismatch.value, mismatch.error_code) == (7, ErrorCode.TYPE_MISMATCH)
+    finally:
+        provider.shutdown()

@@ -15,6 +15,8 @@ protocol DefinitionsFetcherDelegate: AnyObject {
     func complete(_ requests: [RefreshRequest])
     func sendError(_ channel: Channel, _ error: ChannelError)
     func tellDefinitions(_ notice: DefinitionsNotice)
+    /// The source's server announced a stream of the document (GrowthBook's way).
+    func streamAnnounced(_ stream: any DefinitionsStreamSource)
 }
 
 /// Where the definitions come from and what came: reading the source off the
@@ -75,6 +77,16 @@ final class DefinitionsFetcher: @unchecked Sendable {
     /// Run when the fetch under way ends (shutting down waits for it).
     private var settled: [() -> Void] = []
     private var isShutDown = false
+    /// A stream pushes the document: polls wait while it is connected
+    /// (once there is a document: a quiet stream would never bring the first).
+    var streamConnected = false
+    /// A check asked for while a fetch was under way: it runs when that one ends.
+    private var checkAfterFetch = false
+    /// The last document a stream pushed that was refused, so that it is reported once.
+    private var pushedProblem: String?
+    /// What runs when each pushed document being compiled is settled, by a number of its own.
+    private var pushedCompiles: [Int: () -> Void] = [:]
+    private var pushedCompileCount = 0
 
     init(
         source: any DefinitionsSource, compile: @escaping DefinitionsCompiler, worker: any Worker, loop: EventLoop,
@@ -196,12 +208,27 @@ final class DefinitionsFetcher: @unchecked Sendable {
     /// server last asked to be left alone.
     func poll() {
         guard delegate?.isSDKEnabled ?? false, !inFlight, retryTimer == nil, !isShutDown else { return }
+        guard !streamConnected || definitions == nil else { return }
         if let pollsWaitUntil {
             guard loop.clock.monotonicTime() >= pollsWaitUntil else { return }
             self.pollsWaitUntil = nil
         }
         log.debug("checking \(source.location) for a new document")
         startFetch(fromPoll: true)
+    }
+
+    /// A conditional fetch now, even while a stream is connected, as a poll
+    /// makes it: a stream said that the document changed without sending
+    /// it, or may have missed a change. During a fetch it runs once that
+    /// one ends, since that one may have been answered before the change.
+    func checkNow() {
+        guard delegate?.isSDKEnabled ?? false, !isShutDown else { return }
+        if inFlight {
+            checkAfterFetch = true
+        } else if retryTimer == nil {
+            log.debug("checking \(source.location) for a new document, as the stream asked")
+            startFetch(fromPoll: true)
+        }
     }
 
     // MARK: - Fetching
@@ -240,8 +267,13 @@ final class DefinitionsFetcher: @unchecked Sendable {
             settled.removeAll()
             for continuation in continuations { continuation() }
             startFetchForWaitingManualRefreshes()
+            if checkAfterFetch {
+                checkAfterFetch = false
+                checkNow()
+            }
         }
         guard let delegate else { return }
+        if let announced = source.announcedStream { delegate.streamAnnounced(announced) }
         let generation = delegate.userGeneration
         let requests = waiting.filter { $0.userGeneration == generation }
         waiting.removeAll()
@@ -310,8 +342,11 @@ final class DefinitionsFetcher: @unchecked Sendable {
 
     /// Makes `compiled` the definitions in use; returns whether the document
     /// differs from the one before.
+    /// A document pushed by a stream keeps the source's `version` (nil): a
+    /// poll then asks the source whether it changed since it was last read,
+    /// and the pushed document stays until it did.
     @discardableResult
-    private func adopt(_ compiled: any CompiledDefinitions, version: SourceVersion, digest: UInt64) -> Bool {
+    private func adopt(_ compiled: any CompiledDefinitions, version: SourceVersion?, digest: UInt64) -> Bool {
         let changed = digest != self.digest
         let previous = definitions
         definitions = compiled
@@ -332,10 +367,55 @@ final class DefinitionsFetcher: @unchecked Sendable {
             }
         }
         errorTold = false
-        self.version = version
+        if let version { self.version = version }
         self.digest = digest
         delegate?.definitionsAdopted(compiled, previous: previous, changed: changed)
         return changed
+    }
+
+    // MARK: - Pushed documents
+
+    /// Compiles a document a stream pushed, off the loop, and adopts it as
+    /// a poll's answer would be: a change re-evaluates each subscribed
+    /// channel (AUTO_SERVER_REFRESH), a refused one is INVALID_SERVER_DATA,
+    /// once while it lasts. `done` runs on the loop when it is settled.
+    func adoptPushed(_ bytes: [UInt8], from location: String, then done: @escaping () -> Void) {
+        let compile = self.compile
+        let current = digest
+        pushedCompileCount += 1
+        let number = pushedCompileCount
+        pushedCompiles[number] = done
+        worker.run({
+            Engine.compileFetched(bytes, version: SourceVersion(), currentDigest: current, compile: compile)
+        }, then: { [self] outcome in
+            defer { pushedCompiles.removeValue(forKey: number)?() }
+            guard !isShutDown, let delegate, delegate.isSDKEnabled else { return }
+            switch outcome {
+            case .loaded(let compiled, _, let digest):
+                pushedProblem = nil
+                if adopt(compiled, version: nil, digest: digest) {
+                    let generation = delegate.userGeneration
+                    delegate.complete(delegate.subscribedChannels.map { autoRefresh($0, generation) })
+                }
+            case .invalid(let error, _, _):
+                reportPushedProblem(error.description, from: location)
+            case .sameContent, .unchanged, .failed:
+                pushedProblem = nil
+            }
+        }, on: loop)
+    }
+
+    /// What a stream pushed cannot be used: INVALID_SERVER_DATA to each
+    /// subscribed channel and the definitions subscribers, once while the
+    /// same problem lasts; the definitions in use stay.
+    func reportPushedProblem(_ problem: String, from location: String) {
+        let message = "a document from the stream at \(location) is refused: \(problem)"
+        guard let delegate, message != pushedProblem else { return }
+        pushedProblem = message
+        log.warning(message)
+        let error = ChannelError(.invalidServerData, .doNotRetry, message: message)
+        tellError(error)
+        for channel in delegate.subscribedChannels { delegate.sendError(channel, error) }
     }
 
     // MARK: - Failures
@@ -436,7 +516,7 @@ final class DefinitionsFetcher: @unchecked Sendable {
         status["problems"] = .array(problems.prefix(Self.problemsInStatus).map(\.json))
         status["problemCount"] = .int(problems.count)
         // The source's problem now, as the last fetch found it.
-        if let problem = lastProblem ?? refusal?.description { status["lastError"] = .string(problem) }
+        if let problem = lastProblem ?? pushedProblem ?? refusal?.description { status["lastError"] = .string(problem) }
         return status
     }
 }

@@ -2,46 +2,6 @@ import BuntingJSON
 import Foundation
 import Testing
 
-/// Scripts that write all their requests at once, then end their input,
-/// get what they asked for: every request sees what the ones before it did,
-/// and end of input finishes what was started before the process exits.
-@Suite struct ScriptedSessionTests {
-    static let channels = ["featureFlags", "banners", "contentCards"]
-
-    @Test(arguments: ServerProcess.WireFraming.allCases)
-    func aScriptGetsFreshSnapshotsAndItsFlushBeforeExit(framing: ServerProcess.WireFraming) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bunting-script-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        for run in 1...20 {
-            let sink = directory.appendingPathComponent("events-\(run).ndjson").path
-            let server = try ServerProcess(framing: framing, arguments: ["--framing", framing.rawValue, "--sink", sink])
-            var requests = Self.channels.enumerated().map { index, channel in
-                #"{"jsonrpc":"2.0","id":\#(index + 1),"method":"subscribe","params":{"channel":"\#(channel)"}}"#
-            }
-            requests.append(#"{"jsonrpc":"2.0","id":4,"method":"changeUser","params":{"userId":"ada","attributes":{"tier":"gold"}}}"#)
-            requests += Self.channels.enumerated().map { index, channel in
-                #"{"jsonrpc":"2.0","id":\#(index + 5),"method":"getSnapshot","params":{"channel":"\#(channel)"}}"#
-            }
-            requests.append(#"{"jsonrpc":"2.0","id":8,"method":"logImpression","params":{"channel":"featureFlags","id":"new-checkout"}}"#)
-            try server.sendRaw(requests.flatMap { framing.frame(Array($0.utf8)) })
-            try server.closeInput()
-            #expect(try server.waitForExit() == 0)
-            let messages = server.received
-            for (index, channel) in Self.channels.enumerated() {
-                let snapshot = messages.first { $0["id"] == .integer(Int64(index + 5)) }?["result"]
-                #expect((snapshot?["lastSyncAt"]?.doubleValue ?? 0) > 0, "run \(run): \(channel) snapshot was synced")
-                #expect(snapshot?[channel] != nil && snapshot?[channel] != JSON.array([]), "run \(run): \(channel) has data")
-            }
-            let enqueued = messages.first { $0["params"]?["action"] == "ENQUEUED" }?["params"]?["eventId"]
-            let flushed = messages.first { $0["params"]?["action"] == "FLUSHED" }?["params"]?["eventId"]
-            #expect(enqueued != nil && flushed == enqueued, "run \(run): the impression was flushed before exit")
-            let lines = try String(contentsOfFile: sink, encoding: .utf8).split(separator: "\n")
-            #expect(lines.count == 1 && lines.first?.contains(enqueued?.stringValue ?? "?") == true, "run \(run): the sink got it once")
-        }
-    }
-}
-
 /// A local definitions file that cannot be used at start-up says why at once.
 @Suite struct StartUpDefinitionsTests {
     static func temporaryFile(_ name: String, _ contents: String?) throws -> String {

@@ -1,11 +1,12 @@
 import BuntingJSON
-import Foundation
+import BuntingJSONRPC
 import Testing
 
 /// The framing slips an LSP client makes, each followed by 100 well-framed
-/// requests: every one of those is answered, once, and the slip gets an
-/// error that says what was wrong.
-@Suite struct FramingSlipEndToEndTests {
+/// requests, over the server as `bunting serve` assembles it: every one of
+/// those is answered, once, and the slip gets an error that says what was
+/// wrong.
+@Suite struct FramingSlipServerTests {
     static let status = #"{"jsonrpc":"2.0","id":0,"method":"status"}"#
     /// Two characters fewer than it has bytes.
     static let accented = #"{"jsonrpc":"2.0","id":0,"method":"status","params":{"é":"é"}}"#
@@ -26,17 +27,20 @@ import Testing
     ]
 
     @Test(arguments: slips.indices)
-    func everyLaterRequestIsAnsweredOnce(index: Int) throws {
+    func everyLaterRequestIsAnsweredOnce(index: Int) {
         let slip = Self.slips[index]
+        // With the framing detected from the slip itself, and forced.
         for leading in [false, true] {
-            let server = try ServerProcess(framing: .lsp, arguments: leading ? [] : ["--framing", "lsp"])
+            var options = StdioServer.Options()
+            options.framing = leading ? .auto : .lsp
+            let server = InProcessServer(framing: .lsp, options: options)
             var bytes = Array(slip.bytes.utf8)
             for id in 1...100 {
-                bytes += ServerProcess.WireFraming.lsp.frame(Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"status"}"#.utf8))
+                bytes += server.frame(#"{"jsonrpc":"2.0","id":\#(id),"method":"status"}"#)
             }
-            try server.sendRaw(bytes)
-            try server.closeInput()
-            #expect(try server.waitForExit() == 0)
+            server.feed(bytes)
+            server.closeInput()
+            #expect(server.exitStatus == 0)
             let received = server.received
             let answered = received.compactMap { $0["id"]?.integerValue }
             #expect(answered == Array(1...100), "\(slip.name): \(answered.count) answers")

@@ -1,0 +1,96 @@
+import BuntingJSON
+import Foundation
+import Testing
+
+/// GrowthBook experiments through the built binary, with storage on disk:
+/// sticky arms that outlive a change of weights and a restart, and
+/// exposures at the sink, once per user, experiment and variation a session,
+/// a restart within the session included.
+@Suite struct GrowthBookTests {
+    /// A 50/50 (or other) checkout test and a feature without experiment.
+    static func payload(weights: [Double]) -> String {
+        """
+        {"features": {
+          "checkout-button": {"defaultValue": "blue", "rules": [{"key": "checkout-test", "variations": ["blue", "green"],
+                              "weights": [\(weights[0]), \(weights[1])], "meta": [{"key": "control"}, {"key": "treatment"}]}]},
+          "banner-text": {"defaultValue": "Welcome"}}}
+        """
+    }
+
+    static let users = (0..<1_000).map { "user-\($0)" }
+
+    /// Each user's arm: a changeUser and an evaluateFeature each, written at once.
+    func arms(_ server: ServerProcess) throws -> [String: String] {
+        var lines = ""
+        for (index, user) in Self.users.enumerated() {
+            lines += #"{"jsonrpc":"2.0","id":"u\#(index)","method":"changeUser","params":{"userId":"\#(user)"}}"# + "\n"
+            lines += #"{"jsonrpc":"2.0","id":"f\#(index)","method":"evaluateFeature","params":{"featureKey":"checkout-button"}}"# + "\n"
+        }
+        try server.sendRaw(lines)
+        let last = "f\(Self.users.count - 1)"
+        let replies = try server.waitUntil("every evaluation") { messages in messages.contains { $0["id"] == .string(last) } }
+        var arms: [String: String] = [:]
+        for reply in replies {
+            guard let id = reply["id"]?.stringValue, id.hasPrefix("f"), let index = Int(id.dropFirst()) else { continue }
+            arms[Self.users[index]] = reply["result"]?["experimentResult"]?["key"]?.stringValue
+        }
+        return arms
+    }
+
+    @Test func everyUserKeepsTheirArmWhenTheWeightsChangeAndTheServerRestarts() throws {
+        let workspace = try StorageWorkspace()
+        try Data(Self.payload(weights: [0.5, 0.5]).utf8).write(to: URL(fileURLWithPath: workspace.definitions))
+        let first = try workspace.startServer(sink: false)
+        let before = try arms(first)
+        #expect(before.count == 1_000)
+        let treated = before.values.filter { $0 == "treatment" }.count
+        #expect(treated > 400 && treated < 600, "about half: \(treated)")
+        try first.closeInput()
+        #expect(try first.waitForExit() == 0)
+
+        try Data(Self.payload(weights: [0.1, 0.9]).utf8).write(to: URL(fileURLWithPath: workspace.definitions))
+        let restarted = try workspace.startServer(sink: false)
+        let after = try arms(restarted)
+        let moved = Self.users.filter { before[$0] != after[$0] }
+        #expect(moved.isEmpty, "\(moved.count) users changed arms, e.g. \(moved.prefix(3))")
+        try restarted.expectPromptStatusAndTermination()
+
+        // Without the sticky documents, the new weights move users: the test can fail.
+        let fresh = try StorageWorkspace()
+        try Data(Self.payload(weights: [0.1, 0.9]).utf8).write(to: URL(fileURLWithPath: fresh.definitions))
+        let unsticky = try fresh.startServer(sink: false)
+        let reassigned = try arms(unsticky)
+        #expect(Self.users.filter { before[$0] != reassigned[$0] }.count > 250)
+        try unsticky.expectPromptStatusAndTermination()
+    }
+
+    @Test func exposuresReachTheSinkOncePerUserExperimentAndVariationASession() throws {
+        let workspace = try StorageWorkspace()
+        try Data(Self.payload(weights: [0.5, 0.5]).utf8).write(to: URL(fileURLWithPath: workspace.definitions))
+        let server = try workspace.startServer()
+        for user in ["ada", "bo", "cy"] {
+            _ = try server.call("changeUser", ["userId": .string(user)])
+            for _ in 0..<3 { _ = try server.call("evaluateFeature", ["featureKey": "checkout-button"]) }
+            // A context given with the request is evaluated alone: no exposure.
+            _ = try server.call("evaluateFeature", ["featureKey": "checkout-button", "attributes": ["id": "someone-else"]])
+        }
+        _ = try server.call("flush")
+        try server.closeInput()
+        #expect(try server.waitForExit() == 0)
+
+        // The same session after a restart: cy's exposure is not logged again; a new session logs it.
+        let restarted = try workspace.startServer()
+        _ = try restarted.call("evaluateFeature", ["featureKey": "checkout-button"])
+        _ = try restarted.call("openSession")
+        _ = try restarted.call("evaluateFeature", ["featureKey": "checkout-button"])
+        _ = try restarted.call("flush")
+        try restarted.expectPromptStatusAndTermination()
+
+        let lines = try String(contentsOfFile: workspace.sink, encoding: .utf8).split(separator: "\n").map { try JSON.parse(String($0)) }
+        let exposures = lines.filter { $0["kind"] == "experiment_viewed" }
+        #expect(exposures.compactMap { $0["userId"]?.stringValue } == ["ada", "bo", "cy", "cy"])
+        #expect(exposures.allSatisfy { $0["experimentKey"] == "checkout-test" && $0["hashAttribute"] == "id" && $0["featureId"] == "checkout-button" })
+        #expect(exposures.allSatisfy { $0["hashValue"] == $0["userId"] && $0["variationKey"]?.stringValue != nil && $0["sessionId"] != nil })
+        #expect(Set(exposures.compactMap { $0["eventId"]?.stringValue }).count == 4)
+    }
+}

@@ -1,0 +1,1 @@
+../../BuntingEndToEndTests/TransportExchanges.swift
