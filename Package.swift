@@ -126,7 +126,9 @@ let package = Package(
         .testTarget(name: "BuntingJSONRPCTests", dependencies: ["BuntingJSONRPC", "BuntingJSON", "BuntingRuntime"]),
         .testTarget(
             name: "BuntingServerTests",
-            dependencies: ["BuntingServer", "BuntingJSONRPC", "BuntingCore", "BuntingDefinitions", "BuntingJSON", "BuntingRuntime"]),
+            dependencies: [
+                "BuntingServer", "BuntingJSONRPC", "BuntingCore", "BuntingDefinitions", "BuntingJSON", "BuntingRuntime", "BuntingHTTP",
+            ]),
         // Drives the built `bunting` binary through real pipes.
         // Also the HTTP client against a fault-injecting loopback server, and nginx.
         .testTarget(name: "BuntingEndToEndTests", dependencies: ["BuntingJSON", "BuntingHTTP", "BuntingCore", "bunting"]),

@@ -7,6 +7,9 @@ struct OptionSpec: Sendable {
     let valueName: String?
     let help: String
     var repeatable = false
+    /// The value may be left out (`--summary`) and is then "": given, it is
+    /// written `--name=value`, since the next argument is never taken.
+    var valueIsOptional = false
 }
 
 /// The command line of one command, checked against its option specs.
@@ -58,6 +61,10 @@ struct ParsedOptions {
             if values[spec.name] != nil && !spec.repeatable {
                 throw UsageError("option '\(name)' given twice", command: command)
             }
+            if spec.valueIsOptional {
+                values[spec.name, default: []].append(inlineValue ?? "")
+                continue
+            }
             if spec.valueName == nil {
                 guard inlineValue == nil else { throw UsageError("option '\(name)' takes no value", command: command) }
                 values[spec.name, default: []].append("")
@@ -77,7 +84,7 @@ func helpText(usage: String, summary: String, specs: [OptionSpec], footer: Strin
     if !specs.isEmpty {
         text += "\nOptions:\n"
         let labels = specs.map { spec in
-            "  --\(spec.name)" + (spec.valueName.map { " \($0)" } ?? "")
+            "  --\(spec.name)" + (spec.valueName.map { spec.valueIsOptional ? "[=\($0)]" : " \($0)" } ?? "")
         }
         let width = min(34, (labels.map(\.count).max() ?? 0) + 2)
         for (label, spec) in zip(labels, specs) {

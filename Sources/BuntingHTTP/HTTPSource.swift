@@ -40,19 +40,7 @@ public final class HTTPSource: DefinitionsSource {
         case .success(let answer): response = answer
         }
         if response.status == 304 || response.isSuccess, GrowthBookStream.isAnnounced(by: response) { noteAnnouncedStream() }
-        if response.status == 304 {
-            // Without a condition a 304 means nothing; the server is at fault.
-            return conditional ? .unchanged : .failed(.serverError("HTTP 304 to a request that was not conditional"))
-        }
-        if let failure = RemoteFailure(response, now: clock.unixTime()) {
-            return .failed(failure)
-        }
-        // A web server's fallback page (a SPA index, a captive portal) comes
-        // back as 200 text/html; say so instead of reporting a JSON syntax error.
-        if let type = response.header("Content-Type"), type.lowercased().hasPrefix("text/html") {
-            return .failed(.invalidData("the server sent an HTML page (Content-Type: \(type)), not a JSON document"))
-        }
-        return .fetched(response.body, SourceVersion(etag: response.header("ETag"), lastModified: response.header("Last-Modified")))
+        return Self.result(of: response, conditional: conditional, now: clock.unixTime())
     }
 
     /// The first announcement makes the stream; it stays for the life of the source.

@@ -179,6 +179,10 @@ public final class EventLoop: @unchecked Sendable {
         timers.first.map { $0.deadline - clock.monotonicTime() }
     }
 
+    /// The monotonic time at which the next timer is due, or nil when none
+    /// is scheduled: where a manual clock moved by steps stops next.
+    public var nextTimerDeadline: Double? { timers.first?.deadline }
+
     // MARK: - File descriptors (owner thread)
 
     /// Calls `handler` on the loop whenever `fd` is ready for what `interest`

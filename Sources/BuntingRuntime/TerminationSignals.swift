@@ -15,9 +15,7 @@ public final class TerminationSignals {
     private let fd: Int32
 
     public init() {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, signal) }
+        var set = Self.signals
         pthread_sigmask(SIG_BLOCK, &set, nil)
         fd = signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
         if fd < 0 { log.error("cannot watch termination signals (errno \(errno)); they will be ignored") }
@@ -25,6 +23,22 @@ public final class TerminationSignals {
 
     deinit {
         if fd >= 0 { close(fd) }
+    }
+
+    private static var signals: sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, signal) }
+        return set
+    }
+
+    /// Blocks the signals in the calling thread now, for a program that
+    /// starts threads (a log writer, a worker) before it makes the watcher:
+    /// a thread started with them unblocked would take one the ordinary way,
+    /// which ends the process without its shutdown.
+    public static func blockInThisThread() {
+        var set = signals
+        pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
     /// Calls `handler` on the loop with each signal's number.

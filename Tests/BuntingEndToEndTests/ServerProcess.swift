@@ -71,6 +71,7 @@ final class ServerProcess: @unchecked Sendable {
         readingStderr: Bool = true, launcher: [String] = []
     ) throws {
         self.framing = framing
+        _ = Self.pipesDoNotKill
         let usesDefault = arguments.contains("--storage") || environment?["XDG_STATE_HOME"] != nil
         let storage = usesDefault ? [] : ["--storage", ":memory:"]
         let command = [BuiltProducts.bunting.path, "serve"] + storage + arguments
@@ -102,6 +103,11 @@ final class ServerProcess: @unchecked Sendable {
             stderrData.markClosed()
         }
     }
+
+    /// A write to the stdin of a server that has ended (killed by a test,
+    /// or gone by shutdown) is an EPIPE error the test sees, not a SIGPIPE
+    /// that ends the whole test process. Set once, before the first server.
+    static let pipesDoNotKill: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// Sends SIGTERM and says how long the process took to end, in seconds
     /// (nil: still running after `deadline` seconds).

@@ -17,7 +17,7 @@ let transportExchanges: [Exchange] = [
         reply["id"] == 1 && reply["result"]?["version"]?.stringValue != nil && reply["result"]?["uptime"]?.isNumber == true
     }),
     Exchange(send: #"{"jsonrpc":"2.0","id":"discover","method":"rpc.discover"}"#, reply: nil, check: { reply in
-        reply["result"]?["openrpc"]?.stringValue == "1.3.2" && reply["result"]?["methods"]?.arrayValue?.count == 29
+        reply["result"]?["openrpc"]?.stringValue == "1.3.2" && reply["result"]?["methods"]?.arrayValue?.count == 34
     }),
     Exchange(send: #"{"jsonrpc":"2.0","id":2.0,"method":"status","params":{"x":1}}"#,
              reply: #"{"jsonrpc":"2.0","id":2.0,"error":{"code":-32602,"message":"Invalid params: x: unknown field (this method takes no params)","data":{"reason":"INVALID_PARAMS","field":"x","why":"unknown field (this method takes no params)"}}}"#),

@@ -59,6 +59,23 @@ import Testing
         #expect(try server.waitForExit() == 0)
     }
 
+    /// Started from a shell or a program that leaves SIGTERM unblocked (the
+    /// test runner's own children inherit it blocked), SIGTERM still ends the
+    /// server through its shutdown: the queued event reaches the sink, exit 0.
+    @Test func sigtermWithSignalsUnblockedStillShutsDownAndFlushes() throws {
+        let workspace = try Workspace()
+        let sink = workspace.directory.appendingPathComponent("events.ndjson").path
+        let unblocked = ["/usr/bin/env", "python3", "-c",
+                         "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"]
+        let server = try ServerProcess(framing: .ndjson, arguments: ["--sink", sink, "--flush-interval", "3600"], launcher: unblocked)
+        let tracked = try server.request("track", params: ["name": "checkout"])
+        #expect(tracked["result"]?["eventId"]?.stringValue != nil)
+        server.process.terminate()
+        #expect(try server.waitForExit() == 0, "stderr: \(server.stderr)")
+        let lines = try String(contentsOfFile: sink, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1 && lines.first?.contains(#""name":"checkout""#) == true)
+    }
+
     @Test func forcedFramingIsUsedFromTheFirstByte() throws {
         let server = try ServerProcess(framing: .lsp, arguments: ["--framing", "lsp"])
         let reply = try server.request("status")

@@ -109,16 +109,31 @@ export interface ContentCardsSnapshot {
   contentCards: ContentCardsData;
   lastSyncAt: LastSyncAt;
   notSynced?: NotSyncedWhy;
+  /**
+   * With `explain: true`: each item of the definitions for this channel, in document order, and why
+   * it is or is not here.
+   */
+  explain?: Explanation[];
 }
 export interface BannersSnapshot {
   banners: BannersData;
   lastSyncAt: LastSyncAt;
   notSynced?: NotSyncedWhy;
+  /**
+   * With `explain: true`: each item of the definitions for this channel, in document order, and why
+   * it is or is not here.
+   */
+  explain?: Explanation[];
 }
 export interface FeatureFlagsSnapshot {
   featureFlags: FeatureFlagsData;
   lastSyncAt: LastSyncAt;
   notSynced?: NotSyncedWhy;
+  /**
+   * With `explain: true`: each item of the definitions for this channel, in document order, and why
+   * it is or is not here.
+   */
+  explain?: Explanation[];
 }
 export type EventType =
   | "CACHE_REPLAY"
@@ -196,6 +211,10 @@ export interface StatusResult {
   pendingAnalytics: number;
   definitions: DefinitionsStatus;
   stream?: StreamStatus;
+  /** With `--clock manual`: the manual clock, `time` in Unix seconds and `date` in RFC 3339. */
+  clock?: { kind: "manual"; time: UnixTime; date: string };
+  /** With `--faults`: the injected failures still armed. */
+  faults?: ArmedFault[];
 }
 export interface FlushResult {
   /** Events the sink accepted in this flush. */
@@ -239,7 +258,8 @@ export type RPCErrorReason =
   | "LIMIT_REACHED"
   | "INVALID_TEMPLATE"
   | "TEMPLATE_LIMIT"
-  | "TEMPLATE_ABORTED";
+  | "TEMPLATE_ABORTED"
+  | "NOT_ENABLED";
 /** The `data` of every error response. Which fields appear depends on `reason`. */
 export interface ErrorData {
   reason: RPCErrorReason;
@@ -434,6 +454,7 @@ export interface FeatureResult {
    * hashValue, featureId, key, stickyBucketUsed, bucket, …
    */
   experimentResult?: { [key: string]: unknown };
+  explain?: FlagExplanation;
 }
 /**
  * An exposure: the current user was assigned an arm of a GrowthBook experiment by hash (not by a
@@ -460,6 +481,89 @@ export interface Exposure {
   /** The hash attribute's value as the attributes hold it. */
   hashValue: unknown;
   featureId: string | null;
+}
+/**
+ * A moment as a request may give it: Unix seconds (a number, or its text) or an RFC 3339 date-time
+ * with its offset (`2026-12-08T09:00:00Z`, `2026-12-08 10:00:00.5+01:00`), between the years 0000
+ * and 9999.
+ */
+export type TimeInput = number | string;
+/**
+ * The manual clock after the change: `time` in Unix seconds and `date` in RFC 3339 (UTC).
+ * `advanceClock` adds `steps`, the timer deadlines it stepped through, and `coalesced`, true when
+ * it stepped through the most one advance takes (100,000) and let the rest of the span pass at
+ * once.
+ */
+export interface ClockResult {
+  time: UnixTime;
+  date: string;
+  steps?: number;
+  coalesced?: boolean;
+}
+/**
+ * Where an injected failure goes: `definitions` (each fetch of the definitions source: polls,
+ * retries, refreshes), `sink` (each delivery of a batch of analytics), `stream` (each connection of
+ * the definitions stream given with `--stream`: a failing answer is an outage, a 2xx with a `body`
+ * a connection that pushes the body as one event, then drops).
+ */
+export type FaultTarget = "definitions" | "sink" | "stream";
+/**
+ * The answer an injected failure gives, read as the failure model reads the same answer from an
+ * HTTP server (README, "When a server is down or refuses"): an HTTP answer (`status`, optional
+ * `headers` such as `Retry-After`, optional `body`: a string, or any other JSON value written as
+ * its text), or `timeout` (the request ran out of time: SERVER_ERROR, retried), `disconnect` (the
+ * connection dropped: SERVER_ERROR, retried) or `invalidData` (an answer that cannot be used:
+ * INVALID_SERVER_DATA, not retried).
+ */
+export type FaultResponse =
+  | "timeout"
+  | "disconnect"
+  | "invalidData"
+  | { status: number; headers?: { [key: string]: string }; body?: unknown };
+/** An injected failure still armed: its target, how many more requests get it, and the answer. */
+export interface ArmedFault {
+  target: FaultTarget;
+  times: number;
+  response: FaultResponse;
+}
+/** Every failure still armed, each target's in the order they will be given. */
+export interface FaultsResult {
+  faults: ArmedFault[];
+}
+/**
+ * Why one item is or is not in a channel for the user: `in` (the user gets it), `outcome` (a word
+ * to switch on) and `why` (a sentence). Banners and cards: `SHOWN`, `CONTROL` (the user is in the
+ * item's control group; a control item stands in), `NOT_TARGETED`, `TARGETING_ERROR` (the targeting
+ * could not be evaluated; counted as false), `NOT_STARTED` and `ENDED` (its schedule), `EXPIRED`,
+ * `OUTRANKED` (banners: one of higher priority, or listed earlier at the same priority, fills the
+ * placement), `DISMISSED`, `INVALID` (left out when the definitions loaded, with `pointer` and its
+ * problems). Flags: the outcome is flagd's reason, `in` says whether the channel lists the flag,
+ * with `variant`, `reason` and `rule` (the JSON pointer of the targeting that decided, when one
+ * did); GrowthBook features: the outcome is their `source`. In a `getSnapshot`, `in` is whether
+ * this snapshot holds the item; when that differs from what is decided now (the clock or the
+ * document moved since the last refresh), `why` says the next refresh applies it.
+ */
+export interface Explanation {
+  id?: string;
+  placementId?: string;
+  pointer?: string;
+  in: boolean;
+  outcome: string;
+  why: string;
+  variant?: string | null;
+  reason?: string;
+  rule?: string;
+}
+/**
+ * Why a flag resolves as it does: `why` in words; `rule`, the JSON pointer of the targeting that
+ * decided (a flagd flag's `/flags/<key>/targeting`) or the GrowthBook rule's id; `listed`, whether
+ * the `featureFlags` channel lists it; `source` for a GrowthBook feature.
+ */
+export interface FlagExplanation {
+  why: string;
+  rule?: string;
+  listed?: boolean;
+  source?: string;
 }
 /**
  * An item whose template gave the current user no text at the last refresh of its channel, so that
@@ -594,6 +698,8 @@ export interface EvaluateFeatureParams {
    * GrowthBook's context for this request alone (its attributes); the current user's when absent.
    */
   attributes?: { [key: string]: unknown };
+  /** Adds `explain` (FlagExplanation): why the feature has its value, and the rule that decided. */
+  explain?: boolean;
 }
 /** The params of `evaluateFeatures`. */
 export interface EvaluateFeaturesParams {
@@ -622,6 +728,30 @@ export interface RenderTemplateParams {
    * given.
    */
   attributes?: { [key: string]: unknown };
+}
+/** The params of `setClock`. */
+export interface SetClockParams {
+  /** The new time: Unix seconds or an RFC 3339 date-time. */
+  time: TimeInput;
+}
+/** The params of `advanceClock`. */
+export interface AdvanceClockParams {
+  /** How long passes, in seconds (≥ 0, at most a hundred years). */
+  seconds: number;
+}
+/** The params of `injectFault`. */
+export interface InjectFaultParams {
+  /** Where the failure goes. */
+  target: FaultTarget;
+  /** The answer given instead of the real one. */
+  response: FaultResponse;
+  /** How many requests get it (1 by default). */
+  times?: number;
+}
+/** The params of `clearFaults`. */
+export interface ClearFaultsParams {
+  /** The target to disarm; every one when left out. */
+  target?: FaultTarget;
 }
 
 /**
@@ -680,6 +810,14 @@ export interface ProtocolMethods {
   renderTemplate(params: RenderTemplateParams, options?: CallOptions): Promise<{ text: string }>;
   /** Flushes pending work and exits. */
   shutdown(params?: NoParams, options?: CallOptions): Promise<EmptyResult>;
+  /** Sets the manual clock (`serve --clock manual`). */
+  setClock(params: SetClockParams, options?: CallOptions): Promise<ClockResult>;
+  /** Lets time pass on the manual clock (`serve --clock manual`). */
+  advanceClock(params: AdvanceClockParams, options?: CallOptions): Promise<ClockResult>;
+  /** Makes the next requests to the source, the sink or the stream fail (`serve --faults`). */
+  injectFault(params: InjectFaultParams, options?: CallOptions): Promise<FaultsResult>;
+  /** Disarms injected failures (`serve --faults`). */
+  clearFaults(params?: ClearFaultsParams, options?: CallOptions): Promise<FaultsResult>;
   // --- End of the protocol methods (generated) ---
 }
 // ---- End of the generated protocol types ----
@@ -761,6 +899,8 @@ export interface EvaluateFlagResult<V = unknown> {
   errorMessage?: string;
   /** The flag's metadata over the flag set's; absent when empty. */
   metadata?: FlagMetadata;
+  /** With `explain: true`: why the flag resolves as it does. */
+  explain?: FlagExplanation;
 }
 
 
@@ -941,6 +1081,8 @@ export interface GetSnapshotParams<C extends Channel = Channel> {
   channel: C;
   /** Content cards only: list just this feed's cards, and count them in `unviewedCount`. */
   extras?: ExtrasFor<C>;
+  /** Adds `explain`: each item of the definitions for the channel and why it is or is not in this snapshot. */
+  explain?: boolean;
 }
 /** A flagd evaluation context: `targetingKey` and attributes at the top level. */
 export type EvaluationContext = { targetingKey?: string; [key: string]: unknown };
@@ -949,6 +1091,8 @@ export interface EvaluateFlagParams<T extends FlagType = FlagType> {
   context: EvaluationContext;
   /** Ask for a value of this type; another type resolves to `ERROR`/`TYPE_MISMATCH`. */
   type?: T;
+  /** Adds `explain`: why the flag resolves as it does, and the targeting that decided. */
+  explain?: boolean;
 }
 
 // ---------------------------------------------------------------------------
@@ -1027,6 +1171,8 @@ export declare class ChannelDisabledError extends BuntingError {
 }
 /** -32010 LIMIT_REACHED: a bound of the server reached, such as more subscriptions than `--max-subscriptions`. */
 export declare class LimitReachedError extends BuntingError {}
+/** -32011 NOT_ENABLED: a method for testing campaigns on a server not started for it (`clock: "manual"`, `faults: true`). */
+export declare class NotEnabledError extends BuntingError {}
 /**
  * -32012 INVALID_TEMPLATE, TEMPLATE_LIMIT, TEMPLATE_ABORTED: a Liquid template given to
  * `renderTemplate` that does not parse or fails to render, reached a limit, or ran `abort_message`
@@ -1150,6 +1296,10 @@ export interface ServeOptions {
   maxReplySize?: number;
   /** Subscriptions kept at once; past it `subscribe` is answered `LIMIT_REACHED`. */
   maxSubscriptions?: number;
+  /** For test scripts: `manual` or `manual=TIME` (Unix seconds or RFC 3339), a clock moved only by `setClock` and `advanceClock`; `system` by default. */
+  clock?: string;
+  /** For test scripts: allow `injectFault` and `clearFaults`, failures of the definitions, the sink or the stream on demand. */
+  faults?: boolean;
 }
 
 export type SpawnOptions = ClientOptions & ServeOptions;

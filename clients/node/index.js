@@ -19,6 +19,7 @@ export {
   InvalidRuleError,
   MethodNotFoundError,
   NotAllowedError,
+  NotEnabledError,
   NotFoundError,
   NotImplementedError,
   NotSyncedError,

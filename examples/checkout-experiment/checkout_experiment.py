@@ -20,6 +20,7 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any, Dict, Set
 
 from bunting import Bunting
 
@@ -36,9 +37,9 @@ workspace = Path(tempfile.mkdtemp(prefix="checkout-experiment-"))
 payload_path = workspace / "payload.json"
 shutil.copyfile(options.definitions, payload_path)
 
-exposed = {}  # arm -> the shoppers exposed to it (an analysis counts each once)
-purchases = {}  # arm -> purchases by its shoppers
-arm_of = {}  # shopper -> arm, as their exposures told it
+exposed: Dict[str, Set[str]] = {}  # arm -> the shoppers exposed to it (an analysis counts each once)
+purchases: Dict[str, int] = {}  # arm -> purchases by its shoppers
+arm_of: Dict[str, str] = {}  # shopper -> arm, as their exposures told it
 
 try:
     with Bunting.spawn(storage=":memory:", definitions=str(payload_path), sink=options.sink,
@@ -46,7 +47,7 @@ try:
         # Exposures and purchases are told to featureFlags subscriptions.
         flags = client.subscribe("featureFlags")
 
-        signed_in = {}
+        signed_in: Dict[str, Any] = {}
 
         def sign_in(user_id, **attributes):
             signed_in.clear()

@@ -25,26 +25,27 @@ extension ServeCommand {
 
     /// A URL was checked with the rest of the command line; libcurl itself
     /// is loaded on the first request, off the start-up path.
-    static func makeSource(_ location: String?, http: HTTPSettings, maxBytes: Int) throws(UsageError) -> any DefinitionsSource {
+    /// `clock` reads a Retry-After in seconds as a time (the server's clock, manual or not).
+    static func makeSource(_ location: String?, http: HTTPSettings, maxBytes: Int, clock: any Clock) throws(UsageError) -> any DefinitionsSource {
         guard let location else {
             return MemorySource(bytes: BundledExample.definitions, location: "(bundled example)")
         }
         if HTTPURL.isHTTP(location) {
-            return HTTPSource(url: try url(location, option: "definitions"), settings: http, maxBytes: maxBytes)
+            return HTTPSource(url: try url(location, option: "definitions"), settings: http, clock: clock, maxBytes: maxBytes)
         }
         return FileSource(path: location, maxBytes: maxBytes)
     }
 
     /// `--stream`: an http(s) URL only.
-    static func makeStream(_ location: String?, http: HTTPSettings, maxBytes: Int) throws(UsageError) -> HTTPEventStream? {
+    static func makeStream(_ location: String?, http: HTTPSettings, maxBytes: Int, clock: any Clock) throws(UsageError) -> HTTPEventStream? {
         guard let location else { return nil }
-        return HTTPEventStream(url: try url(location, option: "stream"), settings: http, maxEventBytes: maxBytes)
+        return HTTPEventStream(url: try url(location, option: "stream"), settings: http, maxEventBytes: maxBytes, clock: clock)
     }
 
-    static func makeSink(_ location: String?, http: HTTPSettings) throws(UsageError) -> (any AnalyticsSink)? {
+    static func makeSink(_ location: String?, http: HTTPSettings, clock: any Clock) throws(UsageError) -> (any AnalyticsSink)? {
         guard let location else { return nil }
         if HTTPURL.isHTTP(location) {
-            return HTTPSink(url: try url(location, option: "sink"), settings: http)
+            return HTTPSink(url: try url(location, option: "sink"), settings: http, clock: clock)
         }
         return NDJSONFileSink(path: location)
     }

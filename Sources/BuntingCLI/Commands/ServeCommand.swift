@@ -26,14 +26,17 @@ enum ServeCommand {
     static func run(_ arguments: ArraySlice<String>) throws(UsageError) -> ExitCode {
         // Before any file is opened: none may take the number of a closed stdin, stdout or stderr.
         guard StandardDescriptors.guardOpen() else { return .failure }
+        // Before any thread starts (the log writer, the schema's preparation): each inherits the mask.
+        TerminationSignals.blockInThisThread()
         guard let options = try ParsedOptions.unlessHelp(arguments, specs: ServeConfiguration.specs, command: "serve", help: help) else {
             return .success
         }
         let configuration = try ServeConfiguration(options)
         log.level = configuration.logLevel
-        let source = try makeSource(configuration.definitions, http: configuration.http, maxBytes: configuration.maxDocumentBytes)
-        let stream = try makeStream(configuration.stream, http: configuration.http, maxBytes: configuration.maxDocumentBytes)
-        let sink = try makeSink(configuration.sink, http: configuration.http)
+        let testing = ServeTesting(configuration.testing)
+        let source = try makeSource(configuration.definitions, http: configuration.http, maxBytes: configuration.maxDocumentBytes, clock: testing.clock)
+        let stream = try makeStream(configuration.stream, http: configuration.http, maxBytes: configuration.maxDocumentBytes, clock: testing.clock)
+        let sink = try makeSink(configuration.sink, http: configuration.http, clock: testing.clock)
         if sink == nil {
             log.info("no --sink: analytics stay queued until one is given")
         }
@@ -72,14 +75,14 @@ enum ServeCommand {
         }
 
         let engineConfiguration = configuration.engineConfiguration(localSource: source.isLocal)
-        let server = StdioServer(options: configuration.server)
+        let server = StdioServer(options: configuration.server, clock: testing.clock)
         // The loop must never wait on a reader of stderr.
         log.writeInBackground()
         log.info("bunting \(BuntingVersion.current) serving \(source.location) on stdin/stdout")
         let status = server.run { context in
-            let parts = ServerAssembly.Parts(
-                configuration: engineConfiguration, worker: WorkerPool(), source: source, compile: compiler, stream: stream,
-                sink: sink, store: storage.store)
+            let parts = testing.parts(ServerAssembly.Parts(
+                configuration: engineConfiguration, worker: WorkerPool(), source: testing.source(source), compile: compiler,
+                stream: testing.stream(stream), sink: testing.sink(sink), store: storage.store), on: context)
             let assembly = ServerAssembly(context: context, parts: parts)
             storage.deferCheckpoints(on: context.loop)
             storage.forgetUsers(configuration.retention, on: context.loop)

@@ -41,6 +41,8 @@ struct ServeConfiguration {
     var server = StdioServer.Options()
     /// Timeouts, CA file and headers of the HTTP definitions source and sink.
     var http = HTTPSettings()
+    /// `--clock manual[=TIME]` and `--faults`, for testing campaigns.
+    var testing = ServeTesting.Options()
 
     private static let engineDefaults = Engine.Configuration()
     private static let serverDefaults = StdioServer.Options()
@@ -72,6 +74,8 @@ struct ServeConfiguration {
         OptionSpec(name: "ca-file", valueName: "PATH", help: "PEM certificates to trust for https:// URLs instead of the\nsystem's (TLS certificates are always verified)"),
         OptionSpec(name: "connect-timeout", valueName: "S", help: "seconds to wait for an HTTP connection (default: \(seconds(httpDefaults.connectTimeout)))"),
         OptionSpec(name: "timeout", valueName: "S", help: "seconds one HTTP request may take in all (default: \(seconds(httpDefaults.timeout)))"),
+        OptionSpec(name: "clock", valueName: "system|manual[=TIME]", help: "the server's clock: the machine's (default), or, for test\nscripts, one that moves only when told (setClock,\nadvanceClock), starting at TIME (Unix seconds or RFC 3339;\ndefault: now)"),
+        OptionSpec(name: "faults", valueName: nil, help: "for test scripts: allow injectFault, which makes the next\nrequests to the definitions, the sink or the stream fail as\nasked, and clearFaults"),
         OptionSpec(name: "log-level", valueName: "LEVEL", help: "stderr logging: off, error, warn, info or debug (default: warn)"),
         OptionSpec(name: "max-message-size", valueName: "BYTES", help: "largest message accepted (default: \(serverDefaults.maxMessageBytes))"),
         OptionSpec(name: "max-subscriptions", valueName: "N", help: "subscriptions the server keeps at once; past N, subscribe is\nanswered LIMIT_REACHED (default: \(engineDefaults.maxSubscriptions))"),
@@ -189,6 +193,7 @@ struct ServeConfiguration {
             }
             server.limits.maxReplyBytes = bytes
         }
+        testing = try ServeTesting.Options(clock: options.value("clock"), faults: options.has("faults"))
         // The last output gets as long as the rest of the shutdown.
         server.outputDrainTimeout = max(1, engine.shutdownTimeout)
     }

@@ -79,7 +79,7 @@ public final class RPCConnection {
             receiveBatch(elements, texts)
         case .message(let value, let texts):
             hold()
-            handle(IncomingMessage(value, idText: texts[0])) { [self] reply in
+            handle(IncomingMessage(value, idText: texts[0]), alone: true) { [self] reply in
                 if let reply { send(reply) }
             }
             release()
@@ -109,13 +109,13 @@ public final class RPCConnection {
                 batch.fill(index, with: .failure(id: id, error: error))
                 continue
             }
-            handle(message) { reply in batch.fill(index, with: reply) }
+            handle(message, alone: false) { reply in batch.fill(index, with: reply) }
         }
     }
 
     /// Handles one message; `reply` is called exactly once, with nil for a
-    /// notification.
-    private func handle(_ message: IncomingMessage, reply: @escaping (OutgoingMessage?) -> Void) {
+    /// notification. `alone`: not part of a batch.
+    private func handle(_ message: IncomingMessage, alone: Bool, reply: @escaping (OutgoingMessage?) -> Void) {
         switch message {
         case .invalid(let id, let error):
             reply(.failure(id: id, error: error))
@@ -128,7 +128,10 @@ public final class RPCConnection {
             dispatch(method, params, responder)
             reply(nil)
         case .request(let id, let method, let params):
-            let responder = Responder(method: method, id: id, maxResultBytes: limits.maxReplyBytes) { outcome in
+            let responder = Responder(
+                method: method, id: id, maxResultBytes: limits.maxReplyBytes,
+                releaseHeldNotifications: alone ? { [unowned self] in sendHeldNotifications() } : nil
+            ) { outcome in
                 switch outcome {
                 case .success(let result): reply(.success(id: id, result: result))
                 case .failure(let error): reply(.failure(id: id, error: error))
@@ -174,7 +177,12 @@ public final class RPCConnection {
 
     private func release() {
         holds -= 1
-        guard holds == 0, !heldNotifications.isEmpty else { return }
+        guard holds == 0 else { return }
+        sendHeldNotifications()
+    }
+
+    private func sendHeldNotifications() {
+        guard !heldNotifications.isEmpty else { return }
         let released = heldNotifications
         heldNotifications.removeAll()
         for message in released { send(message) }

@@ -17,14 +17,18 @@ public final class Responder: @unchecked Sendable {
     /// A result whose text would be longer is answered `REPLY_TOO_LARGE`.
     public let maxResultBytes: Int
     private var deliver: ((Result<EncodedJSON, RPCError>) -> Void)?
+    /// Writes the notifications held for this request's reply so far; nil
+    /// inside a batch, whose array comes before the notifications of all its items.
+    private let releaseHeldNotifications: (() -> Void)?
 
     init(
-        method: String, id: RequestID?, maxResultBytes: Int = .max,
+        method: String, id: RequestID?, maxResultBytes: Int = .max, releaseHeldNotifications: (() -> Void)? = nil,
         deliver: @escaping (Result<EncodedJSON, RPCError>) -> Void
     ) {
         self.method = method
         self.id = id
         self.maxResultBytes = maxResultBytes
+        self.releaseHeldNotifications = releaseHeldNotifications
         self.deliver = deliver
     }
 
@@ -50,6 +54,15 @@ public final class Responder: @unchecked Sendable {
             reason: "REPLY_TOO_LARGE")
     }
     public func fail(_ error: RPCError) { answer(.failure(error)) }
+
+    /// Answers after the notifications the request caused so far, rather
+    /// than before them: for a reply that says what it caused is over (a
+    /// manual clock moved past timers whose events must be seen first).
+    /// Inside a batch the batch's order holds: its array comes first.
+    public func succeedAfterItsNotifications(_ result: JSON) {
+        if !isAnswered { releaseHeldNotifications?() }
+        succeed(result)
+    }
 
     public func answer(_ outcome: Result<EncodedJSON, RPCError>) {
         guard let deliver else {

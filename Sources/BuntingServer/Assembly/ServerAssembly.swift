@@ -22,11 +22,13 @@ public final class ServerAssembly {
         public var sink: (any AnalyticsSink)?
         public var store: any Store
         public var random: SplitMix64
+        /// A clock a script moves and failures on demand (`--clock manual`, `--faults`); none by default.
+        public var testing: TestingControls
 
         public init(
             configuration: Engine.Configuration = Engine.Configuration(), worker: any Worker,
             source: any DefinitionsSource, compile: @escaping DefinitionsCompiler, stream: (any DefinitionsStreamSource)? = nil,
-            sink: (any AnalyticsSink)?, store: any Store, random: SplitMix64 = SplitMix64()
+            sink: (any AnalyticsSink)?, store: any Store, random: SplitMix64 = SplitMix64(), testing: TestingControls = .none
         ) {
             self.configuration = configuration
             self.worker = worker
@@ -36,6 +38,7 @@ public final class ServerAssembly {
             self.sink = sink
             self.store = store
             self.random = random
+            self.testing = testing
         }
     }
 
@@ -65,7 +68,7 @@ public final class ServerAssembly {
         context.loop.addTurnEndHook(commit)
         context.onShutdown { done in engine.shutDown(done) }
         self.engine = engine
-        table = BuntingMethods.table(engine: engine, context: context)
+        table = BuntingMethods.table(engine: engine, context: context, testing: parts.testing)
     }
 
     /// Starts the engine (see `Engine.start`); a storage problem found while

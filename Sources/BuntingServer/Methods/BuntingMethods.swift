@@ -7,9 +7,9 @@ import BuntingJSONRPC
 /// OpenRPC document. Dispatch and param checking read these declarations,
 /// and a test compares them with `schemas/openrpc.json`.
 public enum BuntingMethods {
-    public static func table(engine: Engine, context: ServerContext) -> MethodTable {
+    public static func table(engine: Engine, context: ServerContext, testing: TestingControls = .none) -> MethodTable {
         MethodTable(
-            ServerMethods.discovery(context, status: engine.status)
+            ServerMethods.discovery(context, status: { engine.status().merging(testing.status) })
                 + UserMethods.methods(engine)
                 + SubscriptionMethods.methods(engine)
                 + CacheMethods.methods(engine)
@@ -19,6 +19,7 @@ public enum BuntingMethods {
                 + RuleMethods.methods(engine)
                 + FeatureMethods.methods(engine)
                 + TemplateMethods.methods(engine)
+                + TestingMethods.methods(testing)
                 + [ServerMethods.shutdown(context)])
     }
 }
@@ -31,5 +32,14 @@ enum CommonParams {
         for key in ["targetingKey", "$flagd"] where attributes?[key] != nil {
             throw .invalidParams(field: "attributes", "\(key.debugDescription) is reserved by the evaluation context")
         }
+    }
+}
+
+extension JSONObject {
+    /// This object with `other`'s members added (and replacing its own).
+    func merging(_ other: JSONObject) -> JSONObject {
+        var merged = self
+        merged.merge(other)
+        return merged
     }
 }

@@ -17,9 +17,14 @@ enum CacheMethods {
                 let snapshot = try engineCall("getSnapshot") { () throws(EngineError) in
                     try engine.readSnapshot(params.channel, extras: params.extras)
                 }.encoded
+                var added: [UInt8] = []
                 // Not yet refreshed for this user: an empty list must not read as "nothing".
-                guard case .notSynced(let why) = engine.readiness(params.channel) else { return snapshot }
-                return EncodedJSON(trustedText: snapshot.bytes.dropLast() + Self.notSyncedKey + JSON.string(why).encoded() + [UInt8(ascii: "}")])
+                if case .notSynced(let why) = engine.readiness(params.channel) { added += Self.notSyncedKey + JSON.string(why).encoded() }
+                if params.explain == true {
+                    added += Self.explainKey + JSON.array(engine.explainSnapshot(params.channel, extras: params.extras).map(JSON.object)).encoded()
+                }
+                guard !added.isEmpty else { return snapshot }
+                return EncodedJSON(trustedText: snapshot.bytes.dropLast() + added + [UInt8(ascii: "}")])
             },
             .encoded(GetFeatureFlagParams.self) { params throws(RPCError) in
                 try requireSynced(.featureFlags, engine)
@@ -33,6 +38,7 @@ enum CacheMethods {
     }
 
     private static let notSyncedKey = Array(#","notSynced":"#.utf8)
+    private static let explainKey = Array(#","explain":"#.utf8)
 
     /// A read's `null` means "no such item for this user" only once the
     /// channel is synced; before that, the read is refused with the reason.

@@ -10,9 +10,13 @@ enum FeatureMethods {
     static func methods(_ engine: Engine) -> [Method] {
         [
             .encoded(EvaluateFeatureParams.self) { params throws(RPCError) in
-                try engineCall("evaluateFeature") { () throws(EngineError) in
+                let result = try engineCall("evaluateFeature") { () throws(EngineError) in
                     try engine.evaluateFeature(params.featureKey, attributes: params.attributes)
                 }
+                // An explanation is read from the result as a tree: rarely asked for, it may cost that.
+                guard params.explain == true, case .object(var explained) = result.value else { return result }
+                explained["explain"] = .object(Explanation.feature(.object(explained)))
+                return EncodedJSON(.object(explained))
             },
             .encoded(EvaluateFeaturesParams.self) { params throws(RPCError) in
                 let features = try engineCall("evaluateFeatures") { () throws(EngineError) in

@@ -14,7 +14,13 @@ public enum RuleMethods {
             },
             .encoded(EvaluateFlagParams.self) { params throws(RPCError) in
                 try checkTargetingKey(params.context)
-                return engine.encodedFlagResult(params.flagKey, context: .object(params.context), type: params.type)
+                guard params.explain == true else {
+                    return engine.encodedFlagResult(params.flagKey, context: .object(params.context), type: params.type)
+                }
+                var result = engine.evaluateFlag(params.flagKey, context: .object(params.context), type: params.type)
+                result["explain"] = .object(engine.explainFlag(params.flagKey, context: .object(params.context))
+                    ?? ["why": .string(result["errorMessage"]?.stringValue ?? "no definitions are loaded")])
+                return EncodedJSON(.object(result))
             },
             .immediate(EvaluateFlagsParams.self) { params throws(RPCError) in
                 try checkTargetingKey(params.context)

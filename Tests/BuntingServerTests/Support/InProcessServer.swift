@@ -61,10 +61,13 @@ final class InProcessServer {
     ///     as `bunting serve` does) and its limits.
     ///   - configure: changes the engine's configuration (no polls, no
     ///     periodic flushes by default: tests move the clock themselves).
+    ///   - testing: as `serve --clock manual` (`setClock`, `advanceClock` on
+    ///     `clock`) and `serve --faults` (`injectFault`, its source and sink
+    ///     decorated as `serve` decorates them); neither by default.
     init(
         definitions: String = InProcessServer.document, framing: Framing = .ndjson,
         options: StdioServer.Options = StdioServer.Options(), store: any Store = MemoryStore(), withSink: Bool = true,
-        configure: (inout Engine.Configuration) -> Void = { _ in }
+        testing: Controls = [], configure: (inout Engine.Configuration) -> Void = { _ in }
     ) {
         loop = EventLoop(clock: clock)
         source = TestDefinitionsSource(definitions)
@@ -81,9 +84,10 @@ final class InProcessServer {
         configuration.flushInterval = 1_000_000
         configuration.retry = RetryPolicy(initialDelay: 1, maxDelay: 30, maxRetries: 3)
         configure(&configuration)
-        assembly = ServerAssembly(context: context, parts: ServerAssembly.Parts(
+        let parts = ServerAssembly.Parts(
             configuration: configuration, worker: InlineWorker(), source: source, compile: Definitions.compiler,
-            sink: withSink ? sink : nil, store: store, random: SplitMix64(seed: 7)))
+            sink: withSink ? sink : nil, store: store, random: SplitMix64(seed: 7))
+        assembly = ServerAssembly(context: context, parts: testing.parts(parts, clock: clock, loop: loop))
         exit = { [unowned self] status in exitStatus = status }
         stopInput = { [unowned self] in inputStopped = true }
         connection = RPCConnection(methods: assembly.table, limits: options.limits) { [unowned self] message in

@@ -56,6 +56,11 @@ export class ChannelDisabledError extends BuntingError {}
 /** -32010 LIMIT_REACHED (`data.why`): a bound of the server reached, such as its subscriptions. */
 export class LimitReachedError extends BuntingError {}
 /**
+ * -32011 NOT_ENABLED (`data.method`): a method for testing campaigns on a server not started for it
+ * (`setClock` and `advanceClock` need `clock: "manual"`, `injectFault` and `clearFaults` `faults: true`).
+ */
+export class NotEnabledError extends BuntingError {}
+/**
  * -32012 (`data.line`, `data.column` in the template): a Liquid template given to `renderTemplate`
  * gave no text. INVALID_TEMPLATE: it does not parse, or rendering failed; TEMPLATE_LIMIT: a bound
  * was reached; TEMPLATE_ABORTED: it ran `abort_message` (`data.abortMessage`).
@@ -92,6 +97,7 @@ const classByReason = {
   NOT_SYNCED: NotSyncedError,
   CHANNEL_DISABLED: ChannelDisabledError,
   LIMIT_REACHED: LimitReachedError,
+  NOT_ENABLED: NotEnabledError,
   INVALID_TEMPLATE: TemplateError,
   TEMPLATE_LIMIT: TemplateError,
   TEMPLATE_ABORTED: TemplateError,
@@ -114,6 +120,7 @@ const classByCode = {
   [-32008]: NotSyncedError,
   [-32009]: ChannelDisabledError,
   [-32010]: LimitReachedError,
+  [-32011]: NotEnabledError,
   [-32012]: TemplateError,
 };
 

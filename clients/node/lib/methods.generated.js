@@ -51,7 +51,10 @@ export class BuntingMethods extends Connection {
    * render error). `stream`, when the definitions come over a Server-Sent Events stream too
    * (`--stream`, or GrowthBook's announced one), says whether it is connected and since when, the
    * last event id it would resume from, how many times it tried to connect again and how many
-   * events came, and why it is down while it is.
+   * events came, and why it is down while it is. A server started with `--clock manual` adds
+   * `clock` (`{kind: "manual", time, date}`), one started with `--faults` adds `faults`, the
+   * injected failures still armed.
+   *
    *
    * @param {{}} [params] none
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
@@ -378,12 +381,18 @@ export class BuntingMethods extends Connection {
    * words `getFeatureFlag`'s -32008 `NOT_SYNCED` uses, so that an empty list is never mistaken for
    * "nothing". Reads only: no refresh, no notification, nothing logged; answers from the cache
    * while the SDK is disabled. With `extras` (content cards only; -32602 for another channel) only
-   * the cards of that feed are listed, and `unviewedCount` counts them.
+   * the cards of that feed are listed, and `unviewedCount` counts them. With `explain: true` the
+   * snapshot carries `explain`: each item of the definitions for the channel (flags, banners or
+   * cards, then the entries left out when the definitions loaded), decided for the current user
+   * now, with whether this snapshot holds it and why (targeting, schedule, expiry, control group,
+   * a banner of higher priority, a dismissal, a problem in the item).
    *
    * @param {object} params
    * @param {import("../index.js").Channel} params.channel The channel.
    * @param {import("../index.js").ExtrasFilter} [params.extras] Content cards only: list just the
    *     cards whose `extras` hold all of these keys and values.
+   * @param {boolean} [params.explain] Adds `explain`: each item of the definitions for the channel
+   *     and why it is or is not in this snapshot.
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<import("../index.js").CacheSnapshot>} cacheSnapshot
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
@@ -808,7 +817,9 @@ export class BuntingMethods extends Connection {
    * `TYPE_MISMATCH`. An unknown flag is not an RPC error: it answers `reason` `ERROR`, `errorCode`
    * `FLAG_NOT_FOUND`, `value` and `variant` null; a flag whose definition cannot be used answers
    * `PARSE_ERROR`. Touches no user state and logs nothing (no impression); answers while the SDK
-   * is disabled.
+   * is disabled. With `explain: true` the result carries `explain`: why, in words, the targeting
+   * that decided (`rule`, a JSON pointer into the definitions) and whether the `featureFlags`
+   * channel lists the flag.
    *
    * @param {object} params
    * @param {string} params.flagKey The flag's key in the definitions.
@@ -817,6 +828,8 @@ export class BuntingMethods extends Connection {
    * @param {import("../index.js").FlagType} [params.type] The type the caller asks for
    *     (OpenFeature's typed resolution); a resolved value of another type answers
    *     `ERROR`/`TYPE_MISMATCH`.
+   * @param {boolean} [params.explain] Adds `explain` (FlagExplanation): why the flag resolves as
+   *     it does, and the targeting that decided.
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<import("../index.js").EvaluateFlagResult>} resolution
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
@@ -886,12 +899,15 @@ export class BuntingMethods extends Connection {
    * per user, experiment and variation a session. With `attributes`, for that context alone: no
    * sticky arm is read or kept and nothing is logged, as `evaluateFlag` with a context. An unknown
    * feature answers source `unknownFeature`, value null. While the SDK is disabled, a request
-   * without `attributes` is refused -32004 SDK_DISABLED.
+   * without `attributes` is refused -32004 SDK_DISABLED. With `explain: true` the result carries
+   * `explain`: why, in words, and the rule that decided.
    *
    * @param {object} params
    * @param {string} params.featureKey The feature's key.
    * @param {object} [params.attributes] GrowthBook's context for this request alone (its
    *     attributes); the current user's when absent.
+   * @param {boolean} [params.explain] Adds `explain` (FlagExplanation): why the feature has its
+   *     value, and the rule that decided.
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<import("../index.js").FeatureResult>} result
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
@@ -1034,6 +1050,139 @@ export class BuntingMethods extends Connection {
   shutdown(params, options) {
     return this.call("shutdown", params, options);
   }
+
+  /**
+   * Sets the manual clock (`serve --clock manual`).
+   *
+   * Sets the wall clock of a server started with `--clock manual` to `time`, forward or back, as
+   * an administrator (or NTP) stepping it does: everything that reads the time sees the new time
+   * at once (schedules and expiry, `lastSyncAt`, event and analytics times, Retry-After dates,
+   * `$flagd.timestamp`), and no timer runs, since no time passed (timers count time passed: use
+   * `advanceClock`). Nothing is refreshed: a schedule is read when a channel is refreshed, expiry
+   * when it is read. A server on the system clock answers -32011 NOT_ENABLED, so that no
+   * production server's clock can be moved.
+   *
+   * @param {object} params
+   * @param {import("../index.js").TimeInput} params.time The new time: Unix seconds or an RFC 3339
+   *     date-time.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").ClockResult>} clock
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").NotEnabledError} -32011 NOT_ENABLED
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // a Monday morning
+   * await client.setClock({"time":"2026-12-07T09:00:00Z"});
+   * // → {"time":1765098000,"date":"2026-12-07T09:00:00Z"}
+   */
+  setClock(params, options) {
+    return this.call("setClock", params, options);
+  }
+
+  /**
+   * Lets time pass on the manual clock (`serve --clock manual`).
+   *
+   * Lets `seconds` pass on a server started with `--clock manual`. Every timer due within them
+   * runs at its own deadline, in order, the clock reading exactly that deadline: polls of the
+   * definitions, retries of the source and of the sink (with their back-off and Retry-After),
+   * periodic flushes, the release of memory after large refreshes, the store's hourly sweep of
+   * users not seen. What a timer starts (a fetch, a delivery) finishes, with its events, before
+   * the next deadline, so a retry scheduled by a failure within the span runs within it too. The
+   * events come before the reply (in a batch, after the batch's array, as always). Rate-limit
+   * buckets refill with the time passed. An advance steps through at most 100,000 deadlines (a
+   * second's polls over a day are 86,400); past that the rest of the span passes at once, each
+   * overdue timer running once at the end (`coalesced` true). While it runs, the server reads no
+   * input: its I/O (a real source or sink) is waited for. A server on the system clock answers
+   * -32011 NOT_ENABLED.
+   *
+   * @param {object} params
+   * @param {number} params.seconds How long passes, in seconds (≥ 0, at most a hundred years).
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").ClockResult>} clock
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").NotEnabledError} -32011 NOT_ENABLED
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // a minute
+   * await client.advanceClock({"seconds":60});
+   * // → {"time":1765098060,"date":"2026-12-07T09:01:00Z","steps":3,"coalesced":false}
+   */
+  advanceClock(params, options) {
+    return this.call("advanceClock", params, options);
+  }
+
+  /**
+   * Makes the next requests to the source, the sink or the stream fail (`serve --faults`).
+   *
+   * On a server started with `--faults`: the next `times` requests to `target` (after the failures
+   * already armed for it, first armed first given) get `response` instead of reaching the network
+   * or the file. The answer is read by the failure model as the same answer from an HTTP server
+   * would be, whatever the real source or sink is, so the app sees what it would see: 503 is
+   * SERVER_ERROR and retried, 429 with `Retry-After` is RATE_LIMITED with `rateLimitedUntil`, 401
+   * is retried then DO_NOT_RETRY, `timeout`, `disconnect`, `invalidData`, a `definitions` answer
+   * of status 200 with a `body` is a document (a half body does not parse: INVALID_SERVER_DATA),
+   * and a `sink` answer of 2xx accepts the batch without writing it anywhere. Answers the failures
+   * armed. `status.faults` lists them too. A `sink` target on a server without `--sink` is -32003
+   * NOT_ALLOWED; a server started without `--faults` answers -32011 NOT_ENABLED.
+   *
+   * @param {object} params
+   * @param {import("../index.js").FaultTarget} params.target Where the failure goes.
+   * @param {import("../index.js").FaultResponse} params.response The answer given instead of the
+   *     real one.
+   * @param {number} [params.times] How many requests get it (1 by default).
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").FaultsResult>} faults
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").NotAllowedError} -32003 NOT_ALLOWED
+   * @throws {import("../index.js").NotEnabledError} -32011 NOT_ENABLED
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // a 429 storm
+   * await client.injectFault({
+  "target": "definitions",
+  "response": {"status":429,"headers":{"Retry-After":"120"}},
+  "times": 3
+});
+   * // → {
+   * //     "faults": [
+   * //       {
+   * //         "target": "definitions",
+   * //         "times": 3,
+   * //         "response": {"status":429,"headers":{"Retry-After":"120"}}
+   * //       }
+   * //     ]
+   * //   }
+   */
+  injectFault(params, options) {
+    return this.call("injectFault", params, options);
+  }
+
+  /**
+   * Disarms injected failures (`serve --faults`).
+   *
+   * Disarms the failures armed for `target`, or for every target without it, and answers those
+   * still armed. A server started without `--faults` answers -32011 NOT_ENABLED.
+   *
+   * @param {object} [params]
+   * @param {import("../index.js").FaultTarget} [params.target] The target to disarm; every one
+   *     when left out.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<import("../index.js").FaultsResult>} faults
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").NotEnabledError} -32011 NOT_ENABLED
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // all
+   * await client.clearFaults();
+   * // → {"faults":[]}
+   */
+  clearFaults(params, options) {
+    return this.call("clearFaults", params, options);
+  }
 }
 
 /** The methods above as the document declares them: what index.d.ts is checked against. */
@@ -1049,7 +1198,7 @@ export const protocolMethods = Object.freeze([
   { method: "subscribeToDefinitions", name: "subscribeToDefinitions", subscribes: true, deprecated: false, params: [] },
   { method: "removeSubscription", name: "removeSubscription", subscribes: false, deprecated: false, params: [{ name: "subscriptionId", required: true }] },
   { method: "refresh", name: "refresh", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "placementIds", required: false }] },
-  { method: "getSnapshot", name: "getSnapshot", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "extras", required: false }] },
+  { method: "getSnapshot", name: "getSnapshot", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "extras", required: false }, { name: "explain", required: false }] },
   { method: "getFeatureFlag", name: "getFeatureFlag", subscribes: false, deprecated: false, params: [{ name: "id", required: true }] },
   { method: "getBanner", name: "getBanner", subscribes: false, deprecated: false, params: [{ name: "placementId", required: true }] },
   { method: "logImpression", name: "logImpression", subscribes: false, deprecated: false, params: [{ name: "channel", required: true }, { name: "id", required: false }, { name: "ids", required: false }] },
@@ -1061,11 +1210,15 @@ export const protocolMethods = Object.freeze([
   { method: "disableSDK", name: "disableSDK", subscribes: false, deprecated: false, params: [] },
   { method: "enableSDK", name: "enableSDK", subscribes: false, deprecated: false, params: [] },
   { method: "evaluate", name: "evaluate", subscribes: false, deprecated: false, params: [{ name: "rule", required: true }, { name: "data", required: false }] },
-  { method: "evaluateFlag", name: "evaluateFlag", subscribes: false, deprecated: false, params: [{ name: "flagKey", required: true }, { name: "context", required: true }, { name: "type", required: false }] },
+  { method: "evaluateFlag", name: "evaluateFlag", subscribes: false, deprecated: false, params: [{ name: "flagKey", required: true }, { name: "context", required: true }, { name: "type", required: false }, { name: "explain", required: false }] },
   { method: "evaluateFlags", name: "evaluateFlags", subscribes: false, deprecated: false, params: [{ name: "context", required: true }, { name: "flagKeys", required: false }] },
-  { method: "evaluateFeature", name: "evaluateFeature", subscribes: false, deprecated: false, params: [{ name: "featureKey", required: true }, { name: "attributes", required: false }] },
+  { method: "evaluateFeature", name: "evaluateFeature", subscribes: false, deprecated: false, params: [{ name: "featureKey", required: true }, { name: "attributes", required: false }, { name: "explain", required: false }] },
   { method: "evaluateFeatures", name: "evaluateFeatures", subscribes: false, deprecated: false, params: [{ name: "attributes", required: false }, { name: "featureKeys", required: false }] },
   { method: "evaluateCondition", name: "evaluateCondition", subscribes: false, deprecated: false, params: [{ name: "condition", required: true }, { name: "attributes", required: true }, { name: "savedGroups", required: false }] },
   { method: "renderTemplate", name: "renderTemplate", subscribes: false, deprecated: false, params: [{ name: "template", required: true }, { name: "data", required: false }, { name: "attributes", required: false }] },
   { method: "shutdown", name: "shutdown", subscribes: false, deprecated: false, params: [] },
+  { method: "setClock", name: "setClock", subscribes: false, deprecated: false, params: [{ name: "time", required: true }] },
+  { method: "advanceClock", name: "advanceClock", subscribes: false, deprecated: false, params: [{ name: "seconds", required: true }] },
+  { method: "injectFault", name: "injectFault", subscribes: false, deprecated: false, params: [{ name: "target", required: true }, { name: "response", required: true }, { name: "times", required: false }] },
+  { method: "clearFaults", name: "clearFaults", subscribes: false, deprecated: false, params: [{ name: "target", required: false }] },
 ]);

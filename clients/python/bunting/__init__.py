@@ -19,7 +19,7 @@ from ._methods import METHODS
 from .client import Bunting, Subscription
 from .events import ChannelEvent, DefinitionsEvent, UpdatesEvent
 from .errors import (BinaryNotFound, BuntingError, BuntingTimeout, ChannelDisabled, ClientClosed, EventTimeout,
-                     LimitReached,
+                     LimitReached, NotEnabled,
                      InternalError, InvalidParams, InvalidRequest, InvalidRule, MethodNotFound, MethodNotImplemented,
                      NotAllowed, NotFound, NotSynced, ParseError, ProtocolError, RequestTimeout, RPCError,
                      SDKDisabled, ServerExited, ShuttingDown, StorageError, SubscriptionEnded, TemplateError)
@@ -40,7 +40,7 @@ __all__ = [
     "AsyncBunting", "AsyncSubscription", "Bunting", "METHODS", "Subscription", "errors", "events", "results",
     "ChannelEvent", "DefinitionsEvent", "UpdatesEvent",
     "BinaryNotFound", "BuntingError", "BuntingTimeout", "ChannelDisabled", "ClientClosed", "EventTimeout",
-    "LimitReached",
+    "LimitReached", "NotEnabled",
     "InternalError", "InvalidParams", "InvalidRequest", "InvalidRule", "MethodNotFound", "MethodNotImplemented",
     "NotAllowed", "NotFound", "NotSynced", "ParseError", "ProtocolError", "RequestTimeout", "RPCError",
     "SDKDisabled", "ServerExited", "ShuttingDown", "StorageError", "SubscriptionEnded", "TemplateError",

@@ -21,15 +21,17 @@ if TYPE_CHECKING:
 
 EventCallback = Callable[[Any], Any]
 Channel = Literal["banners", "contentCards", "featureFlags"]
+FaultTarget = Literal["definitions", "sink", "stream"]
 FlagType = Literal["boolean", "string", "integer", "float", "object"]
 InteractiveChannel = Literal["contentCards", "banners"]
 
 from .results import (
+    ArmedFault,
     Banner,
     BannersSnapshot,
     CacheSnapshot,
-    Channel,
     ChannelStatus,
+    ClockResult,
     ContentCard,
     ContentCardsData,
     ContentCardsSnapshot,
@@ -40,9 +42,13 @@ from .results import (
     EvaluateFlagResult,
     EvaluateFlagsResult,
     EvaluateResult,
+    FaultResponse,
+    FaultResponseObject,
+    FaultsResult,
     FeatureFlag,
     FeatureFlagsSnapshot,
     FeatureResult,
+    FlagExplanation,
     FlushResult,
     LastSyncAt,
     OpenRPCDocument,
@@ -57,6 +63,7 @@ from .results import (
     RenderTemplateResult,
     StatusResult,
     StatusResultChannels,
+    StatusResultClock,
     StreamStatus,
     SubscribeResult,
     SubscribeResultObject,
@@ -157,6 +164,7 @@ METHODS: Dict[str, MethodSpec] = {
         (
             Param("channel", "channel", True),
             Param("extras", "extras", False),
+            Param("explain", "explain", False),
         ),
         None, False,
     ),
@@ -245,6 +253,7 @@ METHODS: Dict[str, MethodSpec] = {
             Param("flagKey", "flag_key", True),
             Param("context", "context", True),
             Param("type", "type", False),
+            Param("explain", "explain", False),
         ),
         None, False,
     ),
@@ -261,6 +270,7 @@ METHODS: Dict[str, MethodSpec] = {
         (
             Param("featureKey", "feature_key", True),
             Param("attributes", "attributes", False),
+            Param("explain", "explain", False),
         ),
         None, False,
     ),
@@ -293,6 +303,36 @@ METHODS: Dict[str, MethodSpec] = {
     "shutdown": MethodSpec(
         "shutdown", "shutdown",
         (),
+        None, False,
+    ),
+    "setClock": MethodSpec(
+        "setClock", "set_clock",
+        (
+            Param("time", "time", True),
+        ),
+        None, False,
+    ),
+    "advanceClock": MethodSpec(
+        "advanceClock", "advance_clock",
+        (
+            Param("seconds", "seconds", True),
+        ),
+        None, False,
+    ),
+    "injectFault": MethodSpec(
+        "injectFault", "inject_fault",
+        (
+            Param("target", "target", True),
+            Param("response", "response", True),
+            Param("times", "times", False),
+        ),
+        None, False,
+    ),
+    "clearFaults": MethodSpec(
+        "clearFaults", "clear_faults",
+        (
+            Param("target", "target", False),
+        ),
         None, False,
     ),
 }
@@ -346,7 +386,9 @@ class SyncMethods:
         (`abort_message`, a render error). `stream`, when the definitions come over a Server-Sent
         Events stream too (`--stream`, or GrowthBook's announced one), says whether it is connected
         and since when, the last event id it would resume from, how many times it tried to connect
-        again and how many events came, and why it is down while it is.
+        again and how many events came, and why it is down while it is. A server started with
+        `--clock manual` adds `clock` (`{kind: "manual", time, date}`), one started with `--faults`
+        adds `faults`, the injected failures still armed.
 
         Args:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
@@ -672,6 +714,7 @@ class SyncMethods:
         channel: Channel,
         *,
         extras: Optional[Dict[str, Any]] = None,
+        explain: Optional[bool] = None,
         timeout: Optional[float] = None,
     ) -> CacheSnapshot:
         """`getSnapshot`: Returns a channel's cached data.
@@ -685,11 +728,18 @@ class SyncMethods:
         mistaken for "nothing". Reads only: no refresh, no notification, nothing logged; answers
         from the cache while the SDK is disabled. With `extras` (content cards only; -32602 for
         another channel) only the cards of that feed are listed, and `unviewedCount` counts them.
+        With `explain: true` the snapshot carries `explain`: each item of the definitions for the
+        channel (flags, banners or cards, then the entries left out when the definitions loaded),
+        decided for the current user now, with whether this snapshot holds it and why (targeting,
+        schedule, expiry, control group, a banner of higher priority, a dismissal, a problem in the
+        item).
 
         Args:
             channel: The channel.
             extras: (optional) Content cards only: list just the cards whose `extras` hold all of
                 these keys and values.
+            explain: (optional) Adds `explain`: each item of the definitions for the channel and why
+                it is or is not in this snapshot.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -704,6 +754,8 @@ class SyncMethods:
         params: Dict[str, Any] = {"channel": channel}
         if extras is not None:
             params["extras"] = extras
+        if explain is not None:
+            params["explain"] = explain
         return self._request("getSnapshot", params, timeout)
 
     def get_feature_flag(
@@ -1061,6 +1113,7 @@ class SyncMethods:
         context: Dict[str, Any],
         *,
         type: Optional[FlagType] = None,
+        explain: Optional[bool] = None,
         timeout: Optional[float] = None,
     ) -> EvaluateFlagResult:
         """`evaluateFlag`: Evaluates a flag of the definitions as flagd would.
@@ -1074,13 +1127,17 @@ class SyncMethods:
         `TYPE_MISMATCH`. An unknown flag is not an RPC error: it answers `reason` `ERROR`,
         `errorCode` `FLAG_NOT_FOUND`, `value` and `variant` null; a flag whose definition cannot be
         used answers `PARSE_ERROR`. Touches no user state and logs nothing (no impression); answers
-        while the SDK is disabled.
+        while the SDK is disabled. With `explain: true` the result carries `explain`: why, in words,
+        the targeting that decided (`rule`, a JSON pointer into the definitions) and whether the
+        `featureFlags` channel lists the flag.
 
         Args:
             flag_key: The flag's key in the definitions.
             context: The evaluation context, with `targetingKey`.
             type: (optional) The type the caller asks for (OpenFeature's typed resolution); a
                 resolved value of another type answers `ERROR`/`TYPE_MISMATCH`.
+            explain: (optional) Adds `explain` (FlagExplanation): why the flag resolves as it does,
+                and the targeting that decided.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -1096,6 +1153,8 @@ class SyncMethods:
         params: Dict[str, Any] = {"flagKey": flag_key, "context": context}
         if type is not None:
             params["type"] = type
+        if explain is not None:
+            params["explain"] = explain
         return self._request("evaluateFlag", params, timeout)
 
     def evaluate_flags(
@@ -1137,6 +1196,7 @@ class SyncMethods:
         feature_key: str,
         *,
         attributes: Optional[Dict[str, Any]] = None,
+        explain: Optional[bool] = None,
         timeout: Optional[float] = None,
     ) -> FeatureResult:
         """`evaluateFeature`: Evaluates a GrowthBook feature.
@@ -1152,12 +1212,15 @@ class SyncMethods:
         With `attributes`, for that context alone: no sticky arm is read or kept and nothing is
         logged, as `evaluateFlag` with a context. An unknown feature answers source
         `unknownFeature`, value null. While the SDK is disabled, a request without `attributes` is
-        refused -32004 SDK_DISABLED.
+        refused -32004 SDK_DISABLED. With `explain: true` the result carries `explain`: why, in
+        words, and the rule that decided.
 
         Args:
             feature_key: The feature's key.
             attributes: (optional) GrowthBook's context for this request alone (its attributes); the
                 current user's when absent.
+            explain: (optional) Adds `explain` (FlagExplanation): why the feature has its value, and
+                the rule that decided.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -1174,6 +1237,8 @@ class SyncMethods:
         params: Dict[str, Any] = {"featureKey": feature_key}
         if attributes is not None:
             params["attributes"] = attributes
+        if explain is not None:
+            params["explain"] = explain
         return self._request("evaluateFeature", params, timeout)
 
     def evaluate_features(
@@ -1309,6 +1374,135 @@ class SyncMethods:
         """
         return self._request("shutdown", None, timeout)
 
+    def set_clock(self, time: Union[float, str], *, timeout: Optional[float] = None) -> ClockResult:
+        """`setClock`: Sets the manual clock (`serve --clock manual`).
+
+        Sets the wall clock of a server started with `--clock manual` to `time`, forward or back, as
+        an administrator (or NTP) stepping it does: everything that reads the time sees the new time
+        at once (schedules and expiry, `lastSyncAt`, event and analytics times, Retry-After dates,
+        `$flagd.timestamp`), and no timer runs, since no time passed (timers count time passed: use
+        `advanceClock`). Nothing is refreshed: a schedule is read when a channel is refreshed,
+        expiry when it is read. A server on the system clock answers -32011 NOT_ENABLED, so that no
+        production server's clock can be moved.
+
+        Args:
+            time: The new time: Unix seconds or an RFC 3339 date-time.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The manual clock after the change: `time` in Unix seconds and `date` in RFC 3339 (UTC).
+                `advanceClock` adds `steps`, the timer deadlines it stepped through, and
+                `coalesced`, true when it stepped through the most one advance takes (100,000) and
+                let the rest of the span pass at once.
+
+        Raises:
+            InvalidParams, NotEnabled, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"time": time}
+        return self._request("setClock", params, timeout)
+
+    def advance_clock(self, seconds: float, *, timeout: Optional[float] = None) -> ClockResult:
+        """`advanceClock`: Lets time pass on the manual clock (`serve --clock manual`).
+
+        Lets `seconds` pass on a server started with `--clock manual`. Every timer due within them
+        runs at its own deadline, in order, the clock reading exactly that deadline: polls of the
+        definitions, retries of the source and of the sink (with their back-off and Retry-After),
+        periodic flushes, the release of memory after large refreshes, the store's hourly sweep of
+        users not seen. What a timer starts (a fetch, a delivery) finishes, with its events, before
+        the next deadline, so a retry scheduled by a failure within the span runs within it too. The
+        events come before the reply (in a batch, after the batch's array, as always). Rate-limit
+        buckets refill with the time passed. An advance steps through at most 100,000 deadlines (a
+        second's polls over a day are 86,400); past that the rest of the span passes at once, each
+        overdue timer running once at the end (`coalesced` true). While it runs, the server reads no
+        input: its I/O (a real source or sink) is waited for. A server on the system clock answers
+        -32011 NOT_ENABLED.
+
+        Args:
+            seconds: How long passes, in seconds (≥ 0, at most a hundred years).
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The manual clock after the change: `time` in Unix seconds and `date` in RFC 3339 (UTC).
+                `advanceClock` adds `steps`, the timer deadlines it stepped through, and
+                `coalesced`, true when it stepped through the most one advance takes (100,000) and
+                let the rest of the span pass at once.
+
+        Raises:
+            InvalidParams, NotEnabled, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"seconds": seconds}
+        return self._request("advanceClock", params, timeout)
+
+    def inject_fault(
+        self,
+        target: FaultTarget,
+        response: Union[Literal["timeout", "disconnect", "invalidData"], Dict[str, Any]],
+        *,
+        times: Optional[int] = None,
+        timeout: Optional[float] = None,
+    ) -> FaultsResult:
+        """`injectFault`: Makes the next requests to the source, the sink or the stream fail (`serve
+        --faults`).
+
+        On a server started with `--faults`: the next `times` requests to `target` (after the
+        failures already armed for it, first armed first given) get `response` instead of reaching
+        the network or the file. The answer is read by the failure model as the same answer from an
+        HTTP server would be, whatever the real source or sink is, so the app sees what it would
+        see: 503 is SERVER_ERROR and retried, 429 with `Retry-After` is RATE_LIMITED with
+        `rateLimitedUntil`, 401 is retried then DO_NOT_RETRY, `timeout`, `disconnect`,
+        `invalidData`, a `definitions` answer of status 200 with a `body` is a document (a half body
+        does not parse: INVALID_SERVER_DATA), and a `sink` answer of 2xx accepts the batch without
+        writing it anywhere. Answers the failures armed. `status.faults` lists them too. A `sink`
+        target on a server without `--sink` is -32003 NOT_ALLOWED; a server started without
+        `--faults` answers -32011 NOT_ENABLED.
+
+        Args:
+            target: Where the failure goes.
+            response: The answer given instead of the real one.
+            times: (optional) How many requests get it (1 by default).
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            Every failure still armed, each target's in the order they will be given.
+
+        Raises:
+            InvalidParams, NotAllowed, NotEnabled, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"target": target, "response": response}
+        if times is not None:
+            params["times"] = times
+        return self._request("injectFault", params, timeout)
+
+    def clear_faults(
+        self,
+        *,
+        target: Optional[FaultTarget] = None,
+        timeout: Optional[float] = None,
+    ) -> FaultsResult:
+        """`clearFaults`: Disarms injected failures (`serve --faults`).
+
+        Disarms the failures armed for `target`, or for every target without it, and answers those
+        still armed. A server started without `--faults` answers -32011 NOT_ENABLED.
+
+        Args:
+            target: (optional) The target to disarm; every one when left out.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            Every failure still armed, each target's in the order they will be given.
+
+        Raises:
+            InvalidParams, NotEnabled, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {}
+        if target is not None:
+            params["target"] = target
+        return self._request("clearFaults", params, timeout)
+
 
 class AsyncMethods:
     """The methods of `AsyncBunting`; each is a coroutine."""
@@ -1358,7 +1552,9 @@ class AsyncMethods:
         (`abort_message`, a render error). `stream`, when the definitions come over a Server-Sent
         Events stream too (`--stream`, or GrowthBook's announced one), says whether it is connected
         and since when, the last event id it would resume from, how many times it tried to connect
-        again and how many events came, and why it is down while it is.
+        again and how many events came, and why it is down while it is. A server started with
+        `--clock manual` adds `clock` (`{kind: "manual", time, date}`), one started with `--faults`
+        adds `faults`, the injected failures still armed.
 
         Args:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
@@ -1684,6 +1880,7 @@ class AsyncMethods:
         channel: Channel,
         *,
         extras: Optional[Dict[str, Any]] = None,
+        explain: Optional[bool] = None,
         timeout: Optional[float] = None,
     ) -> CacheSnapshot:
         """`getSnapshot`: Returns a channel's cached data.
@@ -1697,11 +1894,18 @@ class AsyncMethods:
         mistaken for "nothing". Reads only: no refresh, no notification, nothing logged; answers
         from the cache while the SDK is disabled. With `extras` (content cards only; -32602 for
         another channel) only the cards of that feed are listed, and `unviewedCount` counts them.
+        With `explain: true` the snapshot carries `explain`: each item of the definitions for the
+        channel (flags, banners or cards, then the entries left out when the definitions loaded),
+        decided for the current user now, with whether this snapshot holds it and why (targeting,
+        schedule, expiry, control group, a banner of higher priority, a dismissal, a problem in the
+        item).
 
         Args:
             channel: The channel.
             extras: (optional) Content cards only: list just the cards whose `extras` hold all of
                 these keys and values.
+            explain: (optional) Adds `explain`: each item of the definitions for the channel and why
+                it is or is not in this snapshot.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -1716,6 +1920,8 @@ class AsyncMethods:
         params: Dict[str, Any] = {"channel": channel}
         if extras is not None:
             params["extras"] = extras
+        if explain is not None:
+            params["explain"] = explain
         return await self._request("getSnapshot", params, timeout)
 
     async def get_feature_flag(
@@ -2078,6 +2284,7 @@ class AsyncMethods:
         context: Dict[str, Any],
         *,
         type: Optional[FlagType] = None,
+        explain: Optional[bool] = None,
         timeout: Optional[float] = None,
     ) -> EvaluateFlagResult:
         """`evaluateFlag`: Evaluates a flag of the definitions as flagd would.
@@ -2091,13 +2298,17 @@ class AsyncMethods:
         `TYPE_MISMATCH`. An unknown flag is not an RPC error: it answers `reason` `ERROR`,
         `errorCode` `FLAG_NOT_FOUND`, `value` and `variant` null; a flag whose definition cannot be
         used answers `PARSE_ERROR`. Touches no user state and logs nothing (no impression); answers
-        while the SDK is disabled.
+        while the SDK is disabled. With `explain: true` the result carries `explain`: why, in words,
+        the targeting that decided (`rule`, a JSON pointer into the definitions) and whether the
+        `featureFlags` channel lists the flag.
 
         Args:
             flag_key: The flag's key in the definitions.
             context: The evaluation context, with `targetingKey`.
             type: (optional) The type the caller asks for (OpenFeature's typed resolution); a
                 resolved value of another type answers `ERROR`/`TYPE_MISMATCH`.
+            explain: (optional) Adds `explain` (FlagExplanation): why the flag resolves as it does,
+                and the targeting that decided.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -2113,6 +2324,8 @@ class AsyncMethods:
         params: Dict[str, Any] = {"flagKey": flag_key, "context": context}
         if type is not None:
             params["type"] = type
+        if explain is not None:
+            params["explain"] = explain
         return await self._request("evaluateFlag", params, timeout)
 
     async def evaluate_flags(
@@ -2154,6 +2367,7 @@ class AsyncMethods:
         feature_key: str,
         *,
         attributes: Optional[Dict[str, Any]] = None,
+        explain: Optional[bool] = None,
         timeout: Optional[float] = None,
     ) -> FeatureResult:
         """`evaluateFeature`: Evaluates a GrowthBook feature.
@@ -2169,12 +2383,15 @@ class AsyncMethods:
         With `attributes`, for that context alone: no sticky arm is read or kept and nothing is
         logged, as `evaluateFlag` with a context. An unknown feature answers source
         `unknownFeature`, value null. While the SDK is disabled, a request without `attributes` is
-        refused -32004 SDK_DISABLED.
+        refused -32004 SDK_DISABLED. With `explain: true` the result carries `explain`: why, in
+        words, and the rule that decided.
 
         Args:
             feature_key: The feature's key.
             attributes: (optional) GrowthBook's context for this request alone (its attributes); the
                 current user's when absent.
+            explain: (optional) Adds `explain` (FlagExplanation): why the feature has its value, and
+                the rule that decided.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -2191,6 +2408,8 @@ class AsyncMethods:
         params: Dict[str, Any] = {"featureKey": feature_key}
         if attributes is not None:
             params["attributes"] = attributes
+        if explain is not None:
+            params["explain"] = explain
         return await self._request("evaluateFeature", params, timeout)
 
     async def evaluate_features(
@@ -2325,3 +2544,142 @@ class AsyncMethods:
                 ServerExited.
         """
         return await self._request("shutdown", None, timeout)
+
+    async def set_clock(
+        self,
+        time: Union[float, str],
+        *,
+        timeout: Optional[float] = None,
+    ) -> ClockResult:
+        """`setClock`: Sets the manual clock (`serve --clock manual`).
+
+        Sets the wall clock of a server started with `--clock manual` to `time`, forward or back, as
+        an administrator (or NTP) stepping it does: everything that reads the time sees the new time
+        at once (schedules and expiry, `lastSyncAt`, event and analytics times, Retry-After dates,
+        `$flagd.timestamp`), and no timer runs, since no time passed (timers count time passed: use
+        `advanceClock`). Nothing is refreshed: a schedule is read when a channel is refreshed,
+        expiry when it is read. A server on the system clock answers -32011 NOT_ENABLED, so that no
+        production server's clock can be moved.
+
+        Args:
+            time: The new time: Unix seconds or an RFC 3339 date-time.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The manual clock after the change: `time` in Unix seconds and `date` in RFC 3339 (UTC).
+                `advanceClock` adds `steps`, the timer deadlines it stepped through, and
+                `coalesced`, true when it stepped through the most one advance takes (100,000) and
+                let the rest of the span pass at once.
+
+        Raises:
+            InvalidParams, NotEnabled, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"time": time}
+        return await self._request("setClock", params, timeout)
+
+    async def advance_clock(
+        self,
+        seconds: float,
+        *,
+        timeout: Optional[float] = None,
+    ) -> ClockResult:
+        """`advanceClock`: Lets time pass on the manual clock (`serve --clock manual`).
+
+        Lets `seconds` pass on a server started with `--clock manual`. Every timer due within them
+        runs at its own deadline, in order, the clock reading exactly that deadline: polls of the
+        definitions, retries of the source and of the sink (with their back-off and Retry-After),
+        periodic flushes, the release of memory after large refreshes, the store's hourly sweep of
+        users not seen. What a timer starts (a fetch, a delivery) finishes, with its events, before
+        the next deadline, so a retry scheduled by a failure within the span runs within it too. The
+        events come before the reply (in a batch, after the batch's array, as always). Rate-limit
+        buckets refill with the time passed. An advance steps through at most 100,000 deadlines (a
+        second's polls over a day are 86,400); past that the rest of the span passes at once, each
+        overdue timer running once at the end (`coalesced` true). While it runs, the server reads no
+        input: its I/O (a real source or sink) is waited for. A server on the system clock answers
+        -32011 NOT_ENABLED.
+
+        Args:
+            seconds: How long passes, in seconds (≥ 0, at most a hundred years).
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The manual clock after the change: `time` in Unix seconds and `date` in RFC 3339 (UTC).
+                `advanceClock` adds `steps`, the timer deadlines it stepped through, and
+                `coalesced`, true when it stepped through the most one advance takes (100,000) and
+                let the rest of the span pass at once.
+
+        Raises:
+            InvalidParams, NotEnabled, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"seconds": seconds}
+        return await self._request("advanceClock", params, timeout)
+
+    async def inject_fault(
+        self,
+        target: FaultTarget,
+        response: Union[Literal["timeout", "disconnect", "invalidData"], Dict[str, Any]],
+        *,
+        times: Optional[int] = None,
+        timeout: Optional[float] = None,
+    ) -> FaultsResult:
+        """`injectFault`: Makes the next requests to the source, the sink or the stream fail (`serve
+        --faults`).
+
+        On a server started with `--faults`: the next `times` requests to `target` (after the
+        failures already armed for it, first armed first given) get `response` instead of reaching
+        the network or the file. The answer is read by the failure model as the same answer from an
+        HTTP server would be, whatever the real source or sink is, so the app sees what it would
+        see: 503 is SERVER_ERROR and retried, 429 with `Retry-After` is RATE_LIMITED with
+        `rateLimitedUntil`, 401 is retried then DO_NOT_RETRY, `timeout`, `disconnect`,
+        `invalidData`, a `definitions` answer of status 200 with a `body` is a document (a half body
+        does not parse: INVALID_SERVER_DATA), and a `sink` answer of 2xx accepts the batch without
+        writing it anywhere. Answers the failures armed. `status.faults` lists them too. A `sink`
+        target on a server without `--sink` is -32003 NOT_ALLOWED; a server started without
+        `--faults` answers -32011 NOT_ENABLED.
+
+        Args:
+            target: Where the failure goes.
+            response: The answer given instead of the real one.
+            times: (optional) How many requests get it (1 by default).
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            Every failure still armed, each target's in the order they will be given.
+
+        Raises:
+            InvalidParams, NotAllowed, NotEnabled, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"target": target, "response": response}
+        if times is not None:
+            params["times"] = times
+        return await self._request("injectFault", params, timeout)
+
+    async def clear_faults(
+        self,
+        *,
+        target: Optional[FaultTarget] = None,
+        timeout: Optional[float] = None,
+    ) -> FaultsResult:
+        """`clearFaults`: Disarms injected failures (`serve --faults`).
+
+        Disarms the failures armed for `target`, or for every target without it, and answers those
+        still armed. A server started without `--faults` answers -32011 NOT_ENABLED.
+
+        Args:
+            target: (optional) The target to disarm; every one when left out.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            Every failure still armed, each target's in the order they will be given.
+
+        Raises:
+            InvalidParams, NotEnabled, ShuttingDown, InternalError (from bunting.errors);
+                RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {}
+        if target is not None:
+            params["target"] = target
+        return await self._request("clearFaults", params, timeout)

@@ -185,6 +185,14 @@ class LimitReached(RPCError):
     reasons = ("LIMIT_REACHED",)
 
 
+class NotEnabled(RPCError):
+    """-32011: a method for testing campaigns on a server not started for it (setClock and
+    advanceClock need --clock manual, injectFault and clearFaults --faults)."""
+
+    code_family = -32011
+    reasons = ("NOT_ENABLED",)
+
+
 class TemplateError(_FieldError):
     """-32012: a Liquid template given to render_template gave no text (`.line`, `.column` in it).
 
@@ -215,7 +223,7 @@ class TemplateError(_FieldError):
 ERROR_CLASSES: Tuple[Type[RPCError], ...] = (
     ParseError, InvalidRequest, MethodNotFound, InvalidParams, InternalError, MethodNotImplemented,
     NotFound, NotAllowed, SDKDisabled, InvalidRule, ShuttingDown, StorageError, NotSynced, ChannelDisabled,
-    LimitReached, TemplateError,
+    LimitReached, NotEnabled, TemplateError,
 )
 BY_REASON: Dict[str, Type[RPCError]] = {reason: cls for cls in ERROR_CLASSES for reason in cls.reasons}
 BY_CODE: Dict[int, Type[RPCError]] = {cls.code_family: cls for cls in ERROR_CLASSES}  # type: ignore[misc]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
 
 Channel = Literal["banners", "contentCards", "featureFlags"]
+FaultTarget = Literal["definitions", "sink", "stream"]
 
 
 class _OpenRPCDocumentKeys(TypedDict):
@@ -45,6 +46,8 @@ class StatusResult(_StatusResultKeys, total=False):
     """
 
     stream: StreamStatus
+    clock: StatusResultClock
+    faults: List[ArmedFault]
 
 
 class StatusResultChannels(TypedDict):
@@ -136,6 +139,36 @@ class StreamStatus(_StreamStatusKeys, total=False):
     lastError: str
 
 
+class StatusResultClock(TypedDict):
+    """With `--clock manual`: the manual clock, `time` in Unix seconds and `date` in RFC 3339.
+    """
+
+    kind: Any
+    time: float
+    date: str
+
+
+class ArmedFault(TypedDict):
+    """An injected failure still armed: its target, how many more requests get it, and the answer.
+    """
+
+    target: FaultTarget
+    times: int
+    response: FaultResponse
+
+
+class _FaultResponseObjectKeys(TypedDict):
+    status: int
+
+
+class FaultResponseObject(_FaultResponseObjectKeys, total=False):
+    """`FaultResponseObject`.
+    """
+
+    headers: Dict[str, str]
+    body: Any
+
+
 class SubscribeResultObject(TypedDict):
     """`SubscribeResultObject`.
     """
@@ -160,6 +193,7 @@ class ContentCardsSnapshot(_ContentCardsSnapshotKeys, total=False):
     """
 
     notSynced: str
+    explain: List[Dict[str, Any]]
 
 
 class ContentCardsData(TypedDict):
@@ -209,6 +243,7 @@ class BannersSnapshot(_BannersSnapshotKeys, total=False):
     """
 
     notSynced: str
+    explain: List[Dict[str, Any]]
 
 
 class _BannerKeys(TypedDict):
@@ -286,6 +321,7 @@ class FeatureFlagsSnapshot(_FeatureFlagsSnapshotKeys, total=False):
     """
 
     notSynced: str
+    explain: List[Dict[str, Any]]
 
 
 class _FeatureFlagKeys(TypedDict):
@@ -340,6 +376,22 @@ class EvaluateFlagResult(_EvaluateFlagResultKeys, total=False):
     errorCode: str
     errorMessage: str
     metadata: Dict[str, Union[str, float, bool]]
+    explain: FlagExplanation
+
+
+class _FlagExplanationKeys(TypedDict):
+    why: str
+
+
+class FlagExplanation(_FlagExplanationKeys, total=False):
+    """Why a flag resolves as it does: `why` in words; `rule`, the JSON pointer of the targeting that
+    decided (a flagd flag's `/flags/<key>/targeting`) or the GrowthBook rule's id; `listed`, whether
+    the `featureFlags` channel lists it; `source` for a GrowthBook feature.
+    """
+
+    rule: str
+    listed: bool
+    source: str
 
 
 class _EvaluateFlagsResultKeys(TypedDict):
@@ -372,6 +424,7 @@ class FeatureResult(_FeatureResultKeys, total=False):
 
     experiment: Dict[str, Any]
     experimentResult: Dict[str, Any]
+    explain: FlagExplanation
 
 
 class EvaluateFeaturesResult(TypedDict):
@@ -394,10 +447,41 @@ class RenderTemplateResult(TypedDict):
 
     text: str
 
+
+class _ClockResultKeys(TypedDict):
+    time: float
+    date: str
+
+
+class ClockResult(_ClockResultKeys, total=False):
+    """The manual clock after the change: `time` in Unix seconds and `date` in RFC 3339 (UTC).
+    `advanceClock` adds `steps`, the timer deadlines it stepped through, and `coalesced`, true when
+    it stepped through the most one advance takes (100,000) and let the rest of the span pass at
+    once.
+    """
+
+    steps: int
+    coalesced: bool
+
+
+class FaultsResult(TypedDict):
+    """Every failure still armed, each target's in the order they will be given.
+    """
+
+    faults: List[ArmedFault]
+
 #: When a refresh of this channel last finished for the current user, in Unix seconds: 0 before the
 #: first successful sync for this user (reading the definitions at start-up is not a sync), null
 #: while the channel is disabled.
 LastSyncAt = Optional[float]
+
+#: The answer an injected failure gives, read as the failure model reads the same answer from an
+#: HTTP server (README, "When a server is down or refuses"): an HTTP answer (`status`, optional
+#: `headers` such as `Retry-After`, optional `body`: a string, or any other JSON value written as
+#: its text), or `timeout` (the request ran out of time: SERVER_ERROR, retried), `disconnect` (the
+#: connection dropped: SERVER_ERROR, retried) or `invalidData` (an answer that cannot be used:
+#: INVALID_SERVER_DATA, not retried).
+FaultResponse = Union[Literal["timeout", "disconnect", "invalidData"], FaultResponseObject]
 
 #: `{subscriptionId}`, or null while the SDK is disabled (no subscription is made then).
 SubscribeResult = Optional[SubscribeResultObject]
@@ -419,11 +503,13 @@ Property = Union[
 
 
 __all__ = [
+    "ArmedFault",
     "Banner",
     "BannersSnapshot",
     "CacheSnapshot",
     "Channel",
     "ChannelStatus",
+    "ClockResult",
     "ContentCard",
     "ContentCardsData",
     "ContentCardsSnapshot",
@@ -434,9 +520,14 @@ __all__ = [
     "EvaluateFlagResult",
     "EvaluateFlagsResult",
     "EvaluateResult",
+    "FaultResponse",
+    "FaultResponseObject",
+    "FaultTarget",
+    "FaultsResult",
     "FeatureFlag",
     "FeatureFlagsSnapshot",
     "FeatureResult",
+    "FlagExplanation",
     "FlushResult",
     "LastSyncAt",
     "OpenRPCDocument",
@@ -451,6 +542,7 @@ __all__ = [
     "RenderTemplateResult",
     "StatusResult",
     "StatusResultChannels",
+    "StatusResultClock",
     "StreamStatus",
     "SubscribeResult",
     "SubscribeResultObject",

@@ -417,7 +417,8 @@ def generate(document: Dict[str, Any]) -> str:
     out = [HEADER.format(title=info.get("title", "?"), version=info.get("version", "?"))]
     for alias in sorted(types.aliases):
         out.append(literal_alias(alias, types.aliases[alias]))
-    named = sorted(set(results.typed) | set(results.aliases) | set(results.unions))
+    # An alias the params use is written above; importing its twin from the results would redefine it.
+    named = sorted((set(results.typed) | set(results.aliases) | set(results.unions)) - set(types.aliases))
     out.append("\n" + "\n".join(wrap_list("from .results import (", named, ")")) + "\n")
     out.append(TABLE.format(entries="\n".join(m.table_entry() for m in methods)))
     for flavour, name, doc in (("sync", "SyncMethods", "The methods of `Bunting`; each returns the reply's result."),

@@ -90,8 +90,11 @@ final class ChannelCaches {
 
     /// The ids of the dismissed banners (a dismissal holds the banner's id,
     /// so that another banner can fill the placement).
-    var dismissedBanners: Set<ExactString> {
-        Set((itemStates[.banners] ?? [:]).lazy.filter { $0.value.dismissed }.map(\.key))
+    var dismissedBanners: Set<ExactString> { dismissedIds(.banners) }
+
+    /// The ids of the items of `channel` the user dismissed.
+    func dismissedIds(_ channel: Channel) -> Set<ExactString> {
+        Set((itemStates[channel] ?? [:]).lazy.filter { $0.value.dismissed }.map(\.key))
     }
 
     // MARK: - What a client reads

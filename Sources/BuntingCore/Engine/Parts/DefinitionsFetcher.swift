@@ -353,9 +353,7 @@ final class DefinitionsFetcher: @unchecked Sendable {
         problem = nil
         loadedAt = now
         if changed, !compiled.problems.isEmpty {
-            let count = compiled.problems.count
-            log.warning("definitions at \(source.location) loaded with \(count) problem\(count == 1 ? "" : "s") "
-                + "(the rest serves): " + compiled.problems.prefix(20).map(\.description).joined(separator: "; "))
+            log.warning(DefinitionsProblem.loadedWithProblems(compiled.problems, location: source.location))
         }
         if let delegate, delegate.hasDefinitionsSubscribers, let loadedAt {
             if let previous, changed {

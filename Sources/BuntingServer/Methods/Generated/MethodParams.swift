@@ -167,15 +167,19 @@ struct GetSnapshotParams: GeneratedParams {
     static let specs: [ParamSpec] = [
         ParamSpec("channel", .string, required: true, allowedValues: ["banners", "contentCards", "featureFlags"]),
         ParamSpec("extras", .object),
+        ParamSpec("explain", .boolean),
     ]
     /// The channel
     let channel: Channel
     /// Content cards only: list just the cards whose `extras` hold all of these keys and values
     let extras: JSONObject?
+    /// Adds `explain`: each item of the definitions for the channel and why it is or is not in this…
+    let explain: Bool?
 
     init(checked params: Params) throws(RPCError) {
         channel = try Self.value(Channel.self, params, "channel")
         extras = params.optionalObject("extras")
+        explain = params.optionalBoolean("explain")
     }
 }
 
@@ -356,6 +360,7 @@ struct EvaluateFlagParams: GeneratedParams {
         ParamSpec("flagKey", .string, required: true, minLength: 1, maxLength: 1024),
         ParamSpec("context", .object, required: true),
         ParamSpec("type", .string, allowedValues: ["boolean", "string", "integer", "float", "object"]),
+        ParamSpec("explain", .boolean),
     ]
     /// The flag's key in the definitions
     let flagKey: String
@@ -363,11 +368,14 @@ struct EvaluateFlagParams: GeneratedParams {
     let context: JSONObject
     /// The type the caller asks for (OpenFeature's typed resolution); a resolved value of another type…
     let type: FlagType?
+    /// Adds `explain` (FlagExplanation): why the flag resolves as it does, and the targeting that decided
+    let explain: Bool?
 
     init(checked params: Params) throws(RPCError) {
         flagKey = try params.string("flagKey")
         context = try params.object("context")
         type = try params.optionalString("type").map { (text) throws(RPCError) in try Self.value(FlagType.self, text, "type") }
+        explain = params.optionalBoolean("explain")
     }
 }
 
@@ -395,15 +403,19 @@ struct EvaluateFeatureParams: GeneratedParams {
     static let specs: [ParamSpec] = [
         ParamSpec("featureKey", .string, required: true, minLength: 1, maxLength: 1024),
         ParamSpec("attributes", .object),
+        ParamSpec("explain", .boolean),
     ]
     /// The feature's key
     let featureKey: String
     /// GrowthBook's context for this request alone (its attributes); the current user's when absent
     let attributes: JSONObject?
+    /// Adds `explain` (FlagExplanation): why the feature has its value, and the rule that decided
+    let explain: Bool?
 
     init(checked params: Params) throws(RPCError) {
         featureKey = try params.string("featureKey")
         attributes = params.optionalObject("attributes")
+        explain = params.optionalBoolean("explain")
     }
 }
 
@@ -475,4 +487,68 @@ struct ShutdownParams: GeneratedParams {
     static let specs: [ParamSpec] = []
 
     init(checked params: Params) throws(RPCError) {}
+}
+
+/// `setClock`.
+struct SetClockParams: GeneratedParams {
+    static let method = "setClock"
+    static let specs: [ParamSpec] = [
+        ParamSpec("time", .any, required: true),
+    ]
+    /// The new time: Unix seconds or an RFC 3339 date-time
+    let time: JSON
+
+    init(checked params: Params) throws(RPCError) {
+        time = try params.requiredValue("time")
+    }
+}
+
+/// `advanceClock`.
+struct AdvanceClockParams: GeneratedParams {
+    static let method = "advanceClock"
+    static let specs: [ParamSpec] = [
+        ParamSpec("seconds", .number, required: true),
+    ]
+    /// How long passes, in seconds (≥ 0, at most a hundred years)
+    let seconds: Double
+
+    init(checked params: Params) throws(RPCError) {
+        seconds = try params.number("seconds")
+    }
+}
+
+/// `injectFault`.
+struct InjectFaultParams: GeneratedParams {
+    static let method = "injectFault"
+    static let specs: [ParamSpec] = [
+        ParamSpec("target", .string, required: true, allowedValues: ["definitions", "sink", "stream"]),
+        ParamSpec("response", .any, required: true),
+        ParamSpec("times", .integer),
+    ]
+    /// Where the failure goes
+    let target: FaultTarget
+    /// The answer given instead of the real one
+    let response: JSON
+    /// How many requests get it (1 by default)
+    let times: Int64?
+
+    init(checked params: Params) throws(RPCError) {
+        target = try Self.value(FaultTarget.self, params, "target")
+        response = try params.requiredValue("response")
+        times = params.optionalInteger("times")
+    }
+}
+
+/// `clearFaults`.
+struct ClearFaultsParams: GeneratedParams {
+    static let method = "clearFaults"
+    static let specs: [ParamSpec] = [
+        ParamSpec("target", .string, allowedValues: ["definitions", "sink", "stream"]),
+    ]
+    /// The target to disarm; every one when left out
+    let target: FaultTarget?
+
+    init(checked params: Params) throws(RPCError) {
+        target = try params.optionalString("target").map { (text) throws(RPCError) in try Self.value(FaultTarget.self, text, "target") }
+    }
 }
