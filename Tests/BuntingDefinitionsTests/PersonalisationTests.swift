@@ -219,6 +219,37 @@ import Testing
         #expect(Set(unrendered.map(\.pointer)) == ["/banners/0/html", "/banners/2/html"])
     }
 
+    /// `explain` (getSnapshot's, `bunting eval --explain`) tells what the
+    /// refresh does: an item its template leaves out for the user is
+    /// NOT_RENDERED with the template's place and reason, and a banner that
+    /// takes over a placement is the one shown.
+    @Test func explanationsNameWhatTheTemplatesLeaveOut() throws {
+        let definitions = try load("""
+            {"banners": [
+              {"id": "gold", "placementId": "top", "priority": 10, "properties": {},
+               "html": "{% unless ${tier} == 'gold' %}{% abort_message('gold only') %}{% endunless %}Gold"},
+              {"id": "fallback", "placementId": "top", "priority": 1, "properties": {}, "html": "<p>Welcome</p>"}],
+             "contentCards": [\(Self.card("lounge", #""title": "{% if ${tier} != 'gold' %}{% abort_message('gold only') %}{% endif %}Lounge""#))],
+             "flags": {"gated": {"state": "ENABLED", "defaultVariant": "on", "variants": {
+               "on": {"enabled": true, "properties": {"text": {"type": "string", "value": "{% if ${tier} == 'bronze' %}{% abort_message %}{% endif %}ok"}}}}}}}
+            """)
+        func entry(_ channel: Channel, _ id: String, _ subject: EvaluationSubject) -> JSONObject? {
+            definitions.explainChannel(channel, for: subject, at: now, dismissed: []).first { $0["id"] == .string(id) }
+        }
+        #expect(entry(.banners, "gold", Self.ada)?["outcome"] == "SHOWN" && entry(.banners, "fallback", Self.ada)?["outcome"] == "OUTRANKED")
+        #expect(entry(.contentCards, "lounge", Self.ada)?["outcome"] == "SHOWN" && entry(.featureFlags, "gated", Self.ada)?["in"] == true)
+        let gold = try #require(entry(.banners, "gold", Self.bo))
+        #expect(gold["in"] == false && gold["outcome"] == "NOT_RENDERED")
+        #expect(gold["why"]?.stringValue?.contains("/banners/0/html") == true && gold["why"]?.stringValue?.contains("gold only") == true)
+        #expect(entry(.banners, "fallback", Self.bo)?["outcome"] == "SHOWN", "the next banner fills the placement")
+        let lounge = try #require(entry(.contentCards, "lounge", Self.bo))
+        #expect(lounge["in"] == false && lounge["outcome"] == "NOT_RENDERED")
+        #expect(lounge["why"]?.stringValue?.contains("TEMPLATE_ABORTED") == true)
+        let gated = try #require(entry(.featureFlags, "gated", Self.bo))
+        #expect(gated["in"] == false && gated["outcome"] == "STATIC")
+        #expect(gated["why"]?.stringValue?.contains("/flags/gated/variants/on/properties/text/value") == true)
+    }
+
     // MARK: - Flags
 
     static let flags = """

@@ -537,11 +537,14 @@ export interface FaultsResult {
  * could not be evaluated; counted as false), `NOT_STARTED` and `ENDED` (its schedule), `EXPIRED`,
  * `OUTRANKED` (banners: one of higher priority, or listed earlier at the same priority, fills the
  * placement), `DISMISSED`, `INVALID` (left out when the definitions loaded, with `pointer` and its
- * problems). Flags: the outcome is flagd's reason, `in` says whether the channel lists the flag,
- * with `variant`, `reason` and `rule` (the JSON pointer of the targeting that decided, when one
- * did); GrowthBook features: the outcome is their `source`. In a `getSnapshot`, `in` is whether
- * this snapshot holds the item; when that differs from what is decided now (the clock or the
- * document moved since the last refresh), `why` says the next refresh applies it.
+ * problems), `NOT_RENDERED` (admitted, but one of its Liquid templates gave this user no text:
+ * `why` names the field's pointer and the reason, such as `abort_message`'s). Flags: the outcome is
+ * flagd's reason, `in` says whether the channel lists the flag (not when its properties' templates
+ * give this user no text: `why` says so), with `variant`, `reason` and `rule` (the JSON pointer of
+ * the targeting that decided, when one did); GrowthBook features: the outcome is their `source`. In
+ * a `getSnapshot`, `in` is whether this snapshot holds the item; when that differs from what is
+ * decided now (the clock or the document moved since the last refresh), `why` says the next refresh
+ * applies it.
  */
 export interface Explanation {
   id?: string;
