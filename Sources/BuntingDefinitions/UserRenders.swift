@@ -89,6 +89,12 @@ struct UserRenders {
 
     private mutating func render(_ template: Template) -> Outcome {
         let itemBytes = DocumentTemplates.itemLimits.maxOutputBytes
+        // Said as it is: "more than 0 steps" would read as this template's fault.
+        if !template.isPlainText && (stepsLeft <= 0 || bytesLeft <= 0) {
+            return .fault(TemplateFault(
+                reason: .limit, message: "not rendered: the templates of this refresh spent its budget before this one (the items left were left out)",
+                line: 1, column: 1))
+        }
         context.limits.maxOutputBytes = max(0, min(itemBytes, bytesLeft))
         do throws(TemplateError) {
             let text = try template.render(context, steps: &stepsLeft)

@@ -319,6 +319,8 @@ import Testing
         #expect(shown.count + unrendered.count == 100)
         #expect(shown.count <= 21 && shown.count >= 19, "2,000,000 steps at about 100,000 each")
         #expect(unrendered.allSatisfy { $0.fault.reason == .limit && $0.fault.message.contains("budget") })
+        #expect(unrendered.filter { $0.fault.message.hasPrefix("not rendered: the templates of this refresh spent its budget") }.count >= unrendered.count - 1,
+                "those after the one that spent the budget were not begun, and say so")
     }
 
     // MARK: - renderTemplate
