@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "Bunting",
     products: [
-        .executable(name: "bunting", targets: ["bunting"]),
+        .executable(name: "bunting", targets: ["bunting"])
     ],
     targets: [
         // C libraries, from Debian packages.
@@ -51,7 +51,7 @@ let package = Package(
 
         // Liquid templates in Braze's dialect, parsed once and rendered per user
         // within limits; time zones from the system's TZif files. No I/O but those.
-        .target(name: "BuntingTemplates", dependencies: ["BuntingJSON"]),
+        .target(name: "BuntingTemplates", dependencies: ["BuntingJSON", "BuntingRuntime"]),
 
         // JSON Pointer, source positions and JSON Schema validation of definitions.
         .target(name: "BuntingSchema", dependencies: ["BuntingJSON"]),
@@ -64,7 +64,8 @@ let package = Package(
         .target(
             name: "BuntingDefinitions",
             dependencies: [
-                "BuntingJSON", "BuntingRuntime", "BuntingRules", "BuntingSchema", "BuntingCore", "BuntingExperiments", "BuntingTemplates",
+                "BuntingJSON", "BuntingRuntime", "BuntingRules", "BuntingSchema", "BuntingCore", "BuntingExperiments",
+                "BuntingTemplates",
             ],
             resources: [.embedInCode("Resources/definitions.schema.compact.json")]),
 
@@ -94,7 +95,8 @@ let package = Package(
         .target(
             name: "BuntingCLI",
             dependencies: [
-                "BuntingJSON", "BuntingRuntime", "BuntingCore", "BuntingJSONRPC", "BuntingServer", "BuntingDefinitions", "BuntingIO",
+                "BuntingJSON", "BuntingRuntime", "BuntingCore", "BuntingJSONRPC", "BuntingServer", "BuntingDefinitions",
+                "BuntingIO",
                 "BuntingHTTP",
                 "BuntingStorage",
                 "BuntingTemplates",
@@ -119,7 +121,8 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "BuntingRuntimeTests", dependencies: ["BuntingRuntime"]),
         .testTarget(name: "BuntingCoreTests", dependencies: ["BuntingCore", "BuntingRuntime"]),
-        .testTarget(name: "BuntingDefinitionsTests", dependencies: ["BuntingDefinitions", "BuntingCore", "BuntingJSON"]),
+        .testTarget(
+            name: "BuntingDefinitionsTests", dependencies: ["BuntingDefinitions", "BuntingCore", "BuntingJSON"]),
         // URLs, headers and the HTTP failure mapping; the client against a real server is end-to-end.
         .testTarget(name: "BuntingHTTPTests", dependencies: ["BuntingHTTP", "BuntingCore", "BuntingJSON"]),
         .testTarget(name: "BuntingStorageTests", dependencies: ["BuntingStorage", "BuntingCore", "BuntingJSON"]),
@@ -127,11 +130,13 @@ let package = Package(
         .testTarget(
             name: "BuntingServerTests",
             dependencies: [
-                "BuntingServer", "BuntingJSONRPC", "BuntingCore", "BuntingDefinitions", "BuntingJSON", "BuntingRuntime", "BuntingHTTP",
+                "BuntingServer", "BuntingJSONRPC", "BuntingCore", "BuntingDefinitions", "BuntingJSON", "BuntingRuntime",
+                "BuntingHTTP",
             ]),
         // Drives the built `bunting` binary through real pipes.
         // Also the HTTP client against a fault-injecting loopback server, and nginx.
-        .testTarget(name: "BuntingEndToEndTests", dependencies: ["BuntingJSON", "BuntingHTTP", "BuntingCore", "bunting"]),
+        .testTarget(
+            name: "BuntingEndToEndTests", dependencies: ["BuntingJSON", "BuntingHTTP", "BuntingCore", "bunting"]),
 
         // Release-build benchmark of BuntingRules (benchmarks/rules/run); not a test.
         // Release-build benchmark of BuntingExperiments against the Python
@@ -162,7 +167,9 @@ let package = Package(
 package.targets += [
     .target(name: "FuzzSupport", path: "fuzz/Sources/FuzzSupport"),
     .executableTarget(name: "fuzz-json", dependencies: ["FuzzSupport", "BuntingJSON"], path: "fuzz/Sources/fuzz-json"),
-    .executableTarget(name: "fuzz-framer", dependencies: ["FuzzSupport", "BuntingJSONRPC"], path: "fuzz/Sources/fuzz-framer"),
+    .executableTarget(
+        name: "fuzz-framer", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingJSONRPC"],
+        path: "fuzz/Sources/fuzz-framer"),
     .executableTarget(
         name: "fuzz-jsonlogic", dependencies: ["FuzzSupport", "BuntingJSON", "BuntingRules"],
         path: "fuzz/Sources/fuzz-jsonlogic"),
@@ -180,6 +187,9 @@ package.targets += [
         path: "fuzz/Sources/fuzz-liquid"),
     .executableTarget(
         name: "fuzz-dispatch",
-        dependencies: ["FuzzSupport", "BuntingJSON", "BuntingJSONRPC", "BuntingRuntime", "BuntingCore", "BuntingDefinitions", "BuntingServer"],
+        dependencies: [
+            "FuzzSupport", "BuntingJSON", "BuntingJSONRPC", "BuntingRuntime", "BuntingCore", "BuntingDefinitions",
+            "BuntingServer",
+        ],
         path: "fuzz/Sources/fuzz-dispatch"),
 ]

@@ -56,7 +56,9 @@ struct ParsedOptions {
             if name == "-h" { name = "--help" }
             guard let spec = specs.first(where: { "--" + $0.name == name }) else {
                 let closest = EditDistance.closest(to: name, among: specs.map { "--" + $0.name })
-                throw UsageError("unknown option '\(name)'" + (closest.map { " (did you mean '\($0)'?)" } ?? ""), command: command)
+                throw UsageError(
+                    "unknown option '\(name)'" + (closest.map { " (did you mean '\($0)'?)" } ?? ""),
+                    command: command)
             }
             if values[spec.name] != nil && !spec.repeatable {
                 throw UsageError("option '\(name)' given twice", command: command)
@@ -88,7 +90,9 @@ func helpText(usage: String, summary: String, specs: [OptionSpec], footer: Strin
         }
         let width = min(34, (labels.map(\.count).max() ?? 0) + 2)
         for (label, spec) in zip(labels, specs) {
-            let padding = label.count < width ? String(repeating: " ", count: width - label.count) : "\n" + String(repeating: " ", count: width)
+            let padding =
+                label.count < width
+                ? String(repeating: " ", count: width - label.count) : "\n" + String(repeating: " ", count: width)
             let lines = spec.help.split(separator: "\n", omittingEmptySubsequences: false)
             text += label + padding + lines.joined(separator: "\n" + String(repeating: " ", count: width)) + "\n"
         }

@@ -16,7 +16,9 @@ public enum AESCBC {
         try crypt(plaintext, key: key, iv: iv, encrypting: true)
     }
 
-    private static func crypt(_ input: [UInt8], key: [UInt8], iv: [UInt8], encrypting: Bool) throws(CryptoError) -> [UInt8] {
+    private static func crypt(_ input: [UInt8], key: [UInt8], iv: [UInt8], encrypting: Bool) throws(CryptoError)
+        -> [UInt8]
+    {
         let cipher: OpaquePointer?
         switch key.count {
         case 16: cipher = EVP_aes_128_cbc()
@@ -30,7 +32,8 @@ public enum AESCBC {
         }
         guard let cipher, let context = EVP_CIPHER_CTX_new() else { throw .cipherUnavailable }
         defer { EVP_CIPHER_CTX_free(context) }
-        let initialised = encrypting
+        let initialised =
+            encrypting
             ? EVP_EncryptInit_ex(context, cipher, nil, key, iv)
             : EVP_DecryptInit_ex(context, cipher, nil, key, iv)
         guard initialised == 1 else { throw .cipherUnavailable }
@@ -41,7 +44,8 @@ public enum AESCBC {
         var finished: Int32 = 0
         let status = output.withUnsafeMutableBufferPointer { buffer -> Int32 in
             let length = Int32(clamping: input.count)
-            let updated = encrypting
+            let updated =
+                encrypting
                 ? EVP_EncryptUpdate(context, buffer.baseAddress, &written, input, length)
                 : EVP_DecryptUpdate(context, buffer.baseAddress, &written, input, length)
             guard updated == 1 else { return 0 }

@@ -48,37 +48,43 @@ public final class DeferredDefinitions: CompiledDefinitions {
         refused: @escaping @Sendable (DefinitionsProblems) -> Void = { _ in }
     ) {
         var hasFeatures = false
-        let spans: (shared: [UInt8], flags: [ExactString: [UInt8]], channels: JSON?, hashing: String?)? = bytes.withUnsafeBytes { text in
-            guard let top = JSONMemberSpans.members(of: text, in: 0..<text.count) else { return nil }
-            var shared: [UInt8] = [UInt8(ascii: "{")]
-            var flags: [ExactString: [UInt8]] = [:]
-            var channels: JSON?
-            var hashing: String?
-            for member in top {
-                switch member.key {
-                case "flags":
-                    guard let listed = JSONMemberSpans.members(of: text, in: member.value) else { return nil }
-                    for flag in listed where flags[ExactString(flag.key)] == nil {
-                        flags[ExactString(flag.key)] = Array(text[flag.keyText]) + [UInt8(ascii: ":")] + Array(text[flag.value]) }
-                case let section where DocumentSections.large.contains(section):
-                    continue  // banners and cards: no flag reads them
-                case "features", "savedGroups", "contextualBandits":
-                    hasFeatures = hasFeatures || member.key == "features"
-                    continue  // GrowthBook's: no flag reads them
-                default:
-                    if member.key == "channels" { channels = try? JSON.parse(UnsafeRawBufferPointer(rebasing: text[member.value])) }
-                    if member.key == "fractionalHashing" {
-                        hashing = (try? JSON.parse(UnsafeRawBufferPointer(rebasing: text[member.value])))?.stringValue
+        let spans: (shared: [UInt8], flags: [ExactString: [UInt8]], channels: JSON?, hashing: String?)? =
+            bytes.withUnsafeBytes { text in
+                guard let top = JSONMemberSpans.members(of: text, in: 0..<text.count) else { return nil }
+                var shared: [UInt8] = [UInt8(ascii: "{")]
+                var flags: [ExactString: [UInt8]] = [:]
+                var channels: JSON?
+                var hashing: String?
+                for member in top {
+                    switch member.key {
+                    case "flags":
+                        guard let listed = JSONMemberSpans.members(of: text, in: member.value) else { return nil }
+                        for flag in listed where flags[ExactString(flag.key)] == nil {
+                            flags[ExactString(flag.key)] =
+                                Array(text[flag.keyText]) + [UInt8(ascii: ":")] + Array(text[flag.value])
+                        }
+                    case let section where DocumentSections.large.contains(section):
+                        continue // banners and cards: no flag reads them
+                    case "features", "savedGroups", "contextualBandits":
+                        hasFeatures = hasFeatures || member.key == "features"
+                        continue // GrowthBook's: no flag reads them
+                    default:
+                        if member.key == "channels" {
+                            channels = try? JSON.parse(UnsafeRawBufferPointer(rebasing: text[member.value]))
+                        }
+                        if member.key == "fractionalHashing" {
+                            hashing =
+                                (try? JSON.parse(UnsafeRawBufferPointer(rebasing: text[member.value])))?.stringValue
+                        }
+                        shared += text[member.keyText]
+                        shared.append(UInt8(ascii: ":"))
+                        shared += text[member.value]
+                        shared.append(UInt8(ascii: ","))
                     }
-                    shared += text[member.keyText]
-                    shared.append(UInt8(ascii: ":"))
-                    shared += text[member.value]
-                    shared.append(UInt8(ascii: ","))
                 }
+                shared += Array(#""flags":{"#.utf8)
+                return (shared, flags, channels, hashing)
             }
-            shared += Array(#""flags":{"#.utf8)
-            return (shared, flags, channels, hashing)
-        }
         guard let spans else { return nil }
         self.notedProblems = problems
         self.sharedText = spans.shared
@@ -95,7 +101,8 @@ public final class DeferredDefinitions: CompiledDefinitions {
                 refused(failure)
                 // (An empty flag set always compiles.)
                 let noFlags = try! FlagSet(document: ["flags": .object([:])])
-                return FullLoad(definitions: Definitions(flagSet: noFlags, banners: [], cards: [], channels: [:]), refusal: failure)
+                return FullLoad(
+                    definitions: Definitions(flagSet: noFlags, banners: [], cards: [], channels: [:]), refusal: failure)
             }
         }
     }
@@ -119,7 +126,7 @@ public final class DeferredDefinitions: CompiledDefinitions {
         if let flag = flagTexts[ExactString(flagKey)] { text += flag }
         text += Array("}}".utf8)
         guard let document = try? JSON.parse(text),
-              let flagSet = try? FlagSet(document: document, fractionalHashing: hashing)
+            let flagSet = try? FlagSet(document: document, fractionalHashing: hashing)
         else { return nil }
         return Definitions(flagSet: flagSet, banners: [], cards: [], channels: channels)
     }
@@ -173,7 +180,9 @@ public final class DeferredDefinitions: CompiledDefinitions {
         definitions.contentCards(for: subject, at: now)
     }
 
-    public func featureFlags(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem]) -> [FeatureFlag] {
+    public func featureFlags(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem])
+        -> [FeatureFlag]
+    {
         definitions.featureFlags(for: subject, at: now, unrendered: &unrendered)
     }
 
@@ -183,7 +192,9 @@ public final class DeferredDefinitions: CompiledDefinitions {
         definitions.banners(for: subject, at: now, excluding: excluding, unrendered: &unrendered)
     }
 
-    public func contentCards(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem]) -> [ContentCard] {
+    public func contentCards(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem])
+        -> [ContentCard]
+    {
         definitions.contentCards(for: subject, at: now, unrendered: &unrendered)
     }
 
@@ -211,7 +222,9 @@ public final class DeferredDefinitions: CompiledDefinitions {
         definitions.evaluateFeatures(attributes: attributes, keys: keys, sticky: sticky, listing: listing, at: now)
     }
 
-    public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<Bool, DefinitionsError> {
+    public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<
+        Bool, DefinitionsError
+    > {
         definitions.evaluateCondition(condition, attributes: attributes, savedGroups: savedGroups)
     }
 }

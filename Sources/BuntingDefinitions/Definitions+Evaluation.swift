@@ -26,7 +26,8 @@ extension Definitions {
         if growthBook != nil {
             var growthBookAttributes = attributes
             if growthBookAttributes["id"] == nil { growthBookAttributes["id"] = .string(targetingKey) }
-            let evaluation = evaluateFeatures(attributes: growthBookAttributes, keys: nil, sticky: nil, listing: true, at: now)
+            let evaluation = evaluateFeatures(
+                attributes: growthBookAttributes, keys: nil, sticky: nil, listing: true, at: now)
             for (key, result) in evaluation.results { features[key] = result.value }
             featureFlags += evaluation.flags.map(\.json)
         }
@@ -35,7 +36,8 @@ extension Definitions {
         for placement in banners.keys.sorted(by: { $0.string < $1.string }) {
             bannerObject[placement.string] = banners[placement]!.json
         }
-        let cards = contentCards(for: subject, at: now).filter { !$0.isExpired(at: now) }.sorted(by: ContentCard.listedBefore)
+        let cards = contentCards(for: subject, at: now).filter { !$0.isExpired(at: now) }.sorted(
+            by: ContentCard.listedBefore)
         var result: JSONObject = ["flags": .object(flags)]
         if growthBook != nil { result["features"] = .object(features) }
         result["featureFlags"] = .array(featureFlags)

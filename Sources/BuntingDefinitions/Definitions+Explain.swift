@@ -47,7 +47,9 @@ extension Definitions: ExplainingDefinitions {
         }
         let listed = Self.featureFlag(resolution) != nil
         if !listed, resolution.reason != .error, resolution.reason != .disabled {
-            why += "; not in the featureFlags channel: its value is \(resolution.value.typeName), not a boolean or {enabled, properties}"
+            why +=
+                "; not in the featureFlags channel: its value is "
+                + "\(resolution.value.typeName), not a boolean or {enabled, properties}"
         }
         explanation["why"] = .string(why)
         explanation["listed"] = .bool(listed)
@@ -106,13 +108,17 @@ extension Definitions: ExplainingDefinitions {
 
     // MARK: - Banners and cards
 
-    private func explainBanners(for subject: EvaluationSubject, at now: Double, dismissed: Set<ExactString>) -> [JSONObject] {
+    private func explainBanners(for subject: EvaluationSubject, at now: Double, dismissed: Set<ExactString>)
+        -> [JSONObject]
+    {
         let context = subject.context
         var budget = WorkBudget.forRound(of: banners.count)
         // What the refresh itself shows: a banner whose template gives no
         // text gives its placement to the next one.
         var unrendered: [UnrenderedItem] = []
-        let shown = templatedBannerCount > 0 ? banners(for: subject, at: now, excluding: dismissed, unrendered: &unrendered) : nil
+        let shown =
+            templatedBannerCount > 0
+            ? banners(for: subject, at: now, excluding: dismissed, unrendered: &unrendered) : nil
         let notRendered = Self.byID(unrendered)
         var decisions: [(banner: BannerDefinition, outcome: Explanation.Outcome, why: String)] = []
         // The eligible banner of highest priority, the earlier on a tie, fills its placement (as `banners(for:)`).
@@ -127,7 +133,9 @@ extension Definitions: ExplainingDefinitions {
                 let (outcome, why) = Targeting.explain(decision)
                 decisions.append((banner, outcome, why))
                 let placement = ExactString(banner.placementId)
-                if decision == .matches, (winners[placement]?.priority ?? .min) < banner.priority || winners[placement] == nil {
+                if decision == .matches,
+                    (winners[placement]?.priority ?? .min) < banner.priority || winners[placement] == nil
+                {
                     winners[placement] = banner
                 }
             }
@@ -138,22 +146,34 @@ extension Definitions: ExplainingDefinitions {
         var entries = decisions.map { banner, outcome, why -> JSONObject in
             let more: JSONObject = ["placementId": .string(banner.placementId)]
             guard outcome == .shown else { return Explanation.item(id: banner.id, outcome, why, more: more) }
-            if let item = notRendered[banner.id] { return Explanation.item(id: banner.id, .notRendered, Self.notRenderedWhy(item), more: more) }
+            if let item = notRendered[banner.id] {
+                return Explanation.item(id: banner.id, .notRendered, Self.notRenderedWhy(item), more: more)
+            }
             guard let winner = winners[ExactString(banner.placementId)], winner.id == banner.id else {
                 let winner = winners[ExactString(banner.placementId)]
-                return Explanation.item(id: banner.id, .outranked, "banner \((winner?.id ?? "?").debugDescription) (priority \(winner?.priority ?? 0)) "
-                    + "fills placement \(banner.placementId.debugDescription); this one has priority \(banner.priority)", more: more)
+                return Explanation.item(
+                    id: banner.id, .outranked,
+                    "banner \((winner?.id ?? "?").debugDescription) (priority \(winner?.priority ?? 0)) "
+                        + "fills placement \(banner.placementId.debugDescription); "
+                        + "this one has priority \(banner.priority)", more: more)
             }
             if banner.targeting.isControl(banner.id, targetingKey: subject.targetingKey) {
-                return Explanation.item(id: banner.id, .control, banner.targeting.controlWhy + ": a control banner fills the placement", more: more)
+                return Explanation.item(
+                    id: banner.id, .control,
+                    banner.targeting.controlWhy + ": a control banner fills the placement", more: more)
             }
-            return Explanation.item(id: banner.id, .shown, "it fills placement \(banner.placementId.debugDescription) (priority \(banner.priority))", more: more)
+            return Explanation.item(
+                id: banner.id, .shown,
+                "it fills placement \(banner.placementId.debugDescription) (priority \(banner.priority))",
+                more: more)
         }
         entries += leftOut("banners")
         return entries
     }
 
-    private func explainCards(for subject: EvaluationSubject, at now: Double, dismissed: Set<ExactString>) -> [JSONObject] {
+    private func explainCards(for subject: EvaluationSubject, at now: Double, dismissed: Set<ExactString>)
+        -> [JSONObject]
+    {
         let context = subject.context
         var budget = WorkBudget.forRound(of: cards.count)
         var unrendered: [UnrenderedItem] = []
@@ -161,9 +181,12 @@ extension Definitions: ExplainingDefinitions {
         let notRendered = Self.byID(unrendered)
         var entries = cards.map { definition -> JSONObject in
             let id = definition.id
-            if dismissed.contains(ExactString(id)) { return Explanation.item(id: id, .dismissed, "the user dismissed it") }
+            if dismissed.contains(ExactString(id)) {
+                return Explanation.item(id: id, .dismissed, "the user dismissed it")
+            }
             if definition.card.isExpired(at: now) {
-                return Explanation.item(id: id, .expired, "it expired at \(Explanation.time(definition.card.expiresAt ?? now))")
+                return Explanation.item(
+                    id: id, .expired, "it expired at \(Explanation.time(definition.card.expiresAt ?? now))")
             }
             let decision = definition.targeting.decision(id, context: context, at: now, budget: &budget)
             guard decision == .matches else {
@@ -171,7 +194,8 @@ extension Definitions: ExplainingDefinitions {
                 return Explanation.item(id: id, outcome, why)
             }
             if definition.targeting.isControl(id, targetingKey: subject.targetingKey) {
-                return Explanation.item(id: id, .control, definition.targeting.controlWhy + ": a control card stands in")
+                return Explanation.item(
+                    id: id, .control, definition.targeting.controlWhy + ": a control card stands in")
             }
             if let item = notRendered[id] { return Explanation.item(id: id, .notRendered, Self.notRenderedWhy(item)) }
             return Explanation.item(id: id, .shown, "its schedule and targeting admit the user")
@@ -188,7 +212,8 @@ extension Definitions: ExplainingDefinitions {
     }
 
     private static func notRenderedWhy(_ item: UnrenderedItem) -> String {
-        "its schedule and targeting admit the user, but its template at \(item.pointer) gave them no text (\(item.fault)): left out for them"
+        "its schedule and targeting admit the user, but its template at \(item.pointer) "
+            + "gave them no text (\(item.fault)): left out for them"
     }
 
     /// Flags resolved as listed that the channel leaves out for this user
@@ -200,11 +225,16 @@ extension Definitions: ExplainingDefinitions {
         let listed = Set(featureFlags(for: subject, at: now, unrendered: &unrendered).map { ExactString($0.id) })
         let notRendered = Self.byID(unrendered)
         for index in entries.indices {
-            guard let id = entries[index]["id"]?.stringValue, entries[index]["in"] == .bool(true), !listed.contains(ExactString(id)) else { continue }
-            let cause = notRendered[id].map { "its template at \($0.pointer) gave them no text (\($0.fault))" }
+            guard let id = entries[index]["id"]?.stringValue, entries[index]["in"] == .bool(true),
+                !listed.contains(ExactString(id))
+            else { continue }
+            let cause =
+                notRendered[id].map { "its template at \($0.pointer) gave them no text (\($0.fault))" }
                 ?? "its variant holds a template that does not parse (see the document's problems)"
             entries[index]["in"] = .bool(false)
-            entries[index]["why"] = .string((entries[index]["why"]?.stringValue ?? "") + "; left out of the featureFlags channel for this user: " + cause)
+            entries[index]["why"] = .string(
+                (entries[index]["why"]?.stringValue ?? "") + "; left out of the featureFlags channel for this user: "
+                    + cause)
         }
     }
 
@@ -222,7 +252,8 @@ extension Definitions: ExplainingDefinitions {
         }
         return order.map { entry in
             Explanation.item(
-                id: nil, .invalid, "left out when the definitions loaded: " + (messages[entry] ?? []).joined(separator: "; "),
+                id: nil, .invalid,
+                "left out when the definitions loaded: " + (messages[entry] ?? []).joined(separator: "; "),
                 more: ["pointer": .string(entry)])
         }
     }

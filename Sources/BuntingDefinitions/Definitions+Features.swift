@@ -19,10 +19,14 @@ extension Definitions {
     ) -> FeatureEvaluation {
         guard let growthBook else { return .none }
         let documents = sticky.map { stored in
-            stored.map { StickyAssignmentsDocument(attributeName: $0.attributeName, attributeValue: $0.attributeValue, assignments: $0.assignments) }
+            stored.map {
+                StickyAssignmentsDocument(
+                    attributeName: $0.attributeName, attributeValue: $0.attributeValue, assignments: $0.assignments)
+            }
         }
         var evaluator = GrowthBookEvaluator(
-            payload: growthBook, context: EvaluationContext(attributes: .object(attributes)), stickyDocuments: documents)
+            payload: growthBook, context: EvaluationContext(attributes: .object(attributes)), stickyDocuments: documents
+        )
         let results = keys.map { $0.map { evaluator.evaluateFeature($0) } } ?? evaluator.evaluateAll()
         var evaluation = FeatureEvaluation()
         evaluation.results.reserveCapacity(results.count)
@@ -34,23 +38,33 @@ extension Definitions {
                 evaluation.flags.append(Self.channelFlag(ChannelFlag(result)))
             }
         }
-        if listing { personaliseFeatureFlags(&evaluation.flags, attributes: attributes, at: now, unrendered: &evaluation.unrendered) }
+        if listing {
+            personaliseFeatureFlags(
+                &evaluation.flags, attributes: attributes, at: now, unrendered: &evaluation.unrendered)
+        }
         evaluation.exposures = evaluator.takeExposures().map { exposure in
             ExperimentExposure(
-                experimentKey: exposure.experimentKey, variationId: exposure.variationId, variationKey: exposure.variationKey,
+                experimentKey: exposure.experimentKey, variationId: exposure.variationId,
+                variationKey: exposure.variationKey,
                 hashAttribute: exposure.hashAttribute, hashValue: exposure.hashValue, featureId: exposure.featureId,
                 deduplicationKey: exposure.deduplicationKey)
         }
         evaluation.changedStickyDocuments = evaluator.takeChangedStickyDocuments().map {
-            StickyDocument(attributeName: $0.attributeName, attributeValue: $0.attributeValue, assignments: $0.assignments)
+            StickyDocument(
+                attributeName: $0.attributeName, attributeValue: $0.attributeValue, assignments: $0.assignments)
         }
         return evaluation
     }
 
-    public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<Bool, DefinitionsError> {
+    public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<
+        Bool, DefinitionsError
+    > {
         do throws(PayloadProblem) {
-            let payload = savedGroups == nil ? (growthBook ?? GrowthBookPayload(features: nil)) : GrowthBookPayload(
-                features: nil, savedGroups: savedGroups)
+            let payload =
+                savedGroups == nil
+                ? (growthBook ?? GrowthBookPayload(features: nil))
+                : GrowthBookPayload(
+                    features: nil, savedGroups: savedGroups)
             return .success(try payload.condition(condition).evaluate(attributes))
         } catch {
             return .failure(DefinitionsError(problems: [error.description]))
@@ -63,7 +77,8 @@ extension Definitions {
     static func channelFlag(_ flag: ChannelFlag) -> FeatureFlag {
         var metadata = JSONObject()
         if let assignment = flag.assignment { metadata["experiment"] = .object(assignment.json) }
-        return FeatureFlag(id: flag.id, enabled: flag.enabled, properties: flag.properties, trackingString: nil, metadata: metadata)
+        return FeatureFlag(
+            id: flag.id, enabled: flag.enabled, properties: flag.properties, trackingString: nil, metadata: metadata)
     }
 
     /// A feature resolved for a flagd context (its `targetingKey` is
@@ -74,7 +89,8 @@ extension Definitions {
         var attributes = context.objectValue ?? JSONObject()
         if attributes["id"] == nil, let targetingKey = attributes["targetingKey"] { attributes["id"] = targetingKey }
         attributes["targetingKey"] = nil
-        var evaluator = GrowthBookEvaluator(payload: growthBook, context: EvaluationContext(attributes: .object(attributes)))
+        var evaluator = GrowthBookEvaluator(
+            payload: growthBook, context: EvaluationContext(attributes: .object(attributes)))
         return Self.flagdResult(of: evaluator.evaluateFeature(key), type: type)
     }
 
@@ -95,15 +111,22 @@ extension Definitions {
             flagd["reason"] = "SPLIT"
             if let variation = result.experimentResult?.key { flagd["variant"] = .string(variation) }
         case .unknownFeature:
-            return ["value": .null, "variant": .null, "reason": "ERROR", "errorCode": "FLAG_NOT_FOUND",
-                    "errorMessage": .string("feature \(result.key.debugDescription) not found")]
+            return [
+                "value": .null, "variant": .null, "reason": "ERROR", "errorCode": "FLAG_NOT_FOUND",
+                "errorMessage": .string("feature \(result.key.debugDescription) not found"),
+            ]
         case .cyclicPrerequisite:
-            return ["value": .null, "variant": .null, "reason": "ERROR", "errorCode": "GENERAL",
-                    "errorMessage": "the feature's prerequisites form a cycle", "metadata": .object(metadata)]
+            return [
+                "value": .null, "variant": .null, "reason": "ERROR", "errorCode": "GENERAL",
+                "errorMessage": "the feature's prerequisites form a cycle", "metadata": .object(metadata),
+            ]
         }
         if let type, let value = flagd["value"], !Self.value(value, isA: type) {
-            return ["value": .null, "variant": .null, "reason": "ERROR", "errorCode": "TYPE_MISMATCH",
-                    "errorMessage": .string("expected a value of type \(type.rawValue), got \(value.typeName)"), "metadata": .object(metadata)]
+            return [
+                "value": .null, "variant": .null, "reason": "ERROR", "errorCode": "TYPE_MISMATCH",
+                "errorMessage": .string("expected a value of type \(type.rawValue), got \(value.typeName)"),
+                "metadata": .object(metadata),
+            ]
         }
         if result.value.isNull { flagd["reason"] = "DEFAULT" }
         flagd["metadata"] = .object(metadata)

@@ -40,12 +40,14 @@ extension Definitions {
             }
             if let (property, failure) = fault {
                 let pointer = variant.pointer + JSONPointer(tokens: ["properties", property, "value"]).description
-                leaveOut(UnrenderedItem(channel: .featureFlags, id: flag.id, pointer: pointer, fault: failure), &unrendered)
+                leaveOut(
+                    UnrenderedItem(channel: .featureFlags, id: flag.id, pointer: pointer, fault: failure), &unrendered)
                 leftOut.append(index)
                 continue
             }
             flags[index] = FeatureFlag(
-                id: flag.id, enabled: flag.enabled, properties: properties, trackingString: flag.trackingString, metadata: flag.metadata)
+                id: flag.id, enabled: flag.enabled, properties: properties, trackingString: flag.trackingString,
+                metadata: flag.metadata)
         }
         for index in leftOut.reversed() { flags.remove(at: index) }
     }
@@ -53,7 +55,9 @@ extension Definitions {
     /// The features' flags of GrowthBook's evaluation for `attributes` (its
     /// context: `id` is the user), with the string properties that hold
     /// markup rendered; a flag whose template gives no text is left out.
-    func personaliseFeatureFlags(_ flags: inout [FeatureFlag], attributes: JSONObject, at now: Double, unrendered: inout [UnrenderedItem]) {
+    func personaliseFeatureFlags(
+        _ flags: inout [FeatureFlag], attributes: JSONObject, at now: Double, unrendered: inout [UnrenderedItem]
+    ) {
         guard featuresHoldTemplates else { return }
         let subject = EvaluationSubject(targetingKey: attributes["id"]?.stringValue ?? "", attributes: attributes)
         var renders: UserRenders?
@@ -90,7 +94,8 @@ extension Definitions {
                 leftOut.append(index)
             } else if changed {
                 flags[index] = FeatureFlag(
-                    id: flag.id, enabled: flag.enabled, properties: properties, trackingString: flag.trackingString, metadata: flag.metadata)
+                    id: flag.id, enabled: flag.enabled, properties: properties, trackingString: flag.trackingString,
+                    metadata: flag.metadata)
             }
         }
         for index in leftOut.reversed() { flags.remove(at: index) }

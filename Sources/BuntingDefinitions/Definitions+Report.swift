@@ -21,13 +21,16 @@ extension Definitions {
             var featureAttributes = attributes
             if featureAttributes["id"] == nil { featureAttributes["id"] = .string(targetingKey) }
             var features = JSONObject()
-            for (key, outcome) in evaluateFeatures(attributes: featureAttributes, keys: nil, sticky: nil, listing: false, at: now).results {
+            for (key, outcome) in evaluateFeatures(
+                attributes: featureAttributes, keys: nil, sticky: nil, listing: false, at: now
+            ).results {
                 features[key] = .object(Explanation.feature(outcome.value))
             }
             result["features"] = .object(features)
         }
         for channel in [Channel.banners, .contentCards] {
-            result[channel.rawValue] = .array(explainChannel(channel, for: subject, at: now, dismissed: []).map(JSON.object))
+            result[channel.rawValue] = .array(
+                explainChannel(channel, for: subject, at: now, dismissed: []).map(JSON.object))
         }
         return result
     }

@@ -87,8 +87,10 @@ public final class Definitions: CompiledDefinitions {
 
     init(
         flagSet: FlagSet, growthBook: GrowthBookPayload? = nil, banners: [BannerDefinition], cards: [CardDefinition],
-        channels: [Channel: Bool], problems: [DefinitionsProblem] = [], fingerprints: FlagFingerprints = FlagFingerprints(),
-        templates: DocumentTemplates = .none, flagTemplates: FlagTemplates = FlagTemplates(), featuresHoldTemplates: Bool = false
+        channels: [Channel: Bool], problems: [DefinitionsProblem] = [],
+        fingerprints: FlagFingerprints = FlagFingerprints(),
+        templates: DocumentTemplates = .none, flagTemplates: FlagTemplates = FlagTemplates(),
+        featuresHoldTemplates: Bool = false
     ) {
         self.flagSet = flagSet
         self.growthBook = growthBook
@@ -104,7 +106,9 @@ public final class Definitions: CompiledDefinitions {
         templatedBannerCount = banners.reduce(0) { $0 + ($1.htmlTemplate == nil ? 0 : 1) }
         var placements: [String] = []
         var seen = Set<ExactString>()
-        for banner in banners where seen.insert(ExactString(banner.placementId)).inserted { placements.append(banner.placementId) }
+        for banner in banners where seen.insert(ExactString(banner.placementId)).inserted {
+            placements.append(banner.placementId)
+        }
         self.placementIds = placements
     }
 
@@ -113,7 +117,9 @@ public final class Definitions: CompiledDefinitions {
     /// resolves as flagd resolves it, a banner or card with one is left out,
     /// and each is listed in `problems`. `strict` refuses the document for
     /// any problem at all. A refusal lists every problem found.
-    public static func load(_ bytes: [UInt8], strict: Bool = false, decryptionKey: String? = nil) -> Result<Definitions, DefinitionsProblems> {
+    public static func load(_ bytes: [UInt8], strict: Bool = false, decryptionKey: String? = nil) -> Result<
+        Definitions, DefinitionsProblems
+    > {
         var loader = DefinitionsLoader(bytes, strict: strict, decryptionKey: decryptionKey)
         return loader.load()
     }
@@ -149,15 +155,21 @@ public final class Definitions: CompiledDefinitions {
         { bytes in
             let digest = known == nil ? "" : KnownDocuments.digest(of: bytes)
             if let known, let problems = known.problems(of: bytes, digest: digest, strict: strict),
-               let deferred = DeferredDefinitions(
-                   bytes: bytes, problems: problems, strict: strict, beginLoading: beginsLoading, refused: { failure in
-                   known.forget(bytes, digest: digest, strict: strict)
-                   log.error("the definitions document noted in \(known.directory) as loading does not: "
-                       + failure.problems.prefix(5).map(\.description).joined(separator: "; ")
-                       + "; the note is removed, and no flags, banners or cards are served until the document changes")
-               }) {
-                log.debug("the definitions document \(digest.prefix(16)) loaded before (noted in \(known.directory)): "
-                    + "serving it while it is checked and compiled")
+                let deferred = DeferredDefinitions(
+                    bytes: bytes, problems: problems, strict: strict, beginLoading: beginsLoading,
+                    refused: { failure in
+                        known.forget(bytes, digest: digest, strict: strict)
+                        log.error(
+                            "the definitions document noted in \(known.directory) as loading does not: "
+                                + failure.problems.prefix(5).map(\.description).joined(separator: "; ")
+                                + "; the note is removed, and no flags, banners "
+                                + "or cards are served until the document changes"
+                        )
+                    })
+            {
+                log.debug(
+                    "the definitions document \(digest.prefix(16)) loaded before (noted in \(known.directory)): "
+                        + "serving it while it is checked and compiled")
                 return .success(deferred)
             }
             if preparesSchema { prepareSchema() }
@@ -197,7 +209,9 @@ public final class Definitions: CompiledDefinitions {
 
     /// As above; a flag whose variant's properties hold templates is made
     /// for the user (not memoized), and left out when one gives no text.
-    public func featureFlags(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem]) -> [FeatureFlag] {
+    public func featureFlags(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem])
+        -> [FeatureFlag]
+    {
         var budget = WorkBudget.forRound(of: flagSet.flagKeys.count)
         let resolutions = flagSet.resolveAll(
             context: subject.context, timestamp: Int64(now.rounded(.down)), budget: &budget)
@@ -206,7 +220,9 @@ public final class Definitions: CompiledDefinitions {
         var templated: [(index: Int, place: Int)] = []
         let personalising = !flagTemplates.isEmpty
         var flags = madeFlags.withLock { made in
-            if made.count < resolutions.count { made += Array(repeating: MadeFlags(), count: resolutions.count - made.count) }
+            if made.count < resolutions.count {
+                made += Array(repeating: MadeFlags(), count: resolutions.count - made.count)
+            }
             var flags: [FeatureFlag] = []
             flags.reserveCapacity(resolutions.count)
             // In place: reading a slot through the array's subscript copied it, retaining each of its flags.
@@ -225,13 +241,17 @@ public final class Definitions: CompiledDefinitions {
                         slots[place].add(flag, for: key)
                     }
                     guard let flag else { continue }
-                    if personalising, flagTemplates.variant(at: place, resolution) != nil { templated.append((flags.count, place)) }
+                    if personalising, flagTemplates.variant(at: place, resolution) != nil {
+                        templated.append((flags.count, place))
+                    }
                     flags.append(flag)
                 }
             }
             return flags
         }
-        if !templated.isEmpty { personalise(&flags, templated, resolutions, for: subject, at: now, unrendered: &unrendered) }
+        if !templated.isEmpty {
+            personalise(&flags, templated, resolutions, for: subject, at: now, unrendered: &unrendered)
+        }
         return flags
     }
 
@@ -288,9 +308,12 @@ public final class Definitions: CompiledDefinitions {
             case .success(let html):
                 shown[placement] = banner.banner(for: subject, html: html)
             case .failure(let fault):
-                leaveOut(UnrenderedItem(channel: .banners, id: banner.id, pointer: banner.pointer + "/html", fault: fault), &unrendered)
+                leaveOut(
+                    UnrenderedItem(channel: .banners, id: banner.id, pointer: banner.pointer + "/html", fault: fault),
+                    &unrendered)
                 excluded.insert(ExactString(banner.id))
-                let next = bannerWinners(context: context, at: now, excluding: excluded, only: placement, budget: &budget)
+                let next = bannerWinners(
+                    context: context, at: now, excluding: excluded, only: placement, budget: &budget)
                 if let next = next[placement] { pending.append((placement, next)) }
             }
         }
@@ -299,7 +322,8 @@ public final class Definitions: CompiledDefinitions {
 
     /// For each placement (or only `placement`), the eligible banner of highest priority.
     private func bannerWinners(
-        context: JSON, at now: Double, excluding: Set<ExactString>, only placement: ExactString? = nil, budget: inout WorkBudget
+        context: JSON, at now: Double, excluding: Set<ExactString>, only placement: ExactString? = nil,
+        budget: inout WorkBudget
     ) -> [ExactString: BannerDefinition] {
         var winners: [ExactString: BannerDefinition] = [:]
         for banner in banners where banner.isShown(at: now) && !excluding.contains(ExactString(banner.id)) {
@@ -326,7 +350,9 @@ public final class Definitions: CompiledDefinitions {
 
     /// As above; a card whose fields hold templates is written for the user
     /// (the cards of a refresh into one table), and left out when one gives no text.
-    public func contentCards(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem]) -> [ContentCard] {
+    public func contentCards(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem])
+        -> [ContentCard]
+    {
         let context = subject.context
         // One pass, without an array of the matching definitions in between.
         var shown: [ContentCard] = []
@@ -355,7 +381,9 @@ public final class Definitions: CompiledDefinitions {
                 shown.append(card)
             case .fault(let field, let fault):
                 leaveOut(
-                    UnrenderedItem(channel: .contentCards, id: cards[index].id, pointer: personalised.pointer + field.pointer, fault: fault),
+                    UnrenderedItem(
+                        channel: .contentCards, id: cards[index].id, pointer: personalised.pointer + field.pointer,
+                        fault: fault),
                     &unrendered)
             }
         }
@@ -369,13 +397,16 @@ public final class Definitions: CompiledDefinitions {
     public func evaluateFlag(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> JSONObject {
         if let feature = featureAsFlag(flagKey, context: context, type: type) { return feature }
         let expecting = type.flatMap { FlagValueType(rawValue: $0.rawValue) }
-        return Self.flagdResult(flagSet.resolve(flagKey: flagKey, context: context, timestamp: Int64(now.rounded(.down)), expecting: expecting))
+        return Self.flagdResult(
+            flagSet.resolve(
+                flagKey: flagKey, context: context, timestamp: Int64(now.rounded(.down)), expecting: expecting))
     }
 
     public func encodedFlagResult(_ flagKey: String, context: JSON, type: FlagType?, at now: Double) -> EncodedJSON {
         if let feature = featureAsFlag(flagKey, context: context, type: type) { return EncodedJSON(.object(feature)) }
         let expecting = type.flatMap { FlagValueType(rawValue: $0.rawValue) }
-        let resolution = flagSet.resolve(flagKey: flagKey, context: context, timestamp: Int64(now.rounded(.down)), expecting: expecting)
+        let resolution = flagSet.resolve(
+            flagKey: flagKey, context: context, timestamp: Int64(now.rounded(.down)), expecting: expecting)
         return encodedResults.result(for: resolution, type: type) { EncodedJSON(.object(Self.flagdResult($0))) }
     }
 
@@ -389,8 +420,9 @@ public final class Definitions: CompiledDefinitions {
                     flags[key] = .object(feature)
                     continue
                 }
-                flags[key] = .object(Self.flagdResult(
-                    flagSet.resolve(flagKey: key, context: context, timestamp: timestamp, budget: &budget)))
+                flags[key] = .object(
+                    Self.flagdResult(
+                        flagSet.resolve(flagKey: key, context: context, timestamp: timestamp, budget: &budget)))
             }
         } else {
             for resolution in flagSet.resolveAll(context: context, timestamp: timestamp) {
@@ -424,8 +456,9 @@ public final class Definitions: CompiledDefinitions {
     /// budget (see `WorkBudget`): the items left were counted as not matching.
     private func noteSpentBudget(_ items: String) {
         guard !budgetSpentNoted.exchange(true, ordering: .relaxed) else { return }
-        log.warning("evaluating the \(items) of the definitions for a user spent the work budget of the round; "
-            + "the items left were left out (flags: ERROR/GENERAL); a rule costs far more than targeting rules do")
+        log.warning(
+            "evaluating the \(items) of the definitions for a user spent the work budget of the round; "
+                + "the items left were left out (flags: ERROR/GENERAL); a rule costs far more than targeting rules do")
     }
 
     public func flagsChanged(since previous: any CompiledDefinitions) -> [String] {

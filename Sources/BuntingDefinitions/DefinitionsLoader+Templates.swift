@@ -28,7 +28,8 @@ extension DefinitionsLoader {
         let error = failure.error
         report(
             pointer,
-            "the template \(failure.what) (\(error.reason.rawValue) at \(error.line):\(error.column) of the template): \(error.message); \(item)",
+            "the template \(failure.what) (\(error.reason.rawValue) at \(error.line):\(error.column) of the template): "
+                + "\(error.message); \(item)",
             templateOffset: error.offset)
     }
 
@@ -58,7 +59,8 @@ extension DefinitionsLoader {
         // Most cards hold no markup: they cost this look and nothing more.
         let texts = PersonalisedCard.templatedFields.lazy.compactMap { fields[$0]?.stringValue }
         let extrasTexts = (fields["extras"]?.objectValue ?? [:]).lazy.compactMap(\.value.stringValue)
-        guard texts.contains(where: Template.containsMarkup) || extrasTexts.contains(where: Template.containsMarkup) else { return nil }
+        guard texts.contains(where: Template.containsMarkup) || extrasTexts.contains(where: Template.containsMarkup)
+        else { return nil }
         let cardPointer = (try? JSONPointer(parsing: pointer)) ?? .root
         var templated: [PersonalisedCard.Field] = []
         for name in PersonalisedCard.templatedFields {
@@ -66,17 +68,21 @@ extension DefinitionsLoader {
             switch compileText(text, at: cardPointer.appending(name), leaving: "the card is left out") {
             case nil: leftOut = true
             case .some(nil): break
-            case .some(let ref?): templated.append(PersonalisedCard.Field(template: ref, pointer: "/" + name, extrasKey: nil))
+            case .some(let ref?):
+                templated.append(PersonalisedCard.Field(template: ref, pointer: "/" + name, extrasKey: nil))
             }
         }
         for (key, value) in fields["extras"]?.objectValue ?? [:] {
             guard let text = value.stringValue else { continue }
-            switch compileText(text, at: cardPointer.appending("extras").appending(key), leaving: "the card is left out") {
+            switch compileText(
+                text, at: cardPointer.appending("extras").appending(key), leaving: "the card is left out")
+            {
             case nil: leftOut = true
             case .some(nil): break
             case .some(let ref?):
-                templated.append(PersonalisedCard.Field(
-                    template: ref, pointer: JSONPointer(tokens: ["extras", key]).description, extrasKey: key))
+                templated.append(
+                    PersonalisedCard.Field(
+                        template: ref, pointer: JSONPointer(tokens: ["extras", key]).description, extrasKey: key))
             }
         }
         guard !templated.isEmpty, !leftOut else { return nil }
@@ -113,7 +119,7 @@ extension DefinitionsLoader {
             guard case .object(let variants)? = flag["variants"] else { continue }
             for (name, variant) in variants {
                 guard case .object(let properties)? = variant["properties"],
-                      properties.contains(where: { $0.value["value"]?.stringValue.map(Template.containsMarkup) ?? false })
+                    properties.contains(where: { $0.value["value"]?.stringValue.map(Template.containsMarkup) ?? false })
                 else { continue }
                 let variantPointer = JSONPointer(tokens: ["flags", key, "variants", name])
                 var templated: [VariantTemplates.Property] = []
@@ -121,7 +127,10 @@ extension DefinitionsLoader {
                 for (property, typed) in properties {
                     guard let text = typed["value"]?.stringValue else { continue }
                     let pointer = variantPointer.appending("properties").appending(property).appending("value")
-                    switch compileText(text, at: pointer, leaving: "the flag is left out of the featureFlags channel for users given this variant") {
+                    switch compileText(
+                        text, at: pointer,
+                        leaving: "the flag is left out of the featureFlags channel for users given this variant")
+                    {
                     case nil: broken = true
                     case .some(nil): break
                     case .some(let ref?): templated.append(VariantTemplates.Property(key: property, template: ref))

@@ -58,7 +58,8 @@ struct DefinitionsLoader {
         let schema: JSONSchema
         switch DefinitionsSchema.compiled {
         case .failure(let error):
-            let problem = DefinitionsProblem(pointer: "", line: 0, column: 0, message: "the definitions schema itself is broken: \(error)")
+            let problem = DefinitionsProblem(
+                pointer: "", line: 0, column: 0, message: "the definitions schema itself is broken: \(error)")
             return .failure(DefinitionsProblems([problem]))
         case .success(let compiled):
             schema = compiled
@@ -69,7 +70,9 @@ struct DefinitionsLoader {
         }
         if let document = sections.notAnObject {
             for violation in schema.validate(document) { report(violation.instanceLocation, violation.message) }
-            if problems.isEmpty { report(JSONPointer.root, "the document must be a JSON object, not \(document.typeName)") }
+            if problems.isEmpty {
+                report(JSONPointer.root, "the document must be a JSON object, not \(document.typeName)")
+            }
             return .failure(DefinitionsProblems(sorted(problems)))
         }
         // One large section at a time: the flags (with what they share) are
@@ -114,7 +117,7 @@ struct DefinitionsLoader {
             switch tokens.first.flatMap(Section.init(rawValue:)) {
             // (Each pattern takes its own `where`: `/flags` itself is structure.)
             case .flags? where tokens.count >= 2, .evaluators? where tokens.count >= 2:
-                break  // the flag set decides what each flag's mistakes mean
+                break // the flag set decides what each flag's mistakes mean
             case .banners? where tokens.count >= 2:
                 if let index = Int(tokens[1]) { brokenBanners.insert(index) }
             case .contentCards? where tokens.count >= 2:
@@ -149,11 +152,13 @@ struct DefinitionsLoader {
         let features = compileFeatures(sections.rest, flagSet: flagSet)
         let featureTemplates = compileFeatureTemplates(sections.rest["features"])
         if strict && !problems.isEmpty { return .failure(DefinitionsProblems(sorted(problems))) }
-        return .success(Definitions(
-            flagSet: flagSet, growthBook: features, banners: compiledBanners, cards: compiledCards,
-            channels: Self.channels(sections.rest["channels"]), problems: sorted(problems), fingerprints: fingerprints,
-            templates: templates.finish(), flagTemplates: FlagTemplates(flagTemplates, flagKeys: flagSet.flagKeys),
-            featuresHoldTemplates: featureTemplates))
+        return .success(
+            Definitions(
+                flagSet: flagSet, growthBook: features, banners: compiledBanners, cards: compiledCards,
+                channels: Self.channels(sections.rest["channels"]), problems: sorted(problems),
+                fingerprints: fingerprints,
+                templates: templates.finish(), flagTemplates: FlagTemplates(flagTemplates, flagKeys: flagSet.flagKeys),
+                featuresHoldTemplates: featureTemplates))
     }
 
     // MARK: - GrowthBook
@@ -175,13 +180,17 @@ struct DefinitionsLoader {
         // a broken text) is not there: serving without it would answer every
         // feature from nothing, so the document is refused and the previous
         // one goes on serving. (The JavaScript SDK logs and carries on.)
-        let unreadable = payload.problems.contains { $0.pointer.tokens.count == 1 && $0.pointer.tokens[0].hasPrefix("encrypted") }
+        let unreadable = payload.problems.contains {
+            $0.pointer.tokens.count == 1 && $0.pointer.tokens[0].hasPrefix("encrypted")
+        }
         // An encrypted payload's values are seen only when rendered.
         let featureTemplates = compileFeatureTemplates(document["features"]) || document["features"] == nil
         if unreadable || (strict && !problems.isEmpty) { return .failure(DefinitionsProblems(sorted(problems))) }
-        return .success(Definitions(
-            flagSet: FlagSet.none, growthBook: payload, banners: [], cards: [], channels: Self.channels(nil), problems: sorted(problems),
-            templates: templates.finish(), featuresHoldTemplates: featureTemplates))
+        return .success(
+            Definitions(
+                flagSet: FlagSet.none, growthBook: payload, banners: [], cards: [], channels: Self.channels(nil),
+                problems: sorted(problems),
+                templates: templates.finish(), featuresHoldTemplates: featureTemplates))
     }
 
     /// The `features` section of Bunting's own document, with its saved
@@ -193,13 +202,17 @@ struct DefinitionsLoader {
             features: features, savedGroups: rest["savedGroups"], contextualBandits: rest["contextualBandits"])
         for problem in payload.problems { report(problem.pointer, problem.message) }
         for key in payload.featureKeys where flagSet.hasFlag(key) {
-            report(JSONPointer(tokens: ["features", key]), "a flag has this key too (/flags/\(key)); the flag is the one used")
+            report(
+                JSONPointer(tokens: ["features", key]),
+                "a flag has this key too (/flags/\(key)); the flag is the one used")
         }
         return payload
     }
 
     private static func parseFailure(_ error: JSONParseError) -> DefinitionsProblems {
-        DefinitionsProblems([DefinitionsProblem(pointer: "", line: error.line, column: error.column, message: error.message)])
+        DefinitionsProblems([
+            DefinitionsProblem(pointer: "", line: error.line, column: error.column, message: error.message)
+        ])
     }
 
     /// The cards, no longer held by the caller: `compileCards` then holds
@@ -210,7 +223,8 @@ struct DefinitionsLoader {
     }
 
     /// What the schema finds wrong in one large section (the document as if it held only that).
-    private static func check(_ name: String, _ section: JSON?, schema: JSONSchema, found: Int) -> [JSONSchemaViolation] {
+    private static func check(_ name: String, _ section: JSON?, schema: JSONSchema, found: Int) -> [JSONSchemaViolation]
+    {
         guard let section, found < JSONSchema.defaultViolationLimit else { return [] }
         return schema.validate(.object([name: section]), limit: JSONSchema.defaultViolationLimit - found)
     }
@@ -231,7 +245,9 @@ struct DefinitionsLoader {
         if members["flags"] == nil { members["flags"] = .object([:]) }
         let document = JSON.object(members)
         let compileFlags = { () -> (Result<FlagSet, RuleCompileError>, FlagFingerprints) in
-            let compiled = Result { () throws(RuleCompileError) -> FlagSet in try FlagSet(document: document, fractionalHashing: hashing) }
+            let compiled = Result { () throws(RuleCompileError) -> FlagSet in
+                try FlagSet(document: document, fractionalHashing: hashing)
+            }
             return (compiled, FlagFingerprints(document: document, hashing: hashing.rawValue))
         }
         let violations: [JSONSchemaViolation]
@@ -253,19 +269,25 @@ struct DefinitionsLoader {
         var banners: [BannerDefinition] = []
         for (index, entry) in entries.enumerated() where !broken.contains(index) {
             let pointer = "/banners/\(index)"
-            guard let id = entry["id"]?.stringValue, let placementId = entry["placementId"]?.stringValue else { continue }
+            guard let id = entry["id"]?.stringValue, let placementId = entry["placementId"]?.stringValue else {
+                continue
+            }
             guard seen.insert(ExactString(id)).inserted else {
                 report(pointer + "/id", "banner id \(id.debugDescription) is used twice; this one is left out")
                 continue
             }
             var leftOut = false
             let htmlTemplate = compileBannerTemplate(entry, at: pointer, leftOut: &leftOut)
-            guard let targeting = compileTargeting(entry, at: pointer, rules: rules, hashing: hashing), !leftOut else { continue }
-            banners.append(BannerDefinition(
-                id: id, placementId: placementId, html: entry["html"]?.stringValue ?? "", htmlTemplate: htmlTemplate, pointer: pointer,
-                priority: entry["priority"]?.integerValue ?? 0, properties: entry["properties"]?.objectValue ?? [:],
-                isTestSend: entry["isTestSend"]?.boolValue ?? false, trackingId: entry["trackingId"]?.stringValue,
-                expiresAt: entry["expiresAt"]?.doubleValue, targeting: targeting))
+            guard let targeting = compileTargeting(entry, at: pointer, rules: rules, hashing: hashing), !leftOut else {
+                continue
+            }
+            banners.append(
+                BannerDefinition(
+                    id: id, placementId: placementId, html: entry["html"]?.stringValue ?? "",
+                    htmlTemplate: htmlTemplate, pointer: pointer,
+                    priority: entry["priority"]?.integerValue ?? 0, properties: entry["properties"]?.objectValue ?? [:],
+                    isTestSend: entry["isTestSend"]?.boolValue ?? false, trackingId: entry["trackingId"]?.stringValue,
+                    expiresAt: entry["expiresAt"]?.doubleValue, targeting: targeting))
         }
         return banners
     }
@@ -293,14 +315,18 @@ struct DefinitionsLoader {
                 report(pointer + "/id", "content card id \(id.debugDescription) is used twice; this one is left out")
                 continue
             }
-            guard let targeting = compileTargeting(entry, at: pointer, rules: rules, hashing: hashing), !leftOut else { continue }
+            guard let targeting = compileTargeting(entry, at: pointer, rules: rules, hashing: hashing), !leftOut else {
+                continue
+            }
             cards.append(card)
             targetings.append(targeting)
             personalised.append(templated?.personalised)
         }
         // One table for all of them, in listed order (see `ContentCard`).
         let shared = ContentCard.sharingOneTable(cards)
-        return shared.indices.map { CardDefinition(card: shared[$0], targeting: targetings[$0], personalised: personalised[$0]) }
+        return shared.indices.map {
+            CardDefinition(card: shared[$0], targeting: targetings[$0], personalised: personalised[$0])
+        }
     }
 
     /// The card an entry defines. Of its fields a card keeps the id and the
@@ -320,13 +346,15 @@ struct DefinitionsLoader {
         var rule: JSONLogicRule?
         if let targeting = entry["targeting"] {
             do {
-                rule = try JSONLogicRule(targeting, sharing: rules, pointerPrefix: pointer + "/targeting", fractionalHashing: hashing)
+                rule = try JSONLogicRule(
+                    targeting, sharing: rules, pointerPrefix: pointer + "/targeting", fractionalHashing: hashing)
             } catch {
                 report(error.pointer, error.message)
                 return nil
             }
         }
-        return Targeting(rule: rule, schedule: Schedule(entry["schedule"]), controlShare: entry["controlShare"]?.doubleValue ?? 0)
+        return Targeting(
+            rule: rule, schedule: Schedule(entry["schedule"]), controlShare: entry["controlShare"]?.doubleValue ?? 0)
     }
 
     /// A channel is on unless `channels` turns it off, as `false` or `{"enabled": false}`.
@@ -350,12 +378,15 @@ struct DefinitionsLoader {
         if locator == nil { locator = JSONSourceLocator(bytes) }
         var location = locator?.location(of: pointer)
         if let templateOffset, let start = location?.offset,
-           let offset = TemplatePlace.documentOffset(in: bytes, literalStart: start, decodedOffset: templateOffset) {
+            let offset = TemplatePlace.documentOffset(in: bytes, literalStart: start, decodedOffset: templateOffset)
+        {
             location = locator?.location(ofOffset: offset)
         }
         let problem = DefinitionsProblem(
             pointer: pointer.description, line: location?.line ?? 0, column: location?.column ?? 0, message: message)
-        if reported.insert(ReportedProblem(pointer: ExactString(problem.pointer), message: ExactString(message))).inserted {
+        if reported.insert(ReportedProblem(pointer: ExactString(problem.pointer), message: ExactString(message)))
+            .inserted
+        {
             problems.append(problem)
         }
     }

@@ -37,7 +37,11 @@ struct DocumentSections {
             return
         }
         for member in whole {
-            if Self.large.contains(member.key) { parsed[member.key] = member.value } else { rest[member.key] = member.value }
+            if Self.large.contains(member.key) {
+                parsed[member.key] = member.value
+            } else {
+                rest[member.key] = member.value
+            }
         }
     }
 
@@ -50,7 +54,7 @@ struct DocumentSections {
             var keys = Set<[UInt8]>()
             for member in members {
                 guard case .string(let key)? = try? JSON.parse(UnsafeRawBufferPointer(rebasing: text[member.keyText])),
-                      !key.utf8.contains(0), keys.insert(Array(key.utf8)).inserted
+                    !key.utf8.contains(0), keys.insert(Array(key.utf8)).inserted
                 else { return nil }
                 if Self.large.contains(key) {
                     unparsed[key] = member.value
@@ -86,7 +90,8 @@ struct DocumentSections {
             // The whole text then does not parse either; its error has the
             // message and position a reader expects.
             _ = try JSON.parse(bytes)
-            throw JSONParseError(kind: .other, message: "the \(name) section does not parse", line: 0, column: 0, position: 0)
+            throw JSONParseError(
+                kind: .other, message: "the \(name) section does not parse", line: 0, column: 0, position: 0)
         }
     }
 }

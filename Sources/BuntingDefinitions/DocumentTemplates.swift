@@ -32,7 +32,8 @@ final class DocumentTemplates: Sendable {
         let reason: TemplateFault.Reason
     }
 
-    init(templates: [Template] = [], places: [ExactString: Int32] = [:], contentBlocks: ContentBlocks = ContentBlocks()) {
+    init(templates: [Template] = [], places: [ExactString: Int32] = [:], contentBlocks: ContentBlocks = ContentBlocks())
+    {
         self.templates = templates
         self.places = places
         self.contentBlocks = contentBlocks
@@ -60,7 +61,9 @@ final class DocumentTemplates: Sendable {
     /// What a render reads for `subject` at `now`: their attributes, their
     /// id (the targeting key) and the document's content blocks.
     func context(for subject: EvaluationSubject, at now: Double, limits: TemplateLimits = itemLimits) -> RenderContext {
-        RenderContext(attributes: subject.attributes, userId: subject.targetingKey, now: now, contentBlocks: contentBlocks, limits: limits)
+        RenderContext(
+            attributes: subject.attributes, userId: subject.targetingKey, now: now, contentBlocks: contentBlocks,
+            limits: limits)
     }
 
     /// Renders a template given with a request (`renderTemplate`).
@@ -80,31 +83,38 @@ final class DocumentTemplates: Sendable {
     /// user: an abort is the template's own decision (info), a render that
     /// failed is a fault of the document (warning).
     func noteOnce(_ item: UnrenderedItem) {
-        let key = LoggedFailure(channel: item.channel, id: ExactString(item.id), pointer: ExactString(item.pointer), reason: item.fault.reason)
+        let key = LoggedFailure(
+            channel: item.channel, id: ExactString(item.id), pointer: ExactString(item.pointer),
+            reason: item.fault.reason)
         guard logged.withLock({ $0.insert(key).inserted }) else { return }
-        let kind = switch item.channel {
-        case .featureFlags: "the flag"
-        case .banners: "the banner"
-        case .contentCards: "the content card"
-        }
+        let kind =
+            switch item.channel {
+            case .featureFlags: "the flag"
+            case .banners: "the banner"
+            case .contentCards: "the content card"
+            }
         let what = "\(kind) \(item.id.debugDescription) (\(item.pointer))"
         switch item.fault.reason {
         case .aborted:
             let why = item.fault.abortMessage.map { $0.isEmpty ? "" : ": \($0)" } ?? ""
             log.info("\(what) is left out for a user: its template ran abort_message\(why) (said once per item)")
         case .invalidTemplate, .limit:
-            log.warning("\(what) is left out for a user: its template failed to render (\(item.fault)); said once per item")
+            log.warning(
+                "\(what) is left out for a user: its template failed to render (\(item.fault)); said once per item")
         }
     }
 }
 
 extension TemplateFault {
     init(_ error: TemplateError) {
-        let reason: Reason = switch error.reason {
-        case .invalidTemplate: .invalidTemplate
-        case .limit: .limit
-        case .aborted: .aborted
-        }
-        self.init(reason: reason, message: error.message, line: error.line, column: error.column, abortMessage: error.abortMessage)
+        let reason: Reason =
+            switch error.reason {
+            case .invalidTemplate: .invalidTemplate
+            case .limit: .limit
+            case .aborted: .aborted
+            }
+        self.init(
+            reason: reason, message: error.message, line: error.line, column: error.column,
+            abortMessage: error.abortMessage)
     }
 }

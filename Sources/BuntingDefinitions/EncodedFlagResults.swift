@@ -25,7 +25,8 @@ final class EncodedFlagResults: Sendable {
     private let table = Mutex<[Key: EncodedJSON]>([:])
 
     /// The resolution's result as text: from the table, or encoded by `encode` (and kept, if it may be).
-    func result(for resolution: FlagResolution, type: FlagType?, encode: (FlagResolution) -> EncodedJSON) -> EncodedJSON {
+    func result(for resolution: FlagResolution, type: FlagType?, encode: (FlagResolution) -> EncodedJSON) -> EncodedJSON
+    {
         guard resolution.errorCode == nil, let variant = resolution.variant else { return encode(resolution) }
         let key = Key(flagKey: resolution.flagKey, variant: variant, reason: resolution.reason, type: type)
         if let known = table.withLock({ $0[key] }) { return known }

@@ -68,10 +68,12 @@ public final class KnownDocuments: Sendable {
         self.directory = directory
         self.build = build
         self.limit = limit
-        switch OwnedFiles.openPrivateDirectory(directory).flatMap({ fd in Self.key(in: fd).map { (fd, $0) }.mapError { failure in
-            close(fd)
-            return failure
-        } }) {
+        switch OwnedFiles.openPrivateDirectory(directory).flatMap({ fd in
+            Self.key(in: fd).map { (fd, $0) }.mapError { failure in
+                close(fd)
+                return failure
+            }
+        }) {
         case .success(let (fd, key)):
             descriptor = fd
             self.key = key
@@ -80,7 +82,11 @@ public final class KnownDocuments: Sendable {
             key = nil
             let message = "not keeping notes of loaded definitions in \(directory): \(failure.message)"
             // Refused for what it is (a link, another user's) rather than missing: worth a warning.
-            if failure.errno == EPERM || failure.errno == ELOOP || failure.errno == ENOTDIR { log.warning(message) } else { log.debug(message) }
+            if failure.errno == EPERM || failure.errno == ELOOP || failure.errno == ENOTDIR {
+                log.warning(message)
+            } else {
+                log.debug(message)
+            }
         }
     }
 
@@ -96,7 +102,9 @@ public final class KnownDocuments: Sendable {
                 guard fstat(fd, &info) == 0, info.st_mode & 0o077 == 0 else {
                     return .failure(FileIOError(errno: EPERM, message: "\(keyName): others can read it"))
                 }
-                guard case .success(let key) = FileDescriptorIO.readAll(fd, limit: keySize, name: keyName), key.count == keySize else {
+                guard case .success(let key) = FileDescriptorIO.readAll(fd, limit: keySize, name: keyName),
+                    key.count == keySize
+                else {
                     return .failure(FileIOError(errno: EINVAL, message: "\(keyName) is not a key"))
                 }
                 return .success(key)
@@ -141,19 +149,23 @@ public final class KnownDocuments: Sendable {
     /// The problems the document (whose `digest` this is) loaded with,
     /// when it has an authentic note.
     func problems(of bytes: [UInt8], digest: String, strict: Bool) -> [DefinitionsProblem]? {
-        guard descriptor >= 0, let key, case .success(let fd) = OwnedFiles.openFile(name(bytes.count, digest, strict), in: descriptor, flags: O_RDONLY)
+        guard descriptor >= 0, let key,
+            case .success(let fd) = OwnedFiles.openFile(
+                name(bytes.count, digest, strict), in: descriptor, flags: O_RDONLY)
         else { return nil }
         defer { close(fd) }
         guard case .success(let text) = FileDescriptorIO.readAll(fd, limit: Self.maxNoteBytes, name: directory),
-              let note = try? JSON.parse(text), note["format"]?.integerValue == Int64(Self.format),
-              note["build"]?.stringValue == build, note["bytes"]?.integerValue == Int64(bytes.count),
-              note["digest"]?.stringValue == digest, note["strict"]?.boolValue == strict,
-              let listed = note["problems"]?.arrayValue, let code = note["mac"]?.stringValue
+            let note = try? JSON.parse(text), note["format"]?.integerValue == Int64(Self.format),
+            note["build"]?.stringValue == build, note["bytes"]?.integerValue == Int64(bytes.count),
+            note["digest"]?.stringValue == digest, note["strict"]?.boolValue == strict,
+            let listed = note["problems"]?.arrayValue, let code = note["mac"]?.stringValue
         else { return nil }
         var problems: [DefinitionsProblem] = []
         for entry in listed {
-            guard let pointer = entry["pointer"]?.stringValue, let line = entry["line"]?.integerValue.flatMap(Int.init(exactly:)),
-                  let column = entry["column"]?.integerValue.flatMap(Int.init(exactly:)), let message = entry["message"]?.stringValue
+            guard let pointer = entry["pointer"]?.stringValue,
+                let line = entry["line"]?.integerValue.flatMap(Int.init(exactly:)),
+                let column = entry["column"]?.integerValue.flatMap(Int.init(exactly:)),
+                let message = entry["message"]?.stringValue
             else { return nil }
             problems.append(DefinitionsProblem(pointer: pointer, line: line, column: column, message: message))
         }
@@ -176,7 +188,8 @@ public final class KnownDocuments: Sendable {
         let temporary = "\(final).\(getpid()).tmp"
         // A temporary note of this name is one of ours that a process of the same pid left.
         unlinkat(descriptor, temporary, 0)
-        guard case .success(let fd) = OwnedFiles.openFile(temporary, in: descriptor, flags: O_WRONLY | O_CREAT | O_EXCL) else { return }
+        guard case .success(let fd) = OwnedFiles.openFile(temporary, in: descriptor, flags: O_WRONLY | O_CREAT | O_EXCL)
+        else { return }
         let failed = FileDescriptorIO.writeAll(fd, JSON.object(note).encoded() + [0x0A]) != nil
         close(fd)
         guard !failed, renameat(descriptor, temporary, descriptor, final) == 0 else {
@@ -225,7 +238,7 @@ public final class KnownDocuments: Sendable {
         if stem.hasSuffix("-strict") { stem = stem.dropLast(7) }
         let parts = stem.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].utf8.count == digestDigits, parts[0].utf8.allSatisfy(isLowerHex),
-              !parts[1].isEmpty, parts[1].utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            !parts[1].isEmpty, parts[1].utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { return false }
         return true
     }
@@ -234,13 +247,15 @@ public final class KnownDocuments: Sendable {
     static func isTemporaryName(_ name: Substring) -> Bool {
         guard name.hasSuffix(".tmp") else { return false }
         let stem = name.dropLast(4)
-        guard let dot = stem.lastIndex(of: "."), stem[stem.index(after: dot)...].utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        guard let dot = stem.lastIndex(of: "."),
+            stem[stem.index(after: dot)...].utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { return false }
         return isNoteName(stem[..<dot])
     }
 
     private static func isLowerHex(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
     }
 
     /// Removes the oldest notes beyond `limit`, temporary notes that a
@@ -258,12 +273,16 @@ public final class KnownDocuments: Sendable {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             let isNote = Self.isNoteName(name[...])
             let isFormer = Self.isNoteName(name[...], digestDigits: 16)
             guard isNote || isFormer || Self.isTemporaryName(name[...]) else { continue }
             var info = stat()
-            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                continue
+            }
             let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
             if isNote {
                 notes.append((name, modified))
@@ -274,6 +293,8 @@ public final class KnownDocuments: Sendable {
         closedir(stream)
         for name in abandoned { unlinkat(descriptor, name, 0) }
         guard notes.count > limit else { return }
-        for note in notes.sorted(by: { $0.modified < $1.modified }).prefix(notes.count - limit) { unlinkat(descriptor, note.name, 0) }
+        for note in notes.sorted(by: { $0.modified < $1.modified }).prefix(notes.count - limit) {
+            unlinkat(descriptor, note.name, 0)
+        }
     }
 }

@@ -53,7 +53,11 @@ final class PersonalisedCard: Sendable {
         var marked = entry
         var extras = entry["extras"]?.objectValue ?? [:]
         for (index, field) in fields.enumerated() {
-            if let key = field.extrasKey { extras[key] = .string(mark(index)) } else { marked[String(field.pointer.dropFirst())] = .string(mark(index)) }
+            if let key = field.extrasKey {
+                extras[key] = .string(mark(index))
+            } else {
+                marked[String(field.pointer.dropFirst())] = .string(mark(index))
+            }
         }
         if fields.contains(where: { $0.extrasKey != nil }) { marked["extras"] = .object(extras) }
         return marked
@@ -102,7 +106,11 @@ final class PersonalisedCard: Sendable {
             needle.withUnsafeBufferPointer { needle in
                 var place = start
                 while place <= text.count - needle.count {
-                    if text[place] == needle[0], memcmp(text.baseAddress! + place, needle.baseAddress!, needle.count) == 0 { return place }
+                    if text[place] == needle[0],
+                        memcmp(text.baseAddress! + place, needle.baseAddress!, needle.count) == 0
+                    {
+                        return place
+                    }
                     place += 1
                 }
                 return nil
@@ -121,7 +129,9 @@ final class PersonalisedCard: Sendable {
     /// The card for the user whose `renders` these are: `base`'s fields with
     /// the rendered texts, written into `table`, or the first field whose
     /// template gave no text.
-    func make(like base: ContentCard, renders: inout UserRenders, into table: inout ContentCard.PersonalisedTable) -> Made {
+    func make(like base: ContentCard, renders: inout UserRenders, into table: inout ContentCard.PersonalisedTable)
+        -> Made
+    {
         guard let pieces else { return slowly(renders: &renders) }
         let start = table.textEnd
         var extras: JSONObject?
@@ -149,12 +159,18 @@ final class PersonalisedCard: Sendable {
             switch renders.text(field.template) {
             case .failure(let fault): return .fault(field, fault)
             case .success(let text):
-                if let key = field.extrasKey { extras[key] = .string(text) } else { fields[String(field.pointer.dropFirst())] = .string(text) }
+                if let key = field.extrasKey {
+                    extras[key] = .string(text)
+                } else {
+                    fields[String(field.pointer.dropFirst())] = .string(text)
+                }
             }
         }
         fields["extras"] = .object(extras)
         guard let card = ContentCard(json: .object(fields)) else {
-            return .fault(self.fields[0], TemplateFault(reason: .invalidTemplate, message: "the card could not be made", line: 1, column: 1))
+            return .fault(
+                self.fields[0],
+                TemplateFault(reason: .invalidTemplate, message: "the card could not be made", line: 1, column: 1))
         }
         return .card(card)
     }

@@ -51,14 +51,18 @@ struct SHA256 {
         var tail: [UInt8] = [0x80]
         let used = (pending.count + 1) % Self.blockSize
         tail += [UInt8](repeating: 0, count: (Self.blockSize - 8 - used + Self.blockSize) % Self.blockSize)
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+        }
         let counted = length
         update(tail)
         length = counted
         var digest: [UInt8] = []
         digest.reserveCapacity(Self.digestSize)
         for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
-            for shift in stride(from: 24, through: 0, by: -8) { digest.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
+            for shift in stride(from: 24, through: 0, by: -8) {
+                digest.append(UInt8(truncatingIfNeeded: word >> UInt32(shift)))
+            }
         }
         return digest
     }
@@ -84,7 +88,8 @@ struct SHA256 {
                 var offset = 0
                 while offset < blocks.count {
                     for index in 0..<16 {
-                        w[index] = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + index * 4, as: UInt32.self))
+                        w[index] = UInt32(
+                            bigEndian: blocks.loadUnaligned(fromByteOffset: offset + index * 4, as: UInt32.self))
                     }
                     for index in 16..<64 {
                         let early = w[index - 15]

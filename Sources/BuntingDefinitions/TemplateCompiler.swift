@@ -64,9 +64,11 @@ struct TemplateCompiler {
         var parsed: [(name: String, template: Template)] = []
         for (name, text) in blocks {
             do throws(TemplateError) {
-                parsed.append((JSON.detached(name), try Template(JSON.detached(text), limits: DocumentTemplates.itemLimits)))
+                parsed.append(
+                    (JSON.detached(name), try Template(JSON.detached(text), limits: DocumentTemplates.itemLimits)))
             } catch {
-                failed.append((name, Failure(error: error, what: error.reason == .limit ? "is past a limit" : "does not parse")))
+                failed.append(
+                    (name, Failure(error: error, what: error.reason == .limit ? "is past a limit" : "does not parse")))
             }
         }
         for (name, template) in parsed { contentBlocks[name] = template }
@@ -77,7 +79,8 @@ struct TemplateCompiler {
             for (name, template) in parsed where contentBlocks[name] != nil {
                 guard let missing = template.missingContentBlock(in: contentBlocks) else { continue }
                 contentBlocks[name] = nil
-                failed.append((name, Failure(error: missing, what: "includes a content block the document does not have")))
+                failed.append(
+                    (name, Failure(error: missing, what: "includes a content block the document does not have")))
                 removed = true
             }
         }
@@ -124,7 +127,9 @@ enum TemplatePlace {
             var length = 6
             var bytes = unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3
             if (0xD800..<0xDC00).contains(unit), position + 11 < text.count, text[position + 6] == UInt8(ascii: "\\"),
-               text[position + 7] == UInt8(ascii: "u"), let low = codeUnit(text, at: position + 8), (0xDC00..<0xE000).contains(low) {
+                text[position + 7] == UInt8(ascii: "u"), let low = codeUnit(text, at: position + 8),
+                (0xDC00..<0xE000).contains(low)
+            {
                 length = 12
                 bytes = 4
             }

@@ -67,7 +67,9 @@ struct UserRenders {
 
     /// Writes the text as a JSON string into the card being written; the
     /// fault when the template gives this user no text.
-    mutating func writeEncodedText(_ ref: TemplateRef, into table: inout ContentCard.PersonalisedTable) -> TemplateFault? {
+    mutating func writeEncodedText(_ ref: TemplateRef, into table: inout ContentCard.PersonalisedTable)
+        -> TemplateFault?
+    {
         let index = Int(ref.index)
         if index < encodedTexts.count, let known = encodedTexts[index] {
             table.write(known)
@@ -91,9 +93,13 @@ struct UserRenders {
         let itemBytes = DocumentTemplates.itemLimits.maxOutputBytes
         // Said as it is: "more than 0 steps" would read as this template's fault.
         if !template.isPlainText && (stepsLeft <= 0 || bytesLeft <= 0) {
-            return .fault(TemplateFault(
-                reason: .limit, message: "not rendered: the templates of this refresh spent its budget before this one (the items left were left out)",
-                line: 1, column: 1))
+            return .fault(
+                TemplateFault(
+                    reason: .limit,
+                    message:
+                        "not rendered: the templates of this refresh spent its budget before this one "
+                        + "(the items left were left out)",
+                    line: 1, column: 1))
         }
         context.limits.maxOutputBytes = max(0, min(itemBytes, bytesLeft))
         do throws(TemplateError) {

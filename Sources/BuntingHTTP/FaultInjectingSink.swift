@@ -19,13 +19,15 @@ public final class FaultInjectingSink: AnalyticsSink {
 
     public var location: String { base.location }
 
-    public func deliver(_ events: [AnalyticsEvent]) throws(SinkFailure) {
+    public func deliver(_ events: [AnalyticsEvent]) throws(SinkError) {
         guard let fault = faults.take(.sink) else { return try base.deliver(events) }
-        log.info("analytics to \(location): an injected \(fault.summary) instead of a delivery of \(events.count) events")
+        log.info(
+            "analytics to \(location): an injected \(fault.summary) "
+                + "instead of a delivery of \(events.count) events")
         switch fault.asHTTP {
         case .failure(let failure): throw failure
         case .success(let response):
-            if let failure = RemoteFailure(response, now: clock.unixTime()) { throw failure }
+            if let failure = RemoteError(response, now: clock.unixTime()) { throw failure }
         }
     }
 }

@@ -24,7 +24,9 @@ public final class FaultInjectingStream: DefinitionsStreamSource {
 
     public var location: String { base.location }
 
-    public func connect(lastEventId: String?, report: @escaping @Sendable (StreamReport) -> Void) -> any StreamConnection {
+    public func connect(lastEventId: String?, report: @escaping @Sendable (StreamReport) -> Void)
+        -> any StreamConnection
+    {
         guard let fault = faults.take(.stream) else { return base.connect(lastEventId: lastEventId, report: report) }
         log.info("stream \(location): an injected \(fault.summary) instead of a connection")
         var reports: [StreamReport]
@@ -32,12 +34,14 @@ public final class FaultInjectingStream: DefinitionsStreamSource {
         case .failure(let failure):
             reports = [.ended(failure)]
         case .success(let response):
-            if let failure = RemoteFailure(response, now: clock.unixTime()) {
+            if let failure = RemoteError(response, now: clock.unixTime()) {
                 reports = [.ended(failure)]
             } else {
                 reports = [.opened]
                 if !response.body.isEmpty { reports.append(.event(StreamEvent(type: "message", data: response.body))) }
-                reports.append(.ended(RemoteFailure(HTTPTransportError(.network, "the injected stream ended after its answer"))))
+                reports.append(
+                    .ended(
+                        RemoteError(HTTPTransportError(.network, "the injected stream ended after its answer"))))
             }
         }
         let connection = InjectedConnection()

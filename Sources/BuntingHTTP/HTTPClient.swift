@@ -45,7 +45,7 @@ public final class HTTPClient: Sendable {
         while true {
             let response = try transfer(request, to: url, withConfiguredHeaders: withConfiguredHeaders, on: handle)
             guard request.followsRedirects, [301, 302, 303, 307, 308].contains(response.status),
-                  redirects < Self.maxRedirects, let redirect = response.redirect, let next = try? HTTPURL(redirect)
+                redirects < Self.maxRedirects, let redirect = response.redirect, let next = try? HTTPURL(redirect)
             else { return response }
             if next.origin != request.url.origin { withConfiguredHeaders = false }
             log.debug("\(request.method.rawValue) \(url) redirected (\(response.status)) to \(next)")
@@ -105,7 +105,8 @@ public final class HTTPClient: Sendable {
         let code = withExtendedLifetime((headerList, collector)) { handle.perform() }
 
         guard code == CURLE_OK else {
-            let detail = String(decoding: errorBuffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let detail = String(
+                decoding: errorBuffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
             log.info("\(request.method.rawValue) \(url) failed: \(detail.isEmpty ? CurlHandle.describe(code) : detail)")
             throw transportError(code, exceeded: collector.exceeded, request: request)
         }
@@ -129,7 +130,9 @@ public final class HTTPClient: Sendable {
         }
         if code == CURLE_OPERATION_TIMEDOUT {
             return HTTPTransportError(
-                .timeout, "timed out (connect timeout \(Self.seconds(settings.connectTimeout)), total \(Self.seconds(settings.timeout)))")
+                .timeout,
+                "timed out (connect timeout \(Self.seconds(settings.connectTimeout)), "
+                    + "total \(Self.seconds(settings.timeout)))")
         }
         return HTTPTransportError(.network, CurlHandle.describe(code))
     }

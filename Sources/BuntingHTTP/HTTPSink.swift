@@ -20,7 +20,7 @@ public final class HTTPSink: AnalyticsSink {
         self.clock = clock
     }
 
-    public func deliver(_ events: [AnalyticsEvent]) throws(SinkFailure) {
+    public func deliver(_ events: [AnalyticsEvent]) throws(SinkError) {
         let batch: JSON = ["events": .array(events.map(\.sinkJSON))]
         // "Expect:" turns off curl's 100-continue round trip for larger bodies.
         let request = HTTPRequest(
@@ -28,9 +28,9 @@ public final class HTTPSink: AnalyticsSink {
             maxResponseBytes: Self.maxResponseBytes, overflow: .truncate)
         switch client.send(request) {
         case .failure(let error):
-            throw RemoteFailure(error)
+            throw RemoteError(error)
         case .success(let response):
-            if let failure = RemoteFailure(response, now: clock.unixTime()) { throw failure }
+            if let failure = RemoteError(response, now: clock.unixTime()) { throw failure }
         }
     }
 }

@@ -19,7 +19,8 @@ public final class HTTPSource: DefinitionsSource {
     /// The stream an answer announced, once one did; whether an unusable announcement was logged.
     private let announced = Mutex<(stream: HTTPEventStream?, loggedUnusable: Bool)>((nil, false))
 
-    public init(url: HTTPURL, settings: HTTPSettings, clock: any Clock = SystemClock(), maxBytes: Int = defaultMaxBytes) {
+    public init(url: HTTPURL, settings: HTTPSettings, clock: any Clock = SystemClock(), maxBytes: Int = defaultMaxBytes)
+    {
         self.url = url
         self.client = HTTPClient(settings: settings)
         self.clock = clock
@@ -36,10 +37,12 @@ public final class HTTPSource: DefinitionsSource {
         let request = HTTPRequest(.get, url, headers: headers, maxResponseBytes: maxBytes, followsRedirects: true)
         let response: HTTPResponse
         switch client.send(request) {
-        case .failure(let error): return .failed(RemoteFailure(error))
+        case .failure(let error): return .failed(RemoteError(error))
         case .success(let answer): response = answer
         }
-        if response.status == 304 || response.isSuccess, GrowthBookStream.isAnnounced(by: response) { noteAnnouncedStream() }
+        if response.status == 304 || response.isSuccess, GrowthBookStream.isAnnounced(by: response) {
+            noteAnnouncedStream()
+        }
         return Self.result(of: response, conditional: conditional, now: clock.unixTime())
     }
 
@@ -49,7 +52,8 @@ public final class HTTPSource: DefinitionsSource {
         let unusable = announced.withLock { state -> Bool in
             if let streamURL {
                 if state.stream == nil {
-                    state.stream = HTTPEventStream(url: streamURL, settings: client.settings, maxEventBytes: maxBytes, clock: clock)
+                    state.stream = HTTPEventStream(
+                        url: streamURL, settings: client.settings, maxEventBytes: maxBytes, clock: clock)
                 }
                 return false
             }
@@ -57,7 +61,9 @@ public final class HTTPSource: DefinitionsSource {
             return !state.loggedUnusable
         }
         if unusable {
-            log.warning("\(url) announces a stream (x-sse-support: enabled), but is not GrowthBook's {apiHost}/api/features/{clientKey}: not used")
+            log.warning(
+                "\(url) announces a stream (x-sse-support: enabled), but is "
+                    + "not GrowthBook's {apiHost}/api/features/{clientKey}: not used")
         }
     }
 }

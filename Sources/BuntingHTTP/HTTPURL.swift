@@ -18,9 +18,13 @@ public struct HTTPURL: Equatable, Sendable, CustomStringConvertible {
     }
 
     public init(_ text: String) throws(HTTPURLError) {
-        guard let separator = text.firstRange(of: "://") else { throw HTTPURLError(why: "must start with http:// or https://") }
+        guard let separator = text.firstRange(of: "://") else {
+            throw HTTPURLError(why: "must start with http:// or https://")
+        }
         let scheme = text[..<separator.lowerBound].lowercased()
-        guard scheme == "http" || scheme == "https" else { throw HTTPURLError(why: "must start with http:// or https://") }
+        guard scheme == "http" || scheme == "https" else {
+            throw HTTPURLError(why: "must start with http:// or https://")
+        }
         guard !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
             throw HTTPURLError(why: "contains a space or a control character")
         }
@@ -35,10 +39,16 @@ public struct HTTPURL: Equatable, Sendable, CustomStringConvertible {
         var host: Substring
         var portText: Substring?
         if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { throw HTTPURLError(why: "has an unclosed [ in its host") }
+            guard let close = authority.firstIndex(of: "]") else {
+                throw HTTPURLError(why: "has an unclosed [ in its host")
+            }
             host = authority[...close]
             let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty { throw HTTPURLError(why: "has text after its host") }
+            if after.hasPrefix(":") {
+                portText = after.dropFirst()
+            } else if !after.isEmpty {
+                throw HTTPURLError(why: "has text after its host")
+            }
         } else if let colon = authority.firstIndex(of: ":") {
             host = authority[..<colon]
             portText = authority[authority.index(after: colon)...]
@@ -48,7 +58,9 @@ public struct HTTPURL: Equatable, Sendable, CustomStringConvertible {
         guard !host.isEmpty else { throw HTTPURLError(why: "has no host") }
         var port = scheme == "https" ? 443 : 80
         if let portText, !portText.isEmpty {
-            guard let number = Int(portText), (1...65535).contains(number) else { throw HTTPURLError(why: "has an invalid port") }
+            guard let number = Int(portText), (1...65535).contains(number) else {
+                throw HTTPURLError(why: "has an invalid port")
+            }
             port = number
         }
         self.text = text

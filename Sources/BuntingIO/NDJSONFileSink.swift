@@ -40,8 +40,8 @@ public final class NDJSONFileSink: AnalyticsSink {
         self.writeTimeout = writeTimeout
     }
 
-    public func deliver(_ events: [AnalyticsEvent]) throws(SinkFailure) {
-        try knownIds.withLock { (known: inout Set<String>?) throws(SinkFailure) in
+    public func deliver(_ events: [AnalyticsEvent]) throws(SinkError) {
+        try knownIds.withLock { (known: inout Set<String>?) throws(SinkError) in
             let fd = open(location, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0o644)
             guard fd >= 0 else {
                 let why = errno == ENXIO ? "nothing reads the FIFO" : String(cString: strerror(errno))
@@ -49,7 +49,9 @@ public final class NDJSONFileSink: AnalyticsSink {
             }
             defer { close(fd) }
             var info = stat()
-            guard fstat(fd, &info) == 0 else { throw .serverError("cannot stat \(location): \(String(cString: strerror(errno)))") }
+            guard fstat(fd, &info) == 0 else {
+                throw .serverError("cannot stat \(location): \(String(cString: strerror(errno)))")
+            }
             let isRegular = (info.st_mode & S_IFMT) == S_IFREG
             /// Where the file ends before this batch: what a failed append is cut back to.
             var end = 0
@@ -58,8 +60,12 @@ public final class NDJSONFileSink: AnalyticsSink {
                 // A regular file never makes a writer wait long: write it plainly.
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
                 // Released when the descriptor is closed.
-                guard flock(fd, LOCK_EX) == 0 else { throw .serverError("cannot lock \(location): \(String(cString: strerror(errno)))") }
-                guard fstat(fd, &info) == 0 else { throw .serverError("cannot stat \(location): \(String(cString: strerror(errno)))") }
+                guard flock(fd, LOCK_EX) == 0 else {
+                    throw .serverError("cannot lock \(location): \(String(cString: strerror(errno)))")
+                }
+                guard fstat(fd, &info) == 0 else {
+                    throw .serverError("cannot stat \(location): \(String(cString: strerror(errno)))")
+                }
                 if known == nil { known = readIds(size: Int(info.st_size)) }
                 // The same file for reading (the writer is write-only, so that a FIFO without a reader fails to open).
                 let reader = open("/proc/self/fd/\(fd)", O_RDONLY | O_CLOEXEC)
@@ -69,9 +75,12 @@ public final class NDJSONFileSink: AnalyticsSink {
                     end = Int(info.st_size)
                 case .tornEvent(let lineStart):
                     guard ftruncate(fd, off_t(lineStart)) == 0 else {
-                        throw .serverError("cannot cut the torn last line off \(location): \(String(cString: strerror(errno)))")
+                        throw .serverError(
+                            "cannot cut the torn last line off \(location): \(String(cString: strerror(errno)))")
                     }
-                    log.warning("sink: cut a torn event line (\(Int(info.st_size) - lineStart) bytes) off the end of \(location)")
+                    log.warning(
+                        "sink: cut a torn event line (\(Int(info.st_size) - lineStart) "
+                            + "bytes) off the end of \(location)")
                     end = lineStart
                 case .unfinished:
                     // Someone else's text without a newline: kept, on a line of its own.
@@ -90,11 +99,15 @@ public final class NDJSONFileSink: AnalyticsSink {
             guard !written.isEmpty else { return }
             if isRegular {
                 var failure = FileDescriptorIO.writeAll(fd, lines).map { "cannot write \(location): \($0.message)" }
-                if failure == nil && fsync(fd) != 0 { failure = "cannot sync \(location): \(String(cString: strerror(errno)))" }
+                if failure == nil && fsync(fd) != 0 {
+                    failure = "cannot sync \(location): \(String(cString: strerror(errno)))"
+                }
                 if let failure {
                     // Whole lines or nothing: the batch is sent again in full.
                     if ftruncate(fd, off_t(end)) != 0 {
-                        log.error("sink: cannot cut \(location) back to its last whole line after a failed append: \(String(cString: strerror(errno)))")
+                        log.error(
+                            "sink: cannot cut \(location) back to its last whole line "
+                                + "after a failed append: \(String(cString: strerror(errno)))")
                     }
                     throw .serverError(failure)
                 }
@@ -107,22 +120,26 @@ public final class NDJSONFileSink: AnalyticsSink {
 
     /// Writes to a FIFO, pipe or device as its reader takes the bytes, giving
     /// up after `writeTimeout` (the batch is then sent again later).
-    private func writeWithinTimeout(_ fd: Int32, _ bytes: [UInt8]) throws(SinkFailure) {
+    private func writeWithinTimeout(_ fd: Int32, _ bytes: [UInt8]) throws(SinkError) {
         let deadline = SystemClock().monotonicTime() + writeTimeout
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if count > 0 {
+            switch bytes.withUnsafeBytes({
+                FileDescriptorIO.writeSome(fd, UnsafeRawBufferPointer(rebasing: $0[offset...]))
+            }) {
+            case .transferred(let count):
                 offset += count
                 continue
-            }
-            guard count < 0, errno == EAGAIN || errno == EINTR else {
-                throw .serverError("cannot write \(location): \(String(cString: strerror(errno)))")
+            case .failed(let error):
+                throw .serverError("cannot write \(location): \(String(cString: strerror(error.errno)))")
+            case .wouldBlock, .end:
+                break
             }
             let left = deadline - SystemClock().monotonicTime()
-            guard left > 0 else { throw .serverError("the reader of \(location) took nothing for \(Int(writeTimeout)) s") }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            _ = poll(&descriptor, 1, Int32(min(left, 1) * 1000) + 1)
+            guard left > 0 else {
+                throw .serverError("the reader of \(location) took nothing for \(Int(writeTimeout)) s")
+            }
+            _ = FileDescriptorIO.waitUntilWritable(fd, seconds: left)
         }
     }
 

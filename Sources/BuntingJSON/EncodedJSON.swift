@@ -26,7 +26,8 @@ public struct EncodedJSON: Sendable, Hashable {
     /// `[e0,e1,…]` from elements that write their own text, into a buffer
     /// allocated once at its final size (see `EncodedArray`).
     @inlinable
-    public static func array<Elements: Collection>(_ elements: Elements) -> EncodedJSON where Elements.Element: JSONText {
+    public static func array<Elements: Collection>(_ elements: Elements) -> EncodedJSON
+    where Elements.Element: JSONText {
         EncodedJSON(writing: EncodedArray(elements))
     }
 

@@ -71,7 +71,8 @@ extension JSON {
         // stack in one call, and one copy appends them. A larger one is
         // measured by that first call and written again into a buffer of its size.
         let needed = withUnsafeTemporaryAllocation(byteCount: Self.stackBufferSize, alignment: 1) { buffer -> Int in
-            let size = json_dumpb(tree.pointer, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count, flags)
+            let size = json_dumpb(
+                tree.pointer, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count, flags)
             if size <= buffer.count {
                 output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<size]))
                 return 0

@@ -80,7 +80,9 @@ extension JSON {
             var array: [JSON] = []
             array.reserveCapacity(count)
             for index in 0..<count {
-                if let element = json_array_get(value, index) { array.append(try convert(element, levelsLeft: levelsLeft - 1)) }
+                if let element = json_array_get(value, index) {
+                    array.append(try convert(element, levelsLeft: levelsLeft - 1))
+                }
             }
             return .array(array)
         case JSON_STRING:
@@ -129,7 +131,8 @@ extension JSON {
 
     private static func checkNotBlank(_ bytes: UnsafeRawBufferPointer) throws(JSONParseError) {
         for byte in bytes where !isJSONWhitespace(byte) { return }
-        throw JSONParseError(kind: .empty, message: "empty input: expected a JSON value", line: 0, column: 0, position: 0)
+        throw JSONParseError(
+            kind: .empty, message: "empty input: expected a JSON value", line: 0, column: 0, position: 0)
     }
 
     /// Walks the text once, outside strings, counting brackets, so that a deep

@@ -24,7 +24,9 @@ extension JSON {
     /// whatever the text's size: for the fuzz target, which checks that it
     /// reads every text as the whole parse does or gives up (nil).
     @_spi(Fuzzing)
-    public static func parsedInPieces(_ bytes: UnsafeRawBufferPointer, levels: Int, maxDepth: Int = JSON.defaultMaxDepth) -> JSON? {
+    public static func parsedInPieces(
+        _ bytes: UnsafeRawBufferPointer, levels: Int, maxDepth: Int = JSON.defaultMaxDepth
+    ) -> JSON? {
         parseInPieces(bytes, maxDepth: maxDepth, levels: levels)
     }
 
@@ -78,9 +80,10 @@ private struct PieceReader {
         if take(UInt8(ascii: "}")) { return .object(object) }
         repeat {
             skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\""), case .string(let key)? = piece(depth: depth + 1),
-                  !key.utf8.contains(0), object[key] == nil, take(UInt8(ascii: ":")),
-                  let member = value(levels: levels - 1, depth: depth + 1)
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\""),
+                case .string(let key)? = piece(depth: depth + 1),
+                !key.utf8.contains(0), object[key] == nil, take(UInt8(ascii: ":")),
+                let member = value(levels: levels - 1, depth: depth + 1)
             else { return nil }
             object.appendNew(key, member)
         } while take(UInt8(ascii: ","))

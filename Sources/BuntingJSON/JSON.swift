@@ -53,7 +53,7 @@ extension JSON {
             return value
         case .real(let value):
             guard value.rounded(.towardZero) == value,
-                  value >= -9_223_372_036_854_775_808.0, value < 9_223_372_036_854_775_808.0
+                value >= -9_223_372_036_854_775_808.0, value < 9_223_372_036_854_775_808.0
             else { return nil }
             return Int64(value)
         default:

@@ -29,7 +29,9 @@ public enum JSONMemberSpans {
             let keyStart = scanner.position
             guard scanner.skipString() else { return nil }
             let keyText = keyStart..<scanner.position
-            guard let key = JSONTokenScanner.decodedString(bytes, keyText), scanner.take(UInt8(ascii: ":")) else { return nil }
+            guard let key = JSONTokenScanner.decodedString(bytes, keyText), scanner.take(UInt8(ascii: ":")) else {
+                return nil
+            }
             scanner.skipWhitespace()
             let valueStart = scanner.position
             guard scanner.skipValue() else { return nil }

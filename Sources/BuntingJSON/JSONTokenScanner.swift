@@ -103,7 +103,9 @@ public struct JSONTokenScanner {
             // Valid UTF-8 in a text that parsed; decoding repairs anything else.
             return String(decoding: inner, as: UTF8.self)
         }
-        guard case .string(let string)? = try? JSON.parse(UnsafeRawBufferPointer(rebasing: bytes[text])) else { return nil }
+        guard case .string(let string)? = try? JSON.parse(UnsafeRawBufferPointer(rebasing: bytes[text])) else {
+            return nil
+        }
         return string
     }
 }

@@ -21,7 +21,11 @@ public final class BackgroundResult<Value: Sendable>: Sendable {
 
     /// Starts the thread, unless it was started before.
     public func begin() {
-        guard begun.withLock({ begun in defer { begun = true }; return !begun }) else { return }
+        guard
+            begun.withLock({ begun in
+                defer { begun = true }; return !begun
+            })
+        else { return }
         startThread(name: name) { [handOver, work] in
             if handOver.claim() { handOver.put(work()) }
         }

@@ -248,7 +248,7 @@ public final class EventLoop: @unchecked Sendable {
             for (token, events) in ready {
                 // A handler earlier in this turn may have removed or paused this one.
                 guard let entry = watchers.first(where: { $0.token == token }),
-                      !entry.watcher.interest.isEmpty || events & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
+                    !entry.watcher.interest.isEmpty || events & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
                 else { continue }
                 entry.watcher.handler(events)
             }

@@ -19,21 +19,74 @@ public struct FileIOError: Error, Sendable, Equatable {
     }
 }
 
-/// The POSIX loops every part of Bunting needs: writing all of a buffer,
-/// reading all of a descriptor or file. EINTR is retried; nothing else is.
+/// What one read or write on a descriptor did.
+public enum TransferOutcome: Equatable, Sendable {
+    /// This many bytes moved (more than 0).
+    case transferred(Int)
+    /// A read found the end of the input.
+    case end
+    /// A descriptor without blocking has nothing to give or no room now.
+    case wouldBlock
+    case failed(FileIOError)
+}
+
+/// Bunting's one door to POSIX reads and writes: single reads and writes
+/// that say what happened, writing all of a buffer, reading all of a
+/// descriptor or file, waiting for room to write. EINTR is retried here and
+/// nowhere else; nothing else is retried.
 public enum FileDescriptorIO {
+    /// One `read(2)` into `buffer`.
+    public static func readSome(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> TransferOutcome {
+        while true {
+            let count = read(fd, buffer.baseAddress, buffer.count)
+            if count > 0 { return .transferred(count) }
+            if count == 0 { return .end }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .failed(.last("read"))
+            }
+        }
+    }
+
+    /// One `write(2)` of `bytes` (or, for a socket, one `send(2)` that
+    /// neither blocks nor raises SIGPIPE).
+    public static func writeSome(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, socket: Bool = false) -> TransferOutcome
+    {
+        while true {
+            let written =
+                socket
+                ? send(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+                : write(fd, bytes.baseAddress, bytes.count)
+            if written > 0 { return .transferred(written) }
+            if written == 0 { return bytes.isEmpty ? .transferred(0) : .wouldBlock }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .failed(.last("write"))
+            }
+        }
+    }
+
+    /// Waits up to `seconds` (at most a second, so that callers look at
+    /// their deadlines) for room to write on `fd`. Returns false only if
+    /// `poll(2)` itself failed; an interrupted wait counts as a wait.
+    public static func waitUntilWritable(_ fd: Int32, seconds: Double) -> Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        let milliseconds = Int32(min(max(seconds, 0), 1) * 1000) + 1
+        return poll(&descriptor, 1, milliseconds) >= 0 || errno == EINTR
+    }
+
     /// Writes every byte to `fd` (blocking), or returns why not.
     @discardableResult
     public static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> FileIOError? {
         var offset = 0
         while offset < bytes.count {
-            let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return .last("write")
+            switch writeSome(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...])) {
+            case .transferred(let count): offset += count
+            case .failed(let error): return error
+            case .end, .wouldBlock: return FileIOError(errno: EIO, message: "write: no progress")
             }
-            if written == 0 { return FileIOError(errno: EIO, message: "write: no progress") }
-            offset += written
         }
         return nil
     }
@@ -53,21 +106,31 @@ public enum FileDescriptorIO {
     /// `expectedSize`: the size the file had when opened, reserved up front
     /// so that a large file is not copied into buffers of doubling sizes (a
     /// 5 MB document took an 8 MB buffer and the copies before it).
-    public static func readAll(_ fd: Int32, limit: Int, name: String, expectedSize: Int = 0) -> Result<[UInt8], FileIOError> {
+    public static func readAll(_ fd: Int32, limit: Int, name: String, expectedSize: Int = 0) -> Result<
+        [UInt8], FileIOError
+    > {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(max(expectedSize, 0), limit))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .failure(.last("cannot read \(name)"))
+            switch chunk.withUnsafeMutableBytes({ readSome(fd, into: $0) }) {
+            case .end:
+                return .success(bytes)
+            case .transferred(let count):
+                if bytes.count + count > limit {
+                    return .failure(FileIOError(errno: EFBIG, message: "\(name) is larger than \(limit) bytes"))
+                }
+                bytes.append(contentsOf: chunk[..<count])
+            case .wouldBlock:
+                return .failure(
+                    FileIOError(
+                        errno: EAGAIN, message: "cannot read \(name): \(String(cString: strerror(EAGAIN)))"))
+            case .failed(let error):
+                return .failure(
+                    FileIOError(
+                        errno: error.errno,
+                        message: "cannot read \(name): \(String(cString: strerror(error.errno)))"))
             }
-            if count == 0 { return .success(bytes) }
-            if bytes.count + count > limit {
-                return .failure(FileIOError(errno: EFBIG, message: "\(name) is larger than \(limit) bytes"))
-            }
-            bytes.append(contentsOf: chunk[..<count])
         }
     }
 

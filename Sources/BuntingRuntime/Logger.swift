@@ -156,7 +156,8 @@ public final class BackgroundLogWriter: @unchecked Sendable {
             condition.withLock {
                 while pending.isEmpty { condition.wait() }
                 if droppedSinceNotice > 0 {
-                    batch = Array("bunting[warn] \(droppedSinceNotice) log lines were dropped: stderr was not read\n".utf8)
+                    batch = Array(
+                        "bunting[warn] \(droppedSinceNotice) log lines were dropped: stderr was not read\n".utf8)
                     droppedSinceNotice = 0
                 }
                 batch += pending

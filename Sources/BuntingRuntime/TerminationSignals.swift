@@ -46,7 +46,9 @@ public final class TerminationSignals {
         guard fd >= 0 else { return }
         _ = loop.watch(fd, for: .readable) { [fd] _ in
             var info = signalfd_siginfo()
-            while withUnsafeMutableBytes(of: &info, { read(fd, $0.baseAddress, $0.count) }) == MemoryLayout<signalfd_siginfo>.size {
+            while withUnsafeMutableBytes(of: &info, { read(fd, $0.baseAddress, $0.count) })
+                == MemoryLayout<signalfd_siginfo>.size
+            {
                 handler(Int32(info.ssi_signo))
             }
         }

@@ -16,12 +16,14 @@ public func startThread(name: String, stackSize: Int = 8 << 20, _ body: @escapin
     pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
     let context = Unmanaged.passRetained(ThreadStart(name: name, body: body)).toOpaque()
     var thread = pthread_t()
-    let result = pthread_create(&thread, &attributes, { context in
-        let start = Unmanaged<ThreadStart>.fromOpaque(context!).takeRetainedValue()
-        _ = bunting_name_thread(String(decoding: start.name.utf8.prefix(15), as: UTF8.self))
-        start.body()
-        return nil
-    }, context)
+    let result = pthread_create(
+        &thread, &attributes,
+        { context in
+            let start = Unmanaged<ThreadStart>.fromOpaque(context!).takeRetainedValue()
+            _ = bunting_name_thread(String(decoding: start.name.utf8.prefix(15), as: UTF8.self))
+            start.body()
+            return nil
+        }, context)
     pthread_attr_destroy(&attributes)
     precondition(result == 0, "cannot start thread \(name): error \(result)")
 }

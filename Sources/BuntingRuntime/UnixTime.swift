@@ -48,15 +48,15 @@ public enum UnixTime {
     private static func dateTime(_ bytes: [UInt8]) -> Double? {
         var reader = DigitReader(bytes: bytes)
         guard let year = reader.number(digits: 4), reader.skip("-"),
-              let month = reader.number(digits: 2), reader.skip("-"),
-              let day = reader.number(digits: 2),
-              reader.skip("T") || reader.skip("t") || reader.skip(" "),
-              let hour = reader.number(digits: 2), reader.skip(":"),
-              let minute = reader.number(digits: 2), reader.skip(":"),
-              let second = reader.number(digits: 2)
+            let month = reader.number(digits: 2), reader.skip("-"),
+            let day = reader.number(digits: 2),
+            reader.skip("T") || reader.skip("t") || reader.skip(" "),
+            let hour = reader.number(digits: 2), reader.skip(":"),
+            let minute = reader.number(digits: 2), reader.skip(":"),
+            let second = reader.number(digits: 2)
         else { return nil }
         guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour <= 23, minute <= 59, second <= 60  // 60: a leap second, read as the next minute's first
+            hour <= 23, minute <= 59, second <= 60 // 60: a leap second, read as the next minute's first
         else { return nil }
         var fraction = 0.0
         if reader.skip(".") {
@@ -76,7 +76,7 @@ public enum UnixTime {
             let sign: Int64
             if reader.skip("+") { sign = 1 } else if reader.skip("-") { sign = -1 } else { return nil }
             guard let hours = reader.number(digits: 2), reader.skip(":"), let minutes = reader.number(digits: 2),
-                  hours <= 23, minutes <= 59
+                hours <= 23, minutes <= 59
             else { return nil }
             offset = sign * (hours * 3600 + minutes * 60)
         }
@@ -99,7 +99,9 @@ public enum UnixTime {
         }
 
         mutating func digit() -> Int64? {
-            guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else { return nil }
+            guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else {
+                return nil
+            }
             defer { index += 1 }
             return Int64(bytes[index] - UInt8(ascii: "0"))
         }

@@ -1,7 +1,8 @@
 /// Runs blocking work off the event loop and hands the result back to it.
 public protocol Worker: Sendable {
     /// Runs `work` elsewhere, then `then` on `loop` with its result.
-    func run<Result: Sendable>(_ work: @escaping @Sendable () -> Result, then: @escaping @Sendable (Result) -> Void, on loop: EventLoop)
+    func run<Result: Sendable>(
+        _ work: @escaping @Sendable () -> Result, then: @escaping @Sendable (Result) -> Void, on loop: EventLoop)
 }
 
 /// A few long-lived threads that take blocking work (a file read, an HTTP
@@ -28,7 +29,9 @@ public final class WorkerPool: Worker, @unchecked Sendable {
         self.name = name
     }
 
-    public func run<Result: Sendable>(_ work: @escaping @Sendable () -> Result, then: @escaping @Sendable (Result) -> Void, on loop: EventLoop) {
+    public func run<Result: Sendable>(
+        _ work: @escaping @Sendable () -> Result, then: @escaping @Sendable (Result) -> Void, on loop: EventLoop
+    ) {
         let startAnother = lock.withLock { () -> Bool in
             queue.append {
                 let result = work()
@@ -64,7 +67,9 @@ public final class WorkerPool: Worker, @unchecked Sendable {
 public struct InlineWorker: Worker {
     public init() {}
 
-    public func run<Result: Sendable>(_ work: @escaping @Sendable () -> Result, then: @escaping @Sendable (Result) -> Void, on loop: EventLoop) {
+    public func run<Result: Sendable>(
+        _ work: @escaping @Sendable () -> Result, then: @escaping @Sendable (Result) -> Void, on loop: EventLoop
+    ) {
         let result = work()
         loop.post { then(result) }
     }

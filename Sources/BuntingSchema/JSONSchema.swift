@@ -71,7 +71,8 @@ public struct JSONSchema: Sendable {
         _ = validator.validate(0, instance)
         return validator.findings.map { finding in
             JSONSchemaViolation(
-                instanceLocation: JSONPointer(tokens: finding.path.map(\.text)), keywordLocation: finding.keywordLocation,
+                instanceLocation: JSONPointer(tokens: finding.path.map(\.text)),
+                keywordLocation: finding.keywordLocation,
                 message: finding.message)
         }
     }

@@ -125,8 +125,8 @@ private final class Indexes: @unchecked Sendable {
                 let keyStart = scanner.position
                 // Not a key: the object is empty ("}") or the text broken.
                 guard scanner.skipString(),
-                      let key = JSONTokenScanner.decodedString(scanner.bytes, keyStart..<scanner.position),
-                      scanner.take(UInt8(ascii: ":"))
+                    let key = JSONTokenScanner.decodedString(scanner.bytes, keyStart..<scanner.position),
+                    scanner.take(UInt8(ascii: ":"))
                 else { break }
                 scanner.skipWhitespace()
                 if members[ExactString(key)] == nil { members[ExactString(key)] = scanner.position }

@@ -148,10 +148,12 @@ struct SchemaCompiler {
                 case "not":
                     add(keyword, .not(subschema([keyword])))
                 case "if" where schema["then"] != nil || schema["else"] != nil:
-                    add(keyword, .conditional(
-                        condition: subschema([keyword]),
-                        then: schema["then"] == nil ? nil : subschema(["then"]),
-                        else: schema["else"] == nil ? nil : subschema(["else"])))
+                    add(
+                        keyword,
+                        .conditional(
+                            condition: subschema([keyword]),
+                            then: schema["then"] == nil ? nil : subschema(["then"]),
+                            else: schema["else"] == nil ? nil : subschema(["else"])))
                 default:
                     // Annotations ($id, $schema, $comment, title, description, default, examples,
                     // format, deprecated, readOnly, writeOnly, then/else on their own) and
@@ -180,7 +182,8 @@ struct SchemaCompiler {
             if schema["additionalProperties"] != nil {
                 members.additional = subschema(["additionalProperties"])
             }
-            let first = ["properties", "patternProperties", "additionalProperties"].first { schema[$0] != nil } ?? "properties"
+            let first =
+                ["properties", "patternProperties", "additionalProperties"].first { schema[$0] != nil } ?? "properties"
             add(first, .members(members))
         }
 
@@ -225,7 +228,7 @@ struct SchemaCompiler {
             let bound: JSON
             let isExclusive: Bool
             if keyword == exclusive {
-                if exclusiveFlag != nil { return }  // a flag on `minimum`, read there
+                if exclusiveFlag != nil { return } // a flag on `minimum`, read there
                 bound = try number(value, keyword)
                 isExclusive = true
             } else {
@@ -265,7 +268,9 @@ struct SchemaCompiler {
         }
 
         private func error(_ message: String, at tokens: [String]) -> JSONSchemaError {
-            JSONSchemaError(message: message, schemaLocation: place.resource + "#" + JSONPointer(tokens: place.pointer.tokens + tokens).description)
+            JSONSchemaError(
+                message: message,
+                schemaLocation: place.resource + "#" + JSONPointer(tokens: place.pointer.tokens + tokens).description)
         }
 
         /// The node of the subschema at `tokens` below this schema (one keyword,
@@ -275,15 +280,21 @@ struct SchemaCompiler {
             for token in tokens {
                 switch value {
                 case .object(let object): value = object[token] ?? .null
-                case .array(let elements): value = JSONPointer.arrayIndex(token).flatMap { elements.indices.contains($0) ? elements[$0] : nil } ?? .null
+                case .array(let elements):
+                    value =
+                        JSONPointer.arrayIndex(token).flatMap { elements.indices.contains($0) ? elements[$0] : nil }
+                        ?? .null
                 default: value = .null
                 }
             }
-            let key = SchemaLocationKey(document: target.key.document, pointer: JSONPointer(tokens: target.key.pointer.tokens + tokens))
+            let key = SchemaLocationKey(
+                document: target.key.document, pointer: JSONPointer(tokens: target.key.pointer.tokens + tokens))
             return compiler.number(for: SchemaTarget(key: key, value: value, scope: scope.entering(value)))
         }
 
-        private mutating func subschemas(_ value: JSON, _ keyword: String, allowEmpty: Bool = false) throws(JSONSchemaError) -> [Int] {
+        private mutating func subschemas(_ value: JSON, _ keyword: String, allowEmpty: Bool = false)
+            throws(JSONSchemaError) -> [Int]
+        {
             let elements = try array(value, keyword)
             if elements.isEmpty && !allowEmpty { throw error("\"\(keyword)\" must not be empty", at: [keyword]) }
             return elements.indices.map { subschema([keyword, String($0)]) }
@@ -319,7 +330,9 @@ struct SchemaCompiler {
             var types: SchemaTypes = []
             for name in names {
                 guard let text = name.stringValue, let type = SchemaTypes(name: text) else {
-                    throw error("unknown type \(name.excerpt()) (expected one of null, boolean, object, array, number, integer, string)", at: ["type"])
+                    throw error(
+                        "unknown type \(name.excerpt()) (expected one of null, "
+                            + "boolean, object, array, number, integer, string)", at: ["type"])
                 }
                 types.insert(type)
             }
@@ -327,19 +340,24 @@ struct SchemaCompiler {
         }
 
         private func object(_ value: JSON, _ keyword: String) throws(JSONSchemaError) -> JSONObject {
-            guard case .object(let members) = value else { throw error("\"\(keyword)\" must be an object", at: [keyword]) }
+            guard case .object(let members) = value else {
+                throw error("\"\(keyword)\" must be an object", at: [keyword])
+            }
             return members
         }
 
         private func array(_ value: JSON, _ keyword: String) throws(JSONSchemaError) -> [JSON] {
-            guard case .array(let elements) = value else { throw error("\"\(keyword)\" must be an array", at: [keyword]) }
+            guard case .array(let elements) = value else {
+                throw error("\"\(keyword)\" must be an array", at: [keyword])
+            }
             return elements
         }
 
         /// `tokens` is the keyword, or the keyword and a member name for the
         /// lists of `dependentRequired` and `dependencies`.
         private func strings(_ value: JSON, at tokens: [String]) throws(JSONSchemaError) -> [String] {
-            let message = tokens.count == 1
+            let message =
+                tokens.count == 1
                 ? "\"\(tokens[0])\" must be an array of strings"
                 : "each member of \"\(tokens[0])\" must be an array of strings"
             guard case .array(let elements) = value else { throw error(message, at: tokens) }

@@ -43,7 +43,9 @@ enum SchemaNumber {
         guard let x = Decimal(value), let d = Decimal(divisor), d.digits != 0 else { return false }
         if x.digits == 0 { return true }
         let scale = min(x.exponent, d.exponent)
-        if let quotientDigits = power(of: 10, d.exponent - scale).flatMap({ d.digits.multipliedReportingOverflow(by: $0) }),
+        if let quotientDigits = power(of: 10, d.exponent - scale).flatMap({
+            d.digits.multipliedReportingOverflow(by: $0)
+        }),
             !quotientDigits.overflow
         {
             // x / d is whole when x.digits * 10^(x.exponent - scale) ≡ 0 (mod D).

@@ -32,7 +32,8 @@ struct SchemaScope: Sendable {
             scope = SchemaScope(base: scope.base, dialect: SchemaDialect(schemaURI: dialect))
         }
         if let id = object["$id"]?.stringValue, !id.hasPrefix("#") {
-            scope = SchemaScope(base: URIReference(id).resolved(against: scope.base).withoutFragment, dialect: scope.dialect)
+            scope = SchemaScope(
+                base: URIReference(id).resolved(against: scope.base).withoutFragment, dialect: scope.dialect)
         }
         return scope
     }
@@ -59,7 +60,8 @@ struct SchemaResourceIndex {
     /// Registers a whole document under `name` (may be empty) and under its `$id`,
     /// and returns it as a target. The first document added is the root: its
     /// locations are shown without a URI.
-    mutating func add(_ json: JSON, name: String, defaultDialect: SchemaDialect) throws(JSONSchemaError) -> SchemaTarget {
+    mutating func add(_ json: JSON, name: String, defaultDialect: SchemaDialect) throws(JSONSchemaError) -> SchemaTarget
+    {
         let document = documents.count
         let nameReference = URIReference(name).resolved(against: URIReference())
         let scope = SchemaScope(base: nameReference.withoutFragment, dialect: defaultDialect).entering(json)
@@ -103,7 +105,8 @@ struct SchemaResourceIndex {
             value = child
             scope = scope.entering(value)
         }
-        let key = SchemaLocationKey(document: resource.key.document, pointer: JSONPointer(tokens: resource.key.pointer.tokens + pointer.tokens))
+        let key = SchemaLocationKey(
+            document: resource.key.document, pointer: JSONPointer(tokens: resource.key.pointer.tokens + pointer.tokens))
         return SchemaTarget(key: key, value: value, scope: scope)
     }
 
@@ -120,13 +123,14 @@ struct SchemaResourceIndex {
                 try register(scope.base.text, target, in: \.resources)
             }
             if let id = schema["$id"]?.stringValue, id.hasPrefix("#") {
-                try register(scope.base.text + id, target, in: \.anchors)  // draft-07 spelling of an anchor
+                try register(scope.base.text + id, target, in: \.anchors) // draft-07 spelling of an anchor
             }
             if let anchor = schema["$anchor"]?.stringValue {
                 try register(scope.base.text + "#" + anchor, target, in: \.anchors)
             }
             for (tokens, value) in Self.subschemas(of: schema).reversed() {
-                let key = SchemaLocationKey(document: target.key.document, pointer: JSONPointer(tokens: target.key.pointer.tokens + tokens))
+                let key = SchemaLocationKey(
+                    document: target.key.document, pointer: JSONPointer(tokens: target.key.pointer.tokens + tokens))
                 stack.append(SchemaTarget(key: key, value: value, scope: scope.entering(value)))
             }
         }
@@ -154,8 +158,11 @@ struct SchemaResourceIndex {
                 found.append(([keyword], value))
             case ("items", .array(let schemas)), ("allOf", .array(let schemas)), ("anyOf", .array(let schemas)),
                 ("oneOf", .array(let schemas)), ("prefixItems", .array(let schemas)):
-                for (position, element) in schemas.enumerated() { found.append(([keyword, String(position)], element)) }
-            case ("properties", .object(let schemas)), ("patternProperties", .object(let schemas)), ("$defs", .object(let schemas)),
+                for (position, element) in schemas.enumerated() {
+                    found.append(([keyword, String(position)], element))
+                }
+            case ("properties", .object(let schemas)), ("patternProperties", .object(let schemas)),
+                ("$defs", .object(let schemas)),
                 ("definitions", .object(let schemas)), ("dependentSchemas", .object(let schemas)),
                 ("dependencies", .object(let schemas)):
                 for (name, member) in schemas { found.append(([keyword, name], member)) }

@@ -31,7 +31,9 @@ extension SchemaValidator {
         }
         if let names = Self.propertiesWanted(by: outcomes, atDepth: depth) {
             let listed = names.map(Self.quoted)
-            report("missing required property " + listed.dropLast().joined(separator: ", ") + " or " + listed[listed.count - 1],
+            report(
+                "missing required property " + listed.dropLast().joined(separator: ", ") + " or "
+                    + listed[listed.count - 1],
                 at: keyword, kind: .missingProperty(names[0]))
             return
         }
@@ -59,7 +61,8 @@ extension SchemaValidator {
     private static func propertiesWanted(by outcomes: [[SchemaFinding]], atDepth depth: Int) -> [String]? {
         var names: [String] = []
         for findings in outcomes {
-            guard findings.count == 1, case .missingProperty(let name) = findings[0].kind, findings[0].path.count == depth
+            guard findings.count == 1, case .missingProperty(let name) = findings[0].kind,
+                findings[0].path.count == depth
             else { return nil }
             if !names.contains(name) { names.append(name) }
         }

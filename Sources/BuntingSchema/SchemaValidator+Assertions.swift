@@ -33,10 +33,14 @@ extension SchemaValidator {
             return valid
         case .minProperties(let minimum):
             guard case .object(let object) = instance, object.count < minimum else { return true }
-            report("expected at least \(Self.counted(minimum, "property", "properties")), got \(object.count)", at: keyword)
+            report(
+                "expected at least \(Self.counted(minimum, "property", "properties")), got \(object.count)",
+                at: keyword)
         case .maxProperties(let maximum):
             guard case .object(let object) = instance, object.count > maximum else { return true }
-            report("expected at most \(Self.counted(maximum, "property", "properties")), got \(object.count)", at: keyword)
+            report(
+                "expected at most \(Self.counted(maximum, "property", "properties")), got \(object.count)",
+                at: keyword)
         case .minItems(let minimum):
             guard case .array(let elements) = instance, elements.count < minimum else { return true }
             report("expected at least \(Self.counted(minimum, "item", "items")), got \(elements.count)", at: keyword)
@@ -49,14 +53,18 @@ extension SchemaValidator {
             guard instance.isNumber else { return true }
             let order = SchemaNumber.compare(instance, bound)
             if exclusive ? order > 0 : order >= 0 { return true }
-            report(exclusive ? "value \(instance.excerpt()) is not greater than \(bound.excerpt())"
-                : "value \(instance.excerpt()) is less than the minimum \(bound.excerpt())", at: keyword)
+            report(
+                exclusive
+                    ? "value \(instance.excerpt()) is not greater than \(bound.excerpt())"
+                    : "value \(instance.excerpt()) is less than the minimum \(bound.excerpt())", at: keyword)
         case .maximum(let bound, let exclusive):
             guard instance.isNumber else { return true }
             let order = SchemaNumber.compare(instance, bound)
             if exclusive ? order < 0 : order <= 0 { return true }
-            report(exclusive ? "value \(instance.excerpt()) is not less than \(bound.excerpt())"
-                : "value \(instance.excerpt()) is greater than the maximum \(bound.excerpt())", at: keyword)
+            report(
+                exclusive
+                    ? "value \(instance.excerpt()) is not less than \(bound.excerpt())"
+                    : "value \(instance.excerpt()) is greater than the maximum \(bound.excerpt())", at: keyword)
         case .multipleOf(let divisor):
             guard instance.isNumber, !SchemaNumber.isMultiple(instance, of: divisor) else { return true }
             report("value \(instance.excerpt()) is not a multiple of \(divisor.excerpt())", at: keyword)
@@ -75,7 +83,7 @@ extension SchemaValidator {
             guard case .string(let text) = instance, !pattern.matches(text) else { return true }
             report("\(instance.excerpt()) does not match the pattern \(Self.quoted(pattern.source))", at: keyword)
         default:
-            return true  // keywords that apply subschemas are checked in SchemaValidator.swift
+            return true // keywords that apply subschemas are checked in SchemaValidator.swift
         }
         return false
     }
@@ -99,15 +107,22 @@ extension SchemaValidator {
     }
 
     mutating func reportUnexpectedItem(_ position: Int, allowed: Int, at location: @autoclosure () -> String) {
-        report("unexpected item: at most \(Self.counted(allowed, "item", "items")) allowed", at: location(), token: .index(position))
+        report(
+            "unexpected item: at most \(Self.counted(allowed, "item", "items")) allowed", at: location(),
+            token: .index(position))
     }
 
     mutating func reportContains(_ matches: Int, minimum: Int, maximum: Int?, at keyword: SchemaKeyword) {
         if matches < minimum {
-            report(minimum == 1 && maximum == nil ? "no item matches the \"contains\" schema"
-                : "expected at least \(Self.counted(minimum, "item", "items")) matching \"contains\", found \(matches)", at: keyword)
+            report(
+                minimum == 1 && maximum == nil
+                    ? "no item matches the \"contains\" schema"
+                    : "expected at least \(Self.counted(minimum, "item", "items")) "
+                        + "matching \"contains\", found \(matches)", at: keyword)
         } else if let maximum {
-            report("expected at most \(Self.counted(maximum, "item", "items")) matching \"contains\", found \(matches)", at: keyword)
+            report(
+                "expected at most \(Self.counted(maximum, "item", "items")) "
+                    + "matching \"contains\", found \(matches)", at: keyword)
         }
     }
 
@@ -116,7 +131,9 @@ extension SchemaValidator {
     }
 
     mutating func reportReferenceLoop(at keyword: SchemaKeyword) {
-        report("\"$ref\" loops back to a schema already applied to this value, without reading any part of it", at: keyword)
+        report(
+            "\"$ref\" loops back to a schema already applied to this value, without reading any part of it",
+            at: keyword)
     }
 
     mutating func reportTooDeep() {

@@ -159,7 +159,8 @@ struct SchemaValidator {
     }
 
     mutating func report(
-        _ message: @autoclosure () -> String, at keyword: SchemaKeyword, kind: SchemaFinding.Kind = .other, token: PathToken? = nil
+        _ message: @autoclosure () -> String, at keyword: SchemaKeyword, kind: SchemaFinding.Kind = .other,
+        token: PathToken? = nil
     ) {
         report(message(), at: keyword.location, kind: kind, token: token)
     }
@@ -277,7 +278,9 @@ struct SchemaValidator {
         return valid
     }
 
-    private mutating func checkDependentSchemas(_ dependencies: [(property: String, node: Int)], _ instance: JSON) -> Bool {
+    private mutating func checkDependentSchemas(_ dependencies: [(property: String, node: Int)], _ instance: JSON)
+        -> Bool
+    {
         guard case .object(let object) = instance else { return true }
         var valid = true
         for (property, node) in dependencies where object[property] != nil && !validate(node, instance) {
@@ -296,7 +299,8 @@ struct SchemaValidator {
                 node = items.prefix[position]
             } else if let rest = items.rest {
                 if case .rejectAll = nodes[rest] {
-                    reportUnexpectedItem(position, allowed: items.prefix.count, at: place.location(of: items.restKeyword))
+                    reportUnexpectedItem(
+                        position, allowed: items.prefix.count, at: place.location(of: items.restKeyword))
                     return false
                 }
                 node = rest
@@ -311,7 +315,9 @@ struct SchemaValidator {
         return valid
     }
 
-    private mutating func checkContains(_ node: Int, minimum: Int, maximum: Int?, at keyword: SchemaKeyword, _ instance: JSON) -> Bool {
+    private mutating func checkContains(
+        _ node: Int, minimum: Int, maximum: Int?, at keyword: SchemaKeyword, _ instance: JSON
+    ) -> Bool {
         guard case .array(let elements) = instance else { return true }
         // Without a maximum, counting can stop once the minimum is reached.
         let enough = maximum.map { $0 < Int.max ? $0 + 1 : $0 } ?? minimum

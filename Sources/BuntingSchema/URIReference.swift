@@ -10,7 +10,10 @@ struct URIReference: Equatable {
     var query: String?
     var fragment: String?
 
-    init(scheme: String? = nil, authority: String? = nil, path: String = "", query: String? = nil, fragment: String? = nil) {
+    init(
+        scheme: String? = nil, authority: String? = nil, path: String = "", query: String? = nil,
+        fragment: String? = nil
+    ) {
         self.scheme = scheme
         self.authority = authority
         self.path = path

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BuntingRuntime
 
 /// A file next to the database saying that it was closed cleanly, so that
 /// the next start can skip `PRAGMA quick_check` (which reads every page: most
@@ -25,10 +26,9 @@ enum CleanShutdownMark {
         unlink(path(for: databasePath))
         let fd = open(path(for: databasePath), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
-        let bytes = Array(fingerprint.utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let failure = FileDescriptorIO.writeAll(fd, fingerprint)
         close(fd)
-        if written != bytes.count { unlink(path(for: databasePath)) }
+        if failure != nil { unlink(path(for: databasePath)) }
     }
 
     /// Whether `databasePath` was closed cleanly and not touched since;
@@ -43,9 +43,9 @@ enum CleanShutdownMark {
             return false
         }
         var buffer = [UInt8](repeating: 0, count: 256)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        let outcome = buffer.withUnsafeMutableBytes { FileDescriptorIO.readSome(fd, into: $0) }
         close(fd)
-        guard unlink(markPath) == 0, count > 0 else { return false }
+        guard unlink(markPath) == 0, case .transferred(let count) = outcome else { return false }
         let recorded = String(decoding: buffer[..<count], as: UTF8.self)
         return !exists(databasePath + "-wal") && recorded == fingerprint(of: databasePath)
     }
@@ -54,7 +54,8 @@ enum CleanShutdownMark {
     private static func fingerprint(of path: String) -> String? {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        return "bunting clean close: \(info.st_dev) \(info.st_ino) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\n"
+        return "bunting clean close: \(info.st_dev) \(info.st_ino) "
+            + "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)\n"
     }
 
     private static func exists(_ path: String) -> Bool {

@@ -119,11 +119,13 @@ final class Database {
         // The hook replaces SQLite's automatic checkpoints (which are a hook
         // of their own). The connection never outlives `self`: `close()`
         // runs in `deinit` at the latest.
-        sqlite3_wal_hook(handle, { context, _, _, frames in
-            guard let context else { return SQLITE_OK }
-            Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().logFrames = Int(frames)
-            return SQLITE_OK
-        }, Unmanaged.passUnretained(self).toOpaque())
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, frames in
+                guard let context else { return SQLITE_OK }
+                Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().logFrames = Int(frames)
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Copies the write-ahead log's pages into the database file. Passive:

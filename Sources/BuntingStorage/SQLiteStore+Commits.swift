@@ -137,8 +137,10 @@ extension SQLiteStore {
             trouble = told
         }
         if undone.writes > 0 {
-            log.error("storage: \(reason); \(Self.analyticsEvents(redo.events.count)) kept in memory, to be stored by the "
-                + "next commit that succeeds (the other writes since the last commit live in memory only)")
+            log.error(
+                "storage: \(reason); \(Self.analyticsEvents(redo.events.count)) "
+                    + "kept in memory, to be stored by the "
+                    + "next commit that succeeds (the other writes since the last commit live in memory only)")
         } else {
             log.debug("storage: still \(reason) (\(Self.analyticsEvents(redo.events.count)) kept in memory)")
         }

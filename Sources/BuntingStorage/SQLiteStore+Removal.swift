@@ -43,7 +43,9 @@ extension SQLiteStore {
         for (channel, cache) in stored.caches { try? kept.saveChannelCache(user: user, channel: channel, cache: cache) }
         for (channel, states) in stored.itemStates {
             // As text, whatever type keys the item states.
-            for (itemId, state) in states { try? kept.saveItemState(user: user, channel: channel, itemId: String(describing: itemId), state: state) }
+            for (itemId, state) in states {
+                try? kept.saveItemState(user: user, channel: channel, itemId: String(describing: itemId), state: state)
+            }
         }
         if !stored.attributes.isEmpty { try? kept.saveAttributes(user: user, attributes: stored.attributes) }
         for event in queuedEvents(limit: Int(Int32.max)) { try? kept.enqueue(event) }

@@ -21,7 +21,9 @@ public struct UserRetention: Sendable, Equatable {
     /// Seconds between sweeps, the first made as the server starts.
     public static let sweepInterval = 3600.0
 
-    public init(forgetAfter: Double = defaultForgetAfterDays * 86_400, maxItemStatesPerUser: Int = defaultMaxItemStatesPerUser) {
+    public init(
+        forgetAfter: Double = defaultForgetAfterDays * 86_400, maxItemStatesPerUser: Int = defaultMaxItemStatesPerUser
+    ) {
         self.forgetAfter = forgetAfter
         self.maxItemStatesPerUser = maxItemStatesPerUser
     }
@@ -57,7 +59,9 @@ extension SQLiteStore {
         do {
             try write("forget users not seen for \(Self.days(retention.forgetAfter)) days", memory: { _ in }) {
                 (connection) throws(SQLiteError) in
-                for statement in connection.forgetUsers { try statement.run([.real(now - retention.forgetAfter), .text(current)]) }
+                for statement in connection.forgetUsers {
+                    try statement.run([.real(now - retention.forgetAfter), .text(current)])
+                }
                 // The last statement removes the users themselves.
                 forgotten = connection.database.changes
                 var over: [(user: String, count: Int)] = []
@@ -65,7 +69,9 @@ extension SQLiteStore {
                     over.append((row.text(0) ?? "", Int(row.integer(1))))
                 }
                 for (user, count) in over {
-                    try connection.trimItemStates.run([.text(user), .integer(Int64(count - retention.maxItemStatesPerUser))])
+                    try connection.trimItemStates.run([
+                        .text(user), .integer(Int64(count - retention.maxItemStatesPerUser)),
+                    ])
                     trimmed += connection.database.changes
                 }
             }
@@ -76,10 +82,14 @@ extension SQLiteStore {
         commit()
         seenAt = seenAt.filter { now - $0.value < retention.seenGranularity }
         if forgotten > 0 {
-            log.info("storage: forgot \(forgotten) user\(forgotten == 1 ? "" : "s") not seen for \(Self.days(retention.forgetAfter)) days")
+            log.info(
+                "storage: forgot \(forgotten) user\(forgotten == 1 ? "" : "s") "
+                    + "not seen for \(Self.days(retention.forgetAfter)) days")
         }
         if trimmed > 0 {
-            log.info("storage: forgot the \(trimmed) oldest item states of users past \(retention.maxItemStatesPerUser)")
+            log.info(
+                "storage: forgot the \(trimmed) oldest item states of users past \(retention.maxItemStatesPerUser)"
+            )
         }
     }
 

@@ -100,10 +100,13 @@ public final class SQLiteStore: Store {
             try connection.loadProfile.run { row in
                 var channels: [Channel: Bool] = [:]
                 for (name, value) in Self.json(row.text(4)).objectValue ?? [:] {
-                    if let channel = Channel(rawValue: name), let enabled = value.boolValue { channels[channel] = enabled }
+                    if let channel = Channel(rawValue: name), let enabled = value.boolValue {
+                        channels[channel] = enabled
+                    }
                 }
                 profile = StoredProfile(
-                    deviceId: row.text(0) ?? "", userId: row.text(1), attributes: Self.json(row.text(2)).objectValue ?? [:],
+                    deviceId: row.text(0) ?? "", userId: row.text(1),
+                    attributes: Self.json(row.text(2)).objectValue ?? [:],
                     sdkEnabled: row.bool(3), channelsEnabled: channels, sessionId: row.text(5),
                     sessionFlagImpressions: Self.json(row.text(6)).arrayValue?.compactMap(\.stringValue) ?? [],
                     sessionExposures: Self.json(row.text(7)).arrayValue?.compactMap(\.stringValue) ?? [])
@@ -131,7 +134,8 @@ public final class SQLiteStore: Store {
         try connection.saveProfile.run([
             .text(profile.deviceId), .text(profile.userId), text(.object(profile.attributes)),
             .bool(profile.sdkEnabled), text(.object(channels)), .text(profile.sessionId),
-            text(.array(profile.sessionFlagImpressions.map(JSON.string))), text(.array(profile.sessionExposures.map(JSON.string))),
+            text(.array(profile.sessionFlagImpressions.map(JSON.string))),
+            text(.array(profile.sessionExposures.map(JSON.string))),
         ])
     }
 
@@ -148,12 +152,17 @@ public final class SQLiteStore: Store {
         read("the data of a user") { (connection) throws(SQLiteError) in
             if caches {
                 try connection.loadCaches.run([.text(user)]) { row in
-                    if let channel = row.text(0).flatMap(Channel.init(rawValue:)) { stored.caches[channel] = Self.json(row.text(1)) }
+                    if let channel = row.text(0).flatMap(Channel.init(rawValue:)) {
+                        stored.caches[channel] = Self.json(row.text(1))
+                    }
                 }
             }
             try connection.loadItemStates.run([.text(user)]) { row in
-                guard let channel = row.text(0).flatMap(Channel.init(rawValue:)), let itemId = row.text(1) else { return }
-                stored.itemStates[channel, default: [:]][ExactString(itemId)] = ItemState(viewed: row.bool(2), clicked: row.bool(3), dismissed: row.bool(4))
+                guard let channel = row.text(0).flatMap(Channel.init(rawValue:)), let itemId = row.text(1) else {
+                    return
+                }
+                stored.itemStates[channel, default: [:]][ExactString(itemId)] = ItemState(
+                    viewed: row.bool(2), clicked: row.bool(3), dismissed: row.bool(4))
             }
             try connection.loadAttributes.run([.text(user)]) { row in
                 stored.attributes = Self.json(row.text(0)).objectValue ?? [:]
@@ -163,20 +172,27 @@ public final class SQLiteStore: Store {
     }
 
     public func saveChannelCache(user: String, channel: Channel, encoded cache: EncodedJSON) throws(StoreError) {
-        try write("save the \(channel.rawValue) cache", memory: { (memory) throws(StoreError) in
-            try memory.saveChannelCache(user: user, channel: channel, encoded: cache)
-        }) { (connection) throws(SQLiteError) in
+        try write(
+            "save the \(channel.rawValue) cache",
+            memory: { (memory) throws(StoreError) in
+                try memory.saveChannelCache(user: user, channel: channel, encoded: cache)
+            }
+        ) { (connection) throws(SQLiteError) in
             try connection.saveCache.run([.text(user), .text(channel.rawValue), .utf8(cache.bytes)])
             try markSeen(user, connection)
         }
     }
 
     public func saveItemState(user: String, channel: Channel, itemId: String, state: ItemState) throws(StoreError) {
-        try write("save the state of an item", memory: { (memory) throws(StoreError) in
-            try memory.saveItemState(user: user, channel: channel, itemId: itemId, state: state)
-        }) { (connection) throws(SQLiteError) in
+        try write(
+            "save the state of an item",
+            memory: { (memory) throws(StoreError) in
+                try memory.saveItemState(user: user, channel: channel, itemId: itemId, state: state)
+            }
+        ) { (connection) throws(SQLiteError) in
             try connection.saveItemState.run([
-                .text(user), .text(channel.rawValue), .text(itemId), .bool(state.viewed), .bool(state.clicked), .bool(state.dismissed),
+                .text(user), .text(channel.rawValue), .text(itemId), .bool(state.viewed), .bool(state.clicked),
+                .bool(state.dismissed),
                 .real(clock.unixTime()),
             ])
             try markSeen(user, connection)
@@ -184,9 +200,12 @@ public final class SQLiteStore: Store {
     }
 
     public func saveAttributes(user: String, attributes: JSONObject) throws(StoreError) {
-        try write("save a user's attributes", memory: { (memory) throws(StoreError) in
-            try memory.saveAttributes(user: user, attributes: attributes)
-        }) { (connection) throws(SQLiteError) in
+        try write(
+            "save a user's attributes",
+            memory: { (memory) throws(StoreError) in
+                try memory.saveAttributes(user: user, attributes: attributes)
+            }
+        ) { (connection) throws(SQLiteError) in
             try connection.saveAttributes.run([.text(user), Self.text(.object(attributes))])
             try markSeen(user, connection)
         }
@@ -201,8 +220,10 @@ public final class SQLiteStore: Store {
         read("sticky bucket documents") { (connection) throws(SQLiteError) in
             for key in keys {
                 try connection.loadSticky.run([.text(key.name), .text(key.value)]) { row in
-                    documents.append(StickyDocument(
-                        attributeName: key.name, attributeValue: key.value, assignments: Self.json(row.text(0)).objectValue ?? [:]))
+                    documents.append(
+                        StickyDocument(
+                            attributeName: key.name, attributeValue: key.value,
+                            assignments: Self.json(row.text(0)).objectValue ?? [:]))
                 }
             }
         }
@@ -210,7 +231,9 @@ public final class SQLiteStore: Store {
         let now = clock.unixTime()
         try? write("note that sticky documents were used", memory: { _ in }) { (connection) throws(SQLiteError) in
             for document in documents {
-                try connection.touchSticky.run([.text(document.attributeName), .text(document.attributeValue), .real(now)])
+                try connection.touchSticky.run([
+                    .text(document.attributeName), .text(document.attributeValue), .real(now),
+                ])
             }
         }
         return documents
@@ -218,10 +241,14 @@ public final class SQLiteStore: Store {
 
     public func saveStickyDocument(_ document: StickyDocument) throws(StoreError) {
         let now = clock.unixTime()
-        try write("save a sticky bucket document", memory: { (memory) throws(StoreError) in try memory.saveStickyDocument(document) }) {
+        try write(
+            "save a sticky bucket document",
+            memory: { (memory) throws(StoreError) in try memory.saveStickyDocument(document) }
+        ) {
             (connection) throws(SQLiteError) in
             try connection.saveSticky.run([
-                .text(document.attributeName), .text(document.attributeValue), Self.text(.object(document.assignments)), .real(now),
+                .text(document.attributeName), .text(document.attributeValue), Self.text(.object(document.assignments)),
+                .real(now),
             ])
         }
     }
@@ -275,13 +302,16 @@ public final class SQLiteStore: Store {
                 try connection.queuedEvents.run([.integer(Int64(limit + removed.count))]) { row in
                     guard let eventId = row.text(0), !removed.contains(eventId) else { return }
                     guard let kind = row.text(1).flatMap(AnalyticsEvent.Kind.init(rawValue:)),
-                          let channel = row.text(2).flatMap(Channel.init(rawValue:)),
-                          let itemId = row.text(3), let deviceId = row.text(5)
+                        let channel = row.text(2).flatMap(Channel.init(rawValue:)),
+                        let itemId = row.text(3), let deviceId = row.text(5)
                     else { return unreadable.append(eventId) }
-                    events.append(AnalyticsEvent(
-                        eventId: eventId, kind: kind, channel: channel, itemId: itemId, userId: row.text(4), deviceId: deviceId,
-                        sessionId: row.text(6), time: row.real(7), buttonId: row.text(8), trackingString: row.text(9),
-                        item: Self.json(row.text(10))))
+                    events.append(
+                        AnalyticsEvent(
+                            eventId: eventId, kind: kind, channel: channel, itemId: itemId, userId: row.text(4),
+                            deviceId: deviceId,
+                            sessionId: row.text(6), time: row.real(7), buttonId: row.text(8),
+                            trackingString: row.text(9),
+                            item: Self.json(row.text(10))))
                 }
             }
         }
@@ -317,7 +347,11 @@ public final class SQLiteStore: Store {
                 guard connection.database.changes > 0 else { continue }
                 fileEventCount -= 1
                 // One stored by this very transaction goes with it if it fails.
-                if pending.contains(eventId) { removedPending.insert(eventId) } else { transaction?.removals.append(eventId) }
+                if pending.contains(eventId) {
+                    removedPending.insert(eventId)
+                } else {
+                    transaction?.removals.append(eventId)
+                }
             }
             if !removedPending.isEmpty { transaction?.events.removeAll { removedPending.contains($0.eventId) } }
         }

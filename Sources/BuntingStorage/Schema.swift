@@ -15,17 +15,18 @@ struct Schema {
 
     /// Marks the file as Bunting's (`PRAGMA application_id`), so that another
     /// program's database under our file name is recognised as not ours.
-    static let applicationId: Int64 = 0x4275_6E74  // "Bunt"
+    static let applicationId: Int64 = 0x4275_6E74 // "Bunt"
 
     /// Brings `database` to this schema's version. A database written by a
     /// newer Bunting is left as it is: its data is not ours to drop.
-    func migrate(_ database: Database) throws(SchemaProblem) {
+    func migrate(_ database: Database) throws(SchemaMigrationError) {
         let found: (version: Int, applicationId: Int64, isEmpty: Bool)
         do {
             found = (
                 Int(try database.value("PRAGMA user_version").integerValue ?? 0),
                 try database.value("PRAGMA application_id").integerValue ?? 0,
-                try database.value("SELECT count(*) FROM sqlite_schema").integerValue == 0)
+                try database.value("SELECT count(*) FROM sqlite_schema").integerValue == 0
+            )
         } catch {
             throw .sqlite(error)
         }
@@ -45,7 +46,7 @@ struct Schema {
 }
 
 /// Why a database could not be brought to the current schema.
-enum SchemaProblem: Error, Equatable {
+enum SchemaMigrationError: Error, Equatable {
     /// Written by a newer Bunting.
     case newer(found: Int, known: Int)
     /// Some other program's SQLite database.
@@ -137,7 +138,8 @@ extension Schema {
         CREATE INDEX user_seen_by_time ON user_seen (last_seen);
         INSERT INTO user_seen (user, last_seen)
             SELECT user, (julianday('now') - 2440587.5) * 86400.0
-            FROM (SELECT user FROM channel_cache UNION SELECT user FROM item_state UNION SELECT user FROM user_attributes);
+            FROM (SELECT user FROM channel_cache UNION SELECT user FROM item_state
+                  UNION SELECT user FROM user_attributes);
         ALTER TABLE item_state ADD COLUMN changed REAL NOT NULL DEFAULT 0;
         """
 }

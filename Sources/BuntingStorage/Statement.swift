@@ -46,8 +46,11 @@ final class Statement {
     init(_ sql: String, in database: Database) throws(SQLiteError) {
         let connection = try database.openHandle()
         var statement: OpaquePointer?
-        try check(sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil), connection)
-        guard let statement else { throw SQLiteError(code: SQLITE_MISUSE, message: "no statement in \(sql.debugDescription)") }
+        try check(
+            sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil), connection)
+        guard let statement else {
+            throw SQLiteError(code: SQLITE_MISUSE, message: "no statement in \(sql.debugDescription)")
+        }
         self.database = database
         self.handle = statement
     }
@@ -73,7 +76,8 @@ final class Statement {
     /// or a binding fails, the statement is reset and unbound before any
     /// buffer is let go.
     private func withBindings(
-        _ values: ArraySlice<SQLValue>, from index: Int32, _ connection: OpaquePointer, _ body: () throws(SQLiteError) -> Void
+        _ values: ArraySlice<SQLValue>, from index: Int32, _ connection: OpaquePointer,
+        _ body: () throws(SQLiteError) -> Void
     ) throws(SQLiteError) {
         guard let value = values.first else {
             defer { unbind() }
@@ -85,9 +89,10 @@ final class Statement {
             return try withBindings(rest, from: index + 1, connection, body)
         }
         try bytes.withUnsafeBufferPointer { (buffer) throws(SQLiteError) in
-            try bound(buffer.withMemoryRebound(to: CChar.self) {
-                bunting_sqlite_bind_text_in_place(handle, index, $0.baseAddress, Int32(buffer.count))
-            }, connection)
+            try bound(
+                buffer.withMemoryRebound(to: CChar.self) {
+                    bunting_sqlite_bind_text_in_place(handle, index, $0.baseAddress, Int32(buffer.count))
+                }, connection)
             try withBindings(rest, from: index + 1, connection, body)
         }
     }
@@ -120,7 +125,9 @@ final class Statement {
         case .text(var text):
             // With an explicit length, so that a NUL inside the text is kept.
             text.withUTF8 { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { bunting_sqlite_bind_text(handle, index, $0.baseAddress, Int32(bytes.count)) }
+                bytes.withMemoryRebound(to: CChar.self) {
+                    bunting_sqlite_bind_text(handle, index, $0.baseAddress, Int32(bytes.count))
+                }
             }
         case .utf8:
             preconditionFailure("bound in place by withBindings")

@@ -66,10 +66,10 @@ public final class StorageDirectory: Sendable {
     /// and a fresh one opened in its place; what was found is in the result.
     /// Throws when the disk cannot be used at all (the caller keeps state in
     /// memory instead).
-    public func openStore() throws(StorageFailure) -> OpenedStore {
+    public func openStore() throws(StorageError) -> OpenedStore {
         let databasePath = path + "/" + Self.databaseName
         guard access(path, W_OK) == 0 else {
-            throw StorageFailure("\(path) is not writable: \(Self.errorText())")
+            throw StorageError("\(path) is not writable: \(Self.errorText())")
         }
         // After a clean shutdown the file is as it was left: its check is
         // skipped. Taken before opening, so that a crash from here on leaves no mark.
@@ -84,16 +84,19 @@ public final class StorageDirectory: Sendable {
         case .failed(let failure):
             throw failure
         case .inUse:
-            throw StorageFailure("\(databasePath) is in use by another process (its database is locked)", inUse: true)
+            throw StorageError("\(databasePath) is in use by another process (its database is locked)", inUse: true)
         case .damaged(let problem):
             let (connection, movedTo) = try Self.replaceDamaged(databasePath, problem: problem)
-            return OpenedStore(store: SQLiteStore(connection), damage: StorageDamage(problem: problem, movedTo: movedTo))
+            return OpenedStore(
+                store: SQLiteStore(connection), damage: StorageDamage(problem: problem, movedTo: movedTo))
         }
     }
 
     /// Moves the damaged database at `databasePath` aside and opens a fresh
     /// one in its place: at start-up, and when damage shows while serving.
-    static func replaceDamaged(_ databasePath: String, problem: String) throws(StorageFailure) -> (StoreConnection, movedTo: String) {
+    static func replaceDamaged(_ databasePath: String, problem: String) throws(StorageError) -> (
+        StoreConnection, movedTo: String
+    ) {
         let movedTo = try moveAside(databasePath)
         log.error("storage: \(databasePath) is damaged (\(problem)); moved it to \(movedTo) and started afresh")
         switch attempt(databasePath, check: true) {
@@ -102,9 +105,9 @@ public final class StorageDirectory: Sendable {
         case .failed(let failure):
             throw failure
         case .inUse:
-            throw StorageFailure("\(databasePath) is in use by another process (its database is locked)", inUse: true)
+            throw StorageError("\(databasePath) is in use by another process (its database is locked)", inUse: true)
         case .damaged(let again):
-            throw StorageFailure("a fresh database at \(databasePath) is damaged too: \(again)")
+            throw StorageError("a fresh database at \(databasePath) is damaged too: \(again)")
         }
     }
 
@@ -116,7 +119,7 @@ public final class StorageDirectory: Sendable {
     private enum Attempt {
         case opened(StoreConnection)
         case damaged(String)
-        case failed(StorageFailure)
+        case failed(StorageError)
         /// Another connection holds the database.
         case inUse
     }
@@ -140,7 +143,7 @@ public final class StorageDirectory: Sendable {
             try database.execute("PRAGMA page_size = \(Self.pageSize)")
             // Reading the header first: a file that is not a database fails here.
             guard try database.value("PRAGMA journal_mode = WAL").textValue == "wal" else {
-                return .failed(StorageFailure("\(databasePath): the write-ahead log cannot be used"))
+                return .failed(StorageError("\(databasePath): the write-ahead log cannot be used"))
             }
             try database.execute("PRAGMA synchronous = NORMAL")
             // Takes the exclusive lock now, while the server starts.
@@ -157,8 +160,10 @@ public final class StorageDirectory: Sendable {
             } catch {
                 switch error {
                 case .newer(let found, let known):
-                    return .failed(StorageFailure(
-                        "\(databasePath) has schema version \(found), written by a newer bunting; this one knows up to \(known)"))
+                    return .failed(
+                        StorageError(
+                            "\(databasePath) has schema version \(found), written "
+                                + "by a newer bunting; this one knows up to \(known)"))
                 case .notOurs(let applicationId):
                     return .damaged("not a bunting database (application id \(applicationId))")
                 case .sqlite(let error):
@@ -171,7 +176,7 @@ public final class StorageDirectory: Sendable {
             // A file that is there but cannot be opened or read (no permission,
             // not a database, damaged) is moved aside; the rest is the disk's fault.
             if error.isDamage || (exists && error.isUnreadableFile) { return .damaged(error.message) }
-            return .failed(StorageFailure("cannot open \(databasePath): \(error.message)"))
+            return .failed(StorageError("cannot open \(databasePath): \(error.message)"))
         }
     }
 
@@ -181,7 +186,7 @@ public final class StorageDirectory: Sendable {
     /// UTC timestamp suffix: `bunting.sqlite3.damaged-20250630T120000Z` (and
     /// `…-wal`, `…-shm`, so that the copy opens with its log). The log must
     /// go too: left behind, it would be replayed into the fresh database.
-    static func moveAside(_ databasePath: String) throws(StorageFailure) -> String {
+    static func moveAside(_ databasePath: String) throws(StorageError) -> String {
         var target = databasePath + ".damaged-" + timestamp()
         var number = 2
         while exists(target) || exists(target + "-wal") {
@@ -189,11 +194,11 @@ public final class StorageDirectory: Sendable {
             number += 1
         }
         guard rename(databasePath, target) == 0 || errno == ENOENT else {
-            throw StorageFailure("cannot move the damaged \(databasePath) aside: \(errorText())")
+            throw StorageError("cannot move the damaged \(databasePath) aside: \(errorText())")
         }
         for suffix in ["-wal", "-shm"] where exists(databasePath + suffix) {
             guard rename(databasePath + suffix, target + suffix) == 0 else {
-                throw StorageFailure("cannot move the damaged \(databasePath + suffix) aside: \(errorText())")
+                throw StorageError("cannot move the damaged \(databasePath + suffix) aside: \(errorText())")
             }
         }
         return target
@@ -227,7 +232,9 @@ public final class StorageDirectory: Sendable {
             if lstat(prefix, &info) != 0 {
                 guard errno == ENOENT else { throw .unusable("cannot create \(prefix): \(errorText())") }
                 if mkdir(prefix, 0o700) == 0 { continue }
-                guard errno == EEXIST, lstat(prefix, &info) == 0 else { throw .unusable("cannot create \(prefix): \(errorText())") }
+                guard errno == EEXIST, lstat(prefix, &info) == 0 else {
+                    throw .unusable("cannot create \(prefix): \(errorText())")
+                }
             }
             if let why = distrust(prefix, info, isStorage: index == components.count - 1) {
                 throw .unusable("\(path) is not safe to keep state in: \(why)")
@@ -248,14 +255,15 @@ public final class StorageDirectory: Sendable {
             guard info.st_uid == user || info.st_uid == 0 else {
                 return "\(path) is a symbolic link of user \(info.st_uid)"
             }
-            guard stat(path, &info) == 0 else { return nil }  // a dangling link: making what follows fails and says why
+            guard stat(path, &info) == 0 else { return nil } // a dangling link: making what follows fails and says why
         }
         // Not a directory: making what follows fails, and says so.
         guard info.st_mode & S_IFMT == S_IFDIR else { return isStorage ? "\(path) is not a directory" : nil }
         if isStorage { return OwnedFiles.distrust(info, kind: S_IFDIR) }
         guard info.st_uid == user || info.st_uid == 0 else { return "\(path) belongs to user \(info.st_uid)" }
         guard info.st_mode & 0o022 == 0 || info.st_mode & S_ISVTX != 0 else {
-            return "others can write to \(path) (mode \(OwnedFiles.octal(info.st_mode & 0o7777)), without the sticky bit)"
+            return "others can write to \(path) (mode "
+                + "\(OwnedFiles.octal(info.st_mode & 0o7777)), without the sticky bit)"
         }
         return nil
     }
@@ -295,7 +303,7 @@ public struct StorageDamage: Equatable, Sendable {
 }
 
 /// The disk cannot be used: the caller keeps state in memory instead.
-public struct StorageFailure: Error, Equatable, Sendable, CustomStringConvertible {
+public struct StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
     /// Another process holds the database: the server must not start.
     public let inUse: Bool

@@ -24,29 +24,36 @@ final class StoreConnection {
         // taken at the start, so no statement of the transaction waits for it.
         begin = try database.prepare("BEGIN IMMEDIATE")
         commit = try database.prepare("COMMIT")
-        loadProfile = try database.prepare("""
+        loadProfile = try database.prepare(
+            """
             SELECT device_id, user_id, attributes, sdk_enabled, channels_enabled, session_id, session_flag_impressions,
                 session_exposures
             FROM profile WHERE id = 1
             """)
-        saveProfile = try database.prepare("""
+        saveProfile = try database.prepare(
+            """
             INSERT OR REPLACE INTO profile
-                (id, device_id, user_id, attributes, sdk_enabled, channels_enabled, session_id, session_flag_impressions,
-                 session_exposures)
+                (id, device_id, user_id, attributes, sdk_enabled, channels_enabled, session_id,
+                 session_flag_impressions, session_exposures)
             VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         loadCaches = try database.prepare("SELECT channel, cache FROM channel_cache WHERE user = ?")
         saveCache = try database.prepare("INSERT OR REPLACE INTO channel_cache (user, channel, cache) VALUES (?, ?, ?)")
-        loadItemStates = try database.prepare("SELECT channel, item_id, viewed, clicked, dismissed FROM item_state WHERE user = ?")
-        saveItemState = try database.prepare("""
-            INSERT OR REPLACE INTO item_state (user, channel, item_id, viewed, clicked, dismissed, changed) VALUES (?, ?, ?, ?, ?, ?, ?)
+        loadItemStates = try database.prepare(
+            "SELECT channel, item_id, viewed, clicked, dismissed FROM item_state WHERE user = ?")
+        saveItemState = try database.prepare(
+            """
+            INSERT OR REPLACE INTO item_state (user, channel, item_id, viewed, clicked, dismissed, changed)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
         loadAttributes = try database.prepare("SELECT attributes FROM user_attributes WHERE user = ?")
         saveAttributes = try database.prepare("INSERT OR REPLACE INTO user_attributes (user, attributes) VALUES (?, ?)")
         loadSticky = try database.prepare(
             "SELECT assignments FROM sticky_assignment WHERE attribute_name = ?1 AND attribute_value = ?2")
-        saveSticky = try database.prepare("""
-            INSERT OR REPLACE INTO sticky_assignment (attribute_name, attribute_value, assignments, last_used) VALUES (?, ?, ?, ?)
+        saveSticky = try database.prepare(
+            """
+            INSERT OR REPLACE INTO sticky_assignment (attribute_name, attribute_value, assignments, last_used)
+            VALUES (?, ?, ?, ?)
             """)
         touchSticky = try database.prepare(
             "UPDATE sticky_assignment SET last_used = ?3 WHERE attribute_name = ?1 AND attribute_value = ?2")
@@ -55,13 +62,17 @@ final class StoreConnection {
             try database.prepare("DELETE FROM user_attributes"), try database.prepare("DELETE FROM event_queue"),
             try database.prepare("DELETE FROM user_seen"), try database.prepare("DELETE FROM sticky_assignment"),
         ]
-        enqueue = try database.prepare("""
+        enqueue = try database.prepare(
+            """
             INSERT INTO event_queue
-                (event_id, kind, channel, item_id, user_id, device_id, session_id, time, button_id, tracking_string, item)
+                (event_id, kind, channel, item_id, user_id, device_id, session_id, time, button_id,
+                 tracking_string, item)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        queuedEvents = try database.prepare("""
-            SELECT event_id, kind, channel, item_id, user_id, device_id, session_id, time, button_id, tracking_string, item
+        queuedEvents = try database.prepare(
+            """
+            SELECT event_id, kind, channel, item_id, user_id, device_id, session_id, time, button_id,
+                tracking_string, item
             FROM event_queue ORDER BY position LIMIT ?
             """)
         countEvents = try database.prepare("SELECT count(*) FROM event_queue")
@@ -77,8 +88,10 @@ final class StoreConnection {
             try database.prepare("DELETE FROM sticky_assignment WHERE last_used < ?1 AND ?2 IS NOT NULL"),
             try database.prepare("DELETE FROM user_seen WHERE last_seen < ?1 AND user <> ?2"),
         ]
-        usersOverItemBound = try database.prepare("SELECT user, count(*) FROM item_state GROUP BY user HAVING count(*) > ?")
-        trimItemStates = try database.prepare("""
+        usersOverItemBound = try database.prepare(
+            "SELECT user, count(*) FROM item_state GROUP BY user HAVING count(*) > ?")
+        trimItemStates = try database.prepare(
+            """
             DELETE FROM item_state WHERE user = ?1 AND (channel, item_id) IN
                 (SELECT channel, item_id FROM item_state WHERE user = ?1 ORDER BY changed, channel, item_id LIMIT ?2)
             """)

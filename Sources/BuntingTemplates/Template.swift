@@ -20,8 +20,10 @@ public struct Template: Sendable {
         self.source = source
         let length = source.utf8.count
         guard length <= limits.maxTemplateBytes else {
-            throw TemplateFailure.limit("the template is \(length) bytes, more than \(limits.maxTemplateBytes)", at: 0)
-                .located(in: source, phase: .parse)
+            throw TemplateOffsetError.limit(
+                "the template is \(length) bytes, more than \(limits.maxTemplateBytes)", at: 0
+            )
+            .located(in: source, phase: .parse)
         }
         guard Self.containsMarkup(source) else {
             nodes = []
@@ -47,7 +49,8 @@ public struct Template: Sendable {
     public func missingContentBlock(in blocks: ContentBlocks) -> TemplateError? {
         let missing = contentBlockMentions.filter { blocks[$0.key] == nil }.min { $0.value < $1.value }
         guard let (name, offset) = missing else { return nil }
-        return TemplateFailure.invalid("no content block named '\(name)'", at: offset).located(in: source, phase: .parse)
+        return TemplateOffsetError.invalid("no content block named '\(name)'", at: offset).located(
+            in: source, phase: .parse)
     }
 
     /// Renders the template for one user. An error is a `.render` error:
@@ -58,8 +61,10 @@ public struct Template: Sendable {
             // Plain text is the output as it stands, within the same limit.
             let length = source.utf8.count
             guard length <= context.limits.maxOutputBytes else {
-                throw TemplateFailure.limit("the output would be more than \(context.limits.maxOutputBytes) bytes", at: 0)
-                    .located(in: source, phase: .render)
+                throw TemplateOffsetError.limit(
+                    "the output would be more than \(context.limits.maxOutputBytes) bytes", at: 0
+                )
+                .located(in: source, phase: .render)
             }
             return source
         }
@@ -90,7 +95,7 @@ public struct Template: Sendable {
 
     /// Renders as a content block inside another template's render, sharing
     /// its variables and budgets.
-    func renderInline(_ renderer: inout Renderer) throws(TemplateFailure) -> Interrupt? {
+    func renderInline(_ renderer: inout Renderer) throws(TemplateOffsetError) -> Interrupt? {
         if isPlainText {
             try renderer.write(source)
             return nil

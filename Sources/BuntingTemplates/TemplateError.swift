@@ -34,7 +34,9 @@ public struct TemplateError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The same place as a UTF-8 byte offset into the template's text.
     public let offset: Int
 
-    public init(reason: Reason, phase: Phase, message: String, abortMessage: String? = nil, line: Int, column: Int, offset: Int) {
+    public init(
+        reason: Reason, phase: Phase, message: String, abortMessage: String? = nil, line: Int, column: Int, offset: Int
+    ) {
         self.reason = reason
         self.phase = phase
         self.message = message
@@ -51,7 +53,7 @@ public struct TemplateError: Error, Sendable, Hashable, CustomStringConvertible 
 /// An error found while parsing or rendering, before its offset is turned
 /// into a line and column (which needs the template's text: done once, at
 /// the public boundary, so that the hot path never scans the text).
-struct TemplateFailure: Error {
+struct TemplateOffsetError: Error {
     var reason: TemplateError.Reason
     var message: String
     /// UTF-8 byte offset into the text of the template being worked on.
@@ -65,12 +67,12 @@ struct TemplateFailure: Error {
         self.abortMessage = abortMessage
     }
 
-    static func invalid(_ message: String, at offset: Int) -> TemplateFailure {
-        TemplateFailure(.invalidTemplate, message, at: offset)
+    static func invalid(_ message: String, at offset: Int) -> TemplateOffsetError {
+        TemplateOffsetError(.invalidTemplate, message, at: offset)
     }
 
-    static func limit(_ message: String, at offset: Int) -> TemplateFailure {
-        TemplateFailure(.limit, message, at: offset)
+    static func limit(_ message: String, at offset: Int) -> TemplateOffsetError {
+        TemplateOffsetError(.limit, message, at: offset)
     }
 
     /// The public error, with the offset turned into a line and column of `source`.

@@ -6,8 +6,11 @@
 /// | limit | default | what counts |
 /// |---|---|---|
 /// | `maxTemplateBytes` | 1 MiB | UTF-8 bytes of the template's text (at parse) |
-/// | `maxNesting` | 32 | blocks inside blocks, brackets inside brackets of one expression, `liquid` tags inside `liquid` tags (at parse) |
-/// | `maxSteps` | 100,000 | work units of one render: 1 for each node rendered, 1 for each loop iteration (an empty body too), 1 for each filter applied, and 1 for each element or each 16 bytes a filter reads or builds |
+/// | `maxNesting` | 32 | blocks inside blocks, brackets inside brackets of one expression, |
+/// | | | `liquid` tags inside `liquid` tags (at parse) |
+/// | `maxSteps` | 100,000 | work units of one render: 1 for each node rendered, 1 for each loop |
+/// | | | iteration (an empty body too), 1 for each filter applied, and 1 for each |
+/// | | | element or each 16 bytes a filter reads or builds |
 /// | `maxOutputBytes` | 1 MiB | UTF-8 bytes of the rendered text |
 /// | `maxCapturedBytes` | 1 MiB | UTF-8 bytes of the strings `assign` and `capture` store, summed over the render |
 /// | `maxStringBytes` | 1 MiB | UTF-8 bytes of any one string a filter builds |

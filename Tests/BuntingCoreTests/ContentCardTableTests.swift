@@ -8,8 +8,9 @@ import Testing
 @Suite struct ContentCardTableTests {
     private static let cards: [ContentCard] = [
         ContentCard(id: "b", type: .classic, title: "Older", extras: ["feed": "inbox"], created: 100),
-        ContentCard(id: "pinned", type: .captionedImage, title: "Pinned", imageUrl: "https://example.com/p.png", created: 50,
-                    pinned: true, viewed: true),
+        ContentCard(
+            id: "pinned", type: .captionedImage, title: "Pinned", imageUrl: "https://example.com/p.png", created: 50,
+            pinned: true, viewed: true),
         ContentCard(id: "a", type: .classic, title: "Same date as b", created: 100, expiresAt: 900, clicked: true),
         ContentCard(id: "new", type: .imageOnly, created: 300, dismissible: false),
         ContentCard(id: "control", type: .control, created: 200),
@@ -22,7 +23,9 @@ import Testing
             #expect(card.encoded.bytes == original.encoded.bytes)
             #expect(card.encodedCount == card.encoded.bytes.count)
             #expect(card.id == original.id && card.type == original.type && card.title == original.title)
-            #expect(card.extras == original.extras && card.created == original.created && card.expiresAt == original.expiresAt)
+            #expect(
+                card.extras == original.extras && card.created == original.created
+                    && card.expiresAt == original.expiresAt)
             #expect(card.pinned == original.pinned && card.dismissible == original.dismissible)
             #expect(card.viewed == original.viewed && card.clicked == original.clicked)
         }
@@ -35,7 +38,10 @@ import Testing
         #expect(listed == Self.cards.sorted(by: ContentCard.listedBefore).map(\.id))
         // A card of the table beside one made on its own compares by fields.
         let outsider = ContentCard(id: "c", type: .classic, created: 100)
-        #expect((shared + [outsider]).sorted(by: ContentCard.listedBefore).map(\.id) == ["pinned", "new", "control", "a", "b", "c"])
+        #expect(
+            (shared + [outsider]).sorted(by: ContentCard.listedBefore).map(\.id) == [
+                "pinned", "new", "control", "a", "b", "c",
+            ])
     }
 
     @Test func cardsThatListAsEqualsKeepComparingByFields() {

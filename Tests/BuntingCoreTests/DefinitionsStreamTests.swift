@@ -40,7 +40,9 @@ import Testing
     @Test func documentsThatComeTogetherMakeOneAdoptionOfTheLast() throws {
         let (harness, stream) = try harness()
         stream.current.open()
-        for index in 0..<1000 { stream.current.send(document { $0["flags"] = [["id": .string("v\(index)"), "enabled": true]] }) }
+        for index in 0..<1000 {
+            stream.current.send(document { $0["flags"] = [["id": .string("v\(index)"), "enabled": true]] })
+        }
         #expect(harness.take() == ["sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [v999] sync=+0"])
         #expect(harness.engine.status()["stream"]?["events"] == 1000)
     }
@@ -53,7 +55,9 @@ import Testing
         stream.current.send(Self.pushed)
         harness.settle()
         #expect(worker.waiting == 1)
-        for index in 0..<5 { stream.current.send(document { $0["flags"] = [["id": .string("v\(index)"), "enabled": true]] }) }
+        for index in 0..<5 {
+            stream.current.send(document { $0["flags"] = [["id": .string("v\(index)"), "enabled": true]] })
+        }
         harness.settle()
         #expect(worker.waiting == 1, "no second compile while one is under way")
         worker.release()
@@ -103,10 +107,11 @@ import Testing
         stream.current.open()
         harness.source.setDocument(Self.pushed)
         stream.current.report(.oversized(limit: 1024))
-        #expect(harness.take() == [
-            "sub-1 ERROR featureFlags INVALID_SERVER_DATA DO_NOT_RETRY",
-            "sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [pushed] sync=+0",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-1 ERROR featureFlags INVALID_SERVER_DATA DO_NOT_RETRY",
+                "sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [pushed] sync=+0",
+            ])
         #expect(harness.source.fetchCount == 2)
     }
 
@@ -131,8 +136,10 @@ import Testing
     /// one, polls go on even while the stream is connected.
     @Test func pollsGoOnUntilTheFirstDocumentEvenWhileTheStreamIsConnected() {
         let stream = ScriptedStream()
-        let failures = [SourceFailure](repeating: .serverError("HTTP 503"), count: 4)
-        let harness = EngineHarness(testDocument, localSource: false, sourceFailures: failures, stream: stream) { $0.pollInterval = 1 }
+        let failures = [SourceError](repeating: .serverError("HTTP 503"), count: 4)
+        let harness = EngineHarness(testDocument, localSource: false, sourceFailures: failures, stream: stream) {
+            $0.pollInterval = 1
+        }
         stream.current.open()
         // The first fetch and its three retries fail (1 + 2 + 4 s at most); polls then find the document.
         for _ in 0..<12 { harness.advance(1) }
@@ -150,7 +157,11 @@ import Testing
         _ = try harness.engine.subscribeToDefinitions()
         _ = harness.take()
         stream.current.end(.serverError("Couldn't connect to server"))
-        #expect(harness.take() == ["sub-1 ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY", "sub-2 definitions ERROR SERVER_ERROR stale=true"])
+        #expect(
+            harness.take() == [
+                "sub-1 ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY",
+                "sub-2 definitions ERROR SERVER_ERROR stale=true",
+            ])
         var told: [String] = []
         for _ in 0..<6 {
             harness.advance(30)
@@ -246,10 +257,11 @@ import Testing
 
     @Test func statusShowsTheStreamsState() throws {
         let (harness, stream) = try harness()
-        #expect(harness.engine.status()["stream"] == [
-            "location": "test://stream", "discovered": false, "connected": false, "reconnects": 0, "events": 0,
-            "since": .number(EngineHarness.startTime),
-        ])
+        #expect(
+            harness.engine.status()["stream"] == [
+                "location": "test://stream", "discovered": false, "connected": false, "reconnects": 0, "events": 0,
+                "since": .number(EngineHarness.startTime),
+            ])
         harness.advance(2)
         stream.current.open()
         stream.current.report(.lastEventId("42"))

@@ -18,14 +18,17 @@ func refreshedHarness(configure: (inout Engine.Configuration) -> Void = { _ in }
         let harness = try refreshedHarness()
         try harness.engine.logImpression(.contentCards, ids: ["c1"])
         #expect(harness.take() == ["sub-3 IMPRESSION contentCards ENQUEUED c1"])
-        #expect(harness.engine.snapshotData(.contentCards)["cards"]?.arrayValue?.first { $0["id"] == "c1" }?["viewed"] == true)
+        #expect(
+            harness.engine.snapshotData(.contentCards)["cards"]?.arrayValue?.first { $0["id"] == "c1" }?["viewed"]
+                == true)
         #expect(harness.store.queuedEventCount == 1)
         var answer: (Int, Int)?
         harness.engine.flush { answer = ($0, $1) }
         #expect(harness.take() == ["sub-3 IMPRESSION contentCards FLUSHED c1"])
         #expect(answer.map { [$0.0, $0.1] } == [1, 0])
         let sent = try #require(harness.sink.accepted.first)
-        #expect(sent.kind == .impression && sent.channel == .contentCards && sent.itemId == "c1" && sent.userId == "alice")
+        #expect(
+            sent.kind == .impression && sent.channel == .contentCards && sent.itemId == "c1" && sent.userId == "alice")
         #expect(sent.time == EngineHarness.startTime)
         #expect(harness.store.queuedEventCount == 0)
     }
@@ -43,7 +46,11 @@ func refreshedHarness(configure: (inout Engine.Configuration) -> Void = { _ in }
         let harness = try refreshedHarness()
         try harness.engine.logImpression(.featureFlags, ids: ["checkout", "tracked"])
         try harness.engine.logImpression(.featureFlags, ids: ["checkout", "tracked-too"])
-        #expect(harness.take() == ["sub-1 IMPRESSION featureFlags ENQUEUED checkout", "sub-1 IMPRESSION featureFlags ENQUEUED tracked"])
+        #expect(
+            harness.take() == [
+                "sub-1 IMPRESSION featureFlags ENQUEUED checkout",
+                "sub-1 IMPRESSION featureFlags ENQUEUED tracked",
+            ])
         try harness.engine.openSession()
         _ = harness.take()
         try harness.engine.logImpression(.featureFlags, ids: ["checkout"])
@@ -52,7 +59,9 @@ func refreshedHarness(configure: (inout Engine.Configuration) -> Void = { _ in }
 
     @Test func logRequestsAreAllOrNothing() throws {
         let harness = try refreshedHarness()
-        let error = #expect(throws: EngineError.self) { try harness.engine.logImpression(.contentCards, ids: ["c1", "nope"], field: "ids") }
+        let error = #expect(throws: EngineError.self) {
+            try harness.engine.logImpression(.contentCards, ids: ["c1", "nope"], field: "ids")
+        }
         #expect(error?.kind == .notFound)
         #expect(error?.field == "ids[1]")
         #expect(harness.take().isEmpty)
@@ -65,10 +74,11 @@ func refreshedHarness(configure: (inout Engine.Configuration) -> Void = { _ in }
     @Test func aDismissalIsEnqueuedThenTheItemLeavesAndStaysGone() throws {
         let harness = try refreshedHarness()
         try harness.engine.logDismiss(.contentCards, id: "c1")
-        #expect(harness.take() == [
-            "sub-3 DISMISS contentCards ENQUEUED c1",
-            "sub-3 DATA_UPDATED contentCards CLIENT_ACTION [c2,old,ctl,fixed] sync=+0",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-3 DISMISS contentCards ENQUEUED c1",
+                "sub-3 DATA_UPDATED contentCards CLIENT_ACTION [c2,old,ctl,fixed] sync=+0",
+            ])
         try harness.engine.refresh(.contentCards, placementIds: nil)
         #expect(harness.take() == ["sub-3 DATA_UPDATED contentCards MANUAL_SERVER_REFRESH [c2,old,ctl,fixed] sync=+0"])
         let error = #expect(throws: EngineError.self) { try harness.engine.logDismiss(.contentCards, id: "fixed") }
@@ -81,12 +91,13 @@ func refreshedHarness(configure: (inout Engine.Configuration) -> Void = { _ in }
         try harness.engine.logImpression(.banners, ids: ["home"])
         try harness.engine.logClick(.banners, id: "home", buttonId: "cta")
         try harness.engine.logDismiss(.banners, id: "side")
-        #expect(harness.take() == [
-            "sub-2 IMPRESSION banners ENQUEUED spring",
-            "sub-2 CLICK banners ENQUEUED spring button=cta",
-            "sub-2 DISMISS banners ENQUEUED side-a",
-            "sub-2 DATA_UPDATED banners CLIENT_ACTION [home:spring] sync=+0",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-2 IMPRESSION banners ENQUEUED spring",
+                "sub-2 CLICK banners ENQUEUED spring button=cta",
+                "sub-2 DISMISS banners ENQUEUED side-a",
+                "sub-2 DATA_UPDATED banners CLIENT_ACTION [home:spring] sync=+0",
+            ])
         #expect(harness.engine.banner(placementId: "side") == nil)
         let events = harness.store.queuedEvents(limit: 10)
         #expect(events.map(\.itemId) == ["home", "home", "side"])
@@ -113,10 +124,11 @@ func refreshedHarness(configure: (inout Engine.Configuration) -> Void = { _ in }
         try harness.engine.logImpression(.contentCards, ids: ["c1", "c2"])
         _ = harness.take()
         try harness.engine.logImpression(.contentCards, ids: ["fixed"])
-        #expect(harness.take() == [
-            "sub-3 ERROR contentCards CLIENT_ERROR DO_NOT_RETRY",
-            "sub-3 IMPRESSION contentCards ENQUEUED fixed",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-3 ERROR contentCards CLIENT_ERROR DO_NOT_RETRY",
+                "sub-3 IMPRESSION contentCards ENQUEUED fixed",
+            ])
         #expect(harness.store.queuedEvents(limit: 10).map(\.itemId) == ["c2", "fixed"])
     }
 
@@ -144,7 +156,10 @@ func refreshedHarness(configure: (inout Engine.Configuration) -> Void = { _ in }
 @Suite struct PoisonBatchTests {
     @Test func theRefusedEventIsFoundDroppedAndReportedAndTheRestAreDelivered() throws {
         let harness = try refreshedHarness { $0.maxBatchSize = 100 }
-        for _ in 0..<10 { try harness.engine.openSession(); try harness.engine.logImpression(.featureFlags, ids: ["checkout", "tracked"]) }
+        for _ in 0..<10 {
+            try harness.engine.openSession();
+            try harness.engine.logImpression(.featureFlags, ids: ["checkout", "tracked"])
+        }
         try harness.engine.logImpression(.contentCards, ids: ["c1", "c2", "fixed"])
         _ = harness.take()
         harness.sink.refuse(itemIds: ["c2"])
@@ -167,6 +182,8 @@ func refreshedHarness(configure: (inout Engine.Configuration) -> Void = { _ in }
         harness.sink.refuse(itemIds: ["c1", "c2"])
         harness.engine.flush { _, _ in }
         #expect(harness.take() == ["sub-3 ERROR contentCards CLIENT_ERROR DO_NOT_RETRY"])
-        #expect(harness.store.queuedEventCount == 2, "refused alone, with nothing accepted: the sink is at fault, not the events")
+        #expect(
+            harness.store.queuedEventCount == 2,
+            "refused alone, with nothing accepted: the sink is at fault, not the events")
     }
 }

@@ -49,12 +49,13 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         _ = harness.take()
         try harness.engine.changeUser("alice", attributes: nil)
-        #expect(harness.take() == [
-            "sub-2 CACHE_LOAD featureFlags [] sync=0",
-            "sub-1 CACHE_LOAD contentCards [] sync=0",
-            "sub-2 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,beta,tracked,tracked-too] sync=+0",
-            "sub-1 DATA_UPDATED contentCards AUTO_SERVER_REFRESH \(allCards) sync=+0",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-2 CACHE_LOAD featureFlags [] sync=0",
+                "sub-1 CACHE_LOAD contentCards [] sync=0",
+                "sub-2 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,beta,tracked,tracked-too] sync=+0",
+                "sub-1 DATA_UPDATED contentCards AUTO_SERVER_REFRESH \(allCards) sync=+0",
+            ])
         #expect(harness.engine.snapshot(.banners).json["lastSyncAt"] == 0)
         #expect(harness.engine.status()["sessionId"] != .null)
     }
@@ -67,10 +68,11 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         try harness.engine.changeUser("bob", attributes: nil)
         _ = harness.take()
         try harness.engine.changeUser("alice", attributes: nil)
-        #expect(harness.take() == [
-            "sub-1 CACHE_LOAD featureFlags [checkout,beta,tracked,tracked-too] sync=+0",
-            "sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,beta,tracked,tracked-too] sync=+10",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-1 CACHE_LOAD featureFlags [checkout,beta,tracked,tracked-too] sync=+0",
+                "sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,beta,tracked,tracked-too] sync=+10",
+            ])
     }
 
     /// Switching back to a user reuses the caches kept when they were left
@@ -84,10 +86,11 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         try harness.engine.wipeData()
         _ = harness.take()
         try harness.engine.changeUser("alice", attributes: nil)
-        #expect(harness.take() == [
-            "sub-1 CACHE_LOAD featureFlags [] sync=0",
-            "sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,beta,tracked,tracked-too] sync=+0",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-1 CACHE_LOAD featureFlags [] sync=0",
+                "sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,beta,tracked,tracked-too] sync=+0",
+            ])
     }
 
     /// The user switched back to may be the oldest of those kept, which
@@ -117,7 +120,8 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         // whose current user she is.
         let copy = MemoryStore()
         let alice = harness.store.loadUser("alice")
-        try copy.saveChannelCache(user: "alice", channel: .contentCards, cache: try #require(alice.caches[.contentCards]))
+        try copy.saveChannelCache(
+            user: "alice", channel: .contentCards, cache: try #require(alice.caches[.contentCards]))
         for (itemId, state) in alice.itemStates[.contentCards] ?? [:] {
             try copy.saveItemState(user: "alice", channel: .contentCards, itemId: itemId.string, state: state)
         }
@@ -127,10 +131,14 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         let restarted = EngineHarness(testDocument, store: copy)
         _ = restarted.take()
         _ = try restarted.engine.subscribe(.contentCards, kind: .events)
-        guard case .cacheReplay(_, let fromStore)? = restarted.takeRaw().first else { Issue.record("no CACHE_REPLAY"); return }
+        guard case .cacheReplay(_, let fromStore)? = restarted.takeRaw().first else {
+            Issue.record("no CACHE_REPLAY"); return
+        }
 
         try harness.engine.changeUser("alice", attributes: nil)
-        guard case .cacheLoad(_, let switchedBack)? = harness.takeRaw().first else { Issue.record("no CACHE_LOAD"); return }
+        guard case .cacheLoad(_, let switchedBack)? = harness.takeRaw().first else {
+            Issue.record("no CACHE_LOAD"); return
+        }
         #expect(switchedBack.encodedData.value == fromStore.encodedData.value)
         #expect(switchedBack.lastSyncAt == fromStore.lastSyncAt)
         #expect(switchedBack.encodedData.value["unviewedCount"] != nil)
@@ -196,10 +204,11 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         try harness.engine.refresh(.contentCards, placementIds: nil)
         // The fetch is under way; the user changes before it finishes.
         try harness.engine.changeUser("bob", attributes: nil)
-        #expect(harness.take() == [
-            "sub-1 CACHE_LOAD contentCards [] sync=0",
-            "sub-1 DATA_UPDATED contentCards AUTO_SERVER_REFRESH \(allCards) sync=+0",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-1 CACHE_LOAD contentCards [] sync=0",
+                "sub-1 DATA_UPDATED contentCards AUTO_SERVER_REFRESH \(allCards) sync=+0",
+            ])
     }
 
     @Test func expiredCardsAreDroppedWhenRead() throws {
@@ -208,7 +217,8 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         harness.settle()
         #expect(EngineHarness.items(harness.engine.snapshot(.contentCards).json["contentCards"]!) == allCards)
         harness.advance(60)
-        #expect(EngineHarness.items(harness.engine.snapshot(.contentCards).json["contentCards"]!) == "[c2,c1,ctl,fixed]")
+        #expect(
+            EngineHarness.items(harness.engine.snapshot(.contentCards).json["contentCards"]!) == "[c2,c1,ctl,fixed]")
     }
 
     @Test func unviewedCountLeavesControlCardsOut() throws {
@@ -229,10 +239,11 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         try harness.engine.refresh(.featureFlags, placementIds: nil)
         harness.advance(5)
         try harness.engine.refresh(.featureFlags, placementIds: nil)
-        #expect(harness.take() == [
-            "sub-1 DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0",
-            "sub-1 DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+5",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-1 DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0",
+                "sub-1 DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+5",
+            ])
     }
 
     @Test func manualRefreshesPassATokenBucket() throws {
@@ -250,16 +261,19 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
     }
 
     @Test func theBannerBucketRefillsEverySessionAndAutomaticRefreshesAreFree() throws {
-        let harness = EngineHarness(testDocument) { $0.refreshRules[.banners] = TokenBucket.Rule(capacity: 2, refillInterval: 180, refillsPerSession: true) }
+        let harness = EngineHarness(testDocument) {
+            $0.refreshRules[.banners] = TokenBucket.Rule(capacity: 2, refillInterval: 180, refillsPerSession: true)
+        }
         _ = try harness.engine.subscribe(.banners, kind: .events)
         for _ in 0..<3 { try harness.engine.refresh(.banners, placementIds: nil) }
         #expect(harness.take().contains("sub-1 ERROR banners RATE_LIMITED INTEGRATOR_MAY_RETRY until=+180"))
         try harness.engine.openSession()
         try harness.engine.refresh(.banners, placementIds: nil)
-        #expect(harness.take() == [
-            "sub-1 DATA_UPDATED banners AUTO_SERVER_REFRESH [home:spring] sync=+0",
-            "sub-1 DATA_UPDATED banners MANUAL_SERVER_REFRESH [home:spring] sync=+0",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-1 DATA_UPDATED banners AUTO_SERVER_REFRESH [home:spring] sync=+0",
+                "sub-1 DATA_UPDATED banners MANUAL_SERVER_REFRESH [home:spring] sync=+0",
+            ])
     }
 
     @Test func aBannerRefreshMergesTheNamedPlacements() throws {
@@ -268,7 +282,8 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         try harness.engine.refresh(.banners, placementIds: nil)
         harness.settle()
         #expect(EngineHarness.items(harness.engine.snapshotData(.banners)) == "[home:spring,side:side-a]")
-        harness.source.setDocument(document { $0["banners"] = [["id": "summer", "placementId": "home", "html": "<p>Summer</p>"]] })
+        harness.source.setDocument(
+            document { $0["banners"] = [["id": "summer", "placementId": "home", "html": "<p>Summer</p>"]] })
         try harness.engine.refresh(.banners, placementIds: ["home"])
         harness.settle()
         #expect(EngineHarness.items(harness.engine.snapshotData(.banners)) == "[home:summer,side:side-a]")
@@ -279,7 +294,9 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
 
     @Test func aBannerRefreshNamesAtMostTenPlacements() {
         let harness = EngineHarness(testDocument)
-        #expect(throws: EngineError.self) { try harness.engine.refresh(.banners, placementIds: (0..<11).map { "p\($0)" }) }
+        #expect(throws: EngineError.self) {
+            try harness.engine.refresh(.banners, placementIds: (0..<11).map { "p\($0)" })
+        }
         #expect(throws: EngineError.self) { try harness.engine.refresh(.contentCards, placementIds: ["home"]) }
         #expect(harness.source.fetchCount == 1)
     }
@@ -291,10 +308,11 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         _ = harness.take()
         harness.source.setDocument(document { $0["cards"] = [["id": "new", "created": 1]] })
         try harness.engine.refresh(.contentCards, placementIds: nil)
-        #expect(harness.take() == [
-            "sub-2 DATA_UPDATED contentCards MANUAL_SERVER_REFRESH [new] sync=+0",
-            "sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-2 DATA_UPDATED contentCards MANUAL_SERVER_REFRESH [new] sync=+0",
+                "sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0",
+            ])
     }
 
     @Test func serverErrorsAreRetriedWithBackoffThenLeftToTheIntegrator() throws {
@@ -303,14 +321,15 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         harness.settle()
         _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         _ = harness.take()
-        harness.source.fail(.serverError("HTTP 503"), .serverError("HTTP 503"), .serverError("timeout"), .serverError("HTTP 500"))
+        harness.source.fail(
+            .serverError("HTTP 503"), .serverError("HTTP 503"), .serverError("timeout"), .serverError("HTTP 500"))
         try harness.engine.refresh(.featureFlags, placementIds: nil)
         #expect(harness.take() == ["sub-1 ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY"])
         harness.advance(0.999)
         #expect(harness.take().isEmpty)
-        harness.advance(0.001)  // the first retry comes after exactly the initial delay
+        harness.advance(0.001) // the first retry comes after exactly the initial delay
         #expect(harness.take() == ["sub-1 ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY"])
-        harness.advance(2)  // then doubled (1 s) with jitter: 1–2 s
+        harness.advance(2) // then doubled (1 s) with jitter: 1–2 s
         #expect(harness.take() == ["sub-1 ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY"])
         harness.advance(4)
         #expect(harness.take() == ["sub-1 ERROR featureFlags SERVER_ERROR INTEGRATOR_MAY_RETRY"])
@@ -327,10 +346,11 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         harness.source.fail(.serverError("HTTP 502"))
         try harness.engine.refresh(.featureFlags, placementIds: nil)
         harness.advance(1)
-        #expect(harness.take() == [
-            "sub-1 ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY",
-            "sub-1 DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+1",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-1 ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY",
+                "sub-1 DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+1",
+            ])
     }
 
     @Test func rateLimitedWithRetryAfterWaitsForIt() throws {
@@ -361,15 +381,18 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         let harness = EngineHarness(testDocument)
         _ = try harness.engine.subscribe(.contentCards, kind: .events)
         _ = harness.take()
-        harness.source.fail(.authentication("HTTP 401"), .authentication("HTTP 401"), .authentication("HTTP 401"), .authentication("HTTP 403"))
+        harness.source.fail(
+            .authentication("HTTP 401"), .authentication("HTTP 401"), .authentication("HTTP 401"),
+            .authentication("HTTP 403"))
         try harness.engine.refresh(.contentCards, placementIds: nil)
         for _ in 0..<100 { harness.advance(1) }
-        #expect(harness.take() == [
-            "sub-1 ERROR contentCards CLIENT_ERROR SDK_WILL_RETRY",
-            "sub-1 ERROR contentCards CLIENT_ERROR SDK_WILL_RETRY",
-            "sub-1 ERROR contentCards CLIENT_ERROR SDK_WILL_RETRY",
-            "sub-1 ERROR contentCards CLIENT_ERROR DO_NOT_RETRY",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-1 ERROR contentCards CLIENT_ERROR SDK_WILL_RETRY",
+                "sub-1 ERROR contentCards CLIENT_ERROR SDK_WILL_RETRY",
+                "sub-1 ERROR contentCards CLIENT_ERROR SDK_WILL_RETRY",
+                "sub-1 ERROR contentCards CLIENT_ERROR DO_NOT_RETRY",
+            ])
     }
 
     @Test func invalidDataIsNotRetriedAndTheCacheIsKept() throws {
@@ -388,19 +411,21 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         let harness = EngineHarness(document { $0["channels"] = ["banners": false] })
         _ = try harness.engine.subscribe(.banners, kind: .events)
         _ = try harness.engine.subscribe(.featureFlags, kind: .events)
-        #expect(harness.take() == [
-            "sub-1 ERROR banners FEATURE_DISABLED DO_NOT_RETRY",
-            "sub-2 CACHE_REPLAY featureFlags [] sync=0",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-1 ERROR banners FEATURE_DISABLED DO_NOT_RETRY",
+                "sub-2 CACHE_REPLAY featureFlags [] sync=0",
+            ])
         #expect(harness.engine.snapshot(.banners).json["lastSyncAt"] == .null)
         try harness.engine.refresh(.banners, placementIds: nil)
         #expect(harness.take() == ["sub-1 ERROR banners FEATURE_DISABLED DO_NOT_RETRY"])
         harness.source.setDocument(testDocument)
         try harness.engine.refresh(.featureFlags, placementIds: nil)
-        #expect(harness.take() == [
-            "sub-2 DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0",
-            "sub-1 DATA_UPDATED banners AUTO_SERVER_REFRESH [home:spring] sync=+0",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-2 DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0",
+                "sub-1 DATA_UPDATED banners AUTO_SERVER_REFRESH [home:spring] sync=+0",
+            ])
     }
 
     @Test func aChannelTurnedOffLosesItsCache() throws {
@@ -410,10 +435,11 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         _ = harness.take()
         harness.source.setDocument(document { $0["channels"] = ["banners": false] })
         try harness.engine.refresh(.banners, placementIds: nil)
-        #expect(harness.take() == [
-            "sub-1 CACHE_LOAD banners [] sync=null",
-            "sub-1 ERROR banners FEATURE_DISABLED DO_NOT_RETRY",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-1 CACHE_LOAD banners [] sync=null",
+                "sub-1 ERROR banners FEATURE_DISABLED DO_NOT_RETRY",
+            ])
         #expect(harness.engine.banner(placementId: "home") == nil)
     }
 
@@ -450,10 +476,11 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         let harness = EngineHarness(testDocument, localSource: false, settleAtStart: false)
         _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         // The document is on its way: the SDK will have it (SDK_WILL_RETRY, not DO_NOT_RETRY).
-        #expect(harness.take() == [
-            "sub-1 ERROR featureFlags FEATURE_DISABLED SDK_WILL_RETRY",
-            "sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-1 ERROR featureFlags FEATURE_DISABLED SDK_WILL_RETRY",
+                "sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0",
+            ])
     }
     @Test func aRemoteSourceRetriesItsFirstFetchWithBackoffEvenWithoutSubscribers() throws {
         // Every channel is off until the first document arrives: waiting for
@@ -498,7 +525,10 @@ func document(_ change: (inout JSONObject) -> Void) -> JSON {
         #expect(throws: EngineError.sdkDisabled) { try harness.engine.changeUser("x", attributes: nil) }
         #expect(harness.source.fetchCount == 1)
         harness.engine.enableSDK()
-        #expect(harness.take() == ["sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0"])
+        #expect(
+            harness.take() == [
+                "sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0"
+            ])
     }
 
     @Test func wipeDataEmptiesEveryCacheAndDropsQueuedEvents() throws {

@@ -12,9 +12,10 @@ import Testing
         #expect(harness.take() == ["sub-1 ERROR featureFlags CLIENT_ERROR DO_NOT_RETRY"])
         _ = try harness.engine.subscribe(.contentCards, kind: .events)
         let events = harness.takeRaw()
-        #expect(events.map(EngineHarness.summary) == [
-            "sub-3 CACHE_REPLAY contentCards [] sync=0", "sub-3 ERROR contentCards CLIENT_ERROR DO_NOT_RETRY",
-        ])
+        #expect(
+            events.map(EngineHarness.summary) == [
+                "sub-3 CACHE_REPLAY contentCards [] sync=0", "sub-3 ERROR contentCards CLIENT_ERROR DO_NOT_RETRY",
+            ])
         guard case .error(_, let error)? = events.last else { return }
         #expect(error.message == "local storage was damaged")
     }
@@ -23,7 +24,11 @@ import Testing
         let harness = EngineHarness(document { $0["channels"] = ["banners": false] })
         harness.engine.reportStorageProblem("memory only")
         _ = try harness.engine.subscribe(.banners, kind: .events)
-        #expect(harness.take() == ["sub-1 ERROR banners FEATURE_DISABLED DO_NOT_RETRY", "sub-1 ERROR banners CLIENT_ERROR DO_NOT_RETRY"])
+        #expect(
+            harness.take() == [
+                "sub-1 ERROR banners FEATURE_DISABLED DO_NOT_RETRY",
+                "sub-1 ERROR banners CLIENT_ERROR DO_NOT_RETRY",
+            ])
     }
 
     @Test func enqueuedAndFlushedCarryTheIdTheSinkReceives() throws {
@@ -45,7 +50,9 @@ import Testing
         let harness = EngineHarness(testDocument)
         _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         try harness.engine.changeUser("alice", attributes: nil)
-        guard case .dataUpdated(_, let sent, _)? = harness.takeRaw().last else { Issue.record("no DATA_UPDATED"); return }
+        guard case .dataUpdated(_, let sent, _)? = harness.takeRaw().last else {
+            Issue.record("no DATA_UPDATED"); return
+        }
         let stored = try #require(harness.store.loadUser("alice").caches[.featureFlags])
         #expect(stored["flags"] == sent.encodedData.value)
         #expect(sent.encodedData.value.arrayValue?.count == 4)
@@ -61,12 +68,18 @@ import Testing
     /// A snapshot written into a notification is the snapshot's own text.
     @Test func aSnapshotWrittenInPlaceIsItsText() throws {
         for lastSyncAt in [nil, 0, 1_750_000_000.5] as [Double?] {
-            let snapshot = ChannelSnapshot(channel: .contentCards, encodedData: EncodedJSON(["cards": [], "unviewedCount": 0]), lastSyncAt: lastSyncAt)
+            let snapshot = ChannelSnapshot(
+                channel: .contentCards, encodedData: EncodedJSON(["cards": [], "unviewedCount": 0]),
+                lastSyncAt: lastSyncAt)
             var written: [UInt8] = []
             snapshot.appendEncoded(to: &written)
             #expect(written == snapshot.encoded.bytes)
             #expect(written.count == snapshot.encodedCount)
-            #expect(snapshot.json == ["contentCards": ["cards": [], "unviewedCount": 0], "lastSyncAt": lastSyncAt.map(JSON.number) ?? .null])
+            #expect(
+                snapshot.json == [
+                    "contentCards": ["cards": [], "unviewedCount": 0],
+                    "lastSyncAt": lastSyncAt.map(JSON.number) ?? .null,
+                ])
         }
     }
 }

@@ -6,9 +6,13 @@ import Testing
 /// members in their order, whatever its strings and values hold.
 @Suite struct FeatureFlagTextTests {
     @Test func aFlagsTextReadsBackAsItsFields() throws {
-        let properties: JSONObject = ["n": ["type": "number", "value": .number(0.1)], "s": ["type": "string", "value": "a\"\\\n\u{1F600}"]]
+        let properties: JSONObject = [
+            "n": ["type": "number", "value": .number(0.1)], "s": ["type": "string", "value": "a\"\\\n\u{1F600}"],
+        ]
         let metadata: JSONObject = ["version": "2026-11-30", "weight": .integer(3)]
-        let flag = FeatureFlag(id: "new \"checkout\"", enabled: true, properties: properties, trackingString: "t\u{0}x", metadata: metadata)
+        let flag = FeatureFlag(
+            id: "new \"checkout\"", enabled: true, properties: properties, trackingString: "t\u{0}x", metadata: metadata
+        )
         let text = String(decoding: flag.encoded.bytes, as: UTF8.self)
         let object = try #require(try JSON.parse(text).objectValue)
         #expect(object.keys.map { $0 } == ["id", "enabled", "properties", "trackingString", "metadata"])
@@ -22,6 +26,7 @@ import Testing
 
     @Test func optionalMembersAreLeftOutWhenAbsent() throws {
         let flag = FeatureFlag(id: "plain", enabled: false)
-        #expect(String(decoding: flag.encoded.bytes, as: UTF8.self) == #"{"id":"plain","enabled":false,"properties":{}}"#)
+        #expect(
+            String(decoding: flag.encoded.bytes, as: UTF8.self) == #"{"id":"plain","enabled":false,"properties":{}}"#)
     }
 }

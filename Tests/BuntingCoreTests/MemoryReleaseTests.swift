@@ -7,9 +7,12 @@ import Testing
 /// not after each one (which made the next refresh fault its pages in again).
 @Suite struct MemoryReleaseTests {
     static func document(cards: Int) -> JSON {
-        .object(["cards": .array((0..<cards).map { index in
-            ["id": .string("card-\(index)"), "type": "classic", "created": .int(index)]
-        })])
+        .object([
+            "cards": .array(
+                (0..<cards).map { index in
+                    ["id": .string("card-\(index)"), "type": "classic", "created": .int(index)]
+                })
+        ])
     }
 
     @Test func largeRefreshesGiveMemoryBackOnceTheyPause() throws {
@@ -32,7 +35,9 @@ import Testing
     }
 
     @Test func aSnapshotAfterTheReleaseHoldsTheSameFlags() throws {
-        let flags = (0...Engine.largeRefreshItems).map { index -> JSON in ["id": .string("flag-\(index)"), "enabled": .bool(index % 2 == 0)] }
+        let flags = (0...Engine.largeRefreshItems).map { index -> JSON in
+            ["id": .string("flag-\(index)"), "enabled": .bool(index % 2 == 0)]
+        }
         let harness = EngineHarness(.object(["flags": .array(flags)]))
         harness.engine.releaseMemory = {}
         _ = try harness.engine.subscribe(.featureFlags, kind: .events)

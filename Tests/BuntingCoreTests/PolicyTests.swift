@@ -55,7 +55,9 @@ import Testing
 /// stepped back five years, a refresh was refused for five years.
 @Suite struct RefreshLimitClockTests {
     @Test func aWallClockSteppedBackDoesNotHoldTheBucketEmpty() throws {
-        let harness = EngineHarness(testDocument) { $0.refreshRules[.featureFlags] = TokenBucket.Rule(capacity: 1, refillInterval: 300) }
+        let harness = EngineHarness(testDocument) {
+            $0.refreshRules[.featureFlags] = TokenBucket.Rule(capacity: 1, refillInterval: 300)
+        }
         _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         try harness.engine.changeUser("alice", attributes: nil)
         _ = harness.take()

@@ -8,9 +8,10 @@ import Testing
         let harness = EngineHarness(testDocument)
         _ = try harness.engine.subscribeToDefinitions()
         #expect(harness.take() == ["sub-1 definitions READY"])
-        harness.source.setDocument(document { object in
-            object["flags"] = [["id": "checkout", "enabled": false], ["id": "fresh", "enabled": true]]
-        })
+        harness.source.setDocument(
+            document { object in
+                object["flags"] = [["id": "checkout", "enabled": false], ["id": "fresh", "enabled": true]]
+            })
         try harness.engine.refresh(.featureFlags, placementIds: nil)
         #expect(harness.take() == ["sub-1 definitions CHANGED [beta,checkout,fresh,tracked,tracked-too]"])
     }
@@ -22,7 +23,7 @@ import Testing
         harness.source.fail(.serverError("HTTP 503"))
         harness.advance(10)
         #expect(harness.take() == ["sub-1 definitions ERROR SERVER_ERROR stale=true"])
-        harness.advance(1)  // the retry reads the same document again
+        harness.advance(1) // the retry reads the same document again
         #expect(harness.take() == ["sub-1 definitions READY"])
     }
 
@@ -53,7 +54,9 @@ import Testing
 
     @Test func badNamesAndValuesAreRefused() throws {
         let harness = try refreshedHarness()
-        #expect(throws: EngineError.self) { try harness.engine.track(name: String(repeating: "n", count: 256), value: nil, details: nil) }
+        #expect(throws: EngineError.self) {
+            try harness.engine.track(name: String(repeating: "n", count: 256), value: nil, details: nil)
+        }
         #expect(throws: EngineError.self) { try harness.engine.track(name: "x", value: .infinity, details: nil) }
         harness.engine.disableSDK()
         #expect(throws: EngineError.self) { try harness.engine.track(name: "x", value: nil, details: nil) }
@@ -76,11 +79,12 @@ import Testing
         _ = try harness.engine.subscribe(.contentCards, kind: .events, extras: ["feed": "inbox"])
         _ = try harness.engine.subscribe(.contentCards, kind: .events)
         try harness.engine.openSession()
-        #expect(harness.take() == [
-            "sub-1 CACHE_REPLAY contentCards [] sync=0", "sub-2 CACHE_REPLAY contentCards [] sync=0",
-            "sub-1 DATA_UPDATED contentCards AUTO_SERVER_REFRESH [a,c] sync=+0",
-            "sub-2 DATA_UPDATED contentCards AUTO_SERVER_REFRESH [a,b,c] sync=+0",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-1 CACHE_REPLAY contentCards [] sync=0", "sub-2 CACHE_REPLAY contentCards [] sync=0",
+                "sub-1 DATA_UPDATED contentCards AUTO_SERVER_REFRESH [a,c] sync=+0",
+                "sub-2 DATA_UPDATED contentCards AUTO_SERVER_REFRESH [a,b,c] sync=+0",
+            ])
         let inbox = try harness.engine.readSnapshot(.contentCards, extras: ["feed": "inbox", "kind": "order"])
         #expect(EngineHarness.items(inbox.data) == "[c]")
         #expect(inbox.data["unviewedCount"] == 1)
@@ -88,10 +92,11 @@ import Testing
         // Events about a card of another feed are not the inbox's.
         try harness.engine.logImpression(.contentCards, ids: ["b"])
         try harness.engine.logDismiss(.contentCards, id: "b")
-        #expect(harness.take() == [
-            "sub-2 IMPRESSION contentCards ENQUEUED b", "sub-2 DISMISS contentCards ENQUEUED b",
-            "sub-2 DATA_UPDATED contentCards CLIENT_ACTION [a,c] sync=+0",
-        ])
+        #expect(
+            harness.take() == [
+                "sub-2 IMPRESSION contentCards ENQUEUED b", "sub-2 DISMISS contentCards ENQUEUED b",
+                "sub-2 DATA_UPDATED contentCards CLIENT_ACTION [a,c] sync=+0",
+            ])
         #expect(throws: EngineError.self) { try harness.engine.subscribe(.featureFlags, kind: .events, extras: [:]) }
     }
 }
@@ -105,7 +110,9 @@ import Testing
         harness.settle()
         try harness.engine.changeUser("Zoe\u{308}", attributes: nil)
         harness.settle()
-        #expect(harness.engine.status()["userId"]?.stringValue?.unicodeScalars.count == 4, "a new user, not the same one")
+        #expect(
+            harness.engine.status()["userId"]?.stringValue?.unicodeScalars.count == 4,
+            "a new user, not the same one")
         #expect(harness.store.loadUser("Zoe\u{308}").attributes.isEmpty)
         #expect(harness.store.loadUser("Zo\u{EB}").attributes == ["tier": "gold"])
     }

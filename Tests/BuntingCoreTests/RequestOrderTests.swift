@@ -14,12 +14,13 @@ import Testing
         let fetches = harness.source.fetchCount
         try harness.engine.changeUser("ada", attributes: nil)
         // Nothing else ran: the refresh is an evaluation, not I/O.
-        #expect(harness.takeWithoutRunning() == [
-            "sub-1 CACHE_LOAD featureFlags [] sync=0",
-            "sub-2 CACHE_LOAD contentCards [] sync=0",
-            "sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0",
-            "sub-2 DATA_UPDATED contentCards AUTO_SERVER_REFRESH [c2,old,c1,ctl,fixed] sync=+0",
-        ])
+        #expect(
+            harness.takeWithoutRunning() == [
+                "sub-1 CACHE_LOAD featureFlags [] sync=0",
+                "sub-2 CACHE_LOAD contentCards [] sync=0",
+                "sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0",
+                "sub-2 DATA_UPDATED contentCards AUTO_SERVER_REFRESH [c2,old,c1,ctl,fixed] sync=+0",
+            ])
         #expect(harness.engine.readiness(.featureFlags) == .synced)
         #expect(harness.source.fetchCount == fetches, "the source is not read again")
         try harness.engine.openSession()
@@ -30,18 +31,27 @@ import Testing
         let harness = EngineHarness(testDocument, localSource: false, settleAtStart: false)
         _ = try harness.engine.subscribe(.featureFlags, kind: .events)
         try harness.engine.changeUser("ada", attributes: nil)
-        #expect(harness.takeWithoutRunning() == [
-            "sub-1 ERROR featureFlags FEATURE_DISABLED SDK_WILL_RETRY", "sub-1 CACHE_LOAD featureFlags [] sync=null",
-        ])
-        #expect(harness.take() == ["sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0"])
+        #expect(
+            harness.takeWithoutRunning() == [
+                "sub-1 ERROR featureFlags FEATURE_DISABLED SDK_WILL_RETRY",
+                "sub-1 CACHE_LOAD featureFlags [] sync=null",
+            ])
+        #expect(
+            harness.take() == [
+                "sub-1 DATA_UPDATED featureFlags AUTO_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0"
+            ])
     }
 
     @Test func readsSayWhyTheyFindNothing() throws {
         let harness = EngineHarness(document { $0["channels"] = ["banners": false] })
-        guard case .notSynced(let why) = harness.engine.readiness(.featureFlags) else { Issue.record("synced before any refresh"); return }
+        guard case .notSynced(let why) = harness.engine.readiness(.featureFlags) else {
+            Issue.record("synced before any refresh"); return
+        }
         #expect(why.contains("subscribe to featureFlags"))
         _ = try harness.engine.subscribe(.featureFlags, kind: .events)
-        guard case .notSynced(let remedy) = harness.engine.readiness(.featureFlags) else { Issue.record("synced"); return }
+        guard case .notSynced(let remedy) = harness.engine.readiness(.featureFlags) else {
+            Issue.record("synced"); return
+        }
         #expect(remedy.contains("changeUser or openSession refreshes it"))
         try harness.engine.openSession()
         #expect(harness.engine.readiness(.featureFlags) == .synced)
@@ -56,7 +66,10 @@ import Testing
         var done = false
         harness.engine.shutDown { done = true }
         #expect(!done, "the manual refresh's fetch is still under way")
-        #expect(harness.take() == ["sub-1 DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0"])
+        #expect(
+            harness.take() == [
+                "sub-1 DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH [checkout,tracked,tracked-too] sync=+0"
+            ])
         #expect(done)
     }
 

@@ -45,15 +45,20 @@ import Testing
 
     @Test func eachFlagAnswersAsTheFullDocumentBeforeTheFullLoad() throws {
         let full = try Self.full()
-        let deferred = try #require(DeferredDefinitions(bytes: Self.bytes, problems: full.problems, strict: false, beginLoading: false))
+        let deferred = try #require(
+            DeferredDefinitions(bytes: Self.bytes, problems: full.problems, strict: false, beginLoading: false))
         let keys = full.flagSet.flagKeys + ["no-such-flag"]
         #expect(keys.contains("quo\"ted é"))
         for key in keys {
             for context in Self.contexts {
                 for type in [nil, FlagType.boolean, .string] {
                     let expected = full.encodedFlagResult(key, context: context, type: type, at: 1_000)
-                    #expect(deferred.encodedFlagResult(key, context: context, type: type, at: 1_000).bytes == expected.bytes, "\(key) \(context)")
-                    #expect(deferred.evaluateFlag(key, context: context, type: type, at: 1_000) == full.evaluateFlag(key, context: context, type: type, at: 1_000))
+                    #expect(
+                        deferred.encodedFlagResult(key, context: context, type: type, at: 1_000).bytes
+                            == expected.bytes, "\(key) \(context)")
+                    #expect(
+                        deferred.evaluateFlag(key, context: context, type: type, at: 1_000)
+                            == full.evaluateFlag(key, context: context, type: type, at: 1_000))
                 }
             }
         }
@@ -64,18 +69,23 @@ import Testing
 
     @Test func everythingElseWaitsForTheFullLoad() throws {
         let full = try Self.full()
-        let deferred = try #require(DeferredDefinitions(bytes: Self.bytes, problems: full.problems, strict: false, beginLoading: false))
+        let deferred = try #require(
+            DeferredDefinitions(bytes: Self.bytes, problems: full.problems, strict: false, beginLoading: false))
         let subject = EvaluationSubject(targetingKey: "user-2", attributes: ["tier": "gold"])
         #expect(deferred.contentCards(for: subject, at: 1_000).map(\.id) == ["c1"])
         #expect(deferred.isLoaded)
-        #expect(deferred.featureFlags(for: subject, at: 1_000).map(\.encoded.bytes) == full.featureFlags(for: subject, at: 1_000).map(\.encoded.bytes))
+        #expect(
+            deferred.featureFlags(for: subject, at: 1_000).map(\.encoded.bytes)
+                == full.featureFlags(for: subject, at: 1_000).map(\.encoded.bytes))
         #expect(deferred.placementIds == full.placementIds)
         #expect(deferred.flagsChanged(since: full).isEmpty && full.flagsChanged(since: deferred).isEmpty)
     }
 
     @Test func aTextThatIsNotAnObjectOfFlagsIsLoadedInFull() {
         for text in [#"[1, 2]"#, #"{"flags": [1]}"#, #"{"flags": {"a": }"#] {
-            #expect(DeferredDefinitions(bytes: Array(text.utf8), problems: [], strict: false, beginLoading: false) == nil, "\(text)")
+            #expect(
+                DeferredDefinitions(bytes: Array(text.utf8), problems: [], strict: false, beginLoading: false) == nil,
+                "\(text)")
         }
     }
 
@@ -89,7 +99,9 @@ import Testing
         let deferred = try #require(second as? DeferredDefinitions)
         #expect(deferred.problems == first.problems && !first.problems.isEmpty)
         // Strictness is part of the note: the strict load refuses this document.
-        #expect(throws: DefinitionsError.self) { try Definitions.compiler(strict: true, known: known)(Self.bytes).get() }
+        #expect(throws: DefinitionsError.self) {
+            try Definitions.compiler(strict: true, known: known)(Self.bytes).get()
+        }
         // Another build's notes do not count.
         let other = KnownDocuments(directory: directory, build: "another build")
         #expect(try Definitions.compiler(strict: false, known: other)(Self.bytes).get() is Definitions)
@@ -99,16 +111,22 @@ import Testing
         let directory = try temporaryDirectory()
         let known = KnownDocuments(directory: directory)
         // Valid JSON that the schema refuses (banners must be an array).
-        let bad = Array(#"{"flags": {"f": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}}, "banners": 7}"#.utf8)
+        let bad = Array(
+            #"{"flags": {"f": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}}, "banners": 7}"#
+                .utf8)
         #expect(throws: DefinitionsError.self) { try Definitions.compiler(strict: false, known: known)(bad).get() }
         known.remember(bad, digest: KnownDocuments.digest(of: bad), strict: false, problems: [])
-        let forged = try #require(try Definitions.compiler(strict: false, known: known, beginsLoading: false)(bad).get() as? DeferredDefinitions)
+        let forged = try #require(
+            try Definitions.compiler(strict: false, known: known, beginsLoading: false)(bad).get()
+                as? DeferredDefinitions)
         #expect(forged.featureFlags(for: EvaluationSubject(targetingKey: "u", attributes: [:]), at: 0).isEmpty)
         #expect(forged.evaluateFlag("f", context: [:], at: 0)["errorCode"] == "FLAG_NOT_FOUND")
         // It says so, instead of "loaded with the note's problems".
         #expect(forged.refusal?.problems.first?.hasPrefix("/banners") == true)
         #expect(forged.problems.first?.pointer == "/banners")
-        #expect(known.problems(of: bad, digest: KnownDocuments.digest(of: bad), strict: false) == nil, "the note is gone")
+        #expect(
+            known.problems(of: bad, digest: KnownDocuments.digest(of: bad), strict: false) == nil,
+            "the note is gone")
         #expect(throws: DefinitionsError.self) { try Definitions.compiler(strict: false, known: known)(bad).get() }
     }
 
@@ -134,7 +152,8 @@ import Testing
             let bytes = Array(#"{"flags": {}, "metadata": {"n": \#(index)}}"#.utf8)
             known.remember(bytes, digest: KnownDocuments.digest(of: bytes), strict: false, problems: [])
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }.count == 3)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }.count == 3)
     }
 
     /// Pruning removes the oldest notes and nothing else the directory holds.
@@ -171,18 +190,25 @@ import Testing
         let planted = KnownDocuments(directory: real)
         planted.remember(Self.bytes, digest: KnownDocuments.digest(of: Self.bytes), strict: false, problems: [])
         chmod(real, 0o777)
-        #expect(KnownDocuments(directory: real).problems(of: Self.bytes, digest: KnownDocuments.digest(of: Self.bytes), strict: false) == nil)
+        #expect(
+            KnownDocuments(directory: real).problems(
+                of: Self.bytes, digest: KnownDocuments.digest(of: Self.bytes), strict: false) == nil)
         chmod(real, 0o700)
-        #expect(KnownDocuments(directory: real).problems(of: Self.bytes, digest: KnownDocuments.digest(of: Self.bytes), strict: false) == [])
+        #expect(
+            KnownDocuments(directory: real).problems(
+                of: Self.bytes, digest: KnownDocuments.digest(of: Self.bytes), strict: false) == [])
     }
 
     @Test(.enabled(if: geteuid() == 0, "only root can give a directory away"))
     func aDirectoryOfAnotherUserIsNotUsed() throws {
         let directory = try temporaryDirectory()
         chmod(directory, 0o700)
-        KnownDocuments(directory: directory).remember(Self.bytes, digest: KnownDocuments.digest(of: Self.bytes), strict: false, problems: [])
+        KnownDocuments(directory: directory).remember(
+            Self.bytes, digest: KnownDocuments.digest(of: Self.bytes), strict: false, problems: [])
         #expect(chown(directory, 65534, 65534) == 0)
-        #expect(KnownDocuments(directory: directory).problems(of: Self.bytes, digest: KnownDocuments.digest(of: Self.bytes), strict: false) == nil)
+        #expect(
+            KnownDocuments(directory: directory).problems(
+                of: Self.bytes, digest: KnownDocuments.digest(of: Self.bytes), strict: false) == nil)
     }
 
     /// A note is believed only with the code of this directory's key: one
@@ -193,7 +219,8 @@ import Testing
         let known = KnownDocuments(directory: directory)
         let digest = KnownDocuments.digest(of: Self.bytes)
         known.remember(Self.bytes, digest: digest, strict: false, problems: [])
-        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasSuffix(".json") })
+        let name = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: directory).first { $0.hasSuffix(".json") })
         let genuine = try Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name)"))
         #expect(known.problems(of: Self.bytes, digest: digest, strict: false) == [])
 
@@ -201,7 +228,9 @@ import Testing
         var edited = try JSON.parse(Array(genuine)).objectValue ?? [:]
         edited["build"] = .string("another build")
         try Data(JSON.object(edited).encoded()).write(to: URL(fileURLWithPath: "\(directory)/\(name)"))
-        #expect(KnownDocuments(directory: directory, build: "another build").problems(of: Self.bytes, digest: digest, strict: false) == nil)
+        #expect(
+            KnownDocuments(directory: directory, build: "another build").problems(
+                of: Self.bytes, digest: digest, strict: false) == nil)
         try genuine.write(to: URL(fileURLWithPath: "\(directory)/\(name)"))
         #expect(known.problems(of: Self.bytes, digest: digest, strict: false) == [])
 

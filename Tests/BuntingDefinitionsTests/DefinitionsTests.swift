@@ -24,7 +24,8 @@ let now = 1_800_000_000.0
 
 @Suite struct DefinitionsLoadingTests {
     @Test func theExampleLoads() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let bytes = try Data(contentsOf: root.appendingPathComponent("examples/definitions/bunting.json"))
         let definitions = try Definitions.load(Array(bytes)).get()
         #expect(definitions.placementIds == ["home-top", "cart-footer"])
@@ -37,12 +38,13 @@ let now = 1_800_000_000.0
         let flags = definitions.featureFlags(for: gold, at: 1_764_600_000)
         #expect(flags.first { $0.id == "new-checkout" }?.enabled == true)
         #expect(flags.first { $0.id == "new-checkout" }?.trackingString == "checkout-2026-on")
-        #expect(!flags.contains { $0.id == "legacy-export" })  // disabled
-        #expect(!flags.contains { $0.id == "welcome-copy" })  // a string flag is for evaluateFlag only
+        #expect(!flags.contains { $0.id == "legacy-export" }) // disabled
+        #expect(!flags.contains { $0.id == "welcome-copy" }) // a string flag is for evaluateFlag only
     }
 
     @Test func aDocumentWithoutFlagsIsValid() throws {
-        let definitions = try load(#"{"banners": [{"id": "b", "placementId": "p", "html": "x", "priority": 1, "properties": {}}]}"#)
+        let definitions = try load(
+            #"{"banners": [{"id": "b", "placementId": "p", "html": "x", "priority": 1, "properties": {}}]}"#)
         #expect(definitions.featureFlags(for: user("u"), at: now).isEmpty)
         #expect(definitions.banners(for: user("u"), at: now)["p"]?.id == "b")
     }
@@ -66,7 +68,8 @@ let now = 1_800_000_000.0
     }
 
     @Test func rulesThatDoNotCompileAndDuplicateIdsAreProblems() {
-        let found = problems("""
+        let found = problems(
+            """
             {"$evaluators": {"gold": {"==": [{"var": "tier"}, "gold"]}},
              "banners": [
                {"id": "b", "placementId": "p", "html": "x", "priority": 1, "properties": {}, "targeting": {"$ref": "silver"}},
@@ -135,7 +138,10 @@ let now = 1_800_000_000.0
 
     @Test func cardsFollowTheirScheduleAndTargeting() throws {
         let definitions = try load(Self.document)
-        #expect(definitions.contentCards(for: user("u", ["age": 20]), at: now).map(\.id).sorted() == ["half", "window", "young"])
+        #expect(
+            definitions.contentCards(for: user("u", ["age": 20]), at: now).map(\.id).sorted() == [
+                "half", "window", "young",
+            ])
         #expect(definitions.contentCards(for: user("u", ["age": 40]), at: now + 10).map(\.id) == ["half"])
     }
 
@@ -163,14 +169,23 @@ let now = 1_800_000_000.0
     }
 
     @Test func evaluateFlagResolvesAsFlagdDoes() throws {
-        let definitions = try load("""
+        let definitions = try load(
+            """
             {"flags": {"f": {"state": "ENABLED", "variants": {"a": "A", "b": "B"}, "defaultVariant": "a",
                              "targeting": {"if": [{"==": [{"var": "tier"}, "gold"]}, "b", null]}}}}
             """)
-        #expect(definitions.evaluateFlag("f", context: ["targetingKey": "u", "tier": "gold"], at: now) == ["value": "B", "variant": "b", "reason": "TARGETING_MATCH"])
-        #expect(definitions.evaluateFlag("f", context: ["targetingKey": "u"], at: now) == ["value": "A", "variant": "a", "reason": "DEFAULT"])
-        #expect(definitions.evaluateFlag("nope", context: [:], at: now) == [
-            "value": .null, "variant": .null, "reason": "ERROR", "errorCode": "FLAG_NOT_FOUND", "errorMessage": "flag \"nope\" not found",
-        ])
+        #expect(
+            definitions.evaluateFlag("f", context: ["targetingKey": "u", "tier": "gold"], at: now) == [
+                "value": "B", "variant": "b", "reason": "TARGETING_MATCH",
+            ])
+        #expect(
+            definitions.evaluateFlag("f", context: ["targetingKey": "u"], at: now) == [
+                "value": "A", "variant": "a", "reason": "DEFAULT",
+            ])
+        #expect(
+            definitions.evaluateFlag("nope", context: [:], at: now) == [
+                "value": .null, "variant": .null, "reason": "ERROR", "errorCode": "FLAG_NOT_FOUND",
+                "errorMessage": "flag \"nope\" not found",
+            ])
     }
 }

@@ -12,7 +12,8 @@ struct HostileDocumentTests {
         var flags = JSONObject()
         for index in 0..<count {
             flags["f\(index)"] = [
-                "state": "ENABLED", "variants": ["on": true, "off": false], "defaultVariant": "off", "targeting": targeting,
+                "state": "ENABLED", "variants": ["on": true, "off": false], "defaultVariant": "off",
+                "targeting": targeting,
             ]
         }
         return JSON.object(["$evaluators": .object(evaluators), "flags": .object(flags)]).encoded()
@@ -22,9 +23,12 @@ struct HostileDocumentTests {
     /// listed last-first (134 KB); `serve` and `validate` died of a stack overflow.
     @Test func fiveThousandChainedAliasesLoadWithTheirProblems() throws {
         var evaluators = JSONObject()
-        for index in stride(from: 4_999, through: 1, by: -1) { evaluators["e_\(index)"] = ["$ref": .string("e_\(index - 1)")] }
+        for index in stride(from: 4_999, through: 1, by: -1) {
+            evaluators["e_\(index)"] = ["$ref": .string("e_\(index - 1)")]
+        }
         evaluators["e_0"] = ["==": [["var": "tier"], "gold"]]
-        let bytes = Self.document(evaluators: evaluators, flags: 1, targeting: ["if": [["$ref": "e_4999"], "on", "off"]])
+        let bytes = Self.document(
+            evaluators: evaluators, flags: 1, targeting: ["if": [["$ref": "e_4999"], "on", "off"]])
         #expect(bytes.count > 100_000)
         let definitions = try Definitions.load(bytes).get()
         #expect(definitions.problems.count > 4_900)
@@ -40,8 +44,13 @@ struct HostileDocumentTests {
     @Test func twoHundredFlagsOverADoublingChainStayWithinTheRoundsBudget() throws {
         var evaluators = JSONObject()
         evaluators["e_0"] = ["==": [["var": "tier"], "gold"]]
-        for index in 1..<16 { evaluators["e_\(index)"] = ["or": [["$ref": .string("e_\(index - 1)")], ["$ref": .string("e_\(index - 1)")]]] }
-        let bytes = Self.document(evaluators: evaluators, flags: 200, targeting: ["if": [["$ref": "e_15"], "on", "off"]])
+        for index in 1..<16 {
+            evaluators["e_\(index)"] = [
+                "or": [["$ref": .string("e_\(index - 1)")], ["$ref": .string("e_\(index - 1)")]]
+            ]
+        }
+        let bytes = Self.document(
+            evaluators: evaluators, flags: 200, targeting: ["if": [["$ref": "e_15"], "on", "off"]])
         #expect(bytes.count < 40_000)
         let definitions = try Definitions.load(bytes).get()
         let subject = EvaluationSubject(targetingKey: "ada", attributes: ["tier": "silver"])
@@ -58,8 +67,17 @@ struct HostileDocumentTests {
     @Test func aDoublingChainPastTheLimitIsAProblemAtItsPointer() throws {
         var evaluators = JSONObject()
         evaluators["e_0"] = ["==": [["var": "tier"], "gold"]]
-        for index in 1..<40 { evaluators["e_\(index)"] = ["or": [["$ref": .string("e_\(index - 1)")], ["$ref": .string("e_\(index - 1)")]]] }
-        let definitions = try Definitions.load(Self.document(evaluators: evaluators, flags: 1, targeting: ["$ref": "e_39"])).get()
-        #expect(definitions.problems.contains { $0.pointer == "/$evaluators/e_16/or/1/$ref" && $0.message.contains("operations") })
+        for index in 1..<40 {
+            evaluators["e_\(index)"] = [
+                "or": [["$ref": .string("e_\(index - 1)")], ["$ref": .string("e_\(index - 1)")]]
+            ]
+        }
+        let definitions = try Definitions.load(
+            Self.document(evaluators: evaluators, flags: 1, targeting: ["$ref": "e_39"])
+        ).get()
+        #expect(
+            definitions.problems.contains {
+                $0.pointer == "/$evaluators/e_16/or/1/$ref" && $0.message.contains("operations")
+            })
     }
 }

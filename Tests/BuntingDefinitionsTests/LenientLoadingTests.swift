@@ -43,8 +43,11 @@ import Testing
     /// set's compilation run side by side loads as a small one does: the same
     /// flags, cards and problems, and a broken structure is still refused.
     @Test func aLargeDocumentIsCheckedAsASmallOneIs() throws {
-        let padding = (0..<300).map { #""pad-\#($0)": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}"# }
-        let large = Self.mixed.replacingOccurrences(of: #""flags": {"#, with: #""flags": {"# + padding.joined(separator: ", ") + ",")
+        let padding = (0..<300).map {
+            #""pad-\#($0)": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}"#
+        }
+        let large = Self.mixed.replacingOccurrences(
+            of: #""flags": {"#, with: #""flags": {"# + padding.joined(separator: ", ") + ",")
         #expect(large.utf8.count > 20_000)
         let small = try load(Self.mixed)
         let big = try load(large)
@@ -70,7 +73,8 @@ import Testing
     }
 
     @Test(arguments: [
-        #"{"flags": "none"}"#, #"{"flags": []}"#, #"{"contentCards": {"a": 1}}"#, #"{"banners": 7}"#, #"{"channels": {"featureFlags": "on"}}"#,
+        #"{"flags": "none"}"#, #"{"flags": []}"#, #"{"contentCards": {"a": 1}}"#, #"{"banners": 7}"#,
+        #"{"channels": {"featureFlags": "on"}}"#,
         #"{"fractionalHashing": "md5"}"#, #"[]"#, #"{"flags": {}, "$evaluators": []}"#,
     ])
     func aDocumentWithoutAReadableStructureIsRefusedWhole(text: String) {
@@ -81,15 +85,19 @@ import Testing
     }
 
     @Test func flagdsDocumentationExampleLoads() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let bytes = try Data(contentsOf: root.appendingPathComponent("Tests/BuntingRulesTests/Fixtures/flagd-schemas/examples/full.json"))
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let bytes = try Data(
+            contentsOf: root.appendingPathComponent("Tests/BuntingRulesTests/Fixtures/flagd-schemas/examples/full.json")
+        )
         let definitions = try Definitions.load(Array(bytes)).get()
         #expect(definitions.flagSet.flagKeys.count == 13)
         #expect(definitions.evaluateFlag("myBoolFlag", context: [:], at: now)["value"] == true)
     }
 
     @Test func typedEvaluationAndMergedMetadata() throws {
-        let definitions = try load("""
+        let definitions = try load(
+            """
             {"metadata": {"owner": "team", "version": 1},
              "flags": {"f": {"state": "ENABLED", "variants": {"a": "text"}, "defaultVariant": "a", "metadata": {"version": 2}}}}
             """)
@@ -100,15 +108,24 @@ import Testing
         let bulk = definitions.evaluateFlags(context: [:], flagKeys: ["f", "nope"], at: now)
         #expect(bulk["flags"]?["f"]?["variant"] == "a" && bulk["flags"]?["nope"]?["errorCode"] == "FLAG_NOT_FOUND")
         #expect(bulk["metadata"] == ["owner": "team", "version": 1])
-        #expect(definitions.evaluateFlags(context: [:], flagKeys: nil, at: now)["flags"]?.objectValue?.keys.sorted() == ["f"])
+        #expect(
+            definitions.evaluateFlags(context: [:], flagKeys: nil, at: now)["flags"]?.objectValue?.keys.sorted() == [
+                "f"
+            ])
     }
 
     @Test func aNewDocumentNamesTheFlagsItChanges() throws {
-        let before = try load(#"{"flags": {"a": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x"}, "b": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x"}}}"#)
-        let after = try load(#"{"flags": {"a": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x"}, "b": {"state": "DISABLED", "variants": {"x": 1}, "defaultVariant": "x"}, "c": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x"}}}"#)
+        let before = try load(
+            #"{"flags": {"a": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x"}, "b": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x"}}}"#
+        )
+        let after = try load(
+            #"{"flags": {"a": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x"}, "b": {"state": "DISABLED", "variants": {"x": 1}, "defaultVariant": "x"}, "c": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x"}}}"#
+        )
         #expect(after.flagsChanged(since: before) == ["b", "c"])
         #expect(before.flagsChanged(since: after) == ["b", "c"])
-        let evaluators = try load(#"{"$evaluators": {"e": true}, "flags": {"a": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x"}}}"#)
+        let evaluators = try load(
+            #"{"$evaluators": {"e": true}, "flags": {"a": {"state": "ENABLED", "variants": {"x": 1}, "defaultVariant": "x"}}}"#
+        )
         #expect(evaluators.flagsChanged(since: before) == ["a", "b"])
     }
 }

@@ -8,18 +8,18 @@ import Testing
 /// that never made a flag before would give them.
 @Suite struct MadeFlagsTests {
     private static let document = #"""
-    {"flags": {
-      "split": {"state": "ENABLED", "defaultVariant": "off",
-        "variants": {"on": {"enabled": true, "properties": {"n": {"type": "number", "value": 1}}},
-                     "off": {"enabled": false}, "dark": {"enabled": true, "trackingString": "dark"}},
-        "targeting": {"fractional": [["on", 40], ["off", 40], ["dark", 20]]}},
-      "gated": {"state": "ENABLED", "defaultVariant": "on", "variants": {"on": true, "off": false},
-        "targeting": {"if": [{"==": [{"var": "tier"}, "gold"]}, "on", {"==": [{"var": "tier"}, "none"]}, "off", null]}},
-      "broken": {"state": "ENABLED", "defaultVariant": "on", "variants": {"on": true},
-        "targeting": {"if": [{"==": [{"var": "tier"}, "gold"]}, "missing", null]}},
-      "off": {"state": "DISABLED", "defaultVariant": "on", "variants": {"on": true}}
-    }}
-    """#
+        {"flags": {
+          "split": {"state": "ENABLED", "defaultVariant": "off",
+            "variants": {"on": {"enabled": true, "properties": {"n": {"type": "number", "value": 1}}},
+                         "off": {"enabled": false}, "dark": {"enabled": true, "trackingString": "dark"}},
+            "targeting": {"fractional": [["on", 40], ["off", 40], ["dark", 20]]}},
+          "gated": {"state": "ENABLED", "defaultVariant": "on", "variants": {"on": true, "off": false},
+            "targeting": {"if": [{"==": [{"var": "tier"}, "gold"]}, "on", {"==": [{"var": "tier"}, "none"]}, "off", null]}},
+          "broken": {"state": "ENABLED", "defaultVariant": "on", "variants": {"on": true},
+            "targeting": {"if": [{"==": [{"var": "tier"}, "gold"]}, "missing", null]}},
+          "off": {"state": "DISABLED", "defaultVariant": "on", "variants": {"on": true}}
+        }}
+        """#
 
     @Test func usersGetTheFlagsAFreshDocumentWouldMake() throws {
         let definitions = try load(Self.document)
@@ -37,9 +37,12 @@ import Testing
 
     @Test func everyVariantOfASplitIsMet() throws {
         let definitions = try load(Self.document)
-        let seen = Set((0..<200).compactMap { index in
-            definitions.featureFlags(for: user("u\(index)"), at: now).first { $0.id == "split" }.map { String(decoding: $0.encoded.bytes, as: UTF8.self) }
-        })
+        let seen = Set(
+            (0..<200).compactMap { index in
+                definitions.featureFlags(for: user("u\(index)"), at: now).first { $0.id == "split" }.map {
+                    String(decoding: $0.encoded.bytes, as: UTF8.self)
+                }
+            })
         #expect(seen.count == 3)
     }
 }

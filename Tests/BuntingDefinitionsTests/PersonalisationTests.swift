@@ -18,7 +18,9 @@ import Testing
         #"{"contentCards": [\#(entries.joined(separator: ", "))]}"#
     }
 
-    func cards(_ definitions: Definitions, for subject: EvaluationSubject) -> (cards: [JSON], unrendered: [UnrenderedItem]) {
+    func cards(_ definitions: Definitions, for subject: EvaluationSubject) -> (
+        cards: [JSON], unrendered: [UnrenderedItem]
+    ) {
         var unrendered: [UnrenderedItem] = []
         let cards = definitions.contentCards(for: subject, at: now, unrendered: &unrendered).map(\.json)
         return (cards, unrendered)
@@ -27,12 +29,16 @@ import Testing
     // MARK: - Cards
 
     @Test func everyTextOfACardIsRenderedForItsUser() throws {
-        let definitions = try load(Self.cards(Self.card("welcome", #"""
-            "title": "Hi {{${first_name} | default: 'there'}}", "description": "{{custom_attribute.${tier}}} member",
-            "url": "https://example.com/u/{{${user_id}}}", "imageUrl": "https://example.com/{{${tier}}}.png",
-            "linkText": "Open, {{${first_name} | default: 'you'}}", "aspectRatio": 1.5,
-            "extras": {"feed": "inbox", "greeting": "Hello {{${first_name}}}", "plain": "as is"}
-            """#)))
+        let definitions = try load(
+            Self.cards(
+                Self.card(
+                    "welcome",
+                    #"""
+                    "title": "Hi {{${first_name} | default: 'there'}}", "description": "{{custom_attribute.${tier}}} member",
+                    "url": "https://example.com/u/{{${user_id}}}", "imageUrl": "https://example.com/{{${tier}}}.png",
+                    "linkText": "Open, {{${first_name} | default: 'you'}}", "aspectRatio": 1.5,
+                    "extras": {"feed": "inbox", "greeting": "Hello {{${first_name}}}", "plain": "as is"}
+                    """#)))
         let forAda = try #require(cards(definitions, for: Self.ada).cards.first)
         #expect(forAda["title"] == "Hi Ada")
         #expect(forAda["description"] == "gold member")
@@ -42,22 +48,35 @@ import Testing
         #expect(forAda["extras"] == ["feed": "inbox", "greeting": "Hello Ada", "plain": "as is"])
         #expect(forAda["aspectRatio"] == 1.5 && forAda["created"] == 1_700_000_000 && forAda["dismissible"] == true)
         let forBo = try #require(cards(definitions, for: Self.bo).cards.first)
-        #expect(forBo["title"] == "Hi there" && forBo["linkText"] == "Open, you" && forBo["extras"]?["greeting"] == "Hello ")
+        #expect(
+            forBo["title"] == "Hi there" && forBo["linkText"] == "Open, you" && forBo["extras"]?["greeting"] == "Hello "
+        )
         // The card a user gets reads as the same card written out for them.
-        let written = try #require(ContentCard(json: .object([
-            "id": "welcome", "type": "classic", "title": "Hi Ada", "description": "gold member",
-            "url": "https://example.com/u/ada", "imageUrl": "https://example.com/gold.png", "linkText": "Open, Ada",
-            "aspectRatio": 1.5, "extras": ["feed": "inbox", "greeting": "Hello Ada", "plain": "as is"], "created": 1_700_000_000,
-        ])))
+        let written = try #require(
+            ContentCard(
+                json: .object([
+                    "id": "welcome", "type": "classic", "title": "Hi Ada", "description": "gold member",
+                    "url": "https://example.com/u/ada", "imageUrl": "https://example.com/gold.png",
+                    "linkText": "Open, Ada",
+                    "aspectRatio": 1.5, "extras": ["feed": "inbox", "greeting": "Hello Ada", "plain": "as is"],
+                    "created": 1_700_000_000,
+                ])))
         #expect(definitions.contentCards(for: Self.ada, at: now) == [written])
     }
 
     @Test func textsThatNeedEscapingInJSONAreWrittenAsJansonWritesThem() throws {
-        let definitions = try load(Self.cards(Self.card("c", #""title": "{{${quote}}}", "extras": {"k": "{{${quote}}}"}"#)))
+        let definitions = try load(
+            Self.cards(Self.card("c", #""title": "{{${quote}}}", "extras": {"k": "{{${quote}}}"}"#)))
         let quote = "say \"hi\"\\\n\t\u{1}é😀"
         let made = try #require(definitions.contentCards(for: user("u", ["quote": .string(quote)]), at: now).first)
         #expect(made.json["title"] == .string(quote) && made.extras["k"] == .string(quote))
-        #expect(made == ContentCard(json: .object(["id": "c", "type": "classic", "title": .string(quote), "extras": ["k": .string(quote)], "created": 1_700_000_000])))
+        #expect(
+            made
+                == ContentCard(
+                    json: .object([
+                        "id": "c", "type": "classic", "title": .string(quote), "extras": ["k": .string(quote)],
+                        "created": 1_700_000_000,
+                    ])))
     }
 
     /// A card's text is cut where each user's text goes by marks it cannot
@@ -65,7 +84,8 @@ import Testing
     /// field instead, with the same text.
     @Test func aCardThatHoldsAMarkIsMadeFieldByField() throws {
         let mark = #"\u0000bunting-template-0\u0000"#
-        let definitions = try load(Self.cards(Self.card("odd", #""title": "Hi {{${first_name}}}", "linkText": "\#(mark)""#)))
+        let definitions = try load(
+            Self.cards(Self.card("odd", #""title": "Hi {{${first_name}}}", "linkText": "\#(mark)""#)))
         let made = try #require(definitions.contentCards(for: Self.ada, at: now).first)
         #expect(made.title == "Hi Ada" && made.linkText == "\u{0}bunting-template-0\u{0}")
         let (shown, unrendered) = cards(definitions, for: Self.bo)
@@ -80,9 +100,13 @@ import Testing
     }
 
     @Test func abortMessageLeavesTheCardOutForThatUserOnly() throws {
-        let definitions = try load(Self.cards(
-            Self.card("gold", #""title": "{% if ${tier} != 'gold' %}{% abort_message('gold members only') %}{% endif %}Gold perks""#),
-            Self.card("all", #""title": "For all""#)))
+        let definitions = try load(
+            Self.cards(
+                Self.card(
+                    "gold",
+                    #""title": "{% if ${tier} != 'gold' %}{% abort_message('gold members only') %}{% endif %}Gold perks""#
+                ),
+                Self.card("all", #""title": "For all""#)))
         #expect(cards(definitions, for: Self.ada).cards.map(\.["id"]) == ["gold", "all"])
         let (shown, unrendered) = cards(definitions, for: Self.bo)
         #expect(shown.map(\.["id"]) == ["all"])
@@ -94,12 +118,14 @@ import Testing
     }
 
     @Test func aRenderErrorOrALimitLeavesTheCardOutForThatUser() throws {
-        let definitions = try load(Self.cards(
-            Self.card("ratio", #""title": "{{ 100 | divided_by: ${points} }} each""#),
-            Self.card("long", #""title": "{% for i in (1..${repeats}) %}0123456789abcdef{% endfor %}""#),
-            Self.card("range", #""description": "{% for i in (1..${repeats}) %}{% endfor %}x", "title": "t""#)))
+        let definitions = try load(
+            Self.cards(
+                Self.card("ratio", #""title": "{{ 100 | divided_by: ${points} }} each""#),
+                Self.card("long", #""title": "{% for i in (1..${repeats}) %}0123456789abcdef{% endfor %}""#),
+                Self.card("range", #""description": "{% for i in (1..${repeats}) %}{% endfor %}x", "title": "t""#)))
         let ok = cards(definitions, for: user("u", ["points": 4, "repeats": 10]))
-        #expect(ok.cards.map(\.["title"]) == ["25 each", .string(String(repeating: "0123456789abcdef", count: 10)), "t"])
+        #expect(
+            ok.cards.map(\.["title"]) == ["25 each", .string(String(repeating: "0123456789abcdef", count: 10)), "t"])
         let (shown, unrendered) = cards(definitions, for: user("v", ["points": 0, "repeats": 5000]))
         #expect(shown.map(\.["id"]) == ["range"], "5,000 × 16 bytes is past an item's 64 KiB; a range of 5,000 is not")
         #expect(unrendered.map(\.fault.reason) == [.invalidTemplate, .limit])
@@ -115,7 +141,8 @@ import Testing
     }
 
     @Test func aControlUserGetsTheControlCardWithNothingRendered() throws {
-        let definitions = try load(Self.cards(Self.card("c", #""title": "{% abort_message('no') %}", "controlShare": 1"#)))
+        let definitions = try load(
+            Self.cards(Self.card("c", #""title": "{% abort_message('no') %}", "controlShare": 1"#)))
         let (shown, unrendered) = cards(definitions, for: Self.ada)
         #expect(shown.first?["type"] == "control" && unrendered.isEmpty)
     }
@@ -135,7 +162,9 @@ import Testing
         let problem = try #require(definitions.problems.first)
         #expect(definitions.problems.count == 1)
         #expect(problem.pointer == "/contentCards/0/title")
-        #expect(problem.message.contains("INVALID_TEMPLATE at 2:1 of the template") && problem.message.contains("unknown tag 'bogus'"))
+        #expect(
+            problem.message.contains("INVALID_TEMPLATE at 2:1 of the template")
+                && problem.message.contains("unknown tag 'bogus'"))
         #expect(problem.message.hasSuffix("the card is left out"))
         // Line 3 of the document, where `{% bogus %}` starts.
         let line = text.split(separator: "\n", omittingEmptySubsequences: false)[2]
@@ -180,7 +209,8 @@ import Testing
     /// problem; so is every template that includes a block that is not there,
     /// found at load: it would fail for every user.
     @Test func contentBlocksAreIncludedAndAMissingOneIsAProblemAtLoad() throws {
-        let definitions = try load("""
+        let definitions = try load(
+            """
             {"contentBlocks": {"footer": "Bye, {{${first_name} | default: 'friend'}}", "broken": "{% if %}",
                                "outer": "[{{content_blocks.${broken}}}]", "raw": "{% raw %}{{content_blocks.${nowhere}}}{% endraw %}"},
              "contentCards": [
@@ -189,21 +219,28 @@ import Testing
                {"id": "c", "type": "classic", "extras": {}, "created": 1, "title": "{% if true %}{{ content_blocks.${missing} | upcase }}{% endif %}"}
              ]}
             """)
-        #expect(definitions.problems.map(\.pointer) == [
-            "/contentBlocks/broken", "/contentBlocks/outer", "/contentCards/1/title", "/contentCards/2/title",
-        ])
+        #expect(
+            definitions.problems.map(\.pointer) == [
+                "/contentBlocks/broken", "/contentBlocks/outer", "/contentCards/1/title", "/contentCards/2/title",
+            ])
         #expect(definitions.problems.last?.message.contains("no content block named 'missing'") == true)
-        #expect(definitions.problems.last?.message.hasPrefix("the template includes a content block the document does not have (INVALID_TEMPLATE at 1:17 of the template)") == true)
+        #expect(
+            definitions.problems.last?.message.hasPrefix(
+                "the template includes a content block the document does not have (INVALID_TEMPLATE at 1:17 of the template)"
+            ) == true)
         let (shown, unrendered) = cards(definitions, for: Self.ada)
         #expect(shown.map(\.["title"]) == ["Hi. Bye, Ada {{content_blocks.${nowhere}}}"])
         #expect(unrendered.isEmpty)
-        #expect(definitions.renderTemplate(TemplateRequest(template: "{{content_blocks.${footer}}}", now: now)) == .success("Bye, friend"))
+        #expect(
+            definitions.renderTemplate(TemplateRequest(template: "{{content_blocks.${footer}}}", now: now))
+                == .success("Bye, friend"))
     }
 
     // MARK: - Banners
 
     @Test func aBannerWhoseTemplateGivesNoTextLeavesItsPlacementToTheNext() throws {
-        let definitions = try load("""
+        let definitions = try load(
+            """
             {"banners": [
               {"id": "gold", "placementId": "top", "priority": 10, "properties": {},
                "html": "<p>{{${first_name}}}, gold</p>{% unless ${tier} == 'gold' %}{% abort_message %}{% endunless %}"},
@@ -214,7 +251,8 @@ import Testing
         var unrendered: [UnrenderedItem] = []
         let forAda = definitions.banners(for: Self.ada, at: now, excluding: [], unrendered: &unrendered)
         #expect(forAda["top"]?.html == "<p>Ada, gold</p>" && forAda["side"]?.html == "0" && unrendered.isEmpty)
-        let forBo = definitions.banners(for: user("bo", ["tier": "bronze", "points": 0]), at: now, excluding: [], unrendered: &unrendered)
+        let forBo = definitions.banners(
+            for: user("bo", ["tier": "bronze", "points": 0]), at: now, excluding: [], unrendered: &unrendered)
         #expect(forBo["top"]?.id == "fallback" && forBo["side"] == nil)
         #expect(Set(unrendered.map(\.pointer)) == ["/banners/0/html", "/banners/2/html"])
     }
@@ -224,7 +262,8 @@ import Testing
     /// NOT_RENDERED with the template's place and reason, and a banner that
     /// takes over a placement is the one shown.
     @Test func explanationsNameWhatTheTemplatesLeaveOut() throws {
-        let definitions = try load("""
+        let definitions = try load(
+            """
             {"banners": [
               {"id": "gold", "placementId": "top", "priority": 10, "properties": {},
                "html": "{% unless ${tier} == 'gold' %}{% abort_message('gold only') %}{% endunless %}Gold"},
@@ -236,11 +275,17 @@ import Testing
         func entry(_ channel: Channel, _ id: String, _ subject: EvaluationSubject) -> JSONObject? {
             definitions.explainChannel(channel, for: subject, at: now, dismissed: []).first { $0["id"] == .string(id) }
         }
-        #expect(entry(.banners, "gold", Self.ada)?["outcome"] == "SHOWN" && entry(.banners, "fallback", Self.ada)?["outcome"] == "OUTRANKED")
-        #expect(entry(.contentCards, "lounge", Self.ada)?["outcome"] == "SHOWN" && entry(.featureFlags, "gated", Self.ada)?["in"] == true)
+        #expect(
+            entry(.banners, "gold", Self.ada)?["outcome"] == "SHOWN"
+                && entry(.banners, "fallback", Self.ada)?["outcome"] == "OUTRANKED")
+        #expect(
+            entry(.contentCards, "lounge", Self.ada)?["outcome"] == "SHOWN"
+                && entry(.featureFlags, "gated", Self.ada)?["in"] == true)
         let gold = try #require(entry(.banners, "gold", Self.bo))
         #expect(gold["in"] == false && gold["outcome"] == "NOT_RENDERED")
-        #expect(gold["why"]?.stringValue?.contains("/banners/0/html") == true && gold["why"]?.stringValue?.contains("gold only") == true)
+        #expect(
+            gold["why"]?.stringValue?.contains("/banners/0/html") == true
+                && gold["why"]?.stringValue?.contains("gold only") == true)
         #expect(entry(.banners, "fallback", Self.bo)?["outcome"] == "SHOWN", "the next banner fills the placement")
         let lounge = try #require(entry(.contentCards, "lounge", Self.bo))
         #expect(lounge["in"] == false && lounge["outcome"] == "NOT_RENDERED")
@@ -272,7 +317,8 @@ import Testing
         #expect(definitions.problems.map(\.pointer) == ["/flags/broken/variants/on/properties/text/value"])
         var unrendered: [UnrenderedItem] = []
         let forAda = definitions.featureFlags(for: Self.ada, at: now, unrendered: &unrendered)
-        #expect(forAda.map(\.id) == ["greeting", "gated", "plain"], "a variant whose template does not parse is not listed")
+        #expect(
+            forAda.map(\.id) == ["greeting", "gated", "plain"], "a variant whose template does not parse is not listed")
         #expect(forAda[0].properties["text"] == ["type": "string", "value": "Hi Ada"])
         #expect(forAda[0].properties["count"] == ["type": "number", "value": 3])
         #expect(forAda[0].properties["image"]?["value"] == "https://example.com/gold.png")
@@ -281,27 +327,33 @@ import Testing
         #expect(forBo.map(\.id) == ["greeting", "plain"] && forBo[0].properties["text"]?["value"] == "Hi there")
         #expect(unrendered.map(\.pointer) == ["/flags/gated/variants/on/properties/text/value"])
         // flagd's resolution answers the variant as written.
-        let resolved = definitions.evaluateFlag("greeting", context: ["targetingKey": "ada", "first_name": "Ada"], at: now)
+        let resolved = definitions.evaluateFlag(
+            "greeting", context: ["targetingKey": "ada", "first_name": "Ada"], at: now)
         #expect(resolved["value"]?["properties"]?["text"]?["value"] == "Hi {{${first_name} | default: 'there'}}")
     }
 
     // MARK: - GrowthBook
 
     @Test func aGrowthBookObjectValuesStringMembersAreRendered() throws {
-        let definitions = try load("""
+        let definitions = try load(
+            """
             {"features": {
               "banner-text": {"defaultValue": {"text": "Welcome, {{${first_name} | default: 'friend'}}", "size": 2}},
               "gated": {"defaultValue": {"text": "{% if ${tier} == 'bronze' %}{% abort_message %}{% endif %}hi"}},
               "broken": {"defaultValue": {"text": "{% nope %}"}}}}
             """)
         #expect(definitions.problems.map(\.pointer) == ["/features/broken/defaultValue/text"])
-        let forAda = definitions.evaluateFeatures(attributes: ["id": "ada", "first_name": "Ada", "tier": "gold"], keys: nil, sticky: nil, listing: true, at: now)
+        let forAda = definitions.evaluateFeatures(
+            attributes: ["id": "ada", "first_name": "Ada", "tier": "gold"], keys: nil, sticky: nil, listing: true,
+            at: now)
         #expect(forAda.flags.map(\.id) == ["banner-text", "gated"])
         #expect(forAda.flags.first?.properties["text"]?["value"] == "Welcome, Ada")
         #expect(forAda.flags.first?.properties["size"]?["value"] == 2)
         // GrowthBook's own result is the value as written.
-        #expect(forAda.results.first?.result.value["value"]?["text"] == "Welcome, {{${first_name} | default: 'friend'}}")
-        let forBo = definitions.evaluateFeatures(attributes: ["id": "bo", "tier": "bronze"], keys: nil, sticky: nil, listing: true, at: now)
+        #expect(
+            forAda.results.first?.result.value["value"]?["text"] == "Welcome, {{${first_name} | default: 'friend'}}")
+        let forBo = definitions.evaluateFeatures(
+            attributes: ["id": "bo", "tier": "bronze"], keys: nil, sticky: nil, listing: true, at: now)
         #expect(forBo.flags.map(\.id) == ["banner-text"])
         #expect(forBo.unrendered.map(\.id) == ["gated", "broken"])
     }
@@ -319,19 +371,25 @@ import Testing
         #expect(shown.count + unrendered.count == 100)
         #expect(shown.count <= 21 && shown.count >= 19, "2,000,000 steps at about 100,000 each")
         #expect(unrendered.allSatisfy { $0.fault.reason == .limit && $0.fault.message.contains("budget") })
-        #expect(unrendered.filter { $0.fault.message.hasPrefix("not rendered: the templates of this refresh spent its budget") }.count >= unrendered.count - 1,
-                "those after the one that spent the budget were not begun, and say so")
+        #expect(
+            unrendered.filter {
+                $0.fault.message.hasPrefix("not rendered: the templates of this refresh spent its budget")
+            }.count >= unrendered.count - 1,
+            "those after the one that spent the budget were not begun, and say so")
     }
 
     // MARK: - renderTemplate
 
     @Test func renderTemplateRendersWithDataAttributesAndTheDocumentsBlocks() throws {
         let definitions = try load(#"{"contentBlocks": {"sig": "-- {{ team }}"}}"#)
-        let rendered = definitions.renderTemplate(TemplateRequest(
-            template: "{{ greeting }}, {{${first_name}}} {{content_blocks.${sig}}} {{ 'now' | date: '%Y' }}",
-            data: ["greeting": "Hello", "team": "Bunting"], attributes: ["first_name": "Ada"], now: 1_773_480_413))
+        let rendered = definitions.renderTemplate(
+            TemplateRequest(
+                template: "{{ greeting }}, {{${first_name}}} {{content_blocks.${sig}}} {{ 'now' | date: '%Y' }}",
+                data: ["greeting": "Hello", "team": "Bunting"], attributes: ["first_name": "Ada"], now: 1_773_480_413))
         #expect(rendered == .success("Hello, Ada -- Bunting 2026"))
-        guard case .failure(let fault) = definitions.renderTemplate(TemplateRequest(template: "ok\n {% if %}", now: now)) else {
+        guard
+            case .failure(let fault) = definitions.renderTemplate(TemplateRequest(template: "ok\n {% if %}", now: now))
+        else {
             Issue.record("a broken template rendered")
             return
         }

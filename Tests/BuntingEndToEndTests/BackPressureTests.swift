@@ -10,13 +10,14 @@ import Testing
         // Each request names an unknown field of 1,000 characters, which the
         // error reply repeats three times: replies outgrow requests.
         let field = String(repeating: "x", count: 1000)
-        let request = ServerProcess.WireFraming.ndjson.frame(Array(#"{"jsonrpc":"2.0","id":1,"method":"status","params":{"\#(field)":1}}"#.utf8))
+        let request = ServerProcess.WireFraming.ndjson.frame(
+            Array(#"{"jsonrpc":"2.0","id":1,"method":"status","params":{"\#(field)":1}}"#.utf8))
         let server = try ServerProcess(framing: .ndjson, arguments: ["--framing", "ndjson"], readingOutput: false)
         let fd = server.stdinDescriptor
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
 
-        let attempted = 100_000  // requests: about 100 MB of input and, unread, 300 MB of replies
-        var accepted = 0  // bytes
+        let attempted = 100_000 // requests: about 100 MB of input and, unread, 300 MB of replies
+        var accepted = 0 // bytes
         let total = attempted * request.count
         var stalled = false
         request.withUnsafeBytes { chunk in

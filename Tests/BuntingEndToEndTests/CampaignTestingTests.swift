@@ -24,12 +24,15 @@ import Testing
     @Test func evalTakesRFC3339TimesAsUnixSeconds() throws {
         let workspace = try workspace()
         let context = #"{"targetingKey":"ada"}"# + "\n"
-        let seconds = try runBunting(["eval", "--definitions", workspace.definitions.path, "--at", "1796720400"], input: context)
-        let date = try runBunting(["eval", "--definitions", workspace.definitions.path, "--at", "2026-12-08T09:00:00Z"], input: context)
+        let seconds = try runBunting(
+            ["eval", "--definitions", workspace.definitions.path, "--at", "1796720400"], input: context)
+        let date = try runBunting(
+            ["eval", "--definitions", workspace.definitions.path, "--at", "2026-12-08T09:00:00Z"], input: context)
         #expect(date.status == 0)
         #expect(date.stdout == seconds.stdout)
         #expect(date.stdout.contains(#""id":"advent""#), "shown from its start")
-        let bad = try runBunting(["eval", "--definitions", workspace.definitions.path, "--at", "next tuesday"], input: context)
+        let bad = try runBunting(
+            ["eval", "--definitions", workspace.definitions.path, "--at", "next tuesday"], input: context)
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("RFC 3339"))
     }
@@ -49,7 +52,8 @@ import Testing
     @Test func evalSummaryCountsWhatManyContextsGot() throws {
         let workspace = try workspace()
         let contexts = (0..<4000).map { #"{"targetingKey":"user-\#($0)"}"# }.joined(separator: "\n") + "\n"
-        let json = try runBunting(["eval", "--definitions", workspace.definitions.path, "--summary=json"], input: contexts)
+        let json = try runBunting(
+            ["eval", "--definitions", workspace.definitions.path, "--summary=json"], input: contexts)
         #expect(json.status == 0)
         let summary = try JSON.parse(Array(json.stdout.utf8))
         #expect(summary["contexts"] == 4000)
@@ -61,14 +65,17 @@ import Testing
         #expect(lines.first == "4000 contexts")
         #expect(lines.contains { $0.hasPrefix("rollout") && $0.contains(" on ") && $0.hasSuffix("%") })
         #expect(try runBunting(["eval", "--definitions", workspace.definitions.path, "--summary=csv"]).status == 64)
-        #expect(try runBunting(["eval", "--definitions", workspace.definitions.path, "--summary", "--explain"]).status == 64)
+        #expect(
+            try runBunting(["eval", "--definitions", workspace.definitions.path, "--summary", "--explain"]).status == 64
+        )
     }
 
     /// A script reads the same words from `eval` as from serve's log.
     @Test func evalReportsTheProblemsServeLogsInItsWords() throws {
         let workspace = try workspace()
         let eval = try runBunting(["eval", "--definitions", workspace.definitions.path], input: "")
-        let serve = try runBunting(["serve", "--definitions", workspace.definitions.path, "--storage", ":memory:"], input: "")
+        let serve = try runBunting(
+            ["serve", "--definitions", workspace.definitions.path, "--storage", ":memory:"], input: "")
         let reported = eval.stderr.split(separator: "\n").filter { $0.contains("loaded with 1 problem") }
         #expect(reported.count == 1)
         #expect(reported.first?.contains("/contentCards/1/targeting/nope") == true)
@@ -77,7 +84,8 @@ import Testing
 
     @Test func serveStartsTheManualClockAtTheTimeGiven() throws {
         let status = #"{"jsonrpc":"2.0","id":1,"method":"status"}"# + "\n"
-        let started = try runBunting(["serve", "--storage", ":memory:", "--clock", "manual=2026-12-08T09:00:00Z"], input: status)
+        let started = try runBunting(
+            ["serve", "--storage", ":memory:", "--clock", "manual=2026-12-08T09:00:00Z"], input: status)
         let reply = try JSON.parse(Array(started.stdout.utf8))
         #expect(reply["result"]?["clock"] == ["kind": "manual", "time": 1_796_720_400, "date": "2026-12-08T09:00:00Z"])
         for bad in ["sometimes", "manual=soon", "manual="] {
@@ -99,13 +107,18 @@ import Testing
             #"{"jsonrpc":"2.0","id":6,"method":"status"}"#,
         ]
         let result = try runBunting(
-            ["serve", "--storage", ":memory:", "--definitions", workspace.definitions.path, "--clock", "manual=1796720400", "--faults",
-             "--poll-interval", "3600"],
+            [
+                "serve", "--storage", ":memory:", "--definitions", workspace.definitions.path, "--clock",
+                "manual=1796720400", "--faults",
+                "--poll-interval", "3600",
+            ],
             input: requests.joined(separator: "\n") + "\n")
         let messages = try result.stdout.split(separator: "\n").map { try JSON.parse(Array($0.utf8)) }
         let advance = try #require(messages.firstIndex { $0["id"] == 5 })
         let refresh = try #require(messages.firstIndex { $0["id"] == 4 })
-        let between = messages[refresh..<advance].compactMap { $0["params"] }.map { "\($0["type"]?.stringValue ?? "") \($0["retryState"]?.stringValue ?? $0["reason"]?.stringValue ?? "")" }
+        let between = messages[refresh..<advance].compactMap { $0["params"] }.map {
+            "\($0["type"]?.stringValue ?? "") \($0["retryState"]?.stringValue ?? $0["reason"]?.stringValue ?? "")"
+        }
         #expect(between == ["ERROR SDK_WILL_RETRY", "ERROR SDK_WILL_RETRY", "DATA_UPDATED MANUAL_SERVER_REFRESH"])
         #expect(messages[advance]["result"]?["time"] == 1_796_720_410)
         #expect(messages.first { $0["id"] == 6 }?["result"]?["faults"] == [])

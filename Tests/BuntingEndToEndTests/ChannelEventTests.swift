@@ -73,16 +73,20 @@ func isEvent(_ message: JSON, _ type: String, _ channel: String? = nil) -> Bool 
     func editingTheFileRefreshesAndBreakingItKeepsTheCache(framing: ServerProcess.WireFraming) throws {
         let workspace = try Workspace()
         try workspace.writeDefinitions(e2eDefinitions())
-        let server = try ServerProcess(framing: framing, arguments: [
-            "--definitions", workspace.definitions.path, "--poll-interval", "0.02",
-            "--retry-initial-delay", "0.01", "--retry-max-attempts", "2",
-        ])
+        let server = try ServerProcess(
+            framing: framing,
+            arguments: [
+                "--definitions", workspace.definitions.path, "--poll-interval", "0.02",
+                "--retry-initial-delay", "0.01", "--retry-max-attempts", "2",
+            ])
         _ = try server.request("subscribe", params: ["channel": "contentCards"], id: 1)
         _ = try server.request("openSession", id: 2)
         let first = try server.waitForMessage("first DATA_UPDATED") { isEvent($0, "DATA_UPDATED") }
 
         try workspace.writeDefinitions(e2eDefinitions(cardTitle: "Hello again"))
-        let edited = try server.waitForMessage(from: first.index + 1, "DATA_UPDATED after the edit") { isEvent($0, "DATA_UPDATED") }
+        let edited = try server.waitForMessage(from: first.index + 1, "DATA_UPDATED after the edit") {
+            isEvent($0, "DATA_UPDATED")
+        }
         #expect(edited.message["params"]?["reason"] == "AUTO_SERVER_REFRESH")
         #expect(edited.message["params"]?["cacheSnapshot"]?["contentCards"]?["cards"]?[0]?["title"] == "Hello again")
 
@@ -105,10 +109,15 @@ func isEvent(_ message: JSON, _ type: String, _ channel: String? = nil) -> Bool 
             isEvent($0, "ERROR") && $0["params"]?["retryState"] == "INTEGRATOR_MAY_RETRY"
         }
         let retries = server.received[unreadable.index...gaveUp.index].filter { isEvent($0, "ERROR") }
-        #expect(retries.map { $0["params"]?["retryState"]?.stringValue } == ["SDK_WILL_RETRY", "SDK_WILL_RETRY", "INTEGRATOR_MAY_RETRY"])
+        #expect(
+            retries.map { $0["params"]?["retryState"]?.stringValue } == [
+                "SDK_WILL_RETRY", "SDK_WILL_RETRY", "INTEGRATOR_MAY_RETRY",
+            ])
 
         try workspace.writeDefinitions(e2eDefinitions(cardTitle: "Back"))
-        let restored = try server.waitForMessage(from: gaveUp.index + 1, "DATA_UPDATED after restoring") { isEvent($0, "DATA_UPDATED") }
+        let restored = try server.waitForMessage(from: gaveUp.index + 1, "DATA_UPDATED after restoring") {
+            isEvent($0, "DATA_UPDATED")
+        }
         #expect(restored.message["params"]?["cacheSnapshot"]?["contentCards"]?["cards"]?[0]?["title"] == "Back")
         try server.closeInput()
         #expect(try server.waitForExit() == 0)

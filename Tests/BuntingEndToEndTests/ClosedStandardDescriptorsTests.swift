@@ -12,7 +12,9 @@ import Testing
     /// Runs `bunting serve` through a shell that closes `redirection`'s
     /// descriptor first; with `inMemory`, on `--storage :memory:`, where no
     /// lock file and no database take the number first.
-    private func startServer(_ workspace: StorageWorkspace, closing redirection: String, inMemory: Bool = false) throws -> ServerProcess {
+    private func startServer(_ workspace: StorageWorkspace, closing redirection: String, inMemory: Bool = false) throws
+        -> ServerProcess
+    {
         var arguments = workspace.arguments(sink: true)
         if inMemory { arguments[arguments.firstIndex(of: workspace.storage)!] = ":memory:" }
         return try ServerProcess(
@@ -48,7 +50,9 @@ import Testing
     }
 
     private func lockContents(_ workspace: StorageWorkspace) -> String {
-        String(decoding: FileManager.default.contents(atPath: workspace.storage + "/bunting.lock") ?? Data(), as: UTF8.self)
+        String(
+            decoding: FileManager.default.contents(atPath: workspace.storage + "/bunting.lock") ?? Data(), as: UTF8.self
+        )
     }
 
     @Test func withStderrClosedTheLogGoesNowhereAndTheLockHoldsThePidOnly() throws {

@@ -26,10 +26,15 @@ func runBunting(_ arguments: [String], input: String = "") throws -> (status: In
     let output = stdout.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     errorDone.wait()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errorData.value, as: UTF8.self))
+    return (
+        process.terminationStatus, String(decoding: output, as: UTF8.self),
+        String(decoding: errorData.value, as: UTF8.self)
+    )
 }
 
-var exampleDefinitions: String { BuiltProducts.packageRoot.appendingPathComponent("examples/definitions/bunting.json").path }
+var exampleDefinitions: String {
+    BuiltProducts.packageRoot.appendingPathComponent("examples/definitions/bunting.json").path
+}
 
 @Suite struct CommandLineTests {
     @Test func validateAcceptsTheExample() throws {
@@ -40,7 +45,8 @@ var exampleDefinitions: String { BuiltProducts.packageRoot.appendingPathComponen
 
     @Test func validateNamesEachProblemByLineColumnAndPointer() throws {
         let workspace = try Workspace()
-        try workspace.writeDefinitions("""
+        try workspace.writeDefinitions(
+            """
             {
               "flags": {"f": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on",
                               "targeting": {"bogus": [1]}}},
@@ -50,13 +56,16 @@ var exampleDefinitions: String { BuiltProducts.packageRoot.appendingPathComponen
         let result = try runBunting(["validate", workspace.definitions.path])
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.hasPrefix(workspace.definitions.path + ":4:") && $0.contains("/banners/0/priority:") })
+        #expect(
+            lines.contains { $0.hasPrefix(workspace.definitions.path + ":4:") && $0.contains("/banners/0/priority:") })
         #expect(lines.last == "\(workspace.definitions.path): 1 problem" || lines.last?.hasSuffix("problems") == true)
     }
 
     @Test func validateReportsARuleThatDoesNotCompile() throws {
         let workspace = try Workspace()
-        try workspace.writeDefinitions(#"{"flags": {"f": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on", "targeting": {"if": [{"$ref": "missing"}, "on", null]}}}}"#)
+        try workspace.writeDefinitions(
+            #"{"flags": {"f": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on", "targeting": {"if": [{"$ref": "missing"}, "on", null]}}}}"#
+        )
         let result = try runBunting(["validate", workspace.definitions.path])
         #expect(result.status == 1)
         #expect(result.stdout.contains("/flags/f/targeting/if/0/$ref"))
@@ -68,8 +77,9 @@ var exampleDefinitions: String { BuiltProducts.packageRoot.appendingPathComponen
             not json
             {"targetingKey": "bo"}
             """
-        let result = try runBunting(["eval", "--definitions", exampleDefinitions, "--contexts", "-", "--at", "1764600000"], input: contexts)
-        #expect(result.status == 1)  // the bad line
+        let result = try runBunting(
+            ["eval", "--definitions", exampleDefinitions, "--contexts", "-", "--at", "1764600000"], input: contexts)
+        #expect(result.status == 1) // the bad line
         let lines = try result.stdout.split(separator: "\n").map { try JSON.parse(String($0)) }
         #expect(lines.count == 3)
         #expect(lines[0]["flags"]?["new-checkout"]?["variant"] == "on")

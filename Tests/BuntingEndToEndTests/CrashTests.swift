@@ -14,7 +14,7 @@ import Testing
     static let rounds = 150
 
     @Test func everyEnqueuedEventReachesTheSinkExactlyOnceThroughRandomKills() throws {
-        signal(SIGPIPE, SIG_IGN)  // requests may still be on their way to a server just killed
+        signal(SIGPIPE, SIG_IGN) // requests may still be on their way to a server just killed
         let seed = UInt64.random(in: 1...UInt64.max)
         var random = SplitMix64(seed: seed)
         let workspace = try StorageWorkspace()
@@ -47,7 +47,9 @@ import Testing
                 // sink already held show an earlier kill between the sink's
                 // write and the removal from the queue: sent again, skipped there.
                 let flushed = Int(try server.call("flush")["result"]?["flushed"]?.integerValue ?? 0)
-                try waitUntil("\(flushed) FLUSHED, seed \(seed)") { server.eventIds("FLUSHED").count >= flushed }  // they follow the reply
+                try waitUntil("\(flushed) FLUSHED, seed \(seed)") {
+                    server.eventIds("FLUSHED").count >= flushed
+                } // they follow the reply
                 stats.resent += Set(server.eventIds("FLUSHED")).intersection(alreadyAtSink).count
             }
             try server.sendRaw(Self.burst(of: Int.random(in: 10...120, using: &random), using: &random))
@@ -86,11 +88,16 @@ import Testing
 
         let sink = try workspace.sinkContents()
         let delivered = Set(sink.ids)
-        #expect(delivered.count == sink.ids.count, "\(sink.ids.count - delivered.count) events were delivered twice (seed \(seed))")
+        #expect(
+            delivered.count == sink.ids.count,
+            "\(sink.ids.count - delivered.count) events were delivered twice (seed \(seed))")
         let missing = enqueued.subtracting(delivered)
-        #expect(missing.isEmpty, "\(missing.count) of \(enqueued.count) enqueued events never reached the sink (seed \(seed))")
+        #expect(
+            missing.isEmpty,
+            "\(missing.count) of \(enqueued.count) enqueued events never reached the sink (seed \(seed))")
         #expect(enqueued.count > Self.rounds * 5)
-        print("""
+        print(
+            """
             CrashTests: \(Self.rounds) kills (\(stats.whileFailing) with the sink failing, \(stats.afterRecovery) just after \
             it recovered, \(stats.rightAfterFlushed) right after a FLUSHED), \(enqueued.count) events enqueued, \
             \(sink.ids.count) delivered once each (\(sink.ids.count - enqueued.count) stored but killed before their ENQUEUED \
@@ -104,12 +111,13 @@ import Testing
     static func burst(of count: Int, using random: inout SplitMix64) -> [UInt8] {
         var bytes: [UInt8] = []
         for index in 0..<count {
-            let params: JSON = switch Int.random(in: 0..<4, using: &random) {
-            case 0: ["channel": "contentCards", "ids": ["c1", "c2"]]
-            case 1: ["channel": "contentCards", "id": "c2"]
-            case 2: ["channel": "banners", "id": "top"]
-            default: ["channel": "contentCards", "id": "c1"]
-            }
+            let params: JSON =
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: ["channel": "contentCards", "ids": ["c1", "c2"]]
+                case 1: ["channel": "contentCards", "id": "c2"]
+                case 2: ["channel": "banners", "id": "top"]
+                default: ["channel": "contentCards", "id": "c1"]
+                }
             let method = index % 7 == 6 ? "logClick" : "logImpression"
             let request: JSON = ["jsonrpc": "2.0", "id": .int(index), "method": .string(method), "params": params]
             bytes += request.encoded() + [UInt8(ascii: "\n")]

@@ -74,7 +74,10 @@ import Testing
         _ = try first.call("changeUser", ["userId": "alice"])
         let second = try workspace.startServer()
         #expect(try second.waitForExit() == 1)
-        #expect(second.stderrContains("storage directory \(workspace.storage) is in use by another bunting serve (pid \(first.process.processIdentifier))"))
+        #expect(
+            second.stderrContains(
+                "storage directory \(workspace.storage) is in use by another "
+                    + "bunting serve (pid \(first.process.processIdentifier))"))
         #expect(second.received.isEmpty)
         #expect(try first.call("status")["result"]?["userId"] == "alice")
         #expect(try first.shutDown() == 0)
@@ -101,14 +104,18 @@ import Testing
         let status = try second.call("status")["result"]
         let events = second.events
         #expect(events.map { $0["type"] } == ["CACHE_REPLAY", "ERROR"])
-        #expect(events.first?["cacheSnapshot"] == ["contentCards": ["cards": [], "unviewedCount": 0], "lastSyncAt": 0])
+        #expect(
+            events.first?["cacheSnapshot"] == ["contentCards": ["cards": [], "unviewedCount": 0], "lastSyncAt": 0])
         let error = try #require(events.last)
         #expect(error["reason"] == "CLIENT_ERROR" && error["retryState"] == "DO_NOT_RETRY")
         let message = error["message"]?.stringValue ?? ""
-        #expect(message.hasPrefix("local storage was damaged (") && message.contains("moved to \(workspace.database).damaged-"))
+        #expect(
+            message.hasPrefix("local storage was damaged (")
+                && message.contains("moved to \(workspace.database).damaged-"))
         #expect(second.stderrContains("\(workspace.database) is damaged"))
         #expect(status?["userId"] == .null && status?["pendingAnalytics"] == 0)
-        #expect(try workspace.names(in: workspace.storage).filter { $0.hasPrefix("bunting.sqlite3.damaged-") }.count == 1)
+        #expect(
+            try workspace.names(in: workspace.storage).filter { $0.hasPrefix("bunting.sqlite3.damaged-") }.count == 1)
         // The fresh storage works, and is not reported again.
         _ = try second.call("changeUser", ["userId": "bob"])
         try second.waitForEvent("DATA_UPDATED", "contentCards")
@@ -173,15 +180,22 @@ import Testing
         let error = try #require(events.dropFirst().first)
         #expect(error["reason"] == "CLIENT_ERROR" && error["retryState"] == "DO_NOT_RETRY")
         let message = error["message"]?.stringValue ?? ""
-        #expect(message.hasPrefix("local storage was damaged (") && message.contains("moved to \(workspace.database).damaged-"))
-        #expect(try workspace.names(in: workspace.storage).filter { $0.hasPrefix("bunting.sqlite3.damaged-") && !$0.hasSuffix("-wal") }.count == 1)
+        #expect(
+            message.hasPrefix("local storage was damaged (")
+                && message.contains("moved to \(workspace.database).damaged-"))
+        #expect(
+            try workspace.names(in: workspace.storage).filter {
+                $0.hasPrefix("bunting.sqlite3.damaged-") && !$0.hasSuffix("-wal")
+            }.count == 1)
 
         // The fresh file serves, and nothing fails again.
         _ = try second.call("changeUser", ["userId": "bob"])
         try second.waitForEvent("DATA_UPDATED", "contentCards")
         #expect(try second.call("logImpression", ["channel": "contentCards", "id": "c1"])["result"] == [:])
         _ = try second.call("changeUser", ["userId": "alice"])
-        try second.waitForEvent("DATA_UPDATED", "contentCards") { $0["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue?.count == 2 }
+        try second.waitForEvent("DATA_UPDATED", "contentCards") {
+            $0["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue?.count == 2
+        }
         #expect(second.events.filter { $0["type"] == "ERROR" }.count == 1)
         #expect(try second.shutDown() == 0)
         #expect(second.stderr.components(separatedBy: " is damaged (").count == 2)
@@ -212,7 +226,8 @@ import Testing
         #expect(fd >= 0)
         let garbage = [UInt8](repeating: 0xA5, count: pageSize)
         for page in pages {
-            #expect(garbage.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(page * pageSize)) } == pageSize)
+            #expect(
+                garbage.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(page * pageSize)) } == pageSize)
         }
         close(fd)
         var times = [before.st_atim, before.st_mtim]
@@ -230,10 +245,11 @@ import Testing
         #expect(enqueued.count == 5)
         let errors = first.events.filter { $0["type"] == "ERROR" }
         #expect(errors.count == 2)
-        #expect(errors.allSatisfy {
-            $0["reason"] == "CLIENT_ERROR" && $0["retryState"] == "DO_NOT_RETRY"
-                && $0["message"] == "analytics queue full: dropped the oldest events"
-        })
+        #expect(
+            errors.allSatisfy {
+                $0["reason"] == "CLIENT_ERROR" && $0["retryState"] == "DO_NOT_RETRY"
+                    && $0["message"] == "analytics queue full: dropped the oldest events"
+            })
         #expect(first.stderrContains("analytics queue full (3 events): dropped the 1 oldest"))
         #expect(try first.call("status")["result"]?["pendingAnalytics"] == 3)
         #expect(try first.shutDown() == 0)
@@ -250,7 +266,10 @@ import Testing
     // Under ThreadSanitizer a server at the file size limit dies of SIGBUS,
     // and the sanitizer fails while reporting it ("nested bug"): not seen in
     // the normal and AddressSanitizer builds, not yet understood.
-    @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "SIGBUS under ThreadSanitizer at the file size limit"))
+    @Test(
+        .disabled(
+            if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil,
+            "SIGBUS under ThreadSanitizer at the file size limit"))
     func aFullDiskKeepsTheTurnsEventsInMemoryWithAnErrorAndTheServerServesOn() throws {
         let workspace = try StorageWorkspace()
         // A file size limit (512 KB: a new database has pages of 16 KB, and
@@ -275,7 +294,9 @@ import Testing
         }
         let errorIndex = try #require(failedAt, "the file size limit was never reached")
         let error = try #require(limited.received[errorIndex]["params"])
-        #expect(error["channel"] == "contentCards" && error["reason"] == "CLIENT_ERROR" && error["retryState"] == "DO_NOT_RETRY")
+        #expect(
+            error["channel"] == "contentCards" && error["reason"] == "CLIENT_ERROR"
+                && error["retryState"] == "DO_NOT_RETRY")
         let message = error["message"]?.stringValue ?? ""
         #expect(message.hasPrefix("1 analytics event could not be stored (cannot commit to \(workspace.database): "))
         #expect(message.hasSuffix("; kept in memory until sent, and lost if the server stops first"))
@@ -292,11 +313,15 @@ import Testing
         _ = try limited.call("logImpression", ["channel": "contentCards", "id": "c2"])
         _ = try limited.call("status")
         let errors = limited.events.filter { $0["type"] == "ERROR" }
-        #expect(errors.count == 2 && errors.last?["message"]?.stringValue?.hasPrefix("1 analytics event could not") == true)
+        #expect(
+            errors.count == 2
+                && errors.last?["message"]?.stringValue?.hasPrefix("1 analytics event could not") == true)
         let enqueued = limited.eventIds("ENQUEUED")
         #expect(try limited.call("status")["result"]?["pendingAnalytics"] == .int(enqueued.count))
         // Reads and refreshes go on from memory.
-        #expect(try limited.call("getSnapshot", ["channel": "contentCards"])["result"]?["contentCards"]?["cards"]?.arrayValue?.count == 2)
+        #expect(
+            try limited.call("getSnapshot", ["channel": "contentCards"])["result"]?["contentCards"]?["cards"]?
+                .arrayValue?.count == 2)
         _ = try limited.call("refresh", ["channel": "contentCards"])
         try limited.waitForEvent("DATA_UPDATED", "contentCards") { $0["reason"] == "MANUAL_SERVER_REFRESH" }
 
@@ -319,7 +344,10 @@ import Testing
 
     /// Each event written when the commit of its turn could not be: kept in
     /// memory, lost if the server stops before sending it — told, not silent.
-    @Test(.disabled(if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil, "SIGBUS under ThreadSanitizer at the file size limit"))
+    @Test(
+        .disabled(
+            if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil,
+            "SIGBUS under ThreadSanitizer at the file size limit"))
     func eventsKeptInMemoryAreLostAtShutdownOnlyWithALogLine() throws {
         let workspace = try StorageWorkspace()
         let limited = try ServerProcess(
@@ -347,9 +375,10 @@ import Testing
 
     @Test func anUnusableStorageDirectoryMeansMemoryAndSubscribersAreTold() throws {
         let workspace = try StorageWorkspace()
-        let storage = workspace.definitions + "/state"  // through a file: ENOTDIR, for root too
+        let storage = workspace.definitions + "/state" // through a file: ENOTDIR, for root too
         let server = try ServerProcess(
-            framing: .ndjson, arguments: ["--storage", storage, "--definitions", workspace.definitions, "--framing", "ndjson"])
+            framing: .ndjson,
+            arguments: ["--storage", storage, "--definitions", workspace.definitions, "--framing", "ndjson"])
         _ = try server.call("subscribe", ["channel": "banners"])
         let events = try server.waitForMessages(count: 3).compactMap { $0["params"] }
         #expect(events.map { $0["type"] } == ["CACHE_REPLAY", "ERROR"])
@@ -370,7 +399,9 @@ import Testing
         defer { chmod(workspace.storage, 0o700) }
         let server = try workspace.startServer()
         _ = try server.call("subscribe", ["channel": "banners"])
-        try server.waitForEvent("ERROR", "banners") { $0["message"]?.stringValue?.hasPrefix("local storage is unavailable") == true }
+        try server.waitForEvent("ERROR", "banners") {
+            $0["message"]?.stringValue?.hasPrefix("local storage is unavailable") == true
+        }
         #expect(try server.shutDown() == 0)
     }
 
@@ -378,15 +409,20 @@ import Testing
     /// neither truncated nor written; the directory is not used.
     @Test func aLockFileThatIsALinkIsNotFollowed() throws {
         let workspace = try StorageWorkspace()
-        try FileManager.default.createDirectory(atPath: workspace.storage, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: workspace.storage, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         let victim = workspace.root + "/precious.txt"
         try Data("precious\n".utf8).write(to: URL(fileURLWithPath: victim))
-        try FileManager.default.createSymbolicLink(atPath: workspace.storage + "/bunting.lock", withDestinationPath: victim)
+        try FileManager.default.createSymbolicLink(
+            atPath: workspace.storage + "/bunting.lock", withDestinationPath: victim)
         let server = try workspace.startServer()
         _ = try server.call("subscribe", ["channel": "banners"])
         let error = try server.waitForEvent("ERROR", "banners")
         let message = error["message"]?.stringValue ?? ""
-        #expect(message.hasPrefix("local storage is unavailable (\(workspace.storage)/bunting.lock: it is a symbolic link)"), "\(message)")
+        #expect(
+            message.hasPrefix(
+                "local storage is unavailable (\(workspace.storage)/bunting.lock: it is a symbolic link)"),
+            "\(message)")
         #expect(server.stderrContains("keeping state in memory only"))
         try server.expectPromptStatusAndTermination()
         #expect(String(decoding: FileManager.default.contents(atPath: victim) ?? Data(), as: UTF8.self) == "precious\n")
@@ -402,7 +438,10 @@ import Testing
         let server = try workspace.startServer()
         _ = try server.call("subscribe", ["channel": "banners"])
         let message = try server.waitForEvent("ERROR", "banners")["message"]?.stringValue ?? ""
-        #expect(message.hasPrefix("local storage is unavailable (\(workspace.storage) is not safe to keep state in: others can write to it (mode 0777))"), "\(message)")
+        #expect(
+            message.hasPrefix(
+                "local storage is unavailable (\(workspace.storage) is not "
+                    + "safe to keep state in: others can write to it (mode 0777))"), "\(message)")
         try server.expectPromptStatusAndTermination()
         #expect(try workspace.names(in: workspace.storage).isEmpty)
     }
@@ -410,12 +449,16 @@ import Testing
     @Test(.enabled(if: geteuid() == 0, "only root can give a directory away"))
     func aStorageDirectoryOfAnotherUserIsNotUsed() throws {
         let workspace = try StorageWorkspace()
-        try FileManager.default.createDirectory(atPath: workspace.storage, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: workspace.storage, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         #expect(chown(workspace.storage, 65534, 65534) == 0)
         let server = try workspace.startServer()
         _ = try server.call("subscribe", ["channel": "banners"])
         let message = try server.waitForEvent("ERROR", "banners")["message"]?.stringValue ?? ""
-        #expect(message.hasPrefix("local storage is unavailable (\(workspace.storage) is not safe to keep state in: it belongs to user 65534"), "\(message)")
+        #expect(
+            message.hasPrefix(
+                "local storage is unavailable (\(workspace.storage) is "
+                    + "not safe to keep state in: it belongs to user 65534"), "\(message)")
         try server.expectPromptStatusAndTermination()
         #expect(try workspace.names(in: workspace.storage).isEmpty)
     }
@@ -424,7 +467,9 @@ import Testing
     /// running server: noticed at the next commit, told to every
     /// subscription and logged, and the server serves on from memory with
     /// what it held, the queued events included.
-    @Test(arguments: ["the directory removed", "the directory renamed", "the database removed", "the database replaced"])
+    @Test(arguments: [
+        "the directory removed", "the directory renamed", "the database removed", "the database replaced",
+    ])
     func storageRemovedWhileServingIsToldAndTheServerCarriesOnInMemory(what: String) throws {
         let workspace = try StorageWorkspace()
         let server = try workspace.startServer(sink: false)
@@ -449,15 +494,23 @@ import Testing
         let error = try server.waitForEvent("ERROR", "contentCards", from: start)
         #expect(error["reason"] == "CLIENT_ERROR" && error["retryState"] == "DO_NOT_RETRY")
         let message = error["message"]?.stringValue ?? ""
-        #expect(message.hasPrefix("local storage is unavailable (\(workspace.database) was removed or replaced while the server ran)"), "\(message)")
-        #expect(server.stderrContains("storage: \(workspace.database) was removed or replaced while the server ran; keeping state in memory only"))
+        #expect(
+            message.hasPrefix(
+                "local storage is unavailable (\(workspace.database) was removed or replaced while the server ran)"
+            ), "\(message)")
+        #expect(
+            server.stderrContains(
+                "storage: \(workspace.database) was removed or replaced "
+                    + "while the server ran; keeping state in memory only"))
         // What it held serves on: the queue, the user, the dismissal; no second ERROR.
         #expect(try server.call("status")["result"]?["pendingAnalytics"] == 3)
         _ = try server.call("changeUser", ["userId": "bob"])
         let back = server.received.count
         _ = try server.call("changeUser", ["userId": "alice"])
         let cards = try server.waitForEvent("DATA_UPDATED", "contentCards", from: back)
-        #expect(cards["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue?.map { $0["id"] } == ["c1"], "c2 stays dismissed")
+        #expect(
+            cards["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue?.map { $0["id"] } == ["c1"],
+            "c2 stays dismissed")
         _ = try server.call("logImpression", ["channel": "contentCards", "id": "c1"])
         #expect(server.received[start...].filter { $0["params"]?["type"] == "ERROR" }.count == 1)
         try server.expectPromptStatusAndTermination()
@@ -483,18 +536,24 @@ import Testing
         #expect(second.waitForStderr { $0.contains("storage: forgot 2 users not seen for 0 days") }, "\(second.stderr)")
         _ = try second.call("subscribe", ["channel": "contentCards"])
         let replay = try second.waitForEvent("CACHE_REPLAY", "contentCards")
-        #expect(replay["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue?.map { $0["id"] } == ["c1"], "bob, current, kept his dismissal")
+        #expect(
+            replay["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue?.map { $0["id"] } == ["c1"],
+            "bob, current, kept his dismissal")
         let start = second.received.count
         _ = try second.call("changeUser", ["userId": "alice"])
         let load = try second.waitForEvent("CACHE_LOAD", "contentCards", from: start)
         #expect(load["cacheSnapshot"]?["lastSyncAt"] == 0, "alice's cache is gone")
         let cards = try second.waitForEvent("DATA_UPDATED", "contentCards", from: start)
-        #expect(cards["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue?.map { $0["id"] } == ["c2", "c1"], "and her dismissal")
+        #expect(
+            cards["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue?.map { $0["id"] } == ["c2", "c1"],
+            "and her dismissal")
         #expect(try second.call("status")["result"]?["pendingAnalytics"] == 2, "the queued dismissals stay")
         try second.expectPromptStatusAndTermination()
         for wrong in ["-1", "soon", "inf"] {
             let refused = try runBunting(["serve", "--forget-after", wrong])
-            #expect(refused.status == 64 && refused.stderr.contains("--forget-after must be a number of days ≥ 0, not '\(wrong)'"))
+            #expect(
+                refused.status == 64
+                    && refused.stderr.contains("--forget-after must be a number of days ≥ 0, not '\(wrong)'"))
         }
     }
 
@@ -504,7 +563,9 @@ import Testing
         let base = workspace.root + "/base"
         let expected = variable == "HOME" ? base + "/.local/state/bunting" : base + "/bunting"
         // XDG_STATE_HOME must be named for the harness to leave --storage out; relative, it is ignored.
-        let environment = variable == "HOME" ? ["HOME": base, "XDG_STATE_HOME": "relative"] : ["XDG_STATE_HOME": base, "HOME": "/nonexistent"]
+        let environment =
+            variable == "HOME"
+            ? ["HOME": base, "XDG_STATE_HOME": "relative"] : ["XDG_STATE_HOME": base, "HOME": "/nonexistent"]
         let server = try ServerProcess(
             framing: .ndjson, arguments: ["--definitions", workspace.definitions], environment: environment)
         _ = try server.call("changeUser", ["userId": "alice"])

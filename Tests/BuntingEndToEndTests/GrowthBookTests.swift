@@ -24,14 +24,20 @@ import Testing
         var lines = ""
         for (index, user) in Self.users.enumerated() {
             lines += #"{"jsonrpc":"2.0","id":"u\#(index)","method":"changeUser","params":{"userId":"\#(user)"}}"# + "\n"
-            lines += #"{"jsonrpc":"2.0","id":"f\#(index)","method":"evaluateFeature","params":{"featureKey":"checkout-button"}}"# + "\n"
+            lines +=
+                #"{"jsonrpc":"2.0","id":"f\#(index)","method":"evaluateFeature","params":{"featureKey":"checkout-button"}}"#
+                + "\n"
         }
         try server.sendRaw(lines)
         let last = "f\(Self.users.count - 1)"
-        let replies = try server.waitUntil("every evaluation") { messages in messages.contains { $0["id"] == .string(last) } }
+        let replies = try server.waitUntil("every evaluation") { messages in
+            messages.contains { $0["id"] == .string(last) }
+        }
         var arms: [String: String] = [:]
         for reply in replies {
-            guard let id = reply["id"]?.stringValue, id.hasPrefix("f"), let index = Int(id.dropFirst()) else { continue }
+            guard let id = reply["id"]?.stringValue, id.hasPrefix("f"), let index = Int(id.dropFirst()) else {
+                continue
+            }
             arms[Self.users[index]] = reply["result"]?["experimentResult"]?["key"]?.stringValue
         }
         return arms
@@ -72,7 +78,8 @@ import Testing
             _ = try server.call("changeUser", ["userId": .string(user)])
             for _ in 0..<3 { _ = try server.call("evaluateFeature", ["featureKey": "checkout-button"]) }
             // A context given with the request is evaluated alone: no exposure.
-            _ = try server.call("evaluateFeature", ["featureKey": "checkout-button", "attributes": ["id": "someone-else"]])
+            _ = try server.call(
+                "evaluateFeature", ["featureKey": "checkout-button", "attributes": ["id": "someone-else"]])
         }
         _ = try server.call("flush")
         try server.closeInput()
@@ -86,11 +93,20 @@ import Testing
         _ = try restarted.call("flush")
         try restarted.expectPromptStatusAndTermination()
 
-        let lines = try String(contentsOfFile: workspace.sink, encoding: .utf8).split(separator: "\n").map { try JSON.parse(String($0)) }
+        let lines = try String(contentsOfFile: workspace.sink, encoding: .utf8).split(separator: "\n").map {
+            try JSON.parse(String($0))
+        }
         let exposures = lines.filter { $0["kind"] == "experiment_viewed" }
         #expect(exposures.compactMap { $0["userId"]?.stringValue } == ["ada", "bo", "cy", "cy"])
-        #expect(exposures.allSatisfy { $0["experimentKey"] == "checkout-test" && $0["hashAttribute"] == "id" && $0["featureId"] == "checkout-button" })
-        #expect(exposures.allSatisfy { $0["hashValue"] == $0["userId"] && $0["variationKey"]?.stringValue != nil && $0["sessionId"] != nil })
+        #expect(
+            exposures.allSatisfy {
+                $0["experimentKey"] == "checkout-test" && $0["hashAttribute"] == "id"
+                    && $0["featureId"] == "checkout-button"
+            })
+        #expect(
+            exposures.allSatisfy {
+                $0["hashValue"] == $0["userId"] && $0["variationKey"]?.stringValue != nil && $0["sessionId"] != nil
+            })
         #expect(Set(exposures.compactMap { $0["eventId"]?.stringValue }).count == 4)
     }
 }

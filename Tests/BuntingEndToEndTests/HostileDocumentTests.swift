@@ -11,7 +11,8 @@ import Testing
     static var chainedAliases: String {
         var members = (1..<5_000).reversed().map { #""e_\#($0)": {"$ref": "e_\#($0 - 1)"}"# }
         members.append(#""e_0": {"==": [{"var": "tier"}, "gold"]}"#)
-        return #"{"$evaluators": {\#(members.joined(separator: ", "))}, "flags": {"f": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off", "targeting": {"if": [{"$ref": "e_4999"}, "on", "off"]}}, "g": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}}}"#
+        return
+            #"{"$evaluators": {\#(members.joined(separator: ", "))}, "flags": {"f": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off", "targeting": {"if": [{"$ref": "e_4999"}, "on", "off"]}}, "g": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}}}"#
     }
 
     @Test func validateReportsAChainOfFiveThousandAliasesInsteadOfCrashing() throws {

@@ -6,7 +6,8 @@ import Testing
 /// A server started again on a document it loaded before serves it from
 /// its note, with the same answers, and a changed document is loaded anew.
 @Suite struct KnownDocumentsTests {
-    static let request = #"{"jsonrpc":"2.0","id":1,"method":"evaluateFlag","params":{"flagKey":"new-checkout","context":{"targetingKey":"user-1","country":"SE"}}}"#
+    static let request =
+        #"{"jsonrpc":"2.0","id":1,"method":"evaluateFlag","params":{"flagKey":"new-checkout","context":{"targetingKey":"user-1","country":"SE"}}}"#
         + "\n" + #"{"jsonrpc":"2.0","id":2,"method":"evaluateFlags","params":{"context":{"targetingKey":"user-1"}}}"#
 
     func serve(_ arguments: [String]) throws -> (stdout: String, stderr: String) {
@@ -28,7 +29,10 @@ import Testing
         let first = try serve(arguments)
         #expect(first.stderr.contains("noted that the definitions document"))
         #expect(!first.stderr.contains("loaded before"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(notes)/\(Self.notesSubdirectory)").filter { $0.hasSuffix(".json") }.count == 1)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: "\(notes)/\(Self.notesSubdirectory)").filter {
+                $0.hasSuffix(".json")
+            }.count == 1)
         let second = try serve(arguments)
         #expect(second.stderr.contains("loaded before"), "\(second.stderr)")
         #expect(second.stdout == first.stdout)
@@ -45,13 +49,20 @@ import Testing
         try FileManager.default.copyItem(atPath: exampleDefinitions, toPath: file)
         let arguments = ["--storage", storage, "--definitions", file]
         _ = try serve(arguments)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: storage + "/known-definitions").filter { $0.hasSuffix(".json") }.count == 1)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: storage + "/known-definitions").filter {
+                $0.hasSuffix(".json")
+            }.count == 1)
         #expect(try serve(arguments).stderr.contains("loaded before"))
         // The same flags, other bytes: not the noted document.
-        try (String(contentsOfFile: file, encoding: .utf8) + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        try (String(contentsOfFile: file, encoding: .utf8) + "\n").write(
+            toFile: file, atomically: true, encoding: .utf8)
         let changed = try serve(arguments)
         #expect(!changed.stderr.contains("loaded before"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: storage + "/known-definitions").filter { $0.hasSuffix(".json") }.count == 2)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: storage + "/known-definitions").filter {
+                $0.hasSuffix(".json")
+            }.count == 2)
     }
 
     /// Files a user keeps in the directory named by `--cache-dir`, that look
@@ -61,9 +72,11 @@ import Testing
         let project = directory + "/project"
         let theirs = try plantFiles(in: project, count: 80)
         for start in 1...2 {
-            let server = try ServerProcess(framing: .ndjson, arguments: [
-                "--cache-dir", project, "--definitions", exampleDefinitions, "--log-level", "debug",
-            ])
+            let server = try ServerProcess(
+                framing: .ndjson,
+                arguments: [
+                    "--cache-dir", project, "--definitions", exampleDefinitions, "--log-level", "debug",
+                ])
             _ = try server.call("evaluateFlag", ["flagKey": "new-checkout", "context": ["targetingKey": "u"]])
             try server.expectPromptStatusAndTermination()
             #expect(try filesAndContents(in: project, names: theirs.keys) == theirs, "start \(start)")
@@ -80,9 +93,12 @@ import Testing
         let storage = directory + "/state"
         let victim = directory + "/victim"
         let theirs = try plantFiles(in: victim, count: 80)
-        try FileManager.default.createDirectory(atPath: storage, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: storage, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         try FileManager.default.createSymbolicLink(atPath: storage + "/known-definitions", withDestinationPath: victim)
-        let server = try ServerProcess(framing: .ndjson, arguments: ["--storage", storage, "--definitions", exampleDefinitions, "--log-level", "info"])
+        let server = try ServerProcess(
+            framing: .ndjson,
+            arguments: ["--storage", storage, "--definitions", exampleDefinitions, "--log-level", "info"])
         _ = try server.call("evaluateFlag", ["flagKey": "new-checkout", "context": ["targetingKey": "u"]])
         #expect(server.stderrContains("not keeping notes of loaded definitions in \(storage)/known-definitions"))
         try server.expectPromptStatusAndTermination()
@@ -111,13 +127,16 @@ import Testing
         let goodDigest = try #require(note["digest"]?.stringValue)
 
         // Valid JSON with a banner that misses its fields: served without --strict, refused with it.
-        let bad = Array(#"{"flags": {"f": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}}, "banners": [{"id": "b"}]}"#.utf8)
+        let bad = Array(
+            #"{"flags": {"f": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}}, "banners": [{"id": "b"}]}"#
+                .utf8)
         try Data(bad).write(to: URL(fileURLWithPath: file))
         let badDigest = try digest(of: bad, like: goodDigest)
         var forged = note.objectValue ?? [:]
         forged["bytes"] = .int(bad.count)
         forged["digest"] = .string(badDigest)
-        let name = genuine.replacingOccurrences(of: goodDigest, with: badDigest).replacingOccurrences(of: "-\(good.count)-", with: "-\(bad.count)-")
+        let name = genuine.replacingOccurrences(of: goodDigest, with: badDigest).replacingOccurrences(
+            of: "-\(good.count)-", with: "-\(bad.count)-")
         try Data(JSON.object(forged).encoded()).write(to: URL(fileURLWithPath: "\(cache)/\(name)"))
 
         let refused = try runBunting(arguments, input: Self.request + "\n")
@@ -157,7 +176,9 @@ import Testing
             files[name] = #"{"mine": \#(index)}"#
             try Data(files[name]!.utf8).write(to: URL(fileURLWithPath: "\(directory)/\(name)"))
             // Older than any note: the oldest files went first.
-            var times = [timespec(tv_sec: 1_000_000 + index, tv_nsec: 0), timespec(tv_sec: 1_000_000 + index, tv_nsec: 0)]
+            var times = [
+                timespec(tv_sec: 1_000_000 + index, tv_nsec: 0), timespec(tv_sec: 1_000_000 + index, tv_nsec: 0),
+            ]
             #expect(utimensat(AT_FDCWD, "\(directory)/\(name)", &times, 0) == 0)
         }
         files["notes.txt"] = "not JSON"
@@ -168,13 +189,16 @@ import Testing
     private func filesAndContents(in directory: String, names: some Sequence<String>) throws -> [String: String] {
         var found: [String: String] = [:]
         for name in names {
-            if let data = FileManager.default.contents(atPath: "\(directory)/\(name)") { found[name] = String(decoding: data, as: UTF8.self) }
+            if let data = FileManager.default.contents(atPath: "\(directory)/\(name)") {
+                found[name] = String(decoding: data, as: UTF8.self)
+            }
         }
         return found
     }
 
     @Test func anInMemoryServerKeepsNoNotesUnlessToldWhere() throws {
-        #expect(!(try serve(["--storage", ":memory:", "--definitions", exampleDefinitions]).stderr.contains("noted that")))
+        #expect(
+            !(try serve(["--storage", ":memory:", "--definitions", exampleDefinitions]).stderr.contains("noted that")))
         #expect(try runBunting(["serve", "--no-cache", "--cache-dir", "/tmp"]).status == 64)
     }
 }

@@ -31,21 +31,31 @@ import Testing
         let lines = validate.stdout.split(separator: "\n").map(String.init)
         // `{{ name | shout }}`: line 2 of the template, at the filter's name, is line 9 of the document.
         let line = String(Self.document.split(separator: "\n")[8])
-        let column = line.unicodeScalars.distance(from: line.startIndex, to: try #require(line.range(of: "shout")).lowerBound) + 1
-        #expect(lines.contains {
-            $0.hasPrefix("\(workspace.definitions.path):9:\(column): /contentCards/2/title: the template does not parse (INVALID_TEMPLATE at 2:11")
-                && $0.contains("unknown filter 'shout'")
-        }, "\(lines)")
-        #expect(lines.contains { $0.contains("/contentCards/3/title") && $0.contains("would reach the network") }, "\(lines)")
+        let column =
+            line.unicodeScalars.distance(from: line.startIndex, to: try #require(line.range(of: "shout")).lowerBound)
+            + 1
+        #expect(
+            lines.contains {
+                $0.hasPrefix(
+                    "\(workspace.definitions.path):9:\(column): /contentCards/2/title: the template does not parse (INVALID_TEMPLATE at 2:11"
+                )
+                    && $0.contains("unknown filter 'shout'")
+            }, "\(lines)")
+        #expect(
+            lines.contains { $0.contains("/contentCards/3/title") && $0.contains("would reach the network") },
+            "\(lines)")
         #expect(lines.contains { $0.contains("would serve it") })
     }
 
     @Test func aTemplatePastALimitLeavesItsItemOutAndTheServerAnswers() throws {
         let workspace = try Workspace()
         try workspace.writeDefinitions(Self.document)
-        let server = try ServerProcess(framing: .ndjson, arguments: ["--definitions", workspace.definitions.path, "--log-level", "info"])
+        let server = try ServerProcess(
+            framing: .ndjson, arguments: ["--definitions", workspace.definitions.path, "--log-level", "info"])
         _ = try server.request("subscribe", params: ["channel": "contentCards"])
-        _ = try server.request("changeUser", params: ["userId": "ada", "attributes": ["first_name": "Ada", "tier": "gold", "repeats": 1000]], id: 2)
+        _ = try server.request(
+            "changeUser",
+            params: ["userId": "ada", "attributes": ["first_name": "Ada", "tier": "gold", "repeats": 1000]], id: 2)
         let updated = try server.waitForMessage("DATA_UPDATED") { isEvent($0, "DATA_UPDATED") }
         let cards = updated.message["params"]?["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue ?? []
         #expect(cards.map(\.["id"]) == ["welcome"])
@@ -53,14 +63,24 @@ import Testing
         let status = try server.request("status", id: 3)
         let aborted = status["result"]?["definitions"]?["aborted"]?.arrayValue ?? []
         #expect(aborted.map(\.["id"]) == ["huge"] && aborted.first?["reason"] == "TEMPLATE_LIMIT")
-        #expect((status["result"]?["definitions"]?["problems"]?.arrayValue ?? []).map(\.["pointer"]) == ["/contentCards/2/title", "/contentCards/3/title"])
-        #expect(server.waitForStderr { $0.contains("\"huge\"") && $0.contains("TEMPLATE_LIMIT") }, "the failure is logged")
+        #expect(
+            (status["result"]?["definitions"]?["problems"]?.arrayValue ?? []).map(\.["pointer"]) == [
+                "/contentCards/2/title", "/contentCards/3/title",
+            ])
+        #expect(
+            server.waitForStderr { $0.contains("\"huge\"") && $0.contains("TEMPLATE_LIMIT") }, "the failure is logged")
         // The same user with a loop the item's budget allows: the card is back at the next refresh.
         _ = try server.request("setUserAttributes", params: ["attributes": ["repeats": 2]], id: 4)
         _ = try server.request("openSession", id: 5)
-        let again = try server.waitForMessage(from: updated.index + 1, "the next DATA_UPDATED") { isEvent($0, "DATA_UPDATED") }
-        #expect((again.message["params"]?["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue ?? []).map(\.["id"]) == ["welcome", "huge"])
-        let rendered = try server.request("renderTemplate", params: ["template": "{{${first_name}}}, {{content_blocks.${signoff}}}"], id: 6)
+        let again = try server.waitForMessage(from: updated.index + 1, "the next DATA_UPDATED") {
+            isEvent($0, "DATA_UPDATED")
+        }
+        #expect(
+            (again.message["params"]?["cacheSnapshot"]?["contentCards"]?["cards"]?.arrayValue ?? []).map(\.["id"]) == [
+                "welcome", "huge",
+            ])
+        let rendered = try server.request(
+            "renderTemplate", params: ["template": "{{${first_name}}}, {{content_blocks.${signoff}}}"], id: 6)
         #expect(rendered["result"] == ["text": "Ada, -- the gold team"])
         try server.closeInput()
         #expect(try server.waitForExit() == 0)
@@ -78,7 +98,8 @@ import Testing
         #expect(try session.waitForExit() == 0)
         #expect(transcript.differences(session.receivedText).isEmpty, "\(transcript.differences(session.receivedText))")
 
-        let readme = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: BuiltProducts.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let section = try #require(readme.range(of: "## Personalisation"))
         let open = try #require(readme.range(of: "```json\n", range: section.upperBound..<readme.endIndex))
         let close = try #require(readme.range(of: "```", range: open.upperBound..<readme.endIndex))
@@ -86,7 +107,8 @@ import Testing
         try workspace.writeDefinitions(String(readme[open.upperBound..<close.lowerBound]))
         let server = try ServerProcess(framing: .ndjson, arguments: ["--definitions", workspace.definitions.path])
         _ = try server.request("subscribe", params: ["channel": "contentCards"])
-        _ = try server.request("changeUser", params: ["userId": "ada", "attributes": ["first_name": "Ada", "tier": "gold"]], id: 2)
+        _ = try server.request(
+            "changeUser", params: ["userId": "ada", "attributes": ["first_name": "Ada", "tier": "gold"]], id: 2)
         let forAda = try server.request("getSnapshot", params: ["channel": "contentCards"], id: 3)
         let adasCards = forAda["result"]?["contentCards"]?["cards"]?.arrayValue ?? []
         #expect(adasCards.map(\.["id"]) == ["welcome", "lounge"])

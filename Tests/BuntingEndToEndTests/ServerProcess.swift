@@ -13,7 +13,8 @@ enum BuiltProducts {
 
     /// The package root, found from this file's path.
     static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 }
 
@@ -67,7 +68,8 @@ final class ServerProcess: @unchecked Sendable {
     /// `launcher + [bunting, serve, ...]`.
     /// With `readingStderr: false` nobody reads stderr until `startReadingStderr()`.
     init(
-        framing: WireFraming, arguments: [String] = [], environment: [String: String]? = nil, readingOutput: Bool = true,
+        framing: WireFraming, arguments: [String] = [], environment: [String: String]? = nil,
+        readingOutput: Bool = true,
         readingStderr: Bool = true, launcher: [String] = []
     ) throws {
         self.framing = framing
@@ -82,7 +84,8 @@ final class ServerProcess: @unchecked Sendable {
         process.standardError = stderrPipe
         if var environment {
             // The sanitizers' settings (scripts/sanitize) reach the server whatever the test sets.
-            for (name, value) in ProcessInfo.processInfo.environment where name.hasSuffix("SAN_OPTIONS") && environment[name] == nil {
+            for (name, value) in ProcessInfo.processInfo.environment
+            where name.hasSuffix("SAN_OPTIONS") && environment[name] == nil {
                 environment[name] = value
             }
             process.environment = environment
@@ -178,8 +181,14 @@ final class ServerProcess: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while messages.count < count {
-            if stdoutClosed { throw HarnessError(description: "stdout closed after \(messages.count) of \(count) messages; stderr: \(stderr)") }
-            if !condition.wait(until: deadline) { throw HarnessError(description: "only \(messages.count) of \(count) messages arrived; stderr: \(stderr)") }
+            if stdoutClosed {
+                throw HarnessError(
+                    description: "stdout closed after \(messages.count) of \(count) messages; stderr: \(stderr)")
+            }
+            if !condition.wait(until: deadline) {
+                throw HarnessError(
+                    description: "only \(messages.count) of \(count) messages arrived; stderr: \(stderr)")
+            }
         }
         return messages
     }
@@ -191,8 +200,13 @@ final class ServerProcess: @unchecked Sendable {
         defer { condition.unlock() }
         while true {
             if let reply = messages.first(where: { $0["id"] == id && $0["method"] == nil }) { return reply }
-            if stdoutClosed { throw HarnessError(description: "stdout closed before the reply to \(id.encodedString()); stderr: \(stderr)") }
-            if !condition.wait(until: deadline) { throw HarnessError(description: "no reply to \(id.encodedString()); stderr: \(stderr)") }
+            if stdoutClosed {
+                throw HarnessError(
+                    description: "stdout closed before the reply to \(id.encodedString()); stderr: \(stderr)")
+            }
+            if !condition.wait(until: deadline) {
+                throw HarnessError(description: "no reply to \(id.encodedString()); stderr: \(stderr)")
+            }
         }
     }
 
@@ -203,8 +217,12 @@ final class ServerProcess: @unchecked Sendable {
         self.condition.lock()
         defer { self.condition.unlock() }
         while !condition(messages) {
-            if stdoutClosed { throw HarnessError(description: "stdout closed while waiting for \(what); stderr: \(stderr)") }
-            if !self.condition.wait(until: deadline) { throw HarnessError(description: "timed out waiting for \(what); stderr: \(stderr)") }
+            if stdoutClosed {
+                throw HarnessError(description: "stdout closed while waiting for \(what); stderr: \(stderr)")
+            }
+            if !self.condition.wait(until: deadline) {
+                throw HarnessError(description: "timed out waiting for \(what); stderr: \(stderr)")
+            }
         }
         return messages
     }
@@ -212,7 +230,9 @@ final class ServerProcess: @unchecked Sendable {
     /// Waits for the first message at or after `index` that satisfies
     /// `matches`, and returns it with its index.
     @discardableResult
-    func waitForMessage(from index: Int = 0, _ description: String, where matches: (JSON) -> Bool) throws -> (index: Int, message: JSON) {
+    func waitForMessage(from index: Int = 0, _ description: String, where matches: (JSON) -> Bool) throws -> (
+        index: Int, message: JSON
+    ) {
         let deadline = Date().addingTimeInterval(Self.deadline)
         condition.lock()
         defer { condition.unlock() }
@@ -220,9 +240,13 @@ final class ServerProcess: @unchecked Sendable {
             if index < messages.count, let found = messages[index...].firstIndex(where: matches) {
                 return (found, messages[found])
             }
-            if stdoutClosed { throw HarnessError(description: "stdout closed before \(description); stderr: \(stderr)") }
+            if stdoutClosed {
+                throw HarnessError(description: "stdout closed before \(description); stderr: \(stderr)")
+            }
             if !condition.wait(until: deadline) {
-                throw HarnessError(description: "no \(description) in \(messages.count) messages: \(messages.suffix(5).map { $0.encodedString() }); stderr: \(stderr)")
+                throw HarnessError(
+                    description: "no \(description) in \(messages.count) messages: "
+                        + "\(messages.suffix(5).map { $0.encodedString() }); stderr: \(stderr)")
             }
         }
     }

@@ -5,7 +5,8 @@ import Testing
 /// A local definitions file that cannot be used at start-up says why at once.
 @Suite struct StartUpDefinitionsTests {
     static func temporaryFile(_ name: String, _ contents: String?) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bunting-\(UUID().uuidString)-\(name)").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bunting-\(UUID().uuidString)-\(name)")
+            .path
         if let contents { try contents.write(toFile: path, atomically: true, encoding: .utf8) }
         return path
     }
@@ -22,24 +23,37 @@ import Testing
         #expect(stderr.contains("--start-without-definitions"))
     }
 
-    @Test(arguments: [("missing.json", nil as String?, "SERVER_ERROR", "SDK_WILL_RETRY"), ("broken.json", "[1,", "INVALID_SERVER_DATA", "DO_NOT_RETRY")])
-    func startedAnywayTheFirstEventCarriesTheCauseAndTheLogSaysItOnce(name: String, contents: String?, reason: String, retryState: String) throws {
+    @Test(arguments: [
+        ("missing.json", nil as String?, "SERVER_ERROR", "SDK_WILL_RETRY"),
+        ("broken.json", "[1,", "INVALID_SERVER_DATA", "DO_NOT_RETRY"),
+    ])
+    func startedAnywayTheFirstEventCarriesTheCauseAndTheLogSaysItOnce(
+        name: String, contents: String?, reason: String, retryState: String
+    ) throws {
         let path = try Self.temporaryFile(name, contents)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let server = try ServerProcess(
             // No retry within the test (each failed retry is an ERROR of its
             // own): only polls, which must stay quiet, check the file again.
-            framing: .ndjson, arguments: [
-                "--definitions", path, "--start-without-definitions", "--poll-interval", "0.05", "--retry-initial-delay", "600",
+            framing: .ndjson,
+            arguments: [
+                "--definitions", path, "--start-without-definitions", "--poll-interval", "0.05",
+                "--retry-initial-delay", "600",
                 "--retry-max-delay", "600", "--log-level", "debug",
             ])
         let reply = try server.request("subscribe", params: ["channel": "featureFlags"])
         #expect(reply["result"]?["subscriptionId"] == "sub-1")
         let event = try server.waitForMessage("the first event") { $0["method"] == "event" }.message["params"]
-        #expect(event?["type"] == "ERROR" && event?["reason"] == .string(reason) && event?["retryState"] == .string(retryState))
-        #expect(event?["message"]?.stringValue?.contains(path) == true, "the cause names the file: \(event?.encodedString() ?? "")")
+        #expect(
+            event?["type"] == "ERROR" && event?["reason"] == .string(reason)
+                && event?["retryState"] == .string(retryState))
+        #expect(
+            event?["message"]?.stringValue?.contains(path) == true,
+            "the cause names the file: \(event?.encodedString() ?? "")")
         // Polls that find the same problem say nothing more: wait for three.
-        #expect(server.waitForStderr { $0.components(separatedBy: "checking \(path)").count > 3 }, "the file was polled")
+        #expect(
+            server.waitForStderr { $0.components(separatedBy: "checking \(path)").count > 3 },
+            "the file was polled")
         try server.closeInput()
         #expect(try server.waitForExit() == 0)
         #expect(server.received.filter { $0["method"] == "event" }.count == 1, "no second ERROR")

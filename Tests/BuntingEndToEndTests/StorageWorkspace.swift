@@ -30,7 +30,9 @@ final class StorageWorkspace {
     /// `serve` options for this workspace; `sink: false` leaves the sink out
     /// (events then stay queued).
     func arguments(sink withSink: Bool = true, _ more: [String] = []) -> [String] {
-        var arguments = ["--framing", "ndjson", "--storage", storage, "--definitions", definitions, "--log-level", "info"]
+        var arguments = [
+            "--framing", "ndjson", "--storage", storage, "--definitions", definitions, "--log-level", "info",
+        ]
         if withSink { arguments += ["--sink", sink] }
         return arguments + more
     }
@@ -43,8 +45,11 @@ final class StorageWorkspace {
     func setSinkFailing(_ failing: Bool) throws {
         let temporary = root + "/sink.next"
         try? FileManager.default.removeItem(atPath: temporary)
-        try FileManager.default.createSymbolicLink(atPath: temporary, withDestinationPath: failing ? "nowhere" : "sink-files")
-        guard rename(temporary, root + "/sink") == 0 else { throw HarnessError(description: "cannot switch the sink link") }
+        try FileManager.default.createSymbolicLink(
+            atPath: temporary, withDestinationPath: failing ? "nowhere" : "sink-files")
+        guard rename(temporary, root + "/sink") == 0 else {
+            throw HarnessError(description: "cannot switch the sink link")
+        }
     }
 
     /// The lines of the sink file: the event ids of those that parse, and
@@ -62,13 +67,19 @@ final class StorageWorkspace {
         private var offset: UInt64 = 0
 
         mutating func readNewLines(of workspace: StorageWorkspace) throws {
-            guard let handle = FileHandle(forReadingAtPath: workspace.root + "/sink-files/events.ndjson") else { return }
+            guard let handle = FileHandle(forReadingAtPath: workspace.root + "/sink-files/events.ndjson") else {
+                return
+            }
             defer { try? handle.close() }
             try handle.seek(toOffset: offset)
             let data = try handle.readToEnd() ?? Data()
             guard let end = data.lastIndex(of: UInt8(ascii: "\n")) else { return }
             for line in data[..<end].split(separator: UInt8(ascii: "\n")) {
-                if let id = (try? JSON.parse(Array(line)))?["eventId"]?.stringValue { ids.append(id) } else { tornLines += 1 }
+                if let id = (try? JSON.parse(Array(line)))?["eventId"]?.stringValue {
+                    ids.append(id)
+                } else {
+                    tornLines += 1
+                }
             }
             offset += UInt64(end - data.startIndex + 1)
         }
@@ -112,7 +123,9 @@ extension ServerProcess {
 
     /// Waits for an event notification of `type` on `channel`, from the `start`th message on.
     @discardableResult
-    func waitForEvent(_ type: String, _ channel: String, from start: Int = 0, where matches: (JSON) -> Bool = { _ in true }) throws -> JSON {
+    func waitForEvent(
+        _ type: String, _ channel: String, from start: Int = 0, where matches: (JSON) -> Bool = { _ in true }
+    ) throws -> JSON {
         let found = try waitForMessage(from: start, "\(type) on \(channel)") { message in
             guard message["method"] == "event", let params = message["params"] else { return false }
             return params["type"]?.stringValue == type && params["channel"]?.stringValue == channel && matches(params)

@@ -24,8 +24,8 @@ struct Transcript {
     static func fromMarkdown(_ path: String, after heading: String) throws -> Transcript {
         let text = try String(contentsOf: BuiltProducts.packageRoot.appendingPathComponent(path), encoding: .utf8)
         guard let section = text.range(of: heading),
-              let open = text.range(of: "```text\n", range: section.upperBound..<text.endIndex),
-              let close = text.range(of: "```", range: open.upperBound..<text.endIndex)
+            let open = text.range(of: "```text\n", range: section.upperBound..<text.endIndex),
+            let close = text.range(of: "```", range: open.upperBound..<text.endIndex)
         else { throw TranscriptError("no ```text block after \(heading) in \(path)") }
         return Transcript(String(text[open.upperBound..<close.lowerBound]))
     }
@@ -53,7 +53,7 @@ struct Transcript {
         let actual = normalized(actual)
         let parts = normalized(pattern).components(separatedBy: "…")
         guard actual.hasPrefix(parts[0]), actual.hasSuffix(parts[parts.count - 1]),
-              actual.count >= parts[0].count + parts[parts.count - 1].count || parts.count == 1
+            actual.count >= parts[0].count + parts[parts.count - 1].count || parts.count == 1
         else { return false }
         if parts.count == 1 { return actual == parts[0] }
         var rest = actual.dropFirst(parts[0].count).dropLast(parts[parts.count - 1].count)
@@ -72,7 +72,8 @@ struct Transcript {
     private static func normalized(_ text: String) -> String {
         var text = text
         for (expression, replacement) in variable {
-            text = expression.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: replacement)
+            text = expression.stringByReplacingMatches(
+                in: text, range: NSRange(text.startIndex..., in: text), withTemplate: replacement)
         }
         return text
     }

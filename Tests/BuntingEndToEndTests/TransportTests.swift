@@ -65,9 +65,13 @@ import Testing
     @Test func sigtermWithSignalsUnblockedStillShutsDownAndFlushes() throws {
         let workspace = try Workspace()
         let sink = workspace.directory.appendingPathComponent("events.ndjson").path
-        let unblocked = ["/usr/bin/env", "python3", "-c",
-                         "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"]
-        let server = try ServerProcess(framing: .ndjson, arguments: ["--sink", sink, "--flush-interval", "3600"], launcher: unblocked)
+        let unblocked = [
+            "/usr/bin/env", "python3", "-c",
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, "
+                + "[]); os.execv(sys.argv[1], sys.argv[1:])",
+        ]
+        let server = try ServerProcess(
+            framing: .ndjson, arguments: ["--sink", sink, "--flush-interval", "3600"], launcher: unblocked)
         let tracked = try server.request("track", params: ["name": "checkout"])
         #expect(tracked["result"]?["eventId"]?.stringValue != nil)
         server.process.terminate()

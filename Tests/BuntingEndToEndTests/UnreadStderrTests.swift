@@ -15,9 +15,10 @@ import Testing
         // line: 2,000 of them are about 300 KB of log, far past a pipe's 64 KiB.
         let detail = String(repeating: "d", count: 100)
         for index in 0..<2_000 {
-            try server.send(JSON.object([
-                "jsonrpc": "2.0", "method": "track", "params": ["name": .string("event-\(index)-\(detail)")],
-            ]))
+            try server.send(
+                JSON.object([
+                    "jsonrpc": "2.0", "method": "track", "params": ["name": .string("event-\(index)-\(detail)")],
+                ]))
         }
         let start = Date()
         let status = try server.request("status", id: 2)

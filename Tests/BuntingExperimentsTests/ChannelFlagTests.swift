@@ -6,13 +6,21 @@ import Testing
 @Suite struct ChannelFlagTests {
     @Test func anObjectValueBecomesTypedPropertiesWithItsAssignment() {
         let payload = GrowthBookPayload(features: [
-            "checkout": ["rules": [[
-                "key": "checkout-test", "variations": [
-                    ["color": "green", "size": 2, "rounded": true, "style": ["border": 1], "tags": ["a"], "note": nil],
-                    ["color": "blue", "size": 3, "rounded": false, "style": [:], "tags": [], "note": nil],
-                ],
-                "meta": [["key": "green"], ["key": "blue"]],
-            ]]],
+            "checkout": [
+                "rules": [
+                    [
+                        "key": "checkout-test",
+                        "variations": [
+                            [
+                                "color": "green", "size": 2, "rounded": true, "style": ["border": 1], "tags": ["a"],
+                                "note": nil,
+                            ],
+                            ["color": "blue", "size": 3, "rounded": false, "style": [:], "tags": [], "note": nil],
+                        ],
+                        "meta": [["key": "green"], ["key": "blue"]],
+                    ]
+                ]
+            ],
             "off": ["defaultValue": 0],
         ])
         var evaluator = GrowthBookEvaluator(payload: payload, context: EvaluationContext(attributes: ["id": "ada"]))

@@ -34,9 +34,15 @@ import Testing
         #expect(throws: CryptoError.badPadding) {
             try AESCBC.decrypt(ciphertext: cipherText, key: [UInt8](repeating: 3, count: 16), iv: iv)
         }
-        #expect(throws: CryptoError.invalidKeyLength(15)) { try AESCBC.decrypt(ciphertext: cipherText, key: Array(key.prefix(15)), iv: iv) }
-        #expect(throws: CryptoError.invalidIVLength(8)) { try AESCBC.decrypt(ciphertext: cipherText, key: key, iv: Array(iv.prefix(8))) }
-        #expect(throws: CryptoError.invalidCiphertextLength(15)) { try AESCBC.decrypt(ciphertext: Array(cipherText.prefix(15)), key: key, iv: iv) }
+        #expect(throws: CryptoError.invalidKeyLength(15)) {
+            try AESCBC.decrypt(ciphertext: cipherText, key: Array(key.prefix(15)), iv: iv)
+        }
+        #expect(throws: CryptoError.invalidIVLength(8)) {
+            try AESCBC.decrypt(ciphertext: cipherText, key: key, iv: Array(iv.prefix(8)))
+        }
+        #expect(throws: CryptoError.invalidCiphertextLength(15)) {
+            try AESCBC.decrypt(ciphertext: Array(cipherText.prefix(15)), key: key, iv: iv)
+        }
         #expect(throws: CryptoError.invalidCiphertextLength(0)) { try AESCBC.decrypt(ciphertext: [], key: key, iv: iv) }
         // AES-256 keys work too, as they do in the Web Crypto API.
         let long = [UInt8](repeating: 4, count: 32)

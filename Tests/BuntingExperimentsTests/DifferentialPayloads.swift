@@ -19,7 +19,11 @@ struct DifferentialPayloads {
     var generator: SeededGenerator
     /// Experiment keys made so far, with whether the rule had a condition
     /// and its meta keys (for sticky documents).
-    private(set) var experiments: [(key: String, hashAttribute: String, fallback: String?, conditioned: Bool, metaKeys: [String], bucketVersion: Int)] = []
+    private(set) var experiments:
+        [(
+            key: String, hashAttribute: String, fallback: String?, conditioned: Bool, metaKeys: [String],
+            bucketVersion: Int
+        )] = []
     private var booleanFeatures: [String] = []
     private var experimentCount = 0
 
@@ -45,10 +49,13 @@ struct DifferentialPayloads {
             "vips": .array((0..<40).map { .string("u\($0 * 7)") }),
         ]
         let bandits: JSON = [
-            "cb-1": ["banditVersion": 3, "contexts": [
-                ["leafId": 1, "condition": ["country": "US"], "weights": [0.8, 0.2]],
-                ["leafId": 2, "condition": ["plan": ["$in": ["pro"]]], "weights": [0.1, 0.9]],
-            ]],
+            "cb-1": [
+                "banditVersion": 3,
+                "contexts": [
+                    ["leafId": 1, "condition": ["country": "US"], "weights": [0.8, 0.2]],
+                    ["leafId": 2, "condition": ["plan": ["$in": ["pro"]]], "weights": [0.1, 0.9]],
+                ],
+            ],
             "cb-2": ["contexts": [["leafId": 7, "condition": [:], "weights": [0.25, 0.25, 0.5]]]],
         ]
         return ["features": .object(features), "savedGroups": savedGroups, "contextualBandits": bandits]
@@ -60,7 +67,11 @@ struct DifferentialPayloads {
         case 0: return .string(generator.pick(["on", "off", "red", "blue", ""]))
         case 1: return .int(Int.random(in: -3...20, using: &generator))
         case 2: return .real(Double(Int.random(in: 0...100, using: &generator)) / 8)
-        case 3: return ["color": .string(generator.pick(["green", "blue"])), "size": .int(Int.random(in: 1...4, using: &generator))]
+        case 3:
+            return [
+                "color": .string(generator.pick(["green", "blue"])),
+                "size": .int(Int.random(in: 1...4, using: &generator)),
+            ]
         case 4: return .null
         default: return .bool(generator.chance(0.5))
         }
@@ -139,7 +150,9 @@ struct DifferentialPayloads {
         let bandit = !boolean && generator.chance(0.12)
         let count = bandit ? (generator.chance(0.5) ? 2 : 3) : Int.random(in: 2...4, using: &generator)
         let variations: [JSON] = (0..<count).map { index in
-            boolean ? .bool(index % 2 == 1) : generator.pick([.string("v\(index)"), .int(index * 10), ["variant": .int(index)]])
+            boolean
+                ? .bool(index % 2 == 1)
+                : generator.pick([.string("v\(index)"), .int(index * 10), ["variant": .int(index)]])
         }
         if bandit {
             rule["contextualVariations"] = .array(variations)
@@ -175,28 +188,36 @@ struct DifferentialPayloads {
         if generator.chance(0.5) { rule["seed"] = .string("s-\(key)") }
         if rule["filters"] == nil, generator.chance(0.15) {
             let start = Double(Int.random(in: 0...5, using: &generator)) / 10
-            rule["namespace"] = [.string("ns-\(Int.random(in: 0..<3, using: &generator))"), .real(start), .real(start + 0.5)]
+            rule["namespace"] = [
+                .string("ns-\(Int.random(in: 0..<3, using: &generator))"), .real(start), .real(start + 0.5),
+            ]
         }
         let conditioned = generator.chance(0.35)
         if conditioned { rule["condition"] = condition(depth: 0) }
         if generator.chance(0.1), !bandit {
             var start = 0.0
-            rule["ranges"] = .array((0..<count).map { _ in
-                defer { start += 1 / Double(count) }
-                return [.real(start), .real(start + 0.5 / Double(count))]
-            })
+            rule["ranges"] = .array(
+                (0..<count).map { _ in
+                    defer { start += 1 / Double(count) }
+                    return [.real(start), .real(start + 0.5 / Double(count))]
+                })
         }
         var bucketVersion = 0
         if generator.chance(0.2) {
             bucketVersion = Int.random(in: 0...2, using: &generator)
             rule["bucketVersion"] = .int(bucketVersion)
-            if generator.chance(0.5) { rule["minBucketVersion"] = .int(Int.random(in: 0...bucketVersion, using: &generator)) }
+            if generator.chance(0.5) {
+                rule["minBucketVersion"] = .int(Int.random(in: 0...bucketVersion, using: &generator))
+            }
         }
         if generator.chance(0.05) { rule["disableStickyBucketing"] = true }
         if generator.chance(0.2) { rule["name"] = .string("Experiment \(experimentCount)") }
         if generator.chance(0.2) { rule["phase"] = .string(String(Int.random(in: 0...3, using: &generator))) }
-        experiments.append((key: rule["key"]?.stringValue ?? "", hashAttribute: hashAttribute, fallback: fallback,
-                            conditioned: conditioned, metaKeys: metaKeys, bucketVersion: bucketVersion))
+        experiments.append(
+            (
+                key: rule["key"]?.stringValue ?? "", hashAttribute: hashAttribute, fallback: fallback,
+                conditioned: conditioned, metaKeys: metaKeys, bucketVersion: bucketVersion
+            ))
         return .object(rule)
     }
 
@@ -207,9 +228,11 @@ struct DifferentialPayloads {
         for _ in 0..<Int.random(in: 1...2, using: &generator) {
             if depth < 2, generator.chance(0.2) {
                 let name = generator.pick(["$or", "$and", "$nor", "$not"])
-                condition[name] = name == "$not"
+                condition[name] =
+                    name == "$not"
                     ? self.condition(depth: depth + 1)
-                    : .array((0..<Int.random(in: 0...3, using: &generator)).map { _ in self.condition(depth: depth + 1) })
+                    : .array(
+                        (0..<Int.random(in: 0...3, using: &generator)).map { _ in self.condition(depth: depth + 1) })
             } else {
                 let (path, test) = leaf(topLevel: depth == 0)
                 condition[path] = test
@@ -223,43 +246,67 @@ struct DifferentialPayloads {
         case 0:
             let country = JSON.string(generator.pick(Self.countries))
             let list = JSON.array((0..<2).map { _ in .string(generator.pick(Self.countries)) })
-            return ("country", generator.pick([
-                country, ["$eq": country], ["$ne": country], ["$in": list], ["$nin": list],
-                ["$ini": ["us", "Ca"]], ["$nini": ["gb"]], ["$gt": "E"], ["$lte": "GB"],
-                ["$regex": "^[A-Z]{2}$"], ["$regexi": "^(us|ca)$"], ["$type": "string"], ["$exists": true],
-            ]))
+            return (
+                "country",
+                generator.pick([
+                    country, ["$eq": country], ["$ne": country], ["$in": list], ["$nin": list],
+                    ["$ini": ["us", "Ca"]], ["$nini": ["gb"]], ["$gt": "E"], ["$lte": "GB"],
+                    ["$regex": "^[A-Z]{2}$"], ["$regexi": "^(us|ca)$"], ["$type": "string"], ["$exists": true],
+                ])
+            )
         case 1:
             let age = JSON.int(Int.random(in: 10...70, using: &generator))
-            return ("age", generator.pick([
-                age, ["$gt": age], ["$gte": age], ["$lt": age], ["$lte": age, "$gt": 15], ["$in": [age, 30, 31]],
-                ["$ne": age], ["$type": "number"], ["$not": ["$gt": 40]],
-            ]))
+            return (
+                "age",
+                generator.pick([
+                    age, ["$gt": age], ["$gte": age], ["$lt": age], ["$lte": age, "$gt": 15], ["$in": [age, 30, 31]],
+                    ["$ne": age], ["$type": "number"], ["$not": ["$gt": 40]],
+                ])
+            )
         case 2:
-            return ("plan", generator.pick([
-                "pro", ["$inGroup": "premium"], ["$notInGroup": "premium"], ["$in": ["free"]], ["$inGroup": "nothing"],
-            ]))
+            return (
+                "plan",
+                generator.pick([
+                    "pro", ["$inGroup": "premium"], ["$notInGroup": "premium"], ["$in": ["free"]],
+                    ["$inGroup": "nothing"],
+                ])
+            )
         case 3:
             let version = JSON.string(generator.pick(Self.versions))
-            return ("version", generator.pick([
-                ["$veq": version], ["$vne": version], ["$vgt": version], ["$vgte": version], ["$vlt": version], ["$vlte": version],
-            ]))
+            return (
+                "version",
+                generator.pick([
+                    ["$veq": version], ["$vne": version], ["$vgt": version], ["$vgte": version], ["$vlt": version],
+                    ["$vlte": version],
+                ])
+            )
         case 4:
             let tag = JSON.string(generator.pick(Self.tags))
-            return ("tags", generator.pick([
-                ["$elemMatch": ["$eq": tag]], ["$size": .int(Int.random(in: 0...3, using: &generator))], ["$size": ["$gt": 1]],
-                ["$all": [tag, "a"]], ["$alli": ["A"]], ["$in": [tag]], ["$nin": [tag]], ["$type": "array"],
-                ["a", "b"], ["$elemMatch": ["$in": ["news", "vip"]]],
-            ]))
+            return (
+                "tags",
+                generator.pick([
+                    ["$elemMatch": ["$eq": tag]], ["$size": .int(Int.random(in: 0...3, using: &generator))],
+                    ["$size": ["$gt": 1]],
+                    ["$all": [tag, "a"]], ["$alli": ["A"]], ["$in": [tag]], ["$nin": [tag]], ["$type": "array"],
+                    ["a", "b"], ["$elemMatch": ["$in": ["news", "vip"]]],
+                ])
+            )
         case 5:
             return ("beta", generator.pick([true, false, ["$eq": true], ["$ne": false], ["$exists": true]]))
         case 6:
-            return (generator.pick(["profile.score", "profile.region"]), generator.pick([
-                ["$gt": 50], ["$lt": 20], ["$exists": true], ["$type": "number"], ["$in": ["north", "south"]],
-            ]))
+            return (
+                generator.pick(["profile.score", "profile.region"]),
+                generator.pick([
+                    ["$gt": 50], ["$lt": 20], ["$exists": true], ["$type": "number"], ["$in": ["north", "south"]],
+                ])
+            )
         case 7:
-            return ("id", generator.pick([
-                ["$inGroup": "vips"], ["$notInGroup": "vips"], ["$regex": "^u1"], ["$exists": true],
-            ]))
+            return (
+                "id",
+                generator.pick([
+                    ["$inGroup": "vips"], ["$notInGroup": "vips"], ["$regex": "^u1"], ["$exists": true],
+                ])
+            )
         case 8:
             return ("email", generator.pick([["$regex": "@example\\.com$"], ["$regexi": "^ADA"], ["$regex": "("]]))
         case 9:
@@ -279,27 +326,40 @@ struct DifferentialPayloads {
         if generator.chance(0.6) { attributes["deviceId"] = .string("d\(Int.random(in: 0..<5000, using: &generator))") }
         if generator.chance(0.5) { attributes["company"] = .string("c\(Int.random(in: 0..<300, using: &generator))") }
         attributes["country"] = .string(generator.pick(Self.countries))
-        attributes["age"] = generator.chance(0.8) ? .int(Int.random(in: 10...80, using: &generator)) : .real(Double(Int.random(in: 100...800, using: &generator)) / 10)
+        attributes["age"] =
+            generator.chance(0.8)
+            ? .int(Int.random(in: 10...80, using: &generator))
+            : .real(Double(Int.random(in: 100...800, using: &generator)) / 10)
         attributes["plan"] = .string(generator.pick(Self.plans))
         attributes["version"] = .string(generator.pick(Self.versions))
-        attributes["tags"] = .array((0..<Int.random(in: 0...3, using: &generator)).map { _ in .string(generator.pick(Self.tags)) })
+        attributes["tags"] = .array(
+            (0..<Int.random(in: 0...3, using: &generator)).map { _ in .string(generator.pick(Self.tags)) })
         attributes["beta"] = .bool(generator.chance(0.5))
-        attributes["profile"] = ["score": .int(Int.random(in: 0...100, using: &generator)), "region": .string(generator.pick(["north", "south", "east"]))]
+        attributes["profile"] = [
+            "score": .int(Int.random(in: 0...100, using: &generator)),
+            "region": .string(generator.pick(["north", "south", "east"])),
+        ]
         attributes["email"] = .string(generator.pick(["ada@example.com", "bob@example.org", "Ada@Example.com"]))
         var context: JSONObject = ["attributes": .object(attributes)]
         let unconditioned = experiments.filter { !$0.conditioned && !$0.key.isEmpty }
         if generator.chance(0.08), let experiment = unconditioned.randomElement(using: &generator) {
-            context["url"] = .string("https://shop.example/p?\(experiment.key)=\(Int.random(in: 0...2, using: &generator))#top")
+            context["url"] = .string(
+                "https://shop.example/p?\(experiment.key)=\(Int.random(in: 0...2, using: &generator))#top")
         }
         if generator.chance(0.05), let experiment = unconditioned.randomElement(using: &generator) {
             context["forcedVariations"] = [experiment.key: .int(Int.random(in: 0...1, using: &generator))]
         }
         if generator.chance(0.4) {
             var documents: [JSON] = []
-            for experiment in experiments where !experiment.conditioned && !experiment.key.isEmpty && generator.chance(0.15) {
-                let attribute = experiment.fallback.flatMap { generator.chance(0.4) ? $0 : nil } ?? experiment.hashAttribute
-                guard let value = attributes[attribute], let text = value.stringValue ?? value.integerValue.map({ String($0) }) else { continue }
-                let version = generator.chance(0.8) ? experiment.bucketVersion : Int.random(in: 0...2, using: &generator)
+            for experiment in experiments
+            where !experiment.conditioned && !experiment.key.isEmpty && generator.chance(0.15) {
+                let attribute =
+                    experiment.fallback.flatMap { generator.chance(0.4) ? $0 : nil } ?? experiment.hashAttribute
+                guard let value = attributes[attribute],
+                    let text = value.stringValue ?? value.integerValue.map({ String($0) })
+                else { continue }
+                let version =
+                    generator.chance(0.8) ? experiment.bucketVersion : Int.random(in: 0...2, using: &generator)
                 let variation = generator.chance(0.9) ? generator.pick(experiment.metaKeys) : "stale"
                 documents.append([
                     "attributeName": .string(attribute), "attributeValue": .string(text),

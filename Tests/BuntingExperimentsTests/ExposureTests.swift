@@ -6,24 +6,52 @@ import Testing
 /// passthrough arms and prerequisite experiments included, each once.
 @Suite struct ExposureTests {
     static let payload = GrowthBookPayload(features: [
-        "button": ["defaultValue": "grey", "rules": [[
-            "key": "button-test", "variations": ["grey", "green"], "meta": [["key": "control"], ["key": "green"]],
-            "hashAttribute": "id", "hashVersion": 2,
-        ]]],
-        "passthrough": ["defaultValue": "default", "rules": [
-            ["key": "holdout", "variations": ["held", "released"], "weights": [1, 0], "meta": [["key": "held", "passthrough": true], ["key": "released"]]],
-            ["force": "after-passthrough"],
-        ]],
-        "child": ["defaultValue": false, "rules": [[
-            "parentConditions": [["id": "button", "condition": ["value": ["$exists": true]]]], "force": true,
-        ]]],
-        "remote": ["rules": [[
-            "force": "from-proxy",
-            "tracks": [["experiment": ["key": "remote-test"], "result": ["variationId": 1, "key": "b", "hashAttribute": "id", "hashValue": "u1"]]],
-        ]]],
+        "button": [
+            "defaultValue": "grey",
+            "rules": [
+                [
+                    "key": "button-test", "variations": ["grey", "green"],
+                    "meta": [["key": "control"], ["key": "green"]],
+                    "hashAttribute": "id", "hashVersion": 2,
+                ]
+            ],
+        ],
+        "passthrough": [
+            "defaultValue": "default",
+            "rules": [
+                [
+                    "key": "holdout", "variations": ["held", "released"], "weights": [1, 0],
+                    "meta": [["key": "held", "passthrough": true], ["key": "released"]],
+                ],
+                ["force": "after-passthrough"],
+            ],
+        ],
+        "child": [
+            "defaultValue": false,
+            "rules": [
+                [
+                    "parentConditions": [["id": "button", "condition": ["value": ["$exists": true]]]], "force": true,
+                ]
+            ],
+        ],
+        "remote": [
+            "rules": [
+                [
+                    "force": "from-proxy",
+                    "tracks": [
+                        [
+                            "experiment": ["key": "remote-test"],
+                            "result": ["variationId": 1, "key": "b", "hashAttribute": "id", "hashValue": "u1"],
+                        ]
+                    ],
+                ]
+            ]
+        ],
     ])
 
-    static func evaluator(_ context: EvaluationContext = EvaluationContext(attributes: ["id": "u1"])) -> GrowthBookEvaluator {
+    static func evaluator(_ context: EvaluationContext = EvaluationContext(attributes: ["id": "u1"]))
+        -> GrowthBookEvaluator
+    {
         GrowthBookEvaluator(payload: payload, context: context)
     }
 
@@ -47,7 +75,8 @@ import Testing
         var forced = Self.evaluator(EvaluationContext(attributes: ["id": "u1"], forcedVariations: ["button-test": 1]))
         #expect(forced.evaluateFeature("button").value == "green")
         #expect(forced.takeExposures().isEmpty)
-        var queried = Self.evaluator(EvaluationContext(attributes: ["id": "u1"], url: "https://shop.example/?button-test=0"))
+        var queried = Self.evaluator(
+            EvaluationContext(attributes: ["id": "u1"], url: "https://shop.example/?button-test=0"))
         #expect(queried.evaluateFeature("button").value == "grey")
         #expect(queried.takeExposures().isEmpty)
         var overridden = Self.evaluator(EvaluationContext(attributes: ["id": "u1"], forcedFeatures: ["button": "red"]))
@@ -72,10 +101,14 @@ import Testing
     }
 
     @Test func theDeduplicationKeyTellsExposuresApart() {
-        let a = Exposure(experimentKey: "e", variationId: 1, variationKey: "1", hashAttribute: "id", hashValue: "u", featureId: nil)
-        let b = Exposure(experimentKey: "e", variationId: 0, variationKey: "0", hashAttribute: "id", hashValue: "u", featureId: nil)
-        let c = Exposure(experimentKey: "e", variationId: 1, variationKey: "1", hashAttribute: "id", hashValue: 5, featureId: nil)
-        let d = Exposure(experimentKey: "e", variationId: 1, variationKey: "1", hashAttribute: "id", hashValue: "5", featureId: "f")
+        let a = Exposure(
+            experimentKey: "e", variationId: 1, variationKey: "1", hashAttribute: "id", hashValue: "u", featureId: nil)
+        let b = Exposure(
+            experimentKey: "e", variationId: 0, variationKey: "0", hashAttribute: "id", hashValue: "u", featureId: nil)
+        let c = Exposure(
+            experimentKey: "e", variationId: 1, variationKey: "1", hashAttribute: "id", hashValue: 5, featureId: nil)
+        let d = Exposure(
+            experimentKey: "e", variationId: 1, variationKey: "1", hashAttribute: "id", hashValue: "5", featureId: "f")
         #expect(Set([a, b, c].map(\.deduplicationKey)).count == 3)
         #expect(c.json["hashValue"] == 5)
         #expect(d.json["featureId"] == "f")

@@ -81,7 +81,8 @@ import Testing
     }
 
     static func hash(_ fields: [JSON]) -> String? {
-        let n = Bucketing.hash(seed: fields[0].stringValue ?? "", value: fields[1].stringValue ?? "", version: fields[2].doubleValue ?? 0)
+        let n = Bucketing.hash(
+            seed: fields[0].stringValue ?? "", value: fields[1].stringValue ?? "", version: fields[2].doubleValue ?? 0)
         let got: JSON = n.map { .real($0) } ?? .null
         return sameJSON(got, fields[3]) ? nil : "got \(got.encodedString())"
     }
@@ -94,14 +95,16 @@ import Testing
         guard case .array(let expected) = fields[2], expected.count == ranges.count else { return "got \(ranges)" }
         for (range, pair) in zip(ranges, expected) {
             guard let start = pair[0]?.doubleValue, let end = pair[1]?.doubleValue,
-                  abs(start - range.start) < 1e-6, abs(end - range.end) < 1e-6
+                abs(start - range.start) < 1e-6, abs(end - range.end) < 1e-6
             else { return "got \(ranges)" }
         }
         return nil
     }
 
     static func chooseVariation(_ fields: [JSON]) -> String? {
-        let ranges = (fields[2].arrayValue ?? []).map { BucketRange(start: $0[0]?.doubleValue ?? 0, end: $0[1]?.doubleValue ?? 0) }
+        let ranges = (fields[2].arrayValue ?? []).map {
+            BucketRange(start: $0[0]?.doubleValue ?? 0, end: $0[1]?.doubleValue ?? 0)
+        }
         let got = Bucketing.chooseVariation(fields[1].doubleValue ?? 0, ranges: ranges)
         return got == Int(fields[3].integerValue ?? 99) ? nil : "got \(got)"
     }
@@ -116,14 +119,16 @@ import Testing
 
     static func inNamespace(_ fields: [JSON]) -> String? {
         guard case .array(let parts) = fields[2], parts.count == 3 else { return "bad case" }
-        let namespace = Namespace(id: parts[0].stringValue ?? "", start: parts[1].doubleValue ?? 0, end: parts[2].doubleValue ?? 0)
+        let namespace = Namespace(
+            id: parts[0].stringValue ?? "", start: parts[1].doubleValue ?? 0, end: parts[2].doubleValue ?? 0)
         let got = Bucketing.inNamespace(fields[1].stringValue ?? "", namespace)
         return got == fields[3].boolValue ? nil : "got \(got)"
     }
 
     static func equalWeights(_ fields: [JSON]) -> String? {
         let got = JSON.array(Bucketing.equalWeights(Int(fields[0].integerValue ?? 0)).map { .real($0) })
-        guard case .array(let expected) = fields[1], case .array(let weights) = got, expected.count == weights.count else {
+        guard case .array(let expected) = fields[1], case .array(let weights) = got, expected.count == weights.count
+        else {
             return "got \(got.encodedString())"
         }
         for (a, b) in zip(weights, expected) where abs((a.doubleValue ?? 0) - (b.doubleValue ?? 9)) > 1e-6 {
@@ -148,14 +153,16 @@ import Testing
     /// A payload and an evaluation context from a case's context object.
     static func evaluator(_ context: JSON, stickyStore: InMemoryStickyBucketStore? = nil) -> GrowthBookEvaluator {
         let payload = GrowthBookPayload(
-            features: context["features"], savedGroups: context["savedGroups"], contextualBandits: context["contextualBandits"])
+            features: context["features"], savedGroups: context["savedGroups"],
+            contextualBandits: context["contextualBandits"])
         var forced: [String: Int] = [:]
         if case .object(let members)? = context["forcedVariations"] {
             for (key, value) in members { forced[key] = value.integerValue.map { Int($0) } }
         }
         let evaluation = EvaluationContext(
             attributes: context["attributes"] ?? .object(JSONObject()), url: context["url"]?.stringValue ?? "",
-            forcedVariations: forced, enabled: context["enabled"]?.boolValue ?? true, qaMode: context["qaMode"]?.boolValue ?? false)
+            forcedVariations: forced, enabled: context["enabled"]?.boolValue ?? true,
+            qaMode: context["qaMode"]?.boolValue ?? false)
         let documents = stickyStore.map { $0.documents(for: payload, attributes: evaluation.attributes) }
         return GrowthBookEvaluator(payload: payload, context: evaluation, stickyDocuments: documents)
     }
@@ -198,7 +205,8 @@ import Testing
         // The user's documents: those read for the evaluation, as saved after it.
         var documents = JSONObject()
         for document in evaluator.currentStickyDocuments {
-            documents[document.key] = store.document(attributeName: document.attributeName, attributeValue: document.attributeValue)?.json
+            documents[document.key] =
+                store.document(attributeName: document.attributeName, attributeValue: document.attributeValue)?.json
         }
         return sameJSON(.object(documents), fields[5]) ? nil : "documents \(JSON.object(documents).encodedString())"
     }

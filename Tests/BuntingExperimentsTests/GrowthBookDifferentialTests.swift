@@ -24,7 +24,9 @@ import Testing
         var mismatches: [String] = []
         var exposures = 0
         var documents = 0
-        for (seed, featureCount, contextCount) in [(0x6B01 as UInt64, 60, 1_500), (0x6B02, 120, 700), (0x6B03, 25, 1_500)] {
+        for (seed, featureCount, contextCount) in [
+            (0x6B01 as UInt64, 60, 1_500), (0x6B02, 120, 700), (0x6B03, 25, 1_500),
+        ] {
             var generator = DifferentialPayloads(seed: seed)
             let payload = generator.payload(featureCount: featureCount)
             let contexts = (0..<contextCount).map { generator.context(index: $0) }
@@ -34,9 +36,13 @@ import Testing
             documents += outcome.documents
             mismatches += outcome.mismatches.map { "seed \(seed): \($0)" }
         }
-        print("growthbook differential vs growthbook 4.0.0: \(compared) feature evaluations, \(exposures) exposures, \(documents) sticky documents, \(mismatches.count) mismatches")
+        print(
+            "growthbook differential vs growthbook 4.0.0: \(compared) feature evaluations, "
+                + "\(exposures) exposures, \(documents) sticky documents, \(mismatches.count) mismatches")
         let mismatchCount = mismatches.count
-        #expect(mismatchCount == 0, "first: \(mismatches.prefix(6).map { String($0.prefix(3000)) }.joined(separator: "\n"))")
+        #expect(
+            mismatchCount == 0, "first: \(mismatches.prefix(6).map { String($0.prefix(3000)) }.joined(separator: "\n"))"
+        )
     }
 
     struct Outcome {
@@ -51,7 +57,8 @@ import Testing
             Issue.record("growthbook 4.0.0 is not installed: run scripts/setup --test (it makes \(Self.venv))")
             return Outcome()
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bunting-growthbook-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bunting-growthbook-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let payloadFile = directory.appendingPathComponent("payload.json")
@@ -59,11 +66,13 @@ import Testing
         let input = try OracleProcess.inputFile(contexts.map { $0.encodedString() })
         defer { try? FileManager.default.removeItem(at: input) }
         let script = TestPaths.packageRoot.appendingPathComponent("Tests/python/growthbook_oracle.py")
-        let oracle = try OracleProcess(executable: python, arguments: [script.path, "--fix-sticky-merge", payloadFile.path], input: input)
+        let oracle = try OracleProcess(
+            executable: python, arguments: [script.path, "--fix-sticky-merge", payloadFile.path], input: input)
 
         // Evaluated here while the oracle runs.
         let compiled = GrowthBookPayload(
-            features: payload["features"], savedGroups: payload["savedGroups"], contextualBandits: payload["contextualBandits"])
+            features: payload["features"], savedGroups: payload["savedGroups"],
+            contextualBandits: payload["contextualBandits"])
         #expect(compiled.problems.isEmpty, "\(compiled.problems)")
         var mine: [(results: [FeatureResult], exposures: [Exposure], documents: JSON)] = []
         for context in contexts {
@@ -88,18 +97,26 @@ import Testing
                 }
             }
             let theirExposures = answer["exposures"] ?? .array([])
-            let myExposures = JSON.array(exposures.map {
-                [.string($0.experimentKey), .int($0.variationId), .string($0.variationKey), .string($0.hashAttribute), $0.hashValue,
-                 $0.featureId.map { .string($0) } ?? .null]
-            })
+            let myExposures = JSON.array(
+                exposures.map {
+                    [
+                        .string($0.experimentKey), .int($0.variationId), .string($0.variationKey),
+                        .string($0.hashAttribute), $0.hashValue,
+                        $0.featureId.map { .string($0) } ?? .null,
+                    ]
+                })
             outcome.exposures += exposures.count
             if !sameJSON(myExposures, theirExposures) {
-                outcome.mismatches.append("exposures for \(context.encodedString()):\n  mine   \(myExposures.encodedString())\n  theirs \(theirExposures.encodedString())")
+                outcome.mismatches.append(
+                    "exposures for \(context.encodedString()):\n  mine   "
+                        + "\(myExposures.encodedString())\n  theirs \(theirExposures.encodedString())")
             }
             let theirDocuments = answer["docs"] ?? .null
             outcome.documents += documents.objectValue?.count ?? 0
             if !sameJSON(documents, theirDocuments) {
-                outcome.mismatches.append("sticky documents for \(context.encodedString()):\n  mine   \(documents.encodedString())\n  theirs \(theirDocuments.encodedString())")
+                outcome.mismatches.append(
+                    "sticky documents for \(context.encodedString()):\n  mine   "
+                        + "\(documents.encodedString())\n  theirs \(theirDocuments.encodedString())")
             }
         }
         return outcome
@@ -139,11 +156,15 @@ import Testing
         var ours = mine.json
         var their = theirs
         if case .object(var object) = ours, case .object(var other) = their {
-            if let experiment = object["experiment"]?.objectValue, let otherExperiment = other["experiment"]?.objectValue {
+            if let experiment = object["experiment"]?.objectValue,
+                let otherExperiment = other["experiment"]?.objectValue
+            {
                 var projected = JSONObject()
                 for (key, value) in experiment {
                     // The package writes these only when truthy (`Experiment.to_dict`).
-                    let droppedWhenFalsy = ["bucketVersion", "minBucketVersion", "disableStickyBucketing", "fallbackAttribute"].contains(key)
+                    let droppedWhenFalsy = [
+                        "bucketVersion", "minBucketVersion", "disableStickyBucketing", "fallbackAttribute",
+                    ].contains(key)
                     let theirsAbsent = otherExperiment[key] == nil || otherExperiment[key] == .null
                     // Its Experiment also forgets the fallback attribute of an experiment without
                     // sticky bucketing (which never reads it).
@@ -185,7 +206,8 @@ import Testing
         return [
             Difference(
                 name: "relational comparisons coerce (a string attribute against a number)",
-                feature: ["rules": [["condition": ["age": ["$gt": 5]], "force": "adult"]]], context: ["attributes": ["age": "8"]],
+                feature: ["rules": [["condition": ["age": ["$gt": 5]], "force": "adult"]]],
+                context: ["attributes": ["age": "8"]],
                 value: "adult", source: .force),
             Difference(
                 name: "equality coerces (a number attribute against a string)",
@@ -197,24 +219,29 @@ import Testing
                 context: ["attributes": ["tags": [0]]], value: nil, source: .defaultValue),
             Difference(
                 name: "forced feature values are an override",
-                feature: ["defaultValue": 1], context: ["attributes": [:], "forcedFeatures": ["diff-3": 2]], value: 2, source: .override),
+                feature: ["defaultValue": 1], context: ["attributes": [:], "forcedFeatures": ["diff-3": 2]], value: 2,
+                source: .override),
             Difference(
                 name: "rollout coverage includes its bound",
                 feature: ["rules": [["force": "in", "coverage": 0.5, "seed": "rollout"]]],
                 context: ["attributes": ["id": .string("u\(edge)")]], value: "in", source: .force),
             Difference(
                 name: "a true hash attribute is hashed as \"true\"",
-                feature: ["rules": [["force": "in", "coverage": 0.99]]], context: ["attributes": ["id": true]], value: "in", source: .force),
+                feature: ["rules": [["force": "in", "coverage": 0.99]]], context: ["attributes": ["id": true]],
+                value: "in", source: .force),
             Difference(
                 name: "an experiment rule's condition is checked after forced variations",
                 feature: ["rules": [["key": "e-7", "variations": ["a", "b"], "condition": ["plan": "pro"]]]],
-                context: ["attributes": ["id": "u1", "plan": "free"], "forcedVariations": ["e-7": 1]], value: "b", source: .experiment),
+                context: ["attributes": ["id": "u1", "plan": "free"], "forcedVariations": ["e-7": 1]], value: "b",
+                source: .experiment),
             Difference(
                 name: "force: null is a force rule",
-                feature: ["defaultValue": "default", "rules": [["force": nil]]], context: ["attributes": [:]], value: nil, source: .force),
+                feature: ["defaultValue": "default", "rules": [["force": nil]]], context: ["attributes": [:]],
+                value: nil, source: .force),
             Difference(
                 name: "$regex reads a missing attribute as \"null\"",
-                feature: ["rules": [["condition": ["name": ["$regex": "^null$"]], "force": "matched"]]], context: ["attributes": [:]],
+                feature: ["rules": [["condition": ["name": ["$regex": "^null$"]], "force": "matched"]]],
+                context: ["attributes": [:]],
                 value: "matched", source: .force),
             Difference(
                 name: "an unknown operator is false, also under $not",
@@ -226,14 +253,23 @@ import Testing
                 context: ["attributes": ["name": "bob"]], value: nil, source: .defaultValue),
             Difference(
                 name: "version operators read numbers as versions",
-                feature: ["rules": [["condition": ["v": ["$vgt": "1.0.0"]], "force": "newer"]]], context: ["attributes": ["v": 2]],
+                feature: ["rules": [["condition": ["v": ["$vgt": "1.0.0"]], "force": "newer"]]],
+                context: ["attributes": ["v": 2]],
                 value: "newer", source: .force),
             Difference(
                 name: "without a fallback attribute, the sticky lookup reads id's document",
-                feature: ["rules": [["key": "e-12", "variations": ["a", "b"], "weights": [1, 0], "hashAttribute": "company",
-                                     "meta": [["key": "a"], ["key": "b"]]]]],
-                context: ["attributes": ["id": "u1", "company": "c1"],
-                          "stickyDocs": [["attributeName": "id", "attributeValue": "u1", "assignments": ["e-12__0": "b"]]]],
+                feature: [
+                    "rules": [
+                        [
+                            "key": "e-12", "variations": ["a", "b"], "weights": [1, 0], "hashAttribute": "company",
+                            "meta": [["key": "a"], ["key": "b"]],
+                        ]
+                    ]
+                ],
+                context: [
+                    "attributes": ["id": "u1", "company": "c1"],
+                    "stickyDocs": [["attributeName": "id", "attributeValue": "u1", "assignments": ["e-12__0": "b"]]],
+                ],
                 value: "b", source: .experiment),
             Difference(
                 name: "weights need only sum to 1 (a negative weight is used)",
@@ -253,14 +289,18 @@ import Testing
         let payloadJSON: JSON = ["features": .object(features)]
         let payload = GrowthBookPayload(features: payloadJSON["features"])
         #expect(payload.problems.isEmpty, "\(payload.problems)")
-        let answers = try Self.oracle(python, payload: payloadJSON, contexts: differences.map(\.context), fixStickyMerge: true)
+        let answers = try Self.oracle(
+            python, payload: payloadJSON, contexts: differences.map(\.context), fixStickyMerge: true)
         for (index, difference) in differences.enumerated() {
             let (results, _, _) = GrowthBookDifferentialTests.evaluate(payload, difference.context)
             let mine = results[index]
-            #expect(mine.value == difference.value && mine.source == difference.source,
-                    "\(difference.name): Bunting gives \(mine.json.encodedString())")
+            #expect(
+                mine.value == difference.value && mine.source == difference.source,
+                "\(difference.name): Bunting gives \(mine.json.encodedString())")
             let theirs = answers[index]["results"]?[index] ?? .null
-            #expect(GrowthBookDifferentialTests.difference(mine, theirs) != nil, "\(difference.name): the package agrees")
+            #expect(
+                GrowthBookDifferentialTests.difference(mine, theirs) != nil,
+                "\(difference.name): the package agrees")
         }
     }
 
@@ -272,13 +312,25 @@ import Testing
             Issue.record("growthbook 4.0.0 is not installed: run scripts/setup --test")
             return
         }
-        let payloadJSON: JSON = ["features": ["f": ["rules": [[
-            "key": "e", "variations": ["a", "b"], "meta": [["key": "a"], ["key": "b"]], "fallbackAttribute": "deviceId",
-        ]]]]]
-        let context: JSON = ["attributes": ["id": "u1", "deviceId": "d1"], "stickyDocs": [
-            ["attributeName": "id", "attributeValue": "u1", "assignments": ["other__0": "x"]],
-            ["attributeName": "deviceId", "attributeValue": "d1", "assignments": ["elsewhere__0": "y"]],
-        ]]
+        let payloadJSON: JSON = [
+            "features": [
+                "f": [
+                    "rules": [
+                        [
+                            "key": "e", "variations": ["a", "b"], "meta": [["key": "a"], ["key": "b"]],
+                            "fallbackAttribute": "deviceId",
+                        ]
+                    ]
+                ]
+            ]
+        ]
+        let context: JSON = [
+            "attributes": ["id": "u1", "deviceId": "d1"],
+            "stickyDocs": [
+                ["attributeName": "id", "attributeValue": "u1", "assignments": ["other__0": "x"]],
+                ["attributeName": "deviceId", "attributeValue": "d1", "assignments": ["elsewhere__0": "y"]],
+            ],
+        ]
         let payload = GrowthBookPayload(features: payloadJSON["features"])
         let (_, _, mine) = GrowthBookDifferentialTests.evaluate(payload, context)
         let unfixed = try Self.oracle(python, payload: payloadJSON, contexts: [context], fixStickyMerge: false)
@@ -289,7 +341,8 @@ import Testing
     }
 
     static func oracle(_ python: URL, payload: JSON, contexts: [JSON], fixStickyMerge: Bool) throws -> [JSON] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bunting-growthbook-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bunting-growthbook-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let payloadFile = directory.appendingPathComponent("payload.json")
@@ -298,6 +351,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: input) }
         let script = TestPaths.packageRoot.appendingPathComponent("Tests/python/growthbook_oracle.py")
         let arguments = [script.path] + (fixStickyMerge ? ["--fix-sticky-merge"] : []) + [payloadFile.path]
-        return try OracleProcess(executable: python, arguments: arguments, input: input).finish().map { try JSON.parse(String($0)) }
+        return try OracleProcess(executable: python, arguments: arguments, input: input).finish().map {
+            try JSON.parse(String($0))
+        }
     }
 }

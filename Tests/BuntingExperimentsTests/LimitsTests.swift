@@ -70,13 +70,17 @@ import Testing
                 case "meta": entries = (0..<count).map { ["key": .string(String($0))] }
                 default: entries = Array(repeating: .real(1 / Double(count)), count: count)
                 }
-                var object: JSONObject = ["variations": .array(Array(repeating: 0, count: field == "variations" ? count : 2))]
+                var object: JSONObject = [
+                    "variations": .array(Array(repeating: 0, count: field == "variations" ? count : 2))
+                ]
                 if field != "variations" { object[field] = .array(entries) }
                 return ["f": ["rules": [.object(object)]]]
             }
             #expect(Self.load(rule(limit)).problems.isEmpty, "\(field) at the limit")
             let past = Self.load(rule(limit + 1))
-            #expect(past.problems.map(\.pointer.description) == ["/features/f/rules/0/\(field)"], "\(field) past the limit")
+            #expect(
+                past.problems.map(\.pointer.description) == ["/features/f/rules/0/\(field)"],
+                "\(field) past the limit")
         }
     }
 
@@ -84,16 +88,29 @@ import Testing
         let limit = PayloadLimits.default.maxPatternLength
         #expect(limit == 1_024)
         func feature(_ length: Int) -> JSON {
-            ["f": ["rules": [["condition": ["name": ["$regex": .string(String(repeating: "a", count: length))]], "force": 1]]]]
+            [
+                "f": [
+                    "rules": [
+                        ["condition": ["name": ["$regex": .string(String(repeating: "a", count: length))]], "force": 1]
+                    ]
+                ]
+            ]
         }
         #expect(Self.load(feature(limit)).problems.isEmpty)
-        #expect(Self.load(feature(limit + 1)).problems.map(\.pointer.description) == ["/features/f/rules/0/condition/name/$regex"])
+        #expect(
+            Self.load(feature(limit + 1)).problems.map(\.pointer.description) == [
+                "/features/f/rules/0/condition/name/$regex"
+            ])
     }
 
     @Test func patternComplexityAndUnsupportedSyntax() {
         for pattern in ["(a{1000}){1000}", "(?<=a)b"] {
-            let payload = Self.load(["f": ["rules": [["condition": ["name": ["$regexi": .string(pattern)]], "force": 1]]]])
-            #expect(payload.problems.map(\.pointer.description) == ["/features/f/rules/0/condition/name/$regexi"], "\(pattern)")
+            let payload = Self.load([
+                "f": ["rules": [["condition": ["name": ["$regexi": .string(pattern)]], "force": 1]]]
+            ])
+            #expect(
+                payload.problems.map(\.pointer.description) == ["/features/f/rules/0/condition/name/$regexi"],
+                "\(pattern)")
         }
         // An invalid pattern is no problem: it evaluates false, as in JavaScript.
         let invalid = Self.load(["f": ["rules": [["condition": ["name": ["$regex": "("]], "force": 1]]]])
@@ -124,13 +141,18 @@ import Testing
         var features = JSONObject()
         for level in 0..<30 {
             let parent: JSON = ["id": .string("f\(level + 1)"), "condition": ["value": ["$exists": false]]]
-            features["f\(level)"] = ["rules": [["parentConditions": [parent, parent], "force": 1], ["parentConditions": [parent], "force": 2]]]
+            features["f\(level)"] = [
+                "rules": [
+                    ["parentConditions": [parent, parent], "force": 1], ["parentConditions": [parent], "force": 2],
+                ]
+            ]
         }
         features["f30"] = ["defaultValue": 0, "rules": [["condition": ["s": ["$regex": "^(a|aa)+$"]], "force": 1]]]
         let payload = Self.load(.object(features))
         #expect(payload.problems.isEmpty)
         var evaluator = GrowthBookEvaluator(
-            payload: payload, context: EvaluationContext(attributes: ["s": .string(String(repeating: "a", count: 5_000) + "b")]))
+            payload: payload,
+            context: EvaluationContext(attributes: ["s": .string(String(repeating: "a", count: 5_000) + "b")]))
         let result = evaluator.evaluateFeature("f0")
         #expect(result.exhaustedBudget)
     }
@@ -158,9 +180,15 @@ import Testing
     static func chain(_ length: Int) -> JSON {
         var features = JSONObject()
         for index in 0..<length - 1 {
-            features["f\(index)"] = ["defaultValue": false, "rules": [[
-                "parentConditions": [["id": .string("f\(index + 1)"), "condition": ["value": true]]], "force": true,
-            ]]]
+            features["f\(index)"] = [
+                "defaultValue": false,
+                "rules": [
+                    [
+                        "parentConditions": [["id": .string("f\(index + 1)"), "condition": ["value": true]]],
+                        "force": true,
+                    ]
+                ],
+            ]
         }
         features["f\(length - 1)"] = ["defaultValue": true]
         return .object(features)

@@ -48,7 +48,8 @@ final class OracleProcess: @unchecked Sendable {
 
     /// Writes `lines` (one JSON value each) to a temporary file for a child's stdin.
     static func inputFile(_ lines: [String]) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bunting-oracle-\(UUID().uuidString).ndjson")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bunting-oracle-\(UUID().uuidString).ndjson")
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: url)
         return url
     }

@@ -8,31 +8,39 @@ import Testing
 @Suite struct PayloadTests {
     @Test func aPayloadIsRecognisedByItsTopLevelKeys() {
         #expect(GrowthBookPayload.isPayload(topLevelKeys: ["features", "dateUpdated"]))
-        #expect(GrowthBookPayload.isPayload(topLevelKeys: ["status", "features", "experiments", "savedGroups", "contextualBandits"]))
+        #expect(
+            GrowthBookPayload.isPayload(topLevelKeys: [
+                "status", "features", "experiments", "savedGroups", "contextualBandits",
+            ]))
         #expect(GrowthBookPayload.isPayload(topLevelKeys: ["encryptedFeatures", "features"]))
-        #expect(!GrowthBookPayload.isPayload(topLevelKeys: ["flags", "features"]), "Bunting's document with a features section")
+        #expect(
+            !GrowthBookPayload.isPayload(topLevelKeys: ["flags", "features"]),
+            "Bunting's document with a features section")
         #expect(!GrowthBookPayload.isPayload(topLevelKeys: ["channels", "banners"]))
         #expect(!GrowthBookPayload.isPayload(topLevelKeys: ["dateUpdated"]))
     }
 
     @Test func aBrokenFeatureCostsThatFeatureOnly() throws {
-        let payload = try GrowthBookPayload(document: json("""
-            {"features": {
-              "good": {"defaultValue": 1, "rules": [{"condition": {"tier": "gold"}, "force": 2}]},
-              "bad-rules": {"defaultValue": 1, "rules": {"force": 2}},
-              "bad-weights": {"rules": [{"variations": [1, 2], "weights": [0.5, "half"]}]},
-              "bad-parent": {"rules": [{"parentConditions": [{"condition": {}}], "force": 1}]},
-              "not-an-object": 5
-            },
-            "savedGroups": {"g": "not a list"}}
-            """))
+        let payload = try GrowthBookPayload(
+            document: json(
+                """
+                {"features": {
+                  "good": {"defaultValue": 1, "rules": [{"condition": {"tier": "gold"}, "force": 2}]},
+                  "bad-rules": {"defaultValue": 1, "rules": {"force": 2}},
+                  "bad-weights": {"rules": [{"variations": [1, 2], "weights": [0.5, "half"]}]},
+                  "bad-parent": {"rules": [{"parentConditions": [{"condition": {}}], "force": 1}]},
+                  "not-an-object": 5
+                },
+                "savedGroups": {"g": "not a list"}}
+                """))
         #expect(payload.featureKeys == ["good", "bad-rules", "bad-weights", "bad-parent", "not-an-object"])
         #expect(payload.brokenFeatureKeys == ["bad-rules", "bad-weights", "bad-parent", "not-an-object"])
         let pointers = payload.problems.map(\.pointer.description)
-        #expect(pointers == [
-            "/savedGroups/g", "/features/bad-rules/rules", "/features/bad-weights/rules/0/weights/1",
-            "/features/bad-parent/rules/0/parentConditions/0/id", "/features/not-an-object",
-        ])
+        #expect(
+            pointers == [
+                "/savedGroups/g", "/features/bad-rules/rules", "/features/bad-weights/rules/0/weights/1",
+                "/features/bad-parent/rules/0/parentConditions/0/id", "/features/not-an-object",
+            ])
         var evaluator = GrowthBookEvaluator(payload: payload, context: EvaluationContext(attributes: ["tier": "gold"]))
         #expect(evaluator.evaluateFeature("good").value == 2)
         #expect(evaluator.evaluateFeature("bad-rules").source == .unknownFeature)
@@ -47,7 +55,8 @@ import Testing
     /// Bunting's own document may hold a `features` section: the same
     /// semantics, pointers below the document's root.
     @Test func aFeaturesSectionHasPayloadSemantics() {
-        let document = json("""
+        let document = json(
+            """
             {"flags": {}, "features": {"f": {"defaultValue": "x", "rules": [{"force": "y", "coverage": "all"}]}, "g": {"defaultValue": true}}}
             """)
         let section = GrowthBookPayload(features: document["features"], at: .root)
@@ -68,7 +77,10 @@ import Testing
     @Test func encryptedSectionsDecryptIntoThePlainOnes() throws {
         let document: JSON = [
             "features": [:],
-            "encryptedFeatures": .string(try Self.encrypted(#"{"f": {"defaultValue": 7}, "g": {"rules": [{"condition": {"id": {"$inGroup": "vip"}}, "force": 1}]}}"#)),
+            "encryptedFeatures": .string(
+                try Self.encrypted(
+                    #"{"f": {"defaultValue": 7}, "g": {"rules": [{"condition": {"id": {"$inGroup": "vip"}}, "force": 1}]}}"#
+                )),
             "encryptedSavedGroups": .string(try Self.encrypted(#"{"vip": ["ada"]}"#)),
         ]
         let payload = try GrowthBookPayload(document: document, decryptionKey: Self.key)
@@ -82,6 +94,8 @@ import Testing
         #expect(refused.featureKeys.isEmpty)
         #expect(refused.problems.map(\.pointer.description) == ["/encryptedFeatures", "/encryptedSavedGroups"])
         let keyless = try GrowthBookPayload(document: document)
-        #expect(keyless.problems.map(\.message) == Array(repeating: "encrypted, and no decryption key was given", count: 2))
+        #expect(
+            keyless.problems.map(\.message)
+                == Array(repeating: "encrypted, and no decryption key was given", count: 2))
     }
 }

@@ -19,17 +19,23 @@ import Testing
 
     @Test func commonPatternsMatchAsInJavaScript() {
         let cases: [(String, String, Bool, Bool)] = [
-            ("^ping", "pingpong", false, true), ("-12-25$", "1980-12-25", false, true), ("-12-25$", "1980-12-25x", false, false),
+            ("^ping", "pingpong", false, true), ("-12-25$", "1980-12-25", false, true),
+            ("-12-25$", "1980-12-25x", false, false),
             ("(Mobile|Tablet)", "Android Mobile", false, true), ("(mobile|tablet)", "Android Mobile", true, true),
             ("^\\d{3}-\\d{4}$", "555-1234", false, true), ("^[a-z]+@[a-z]+\\.com$", "ada@example.com", false, true),
             ("colou?r", "color", false, true), ("a.c", "a\nc", false, false), ("\\bcat\\b", "a cat!", false, true),
-            ("\\bcat\\b", "concat", false, false), ("(a)\\1", "aa", false, true), ("(?<x>ab)\\k<x>", "abab", false, true),
+            ("\\bcat\\b", "concat", false, false), ("(a)\\1", "aa", false, true),
+            ("(?<x>ab)\\k<x>", "abab", false, true),
             ("a(?=b)", "ab", false, true), ("a(?!b)", "ab", false, false), ("[^abc]", "abc", false, false),
-            ("x*", "", false, true), ("(a*)*b", "aaab", false, true), ("\\u00e9", "é", false, true), ("É", "é", true, true),
-            ("]", "]", false, true), ("a{,2}", "a{,2}", false, true), ("\\8", "8", false, true), ("\\cJ", "\n", false, true),
+            ("x*", "", false, true), ("(a*)*b", "aaab", false, true), ("\\u00e9", "é", false, true),
+            ("É", "é", true, true),
+            ("]", "]", false, true), ("a{,2}", "a{,2}", false, true), ("\\8", "8", false, true),
+            ("\\cJ", "\n", false, true),
         ]
         for (pattern, text, ignoreCase, expected) in cases {
-            #expect(Self.test(pattern, text, ignoreCase: ignoreCase) == expected, "/\(pattern)/\(ignoreCase ? "i" : "") on \(text)")
+            #expect(
+                Self.test(pattern, text, ignoreCase: ignoreCase) == expected,
+                "/\(pattern)/\(ignoreCase ? "i" : "") on \(text)")
         }
     }
 
@@ -78,7 +84,9 @@ import Testing
     }
 
     @Test func groupNestingIsBounded() {
-        let deep = String(repeating: "(", count: RegexParser.maxDepth) + "a" + String(repeating: ")", count: RegexParser.maxDepth)
+        let deep =
+            String(repeating: "(", count: RegexParser.maxDepth) + "a"
+            + String(repeating: ")", count: RegexParser.maxDepth)
         #expect(Self.compileError(deep) == nil)
         let tooDeep = "(" + deep + ")"
         #expect(Self.compileError(tooDeep) == .tooDeep(limit: RegexParser.maxDepth))
@@ -95,8 +103,10 @@ import Testing
     // MARK: - Against JavaScript
 
     static let atoms = [
-        "a", "b", "c", ".", "\\d", "\\w", "\\s", "\\D", "\\W", "[ab]", "[^a]", "[a-c]", "[\\d_]", "\\b", "\\B", "^", "$",
-        "(a)", "(?:ab)", "(a|b)", "(?=a)", "(?!b)", "\\1", "A", "\\.", "-", "é", "\\x41", "\\u0062", "[", "]", "{", "}", "(",
+        "a", "b", "c", ".", "\\d", "\\w", "\\s", "\\D", "\\W", "[ab]", "[^a]", "[a-c]", "[\\d_]", "\\b", "\\B", "^",
+        "$",
+        "(a)", "(?:ab)", "(a|b)", "(?=a)", "(?!b)", "\\1", "A", "\\.", "-", "é", "\\x41", "\\u0062", "[", "]", "{", "}",
+        "(",
         ")", "|", "\\", "\\0", "\\2", "\\c", "(?<n>a)", "\\k<n>",
     ]
     static let quantifiers = ["", "", "", "*", "+", "?", "{2}", "{1,2}", "{0,}", "*?", "+?", "{,1}", "{1"]
@@ -118,7 +128,10 @@ import Testing
     /// same answer, or both refusing the pattern. Lookbehind is not
     /// generated; patterns this matcher calls unsupported would be counted.
     @Test func generatedPatternsMatchNode() throws {
-        guard let node = ["/usr/bin/node", "/usr/bin/nodejs", "/usr/local/bin/node"].first(where: FileManager.default.isExecutableFile) else {
+        guard
+            let node = ["/usr/bin/node", "/usr/bin/nodejs", "/usr/local/bin/node"].first(
+                where: FileManager.default.isExecutableFile)
+        else {
             Issue.record("node is not installed (scripts/setup --test installs it)")
             return
         }
@@ -131,7 +144,8 @@ import Testing
         let input = try OracleProcess.inputFile(lines)
         defer { try? FileManager.default.removeItem(at: input) }
         let script = TestPaths.packageRoot.appendingPathComponent("Tests/js/regex_oracle.mjs")
-        let answers = try OracleProcess(executable: URL(fileURLWithPath: node), arguments: [script.path], input: input).finish()
+        let answers = try OracleProcess(executable: URL(fileURLWithPath: node), arguments: [script.path], input: input)
+            .finish()
         #expect(answers.count == cases.count)
         var mismatches: [String] = []
         var invalid = 0
@@ -148,10 +162,14 @@ import Testing
                 mine = "\(error)"
             }
             if mine != answer {
-                mismatches.append("/\(pattern)/\(ignoreCase ? "i" : "") on \(JSON.string(text).encodedString()): node \(answer), here \(mine)")
+                mismatches.append(
+                    "/\(pattern)/\(ignoreCase ? "i" : "") on "
+                        + "\(JSON.string(text).encodedString()): node \(answer), here \(mine)")
             }
         }
         print("regex vs node: \(cases.count) cases (\(invalid) invalid patterns), \(mismatches.count) mismatches")
-        #expect(mismatches.isEmpty, "\(mismatches.count) differ; first: \(mismatches.prefix(10).joined(separator: "\n"))")
+        #expect(
+            mismatches.isEmpty,
+            "\(mismatches.count) differ; first: \(mismatches.prefix(10).joined(separator: "\n"))")
     }
 }

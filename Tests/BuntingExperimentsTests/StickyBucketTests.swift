@@ -11,11 +11,15 @@ import Testing
         GrowthBookPayload(features: [
             "checkout": [
                 "defaultValue": "old",
-                "rules": [[
-                    "key": "checkout-test", "variations": ["old", "new"], "weights": .array(weights.map { .real($0) }),
-                    "meta": [["key": "control"], ["key": "treatment"]], "hashAttribute": "id", "fallbackAttribute": "deviceId",
-                    "bucketVersion": .int(bucketVersion), "minBucketVersion": .int(minBucketVersion),
-                ]],
+                "rules": [
+                    [
+                        "key": "checkout-test", "variations": ["old", "new"],
+                        "weights": .array(weights.map { .real($0) }),
+                        "meta": [["key": "control"], ["key": "treatment"]], "hashAttribute": "id",
+                        "fallbackAttribute": "deviceId",
+                        "bucketVersion": .int(bucketVersion), "minBucketVersion": .int(minBucketVersion),
+                    ]
+                ],
             ]
         ])
     }
@@ -88,14 +92,16 @@ import Testing
         var store = InMemoryStickyBucketStore()
         let anonymous: JSON = ["deviceId": "device-1"]
         var evaluator = GrowthBookEvaluator(
-            payload: payload, context: EvaluationContext(attributes: anonymous), stickyDocuments: store.documents(for: payload, attributes: anonymous))
+            payload: payload, context: EvaluationContext(attributes: anonymous),
+            stickyDocuments: store.documents(for: payload, attributes: anonymous))
         let first = evaluator.evaluateFeature("checkout")
         #expect(first.experimentResult?.hashAttribute == "deviceId")
         store.save(evaluator.takeChangedStickyDocuments())
 
         let loggedIn: JSON = ["id": "user-1", "deviceId": "device-1"]
         let docs = store.documents(for: payload, attributes: loggedIn)
-        evaluator = GrowthBookEvaluator(payload: payload, context: EvaluationContext(attributes: loggedIn), stickyDocuments: docs)
+        evaluator = GrowthBookEvaluator(
+            payload: payload, context: EvaluationContext(attributes: loggedIn), stickyDocuments: docs)
         let second = evaluator.evaluateFeature("checkout")
         #expect(second.value == first.value)
         #expect(second.experimentResult?.hashAttribute == "id")
@@ -106,13 +112,21 @@ import Testing
 
     @Test func disableStickyBucketingIgnoresDocuments() {
         let payload = GrowthBookPayload(features: [
-            "f": ["rules": [["key": "e", "variations": [0, 1], "meta": [["key": "a"], ["key": "b"]], "weights": [0, 1], "disableStickyBucketing": true]]],
+            "f": [
+                "rules": [
+                    [
+                        "key": "e", "variations": [0, 1], "meta": [["key": "a"], ["key": "b"]], "weights": [0, 1],
+                        "disableStickyBucketing": true,
+                    ]
+                ]
+            ]
         ])
         let store = InMemoryStickyBucketStore([
-            StickyAssignmentsDocument(attributeName: "id", attributeValue: "u", assignments: ["e__0": "a"]),
+            StickyAssignmentsDocument(attributeName: "id", attributeValue: "u", assignments: ["e__0": "a"])
         ])
         var evaluator = GrowthBookEvaluator(
-            payload: payload, context: EvaluationContext(attributes: ["id": "u"]), stickyDocuments: store.documents(for: payload, attributes: ["id": "u"]))
+            payload: payload, context: EvaluationContext(attributes: ["id": "u"]),
+            stickyDocuments: store.documents(for: payload, attributes: ["id": "u"]))
         #expect(evaluator.evaluateFeature("f").value == 1)
         #expect(evaluator.takeChangedStickyDocuments().isEmpty)
     }

@@ -9,7 +9,10 @@ import Testing
 
     /// Outputs of `bytes` fed in pieces of the given sizes (repeated), after
     /// checking that whole and byte-at-a-time feeding agree with them.
-    func parse(_ bytes: [UInt8], maxEventBytes: Int = 1 << 20, lastEventId: String = "", sourceLocation: SourceLocation = #_sourceLocation) -> [Output] {
+    func parse(
+        _ bytes: [UInt8], maxEventBytes: Int = 1 << 20, lastEventId: String = "",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [Output] {
         func run(_ sizes: [Int]) -> [Output] {
             var parser = EventStreamParser(maxEventBytes: maxEventBytes, lastEventId: lastEventId)
             var outputs: [Output] = []
@@ -30,7 +33,10 @@ import Testing
         return whole
     }
 
-    func parse(_ text: String, maxEventBytes: Int = 1 << 20, lastEventId: String = "", sourceLocation: SourceLocation = #_sourceLocation) -> [Output] {
+    func parse(
+        _ text: String, maxEventBytes: Int = 1 << 20, lastEventId: String = "",
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [Output] {
         parse(Array(text.utf8), maxEventBytes: maxEventBytes, lastEventId: lastEventId, sourceLocation: sourceLocation)
     }
 
@@ -140,18 +146,24 @@ import Testing
     }
 
     @Test func whatNchanSendsReadsAsItsMessages() {
-        let stream = ": hi\n\nid: 1796412637:0\ndata: {\"a\":1}\n\nid: 1796412637:1\ndata: line1\ndata: line2\n\nevent: ping\n\n"
-        #expect(parse(stream) == [
-            .lastEventId("1796412637:0"), event("{\"a\":1}"), .lastEventId("1796412637:1"), event("line1\nline2"),
-        ])
+        let stream =
+            ": hi\n\nid: 1796412637:0\ndata: {\"a\":1}\n\nid: "
+            + "1796412637:1\ndata: line1\ndata: line2\n\nevent: ping\n\n"
+        #expect(
+            parse(stream) == [
+                .lastEventId("1796412637:0"), event("{\"a\":1}"), .lastEventId("1796412637:1"), event("line1\nline2"),
+            ])
     }
 }
 
 @Suite struct GrowthBookStreamTests {
     @Test func thePayloadURLLeadsToItsStream() throws {
-        let stream = GrowthBookStream.streamURL(forPayloadAt: try HTTPURL("https://cdn.growthbook.io/api/features/sdk-abc123"))
+        let stream = GrowthBookStream.streamURL(
+            forPayloadAt: try HTTPURL("https://cdn.growthbook.io/api/features/sdk-abc123"))
         #expect(stream?.text == "https://cdn.growthbook.io/sub/sdk-abc123")
-        #expect(GrowthBookStream.streamURL(forPayloadAt: try HTTPURL("http://127.0.0.1:9/gb/api/features/key?x=1"))?.text == "http://127.0.0.1:9/gb/sub/key")
+        #expect(
+            GrowthBookStream.streamURL(forPayloadAt: try HTTPURL("http://127.0.0.1:9/gb/api/features/key?x=1"))?.text
+                == "http://127.0.0.1:9/gb/sub/key")
     }
 
     @Test(arguments: ["http://host/definitions.json", "http://host/api/features/", "http://host/api/features/a/b"])

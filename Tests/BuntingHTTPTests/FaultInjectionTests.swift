@@ -23,7 +23,7 @@ import Testing
         let location = "events.ndjson"
         private let count = Mutex(0)
         var deliveries: Int { count.withLock { $0 } }
-        func deliver(_ events: [AnalyticsEvent]) throws(SinkFailure) { count.withLock { $0 += 1 } }
+        func deliver(_ events: [AnalyticsEvent]) throws(SinkError) { count.withLock { $0 += 1 } }
     }
 
     static let clock = ManualClock(unixTime: 1_750_000_000)
@@ -34,28 +34,40 @@ import Testing
         return FaultInjectingSource(CountingSource(), faults: faults, clock: Self.clock).fetch(ifChangedSince: version)
     }
 
-    func failure(_ result: SourceFetchResult) -> RemoteFailure? {
+    func failure(_ result: SourceFetchResult) -> RemoteError? {
         if case .failed(let failure) = result { return failure }
         return nil
     }
 
     @Test func httpAnswersGoThroughTheFailureModel() {
         #expect(failure(fetch(.http(status: 503, headers: [:], body: []))) == .serverError("HTTP 503"))
-        #expect(failure(fetch(.http(status: 429, headers: ["Retry-After": "120"], body: []))) == .rateLimited(until: 1_750_000_120, "HTTP 429"))
-        #expect(failure(fetch(.http(status: 429, headers: [:], body: []))) == .serverError("HTTP 429 without a usable Retry-After"))
+        #expect(
+            failure(fetch(.http(status: 429, headers: ["Retry-After": "120"], body: [])))
+                == .rateLimited(until: 1_750_000_120, "HTTP 429"))
+        #expect(
+            failure(fetch(.http(status: 429, headers: [:], body: [])))
+                == .serverError("HTTP 429 without a usable Retry-After"))
         #expect(failure(fetch(.http(status: 401, headers: [:], body: []))) == .authentication("HTTP 401"))
         #expect(failure(fetch(.http(status: 404, headers: [:], body: []))) == .clientError("HTTP 404"))
-        #expect(failure(fetch(.http(status: 200, headers: ["content-type": "text/html"], body: Array("<p>".utf8)))).map {
-            if case .invalidData = $0 { true } else { false }
-        } == true)
-        guard case .fetched(let bytes, let version) = fetch(.http(status: 200, headers: ["ETag": "\"v2\""], body: Array("{\"fla".utf8))) else {
+        #expect(
+            failure(fetch(.http(status: 200, headers: ["content-type": "text/html"], body: Array("<p>".utf8)))).map {
+                if case .invalidData = $0 { true } else { false }
+            } == true)
+        guard
+            case .fetched(let bytes, let version) = fetch(
+                .http(status: 200, headers: ["ETag": "\"v2\""], body: Array("{\"fla".utf8)))
+        else {
             Issue.record("a 200 is a document")
             return
         }
         #expect(bytes == Array("{\"fla".utf8), "half a body, to be refused by the parser")
         #expect(version.etag == "\"v2\"")
-        #expect(failure(fetch(.http(status: 304, headers: [:], body: []))) != nil, "304 to a request that was not conditional")
-        guard case .unchanged = fetch(.http(status: 304, headers: [:], body: []), since: SourceVersion(fingerprint: "1")) else {
+        #expect(
+            failure(fetch(.http(status: 304, headers: [:], body: []))) != nil,
+            "304 to a request that was not conditional")
+        guard
+            case .unchanged = fetch(.http(status: 304, headers: [:], body: []), since: SourceVersion(fingerprint: "1"))
+        else {
             Issue.record("304 to a conditional request is unchanged")
             return
         }
@@ -95,7 +107,7 @@ import Testing
         let sink = FaultInjectingSink(real, faults: faults, clock: Self.clock)
         faults.arm(.sink, times: 1, response: .http(status: 429, headers: ["retry-after": "30"], body: []))
         faults.arm(.sink, times: 1, response: .http(status: 204, headers: [:], body: []))
-        #expect(throws: RemoteFailure.rateLimited(until: 1_750_000_030, "HTTP 429")) { try sink.deliver([]) }
+        #expect(throws: RemoteError.rateLimited(until: 1_750_000_030, "HTTP 429")) { try sink.deliver([]) }
         #expect(throws: Never.self) { try sink.deliver([]) }
         #expect(real.deliveries == 0)
         #expect(throws: Never.self) { try sink.deliver([]) }
@@ -144,8 +156,12 @@ import Testing
         faults.arm(.stream, times: 1, response: .http(status: 503, headers: [:], body: []))
         faults.arm(.stream, times: 1, response: .http(status: 429, headers: ["Retry-After": "30"], body: []))
         faults.arm(.stream, times: 1, response: .http(status: 200, headers: [:], body: Array(#"{"flags":{}}"#.utf8)))
-        guard case .ended(.serverError)? = reports(stream).last else { Issue.record("503 is not a server error"); return }
-        guard case .ended(.rateLimited(let until, _))? = reports(stream).last else { Issue.record("429 is not rate limited"); return }
+        guard case .ended(.serverError)? = reports(stream).last else {
+            Issue.record("503 is not a server error"); return
+        }
+        guard case .ended(.rateLimited(let until, _))? = reports(stream).last else {
+            Issue.record("429 is not rate limited"); return
+        }
         #expect(until == Self.clock.unixTime() + 30)
         let pushed = reports(stream)
         #expect(pushed.count == 3)

@@ -25,13 +25,18 @@ import Testing
         #expect(url.origin == "https://cdn.example.com:443")
         #expect(url.redacted == "https://CDN.Example.com/defs.json?v=…")
         // Tokens ride in query strings: no value is logged or shown in status.
-        #expect(try HTTPURL("https://cdn/defs.json?token=s3cr3t&flag&v=2#top").redacted == "https://cdn/defs.json?token=…&flag&v=…#top")
+        #expect(
+            try HTTPURL("https://cdn/defs.json?token=s3cr3t&flag&v=2#top").redacted
+                == "https://cdn/defs.json?token=…&flag&v=…#top")
         #expect(try HTTPURL("http://127.0.0.1:8080").origin == "http://127.0.0.1:8080")
         #expect(try HTTPURL("http://[::1]:9/x").host == "[::1]")
         #expect(HTTPURL.isHTTP("HTTPS://x") && !HTTPURL.isHTTP("defs.json"))
     }
 
-    @Test(arguments: ["ftp://host/x", "http://", "http:///path", "http://host:99999/", "http://host:x/", "http://a b/", "http://[::1/"])
+    @Test(arguments: [
+        "ftp://host/x", "http://", "http:///path", "http://host:99999/", "http://host:x/", "http://a b/",
+        "http://[::1/",
+    ])
     func refusesWhatIsNotAnHTTPURL(text: String) {
         #expect(throws: HTTPURLError.self) { try HTTPURL(text) }
     }
@@ -40,8 +45,8 @@ import Testing
 @Suite struct RemoteFailureHTTPTests {
     let now = 1_750_000_000.0
 
-    func failure(_ status: Int, _ headers: [String: String] = [:]) -> RemoteFailure? {
-        RemoteFailure(HTTPResponse(status: status, headers: headers), now: now)
+    func failure(_ status: Int, _ headers: [String: String] = [:]) -> RemoteError? {
+        RemoteError(HTTPResponse(status: status, headers: headers), now: now)
     }
 
     @Test func mapsEveryStatusClassOfTheFailureModel() {
@@ -61,14 +66,16 @@ import Testing
         #expect(failure(422) == .refusedContent("HTTP 422"))
         #expect(failure(405) == .clientError("HTTP 405"))
         let redirect = HTTPResponse(status: 302, redirect: "http://u:p@other/x")
-        #expect(RemoteFailure(redirect, now: now) == .clientError("HTTP 302 (redirect to http://other/x not followed)"))
+        #expect(RemoteError(redirect, now: now) == .clientError("HTTP 302 (redirect to http://other/x not followed)"))
     }
 
     @Test func mapsTransportErrors() {
-        #expect(RemoteFailure(HTTPTransportError(.timeout, "timed out")) == .serverError("timed out"))
-        #expect(RemoteFailure(HTTPTransportError(.network, "Couldn't connect to server")) == .serverError("Couldn't connect to server"))
-        #expect(RemoteFailure(HTTPTransportError(.tooLarge, "too large")) == .invalidData("too large"))
-        #expect(RemoteFailure(HTTPTransportError(.unavailable, "no libcurl")) == .clientError("no libcurl"))
+        #expect(RemoteError(HTTPTransportError(.timeout, "timed out")) == .serverError("timed out"))
+        #expect(
+            RemoteError(HTTPTransportError(.network, "Couldn't connect to server"))
+                == .serverError("Couldn't connect to server"))
+        #expect(RemoteError(HTTPTransportError(.tooLarge, "too large")) == .invalidData("too large"))
+        #expect(RemoteError(HTTPTransportError(.unavailable, "no libcurl")) == .clientError("no libcurl"))
     }
 
     @Test func readsRetryAfterInSecondsAndAsHTTPDates() {

@@ -12,23 +12,35 @@ import Testing
     /// body cut short included (its rest, up to the next header, is skipped
     /// quietly).
     static let slips: [(name: String, bytes: String, problem: FramingProblem?, cutBody: String?)] = [
-        ("Content-Length counted in characters", "Content-Length: 16\r\n\r\n{\"userId\":\"zoë\"}",
-         .bodyEndsInsideJSON(declared: 16, nonASCII: 1), nil),
+        (
+            "Content-Length counted in characters", "Content-Length: 16\r\n\r\n{\"userId\":\"zoë\"}",
+            .bodyEndsInsideJSON(declared: 16, nonASCII: 1), nil
+        ),
         // Cut right after an inner closing bracket: the body's ends look whole.
-        ("Content-Length counted in characters, cut after a bracket",
-         "Content-Length: 39\r\n\r\n{\"params\":{\"userId\":\"zoë\",\"tier\":\"gü\"}}",
-         .bodyEndsInsideJSON(declared: 39, nonASCII: 2), nil),
+        (
+            "Content-Length counted in characters, cut after a bracket",
+            "Content-Length: 39\r\n\r\n{\"params\":{\"userId\":\"zoë\",\"tier\":\"gü\"}}",
+            .bodyEndsInsideJSON(declared: 39, nonASCII: 2), nil
+        ),
         // ASCII cut short: the parser reports where the JSON broke off, and the rest is skipped quietly.
-        ("Content-Length three bytes short", "Content-Length: \(request.utf8.count - 3)\r\n\r\n\(request)",
-         nil, String(request.dropLast(3))),
-        ("Content-Length one byte too long", "Content-Length: \(request.utf8.count + 1)\r\n\r\n\(request)",
-         .bodyShorterThanContentLength(declared: request.utf8.count + 1, valueEnds: request.utf8.count), nil),
+        (
+            "Content-Length three bytes short", "Content-Length: \(request.utf8.count - 3)\r\n\r\n\(request)",
+            nil, String(request.dropLast(3))
+        ),
+        (
+            "Content-Length one byte too long", "Content-Length: \(request.utf8.count + 1)\r\n\r\n\(request)",
+            .bodyShorterThanContentLength(declared: request.utf8.count + 1, valueEnds: request.utf8.count), nil
+        ),
         ("Content-Length of -1", "Content-Length: -1\r\n\r\n\(request)", .invalidContentLength("-1"), nil),
-        ("two different Content-Length headers",
-         "Content-Length: \(request.utf8.count)\r\nContent-Length: \(request.utf8.count + 5)\r\n\r\n\(request)",
-         .conflictingContentLength(request.utf8.count, request.utf8.count + 5), nil),
-        ("a misspelt Content-Length", "Content-Lenght: \(request.utf8.count)\r\n\r\n\(request)",
-         .misspeltContentLength("Content-Lenght"), nil),
+        (
+            "two different Content-Length headers",
+            "Content-Length: \(request.utf8.count)\r\nContent-Length: \(request.utf8.count + 5)\r\n\r\n\(request)",
+            .conflictingContentLength(request.utf8.count, request.utf8.count + 5), nil
+        ),
+        (
+            "a misspelt Content-Length", "Content-Lenght: \(request.utf8.count)\r\n\r\n\(request)",
+            .misspeltContentLength("Content-Lenght"), nil
+        ),
         ("a stray byte before a header", "x" + lspFrame(request), .misspeltContentLength("xContent-Length"), nil),
     ]
 
@@ -40,10 +52,14 @@ import Testing
         let before = lspFrame(Self.request)
         for (prefix, expectedPrefix) in [("", [MessageFramer.Output]()), (before, [message(Self.request)])] {
             let input = Array((prefix + slip.bytes + Self.followers.map { lspFrame($0) }.joined()).utf8)
-            let expected = expectedPrefix + (slip.cutBody.map { [message($0)] } ?? []) + (slip.problem.map { [.problem($0)] } ?? [])
+            let expected =
+                expectedPrefix + (slip.cutBody.map { [message($0)] } ?? [])
+                + (slip.problem.map { [.problem($0)] } ?? [])
                 + Self.followers.map(message)
             for choice in [FramingChoice.lsp, .auto] {
-                #expect(frame(input, choice: choice, chunkSize: 1).outputs == expected, "\(slip.name), \(choice), byte by byte")
+                #expect(
+                    frame(input, choice: choice, chunkSize: 1).outputs == expected,
+                    "\(slip.name), \(choice), byte by byte")
                 for cut in 1..<input.count {
                     let outputs = frameInTwo(input, at: cut, choice: choice)
                     #expect(outputs == expected, "\(slip.name), \(choice), cut at \(cut)")

@@ -3,7 +3,9 @@ import Testing
 
 /// Feeds `input` to a framer in chunks of `chunkSize` bytes (0: all at once)
 /// and returns what it produced, end of input included.
-func frame(_ input: [UInt8], choice: FramingChoice, chunkSize: Int = 0, limit: Int = 1 << 20) -> (outputs: [MessageFramer.Output], framing: Framing?) {
+func frame(_ input: [UInt8], choice: FramingChoice, chunkSize: Int = 0, limit: Int = 1 << 20) -> (
+    outputs: [MessageFramer.Output], framing: Framing?
+) {
     var framer = MessageFramer(choice: choice, maxMessageBytes: limit)
     var outputs: [MessageFramer.Output] = []
     let size = chunkSize == 0 ? max(1, input.count) : chunkSize
@@ -17,7 +19,9 @@ func frame(_ input: [UInt8], choice: FramingChoice, chunkSize: Int = 0, limit: I
     return (outputs, framer.framing)
 }
 
-func frame(_ text: String, choice: FramingChoice, chunkSize: Int = 0, limit: Int = 1 << 20) -> (outputs: [MessageFramer.Output], framing: Framing?) {
+func frame(_ text: String, choice: FramingChoice, chunkSize: Int = 0, limit: Int = 1 << 20) -> (
+    outputs: [MessageFramer.Output], framing: Framing?
+) {
     frame(Array(text.utf8), choice: choice, chunkSize: chunkSize, limit: limit)
 }
 
@@ -56,7 +60,9 @@ func lspFrame(_ body: String, extraHeaders: String = "") -> String {
 @Suite struct LSPFramingTests {
     @Test(arguments: [0, 1, 3, 16])
     func readsFusedFramesWhateverTheChunking(chunkSize: Int) {
-        let input = lspFrame("{\"a\":1}") + lspFrame("[1,2]", extraHeaders: "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n")
+        let input =
+            lspFrame("{\"a\":1}")
+            + lspFrame("[1,2]", extraHeaders: "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n")
         let result = frame(input, choice: .lsp, chunkSize: chunkSize)
         #expect(result.outputs == [message("{\"a\":1}"), message("[1,2]")])
     }
@@ -97,9 +103,14 @@ func lspFrame(_ body: String, extraHeaders: String = "") -> String {
     }
 
     @Test func aHugeHeaderLineIsCutOff() {
-        let result = frame("X-Junk: " + String(repeating: "j", count: 20_000) + "\r\n\r\n" + lspFrame("[3]"), choice: .lsp, chunkSize: 999)
+        let result = frame(
+            "X-Junk: " + String(repeating: "j", count: 20_000) + "\r\n\r\n" + lspFrame("[3]"), choice: .lsp,
+            chunkSize: 999)
         #expect(result.outputs.count == 2)
-        if case .problem(.invalidHeader) = result.outputs[0] {} else { Issue.record("expected an invalid header, got \(result.outputs[0])") }
+        if case .problem(.invalidHeader) = result.outputs[0] {
+        } else {
+            Issue.record("expected an invalid header, got \(result.outputs[0])")
+        }
         #expect(result.outputs[1] == message("[3]"))
     }
 
@@ -109,7 +120,8 @@ func lspFrame(_ body: String, extraHeaders: String = "") -> String {
     }
 
     @Test func endOfInputInsideHeadersIsReported() {
-        #expect(frame("Content-Length: 10\r\n", choice: .lsp).outputs == [.problem(.truncated(expected: 0, received: 0))])
+        #expect(
+            frame("Content-Length: 10\r\n", choice: .lsp).outputs == [.problem(.truncated(expected: 0, received: 0))])
         #expect(frame("Content-Len", choice: .lsp).outputs == [.problem(.truncated(expected: 0, received: 0))])
     }
 

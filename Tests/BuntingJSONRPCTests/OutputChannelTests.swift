@@ -43,8 +43,9 @@ final class StateLog: Sendable {
         let log = StateLog()
         let loopBox = Mutex<EventLoop?>(nil)
         let writeEnd = ends[1]
-        let message = OutgoingMessage.notification(method: "event", params: EncodedJSON(["padding": .string(String(repeating: "x", count: 4000))]))
-        let messageBytes = message.encoded.count + 1  // and its newline
+        let message = OutgoingMessage.notification(
+            method: "event", params: EncodedJSON(["padding": .string(String(repeating: "x", count: 4000))]))
+        let messageBytes = message.encoded.count + 1 // and its newline
         startThread(name: "test-output") {
             let loop = EventLoop()
             loopBox.withLock { $0 = loop }
@@ -55,7 +56,7 @@ final class StateLog: Sendable {
             // 4 MB of notifications, far more than the pipe and the limit hold.
             for _ in 0..<1000 { output.stage(message) }
             output.flush()
-            log.record("staged")  // the full pipe did not block the loop's thread
+            log.record("staged") // the full pipe did not block the loop's thread
             loop.run()
             close(writeEnd)
         }
@@ -89,7 +90,8 @@ final class StateLog: Sendable {
         let outputBox = LoopOwned()
         // The most held beyond twice what waits plus the compaction floor, over every round.
         let worstExcess = Mutex(Int.min)
-        let message = OutgoingMessage.notification(method: "event", params: EncodedJSON(["padding": .string(String(repeating: "x", count: 4000))]))
+        let message = OutgoingMessage.notification(
+            method: "event", params: EncodedJSON(["padding": .string(String(repeating: "x", count: 4000))]))
         let messageBytes = message.encoded.count + 1
         startThread(name: "test-output") {
             let loop = EventLoop()
@@ -103,7 +105,7 @@ final class StateLog: Sendable {
         #expect(log.waitFor("ready"))
         let loop = try #require(loopBox.withLock { $0 })
         let rounds = 300
-        let perRound = 10  // about 40 KB a round; the reader takes about 32 KB of it
+        let perRound = 10 // about 40 KB a round; the reader takes about 32 KB of it
         var received = 0
         var buffer = [UInt8](repeating: 0, count: 32 << 10)
         for round in 0..<rounds {

@@ -15,7 +15,8 @@ final class ConnectionHarness {
             .immediate("echo", params: [.any("value", required: true), .any("optional")]) { params throws(RPCError) in
                 try params.requiredValue("value")
             },
-            .immediate("typed", params: [.string("name", required: true), .stringArray("tags")]) { params throws(RPCError) in
+            .immediate("typed", params: [.string("name", required: true), .stringArray("tags")]) {
+                params throws(RPCError) in
                 let name = try params.string("name")
                 let tags = params.optionalStringArray("tags") ?? []
                 return .object(["name": .string(name), "tags": .array(tags.map(JSON.string))])
@@ -45,7 +46,9 @@ final class ConnectionHarness {
     func exchange(_ text: String) -> [JSON] {
         let before = sent.count
         let bytes = Array(text.utf8)
-        bytes.withUnsafeBytes { connection.receive(.parse($0, maxDepth: 512, maxBatchLength: connection.limits.maxBatchLength)) }
+        bytes.withUnsafeBytes {
+            connection.receive(.parse($0, maxDepth: 512, maxBatchLength: connection.limits.maxBatchLength))
+        }
         return Array(sent[before...])
     }
 }
@@ -56,7 +59,8 @@ func reason(_ reply: JSON?) -> String? { reply?["error"]?["data"]?["reason"]?.st
 
 @Suite struct RPCConnectionTests {
     @Test func aRequestGetsExactlyOneReply() throws {
-        let replies = ConnectionHarness().exchange(#"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"value":[1,"a"]}}"#)
+        let replies = ConnectionHarness().exchange(
+            #"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"value":[1,"a"]}}"#)
         #expect(replies == [try JSON.parse(#"{"jsonrpc":"2.0","id":1,"result":[1,"a"]}"#)])
         #expect(replies[0].encodedString() == #"{"jsonrpc":"2.0","id":1,"result":[1,"a"]}"#)
     }
@@ -71,7 +75,8 @@ func reason(_ reply: JSON?) -> String? { reply?["error"]?["data"]?["reason"]?.st
 
     @Test(arguments: [#"7"#, #"-7"#, #"1.0"#, #"2.5"#, #""abc""#, #""""#, #"null"#, #"9223372036854775807"#])
     func idsAreEchoedExactly(id: String) {
-        let replies = ConnectionHarness().exchange(#"{"jsonrpc":"2.0","id":"# + id + #","method":"echo","params":{"value":0}}"#)
+        let replies = ConnectionHarness().exchange(
+            #"{"jsonrpc":"2.0","id":"# + id + #","method":"echo","params":{"value":0}}"#)
         #expect(replies.count == 1)
         #expect(replies.first?.encodedString() == #"{"jsonrpc":"2.0","id":"# + id + #","result":0}"#)
     }
@@ -83,10 +88,11 @@ func reason(_ reply: JSON?) -> String? { reply?["error"]?["data"]?["reason"]?.st
         harness.exchange(#"{"jsonrpc":"2.0","id":"# + id + #","method":"echo","params":{"value":0}}"#)
         let spaced = #"{"method":"echo","id" : "# + id + #"  ,"jsonrpc":"2.0","params":{"value":2}}"#
         harness.exchange(#"[{"jsonrpc":"2.0","id":"# + id + #","method":"echo","params":{"value":1}},"# + spaced + "]")
-        #expect(harness.sentText == [
-            #"{"jsonrpc":"2.0","id":"# + id + #","result":0}"#,
-            #"[{"jsonrpc":"2.0","id":"# + id + #","result":1},{"jsonrpc":"2.0","id":"# + id + #","result":2}]"#,
-        ])
+        #expect(
+            harness.sentText == [
+                #"{"jsonrpc":"2.0","id":"# + id + #","result":0}"#,
+                #"[{"jsonrpc":"2.0","id":"# + id + #","result":1},{"jsonrpc":"2.0","id":"# + id + #","result":2}]"#,
+            ])
     }
 
     @Test(arguments: [#"true"#, #"[1]"#, #"{"a":1}"#])
@@ -137,10 +143,13 @@ func reason(_ reply: JSON?) -> String? { reply?["error"]?["data"]?["reason"]?.st
         #expect(wrongType?["error"]?["data"]?["field"] == "name")
         #expect(wrongType?["error"]?["data"]?["why"] == "must be a string, not integer")
 
-        let nested = harness.exchange(#"{"jsonrpc":"2.0","id":3,"method":"typed","params":{"name":"n","tags":["a",false]}}"#).first
+        let nested = harness.exchange(
+            #"{"jsonrpc":"2.0","id":3,"method":"typed","params":{"name":"n","tags":["a",false]}}"#
+        ).first
         #expect(nested?["error"]?["data"]?["field"] == "tags[1]")
 
-        let unknown = harness.exchange(#"{"jsonrpc":"2.0","id":4,"method":"typed","params":{"name":"n","colour":1}}"#).first
+        let unknown = harness.exchange(#"{"jsonrpc":"2.0","id":4,"method":"typed","params":{"name":"n","colour":1}}"#)
+            .first
         #expect(errorCode(unknown) == -32602)
         #expect(unknown?["error"]?["data"]?["field"] == "colour")
     }
@@ -165,7 +174,9 @@ func reason(_ reply: JSON?) -> String? { reply?["error"]?["data"]?["reason"]?.st
         #expect(errorCode(reply) == -32001)
         #expect(reason(reply) == "NOT_IMPLEMENTED")
         // Their params are still checked first.
-        #expect(errorCode(harness.exchange(#"{"jsonrpc":"2.0","id":2,"method":"someday","params":{"y":1}}"#).first) == -32602)
+        #expect(
+            errorCode(harness.exchange(#"{"jsonrpc":"2.0","id":2,"method":"someday","params":{"y":1}}"#).first)
+                == -32602)
     }
 
     @Test func parseErrorsHaveNullIdAndAPosition() {
@@ -190,7 +201,8 @@ func reason(_ reply: JSON?) -> String? { reply?["error"]?["data"]?["reason"]?.st
     // MARK: - Batches
 
     @Test func aBatchGetsOneArrayInRequestOrderWithoutNotificationReplies() throws {
-        let replies = ConnectionHarness().exchange("""
+        let replies = ConnectionHarness().exchange(
+            """
             [{"jsonrpc":"2.0","id":1,"method":"echo","params":{"value":"a"}},
              {"jsonrpc":"2.0","method":"echo","params":{"value":"n"}},
              {"jsonrpc":"2.0","id":2,"method":"nope"},
@@ -238,12 +250,14 @@ func reason(_ reply: JSON?) -> String? { reply?["error"]?["data"]?["reason"]?.st
     }
 
     @Test func aBatchOfNotificationsGetsNothing() {
-        let replies = ConnectionHarness().exchange(#"[{"jsonrpc":"2.0","method":"echo","params":{"value":1}},{"jsonrpc":"2.0","method":"nope"}]"#)
+        let replies = ConnectionHarness().exchange(
+            #"[{"jsonrpc":"2.0","method":"echo","params":{"value":1}},{"jsonrpc":"2.0","method":"nope"}]"#)
         #expect(replies.isEmpty)
     }
 
     @Test func aNestedBatchIsAnInvalidItem() throws {
-        let replies = ConnectionHarness().exchange(#"[[{"jsonrpc":"2.0","id":1,"method":"echo","params":{"value":1}}]]"#)
+        let replies = ConnectionHarness().exchange(
+            #"[[{"jsonrpc":"2.0","id":1,"method":"echo","params":{"value":1}}]]"#)
         let array = try #require(replies.first?.arrayValue)
         #expect(array.count == 1)
         #expect(errorCode(array[0]) == -32600)
@@ -259,7 +273,8 @@ func reason(_ reply: JSON?) -> String? { reply?["error"]?["data"]?["reason"]?.st
     }
 
     @Test func notificationsCausedInABatchFollowTheBatch() {
-        let replies = ConnectionHarness().exchange(#"[{"jsonrpc":"2.0","id":1,"method":"noisy"},{"jsonrpc":"2.0","id":2,"method":"noisy"}]"#)
+        let replies = ConnectionHarness().exchange(
+            #"[{"jsonrpc":"2.0","id":1,"method":"noisy"},{"jsonrpc":"2.0","id":2,"method":"noisy"}]"#)
         #expect(replies.count == 5)
         #expect(replies[0].arrayValue?.count == 2)
         #expect(replies[1...].allSatisfy { $0["method"] == "event" })
@@ -282,7 +297,8 @@ func reason(_ reply: JSON?) -> String? { reply?["error"]?["data"]?["reason"]?.st
 
     @Test func aBatchWaitsForItsDeferredItems() {
         let harness = ConnectionHarness()
-        let replies = harness.exchange(#"[{"jsonrpc":"2.0","id":1,"method":"later"},{"jsonrpc":"2.0","id":2,"method":"noisy"}]"#)
+        let replies = harness.exchange(
+            #"[{"jsonrpc":"2.0","id":1,"method":"later"},{"jsonrpc":"2.0","id":2,"method":"noisy"}]"#)
         #expect(replies.isEmpty)
         harness.pending.removeFirst().succeed("late")
         #expect(harness.sent.count == 3)
@@ -314,7 +330,9 @@ func reason(_ reply: JSON?) -> String? { reply?["error"]?["data"]?["reason"]?.st
 
     /// Names of another length are not compared, so a huge name costs nothing.
     @Test func aHugeNameGetsNoSuggestion() {
-        let reply = ConnectionHarness().exchange(#"{"jsonrpc":"2.0","id":1,"method":""# + String(repeating: "e", count: 100_000) + #""}"#).first
+        let reply = ConnectionHarness().exchange(
+            #"{"jsonrpc":"2.0","id":1,"method":""# + String(repeating: "e", count: 100_000) + #""}"#
+        ).first
         #expect(errorCode(reply) == -32601 && reply?["error"]?["data"]?["suggestion"] == nil)
         #expect(EditDistance.closest(to: "echoooo", among: ["echo"]) == nil)
     }

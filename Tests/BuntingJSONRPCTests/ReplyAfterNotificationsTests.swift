@@ -22,7 +22,9 @@ import Testing
                     return "done"
                 },
             ])
-            connection = RPCConnection(methods: table) { [unowned self] message in sent.append(try! JSON.parse(message.encoded)) }
+            connection = RPCConnection(methods: table) { [unowned self] message in
+                sent.append(try! JSON.parse(message.encoded))
+            }
         }
 
         func receive(_ text: String) {
@@ -35,7 +37,9 @@ import Testing
         harness.receive(#"{"jsonrpc":"2.0","id":1,"method":"settle"}"#)
         #expect(harness.sent.map(Self.summary) == ["event 1", "event 2", "reply settled"])
         harness.receive(#"{"jsonrpc":"2.0","id":2,"method":"plain"}"#)
-        #expect(harness.sent.suffix(2).map(Self.summary) == ["reply done", "event 3"], "other replies come first as always")
+        #expect(
+            harness.sent.suffix(2).map(Self.summary) == ["reply done", "event 3"],
+            "other replies come first as always")
     }
 
     @Test func inABatchTheArrayComesFirst() {

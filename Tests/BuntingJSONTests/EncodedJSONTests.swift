@@ -24,7 +24,8 @@ import Testing
         object.add("tree", JSON.object(["b": true]))
         object.add("text", EncodedJSON(nil))
         let text = object.finish()
-        #expect(String(decoding: text.bytes, as: UTF8.self) == #"{"id":"s1","list":[1,2],"tree":{"b":true},"text":null}"#)
+        #expect(
+            String(decoding: text.bytes, as: UTF8.self) == #"{"id":"s1","list":[1,2],"tree":{"b":true},"text":null}"#)
         #expect(EncodedJSON.ObjectBuilder().finish().bytes == Array("{}".utf8))
     }
 }

@@ -7,13 +7,17 @@ import Testing
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBytes { buffer in
             JSONMemberSpans.members(of: buffer, in: 0..<buffer.count)?.map { member in
-                (member.key, String(decoding: bytes[member.keyText], as: UTF8.self), String(decoding: bytes[member.value], as: UTF8.self))
+                (
+                    member.key, String(decoding: bytes[member.keyText], as: UTF8.self),
+                    String(decoding: bytes[member.value], as: UTF8.self)
+                )
             }
         }
     }
 
     @Test func eachMemberIsItsKeyAndValueAsWritten() throws {
-        let found = try #require(members(#" { "a" : 1 , "b\"c\u00e9": [1, {"x": "}]"}] ,"d":"s\\\"","e" :{"f":{}},"g":-1.5e3,"h":null } "#))
+        let found = try #require(
+            members(#" { "a" : 1 , "b\"c\u00e9": [1, {"x": "}]"}] ,"d":"s\\\"","e" :{"f":{}},"g":-1.5e3,"h":null } "#))
         #expect(found.map(\.key) == ["a", "b\"cé", "d", "e", "g", "h"])
         #expect(found.map(\.keyText)[1] == #""b\"c\u00e9""#)
         #expect(found.map(\.value) == ["1", #"[1, {"x": "}]"}]"#, #""s\\\"""#, #"{"f":{}}"#, "-1.5e3", "null"])
@@ -21,7 +25,10 @@ import Testing
     }
 
     @Test func aTextThatIsNotOneObjectHasNoMembers() {
-        for text in ["", "[1]", "1", #"{"a":}"#, #"{"a":1"#, #"{"a":1}}"#, #"{"a":1} 2"#, #"{"a" 1}"#, #"{"a":[1}"#, #"{"a":"x}"#, #"{a:1}"#] {
+        for text in [
+            "", "[1]", "1", #"{"a":}"#, #"{"a":1"#, #"{"a":1}}"#, #"{"a":1} 2"#, #"{"a" 1}"#, #"{"a":[1}"#,
+            #"{"a":"x}"#, #"{a:1}"#,
+        ] {
             #expect(members(text) == nil, "\(text)")
         }
     }

@@ -4,7 +4,9 @@ import Testing
 /// Parsing in pieces (large texts) must read every text exactly as parsing it
 /// whole does, and give up on every text it is not sure of.
 @Suite struct JSONPiecesTests {
-    private func inPieces(_ text: String, levels: Int = JSON.piecewiseLevels, maxDepth: Int = JSON.defaultMaxDepth) -> JSON? {
+    private func inPieces(_ text: String, levels: Int = JSON.piecewiseLevels, maxDepth: Int = JSON.defaultMaxDepth)
+        -> JSON?
+    {
         Array(text.utf8).withUnsafeBytes { JSON.parseInPieces($0, maxDepth: maxDepth, levels: levels) }
     }
 
@@ -32,12 +34,12 @@ import Testing
 
     @Test func givesUpOnWhatItCannotBeSureOf() {
         let texts = [
-            #"{"a":1,"a":2}"#,  // a key twice at a level read in Swift
-            #"{"a\u0000b":1}"#,  // NUL in a key
+            #"{"a":1,"a":2}"#, // a key twice at a level read in Swift
+            #"{"a\u0000b":1}"#, // NUL in a key
             #"{"a":1,}"#, #"[1,]"#, #"[1 2]"#, #"{"a" 1}"#, #"{1:2}"#, #"{"a":1"#, #"[1"#,
             #"{"a":1} x"#, #"[1]]"#, #"{"a":tru}"#, #"[4true]"#, #"{"a":[1,]}"#,
-            "[\u{0C}1]",  // form feed is not JSON white space
-            #"{"a":99999999999999999999}"#,  // out of range
+            "[\u{0C}1]", // form feed is not JSON white space
+            #"{"a":99999999999999999999}"#, // out of range
         ]
         for text in texts { #expect(inPieces(text) == nil, "\(text)") }
         #expect(inPieces("[[[1]]]", maxDepth: 2) == nil)
@@ -50,7 +52,9 @@ import Testing
     @Test func aNulByteAnywhereIsLeftToTheWholeParse() {
         let bytes = Array("[[1,0.5,0.25".utf8) + [0] + Array("]".utf8)
         #expect(throws: JSONParseError.self) { try JSON.parse(bytes) }
-        for levels in 1...3 { #expect(bytes.withUnsafeBytes { JSON.parseInPieces($0, maxDepth: 512, levels: levels) } == nil) }
+        for levels in 1...3 {
+            #expect(bytes.withUnsafeBytes { JSON.parseInPieces($0, maxDepth: 512, levels: levels) } == nil)
+        }
     }
 
     @Test func invalidBytesAreLeftToTheWholeParse() {
@@ -63,7 +67,9 @@ import Testing
     /// error, line and column, as a small one is.
     @Test func largeTextsAreRefusedWithTheWholeParsesError() throws {
         var items: [String] = []
-        while items.joined(separator: ",").utf8.count < JSON.piecewiseParsingBytes { items.append(#"{"id":"item","n":[1,2,3]}"#) }
+        while items.joined(separator: ",").utf8.count < JSON.piecewiseParsingBytes {
+            items.append(#"{"id":"item","n":[1,2,3]}"#)
+        }
         items[items.count / 2] = #"{"id":"item","n":[1,2,,3]}"#
         let text = "{\"items\":[\n" + items.joined(separator: ",\n") + "\n]}"
         let large = #expect(throws: JSONParseError.self) { try JSON.parse(text) }
@@ -78,7 +84,8 @@ import Testing
         var members: [String] = []
         var index = 0
         while members.joined(separator: ",").utf8.count < JSON.piecewiseParsingBytes {
-            members.append(#""flag-\#(index)":{"state":"ENABLED","variants":{"on":{"n":\#(index)},"off":false},"w":1.5}"#)
+            members.append(
+                #""flag-\#(index)":{"state":"ENABLED","variants":{"on":{"n":\#(index)},"off":false},"w":1.5}"#)
             index += 1
         }
         let text = #"{"flags":{"# + members.joined(separator: ",") + #"},"cards":[{"id":"c"}]}"#

@@ -31,7 +31,8 @@ import Testing
 
     /// The examples of RFC 6901 section 5.
     @Test func resolvesTheExamplesOfTheRFC() throws {
-        let document = try JSON.parse(#"""
+        let document = try JSON.parse(
+            #"""
             {"foo": ["bar", "baz"], "": 0, "a/b": 1, "c%d": 2, "e^f": 3, "g|h": 4, "i\\j": 5,
              "k\"l": 6, " ": 7, "m~n": 8}
             """#)

@@ -45,7 +45,7 @@ import Testing
     @Test func keysAreComparedByteForByteNotByCanonicalEquivalence() throws {
         let composed = "\u{E9}"
         let decomposed = "e\u{301}"
-        #expect(composed == decomposed)  // Swift's String equality
+        #expect(composed == decomposed) // Swift's String equality
         var object: JSONObject = [composed: 1]
         object[decomposed] = 2
         #expect(object.count == 2)

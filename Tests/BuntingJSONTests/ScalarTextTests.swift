@@ -29,9 +29,13 @@ import Testing
             #expect(Self.same(value), "byte \(byte)")
             var output: [UInt8] = []
             let fast = value.appendScalarText(to: &output)
-            #expect(fast == (byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")), "byte \(byte)")
+            #expect(
+                fast == (byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")),
+                "byte \(byte)")
         }
-        for text in ["", "é", "a/b", "\u{2028}", "\u{7F}", "tab\there", "ünïcödé", "😀", "\u{0}", "quote\"d", "back\\slash"] {
+        for text in [
+            "", "é", "a/b", "\u{2028}", "\u{7F}", "tab\there", "ünïcödé", "😀", "\u{0}", "quote\"d", "back\\slash",
+        ] {
             #expect(Self.same(.string(text)), "\(text.debugDescription)")
         }
     }
@@ -49,17 +53,24 @@ import Testing
             #expect(Self.same(number))
             // Inside containers jansson writes everything, as before.
             let array: JSON = [string, number, .bool(true), .null]
-            #expect(array.encoded() == Array("[\(String(decoding: string.encoded(), as: UTF8.self)),\(String(decoding: number.encoded(), as: UTF8.self)),true,null]".utf8))
+            #expect(
+                array.encoded()
+                    == Array(
+                        "[\(String(decoding: string.encoded(), as: UTF8.self)),\(String(decoding: number.encoded(), as: UTF8.self)),true,null]"
+                            .utf8))
         }
     }
 
     @Test func realsWithoutAnExponentAreWrittenAsJanssonWritesThem() {
         var generator = SystemRandomNumberGenerator()
-        var numbers: [Double] = [0.0, -0.0, 0.1, 0.5735, 0.0078, 1e-4, 1e-5, 1e-7, 1e15, 1e16, 1e21, -2.5, 2.0, 100000.0,
-                                 123456789012.0, 0.1 + 0.2, .pi, .ulpOfOne, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
+        var numbers: [Double] = [
+            0.0, -0.0, 0.1, 0.5735, 0.0078, 1e-4, 1e-5, 1e-7, 1e15, 1e16, 1e21, -2.5, 2.0, 100000.0,
+            123456789012.0, 0.1 + 0.2, .pi, .ulpOfOne, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+        ]
         numbers += (0...10_000).map { Double($0) / 10_000 } + (0...1_000).map { Double($0) / 1_000 }
         numbers += (-30...30).flatMap { exponent in [1.0, 1.5, 9.999, 123.25].map { $0 * pow(10, Double(exponent)) } }
-        numbers += (0..<20_000).map { _ in Double(bitPattern: UInt64.random(in: .min ... .max, using: &generator)) }.filter(\.isFinite)
+        numbers += (0..<20_000).map { _ in Double(bitPattern: UInt64.random(in: .min ... .max, using: &generator)) }
+            .filter(\.isFinite)
         numbers += (0..<20_000).map { _ in Double.random(in: -1e6...1e6, using: &generator) }
         var fastOnes = 0
         for number in numbers {

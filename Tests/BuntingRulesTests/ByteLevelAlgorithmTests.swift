@@ -21,8 +21,11 @@ struct ByteLevelAlgorithmTests {
         let texts = Self.strings(count: 400, maxLength: 60, seed: 1, alphabet: ["a", "a", "a", "b", "é"])
         let parts = Self.strings(count: 400, maxLength: 6, seed: 2, alphabet: ["a", "a", "b", "é"])
         for (text, part) in zip(texts, parts) {
-            let expected = part.isEmpty || Array(text.utf8).windows(part.utf8.count).contains { $0.elementsEqual(part.utf8) }
-            #expect(Interpreter.search(text, for: part).found == expected, "\(part.debugDescription) in \(text.debugDescription)")
+            let expected =
+                part.isEmpty || Array(text.utf8).windows(part.utf8.count).contains { $0.elementsEqual(part.utf8) }
+            #expect(
+                Interpreter.search(text, for: part).found == expected,
+                "\(part.debugDescription) in \(text.debugDescription)")
         }
         // The adversarial case, past the point where the scan gives way to
         // Knuth–Morris–Pratt: found near the end, and not found.
@@ -37,8 +40,9 @@ struct ByteLevelAlgorithmTests {
         let strings = Self.strings(count: 300, maxLength: 12, seed: 3)
         for a in strings.prefix(100) {
             for b in strings.suffix(100) {
-                #expect(JavaScript.precedesInCodeUnits(a, b) == a.utf16.lexicographicallyPrecedes(b.utf16),
-                        "\(a.debugDescription) < \(b.debugDescription)")
+                #expect(
+                    JavaScript.precedesInCodeUnits(a, b) == a.utf16.lexicographicallyPrecedes(b.utf16),
+                    "\(a.debugDescription) < \(b.debugDescription)")
             }
         }
         // A long common prefix, then the surrogate case.
@@ -76,8 +80,12 @@ struct ByteLevelAlgorithmTests {
     }
 
     @Test func arraysBecomeTheStringsJavaScriptWrites() {
-        let value: JSON = [1, -2, 0, .integer(Int64.max), .integer(Int64.min), 1.5, "x", .null, true, [3, [4, .null]], ["a": 1]]
-        #expect(JavaScript.toString(value) == "1,-2,0,9223372036854776000,-9223372036854776000,1.5,x,,true,3,4,,[object Object]")
+        let value: JSON = [
+            1, -2, 0, .integer(Int64.max), .integer(Int64.min), 1.5, "x", .null, true, [3, [4, .null]], ["a": 1],
+        ]
+        #expect(
+            JavaScript.toString(value) == "1,-2,0,9223372036854776000,-9223372036854776000,1.5,x,,true,3,4,,[object "
+                + "Object]")
     }
 }
 

@@ -49,10 +49,12 @@ struct CompatibilityTablesTests {
             case .success(let result): got = result.encodedString()
             case .failure(let error): got = "error \(error)"
             }
-            let expected = test["error"].map { "error \($0.encodedString())" } ?? (test["result"] ?? .null).encodedString()
-            score.cases.append(Case(
-                id: "\(suite) #\(position): \(description)", passed: passed,
-                detail: "\(rule.encodedString()) | \(data.encodedString()) → \(got), expected \(expected)"))
+            let expected =
+                test["error"].map { "error \($0.encodedString())" } ?? (test["result"] ?? .null).encodedString()
+            score.cases.append(
+                Case(
+                    id: "\(suite) #\(position): \(description)", passed: passed,
+                    detail: "\(rule.encodedString()) | \(data.encodedString()) → \(got), expected \(expected)"))
         }
         return score
     }
@@ -65,8 +67,10 @@ struct CompatibilityTablesTests {
             scores.append(try run(suite: name, at: compat.appendingPathComponent(name)))
         }
         let engine = TestPaths.fixture("json-logic-engine/suites")
-        for name in ["arithmetic/max.json", "arithmetic/min.json", "empty-objects.json", "length.json",
-                     "preserve.json", "unknown-operators.json"] {
+        for name in [
+            "arithmetic/max.json", "arithmetic/min.json", "empty-objects.json", "length.json",
+            "preserve.json", "unknown-operators.json",
+        ] {
             scores.append(try run(suite: "json-logic-engine/" + name, at: engine.appendingPathComponent(name)))
         }
         return scores
@@ -96,16 +100,23 @@ struct CompatibilityTablesTests {
         let cases = scores.flatMap(\.cases)
         let known = Set(cases.map(\.id))
         let stale = expected.filter { !known.contains($0) }
-        #expect(stale.isEmpty, "listed as failing but no such case (fix the id or remove the line):\n\(stale.joined(separator: "\n"))")
+        #expect(
+            stale.isEmpty,
+            "listed as failing but no such case (fix the id or remove the line):\n\(stale.joined(separator: "\n"))"
+        )
 
         let regressions = cases.filter { !$0.passed && !expectedSet.contains($0.id) }
         let fixed = cases.filter { $0.passed && expectedSet.contains($0.id) }
         let currentList = cases.filter { !$0.passed }.map(\.id).joined(separator: "\n")
-        #expect(regressions.isEmpty, """
+        #expect(
+            regressions.isEmpty,
+            """
             \(regressions.count) case(s) fail that are expected to pass:
             \(regressions.map { "\($0.id)\n    \($0.detail)" }.joined(separator: "\n"))
             """)
-        #expect(fixed.isEmpty, """
+        #expect(
+            fixed.isEmpty,
+            """
             \(fixed.count) case(s) listed as failing now pass; remove them from \(Self.expectationsFile.lastPathComponent):
             \(fixed.map(\.id).joined(separator: "\n"))
             """)

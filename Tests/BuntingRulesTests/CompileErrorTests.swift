@@ -4,7 +4,9 @@ import Testing
 
 /// What is refused at compile time, and the pointer each refusal names.
 struct CompileErrorTests {
-    static func compileError(_ rule: String, evaluators: RuleEvaluators = .none, prefix: String = "") -> RuleCompileError? {
+    static func compileError(_ rule: String, evaluators: RuleEvaluators = .none, prefix: String = "")
+        -> RuleCompileError?
+    {
         do {
             _ = try JSONLogicRule(json(rule), evaluators: evaluators, pointerPrefix: prefix)
             return nil
@@ -82,15 +84,18 @@ struct CompileErrorTests {
     }
 
     @Test func evaluatorsAreInlinedAndChecked() throws {
-        let evaluators = RuleEvaluators(json(#"""
-            {"isGold": {"==": [{"var": "tier"}, "gold"]},
-             "goldAdult": {"and": [{"$ref": "isGold"}, {">=": [{"var": "age"}, 18]}]},
-             "broken": {"nope": 1},
-             "usesBroken": {"!": {"$ref": "broken"}},
-             "loopA": {"!": {"$ref": "loopB"}},
-             "loopB": {"!": {"$ref": "loopA"}},
-             "self": {"$ref": "self"}}
-            """#).objectValue!)
+        let evaluators = RuleEvaluators(
+            json(
+                #"""
+                {"isGold": {"==": [{"var": "tier"}, "gold"]},
+                 "goldAdult": {"and": [{"$ref": "isGold"}, {">=": [{"var": "age"}, 18]}]},
+                 "broken": {"nope": 1},
+                 "usesBroken": {"!": {"$ref": "broken"}},
+                 "loopA": {"!": {"$ref": "loopB"}},
+                 "loopB": {"!": {"$ref": "loopA"}},
+                 "self": {"$ref": "self"}}
+                """#
+            ).objectValue!)
         let pointers = evaluators.problems.map(\.pointer)
         #expect(pointers.contains("/$evaluators/broken/nope"))
         #expect(pointers.contains("/$evaluators/usesBroken/!/$ref"))

@@ -23,8 +23,9 @@ struct EvaluationLimitsTests {
     }
 
     @Test func doublingArraysStopAtTheLengthBound() throws {
-        let rule = try JSONLogicRule(json(
-            #"{"reduce": [{"var": "xs"}, {"merge": [{"var": "accumulator"}, {"var": "accumulator"}]}, [1]]}"#))
+        let rule = try JSONLogicRule(
+            json(
+                #"{"reduce": [{"var": "xs"}, {"merge": [{"var": "accumulator"}, {"var": "accumulator"}]}, [1]]}"#))
         #expect(throws: RuleEvaluationError.arrayTooLong(limit: 100_000)) {
             try rule.evaluate(["xs": Self.thousand])
         }
@@ -39,17 +40,23 @@ struct EvaluationLimitsTests {
     }
 
     @Test func doublingStringsStopAtTheLengthBound() throws {
-        let rule = try JSONLogicRule(json(
-            #"{"reduce": [{"var": "xs"}, {"cat": [{"var": "accumulator"}, {"var": "accumulator"}]}, "ab"]}"#))
+        let rule = try JSONLogicRule(
+            json(
+                #"{"reduce": [{"var": "xs"}, {"cat": [{"var": "accumulator"}, {"var": "accumulator"}]}, "ab"]}"#))
         #expect(throws: RuleEvaluationError.stringTooLong(limit: 1 << 20)) {
             try rule.evaluate(["xs": Self.thousand])
         }
         // The bound is on the string built, not on the text cut from.
         #expect(throws: RuleEvaluationError.stringTooLong(limit: 4)) {
-            try JSONLogicRule(json(#"{"substr": ["abcdefgh", 1, 5]}"#)).evaluate(.null, limits: EvaluationLimits(maxStringLength: 4))
+            try JSONLogicRule(json(#"{"substr": ["abcdefgh", 1, 5]}"#)).evaluate(
+                .null, limits: EvaluationLimits(maxStringLength: 4))
         }
-        #expect(try JSONLogicRule(json(#"{"substr": ["abcdefgh", 1, 2]}"#)).evaluate(.null, limits: EvaluationLimits(maxStringLength: 4)) == "bc")
-        #expect(try JSONLogicRule(json(#"{"substr": ["abcd", 1, 2]}"#)).evaluate(.null, limits: EvaluationLimits(maxStringLength: 4)) == "bc")
+        #expect(
+            try JSONLogicRule(json(#"{"substr": ["abcdefgh", 1, 2]}"#)).evaluate(
+                .null, limits: EvaluationLimits(maxStringLength: 4)) == "bc")
+        #expect(
+            try JSONLogicRule(json(#"{"substr": ["abcd", 1, 2]}"#)).evaluate(
+                .null, limits: EvaluationLimits(maxStringLength: 4)) == "bc")
     }
 
     @Test func boundsCannotBeCaughtByTry() throws {
@@ -66,7 +73,8 @@ struct EvaluationLimitsTests {
         let rule = try JSONLogicRule(json(#"{"cat": [{"var": "deep"}, "!"]}"#))
         #expect(try rule.evaluate(["deep": deep]).stringValue?.hasSuffix("!") == true)
         #expect(try JSONLogicRule(json(#"{"var": "deep"}"#)).evaluate(["deep": deep]) == deep)
-        let fractional = try JSONLogicRule(json(#"{"fractional": [{"var": "deep"}, ["a", 1]]}"#), fractionalHashing: .murmur3CBOR)
+        let fractional = try JSONLogicRule(
+            json(#"{"fractional": [{"var": "deep"}, ["a", 1]]}"#), fractionalHashing: .murmur3CBOR)
         #expect(try fractional.evaluate(["deep": deep]) == .null)
     }
 }

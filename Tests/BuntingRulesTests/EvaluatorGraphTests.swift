@@ -53,7 +53,8 @@ struct EvaluatorGraphTests {
         #expect(refusal?.message.contains("more than \(limit) operations") == true)
         // A flag's rule that doubles once more than allowed is refused, at its own pointer.
         #expect(throws: RuleCompileError.self) {
-            _ = try JSONLogicRule(["and": [Self.reference("e\(lastAllowed)"), Self.reference("e\(lastAllowed)")]], evaluators: evaluators)
+            _ = try JSONLogicRule(
+                ["and": [Self.reference("e\(lastAllowed)"), Self.reference("e\(lastAllowed)")]], evaluators: evaluators)
         }
     }
 
@@ -65,7 +66,9 @@ struct EvaluatorGraphTests {
         #expect(compiled.names.isEmpty)
         #expect(compiled.problems.count == 3_001)
         #expect(compiled.problems.allSatisfy { $0.message.utf8.count < 400 })
-        #expect(compiled.problems.first?.message.contains("refers to itself (c0 → c1 → c2 → c3 → c4 → c5 → … (3000 evaluators))") == true)
+        #expect(
+            compiled.problems.first?.message.contains(
+                "refers to itself (c0 → c1 → c2 → c3 → c4 → c5 → … (3000 evaluators))") == true)
         #expect(compiled.problems.first?.pointer == "/$evaluators/c0/$ref")
         #expect(compiled.problems.last?.message.contains("is invalid") == true)
     }

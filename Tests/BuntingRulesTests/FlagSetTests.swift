@@ -4,7 +4,8 @@ import Testing
 
 /// Reading flag documents and resolving flags the way flagd does.
 struct FlagSetTests {
-    static let document = json(#"""
+    static let document = json(
+        #"""
         {
           "channels": {"featureFlags": true},
           "banners": [{"id": "ignored"}],
@@ -35,10 +36,11 @@ struct FlagSetTests {
     @Test func problemsArePointedAtAndOtherFlagsStillWork() throws {
         let flags = try FlagSet(document: Self.document)
         #expect(flags.flagKeys.count == 9)
-        #expect(flags.problems.map(\.pointer) == [
-            "/flags/bad-rule/targeting/nope", "/flags/bad-state/state", "/flags/no-variants/variants",
-            "/flags/ghost-default/defaultVariant",
-        ])
+        #expect(
+            flags.problems.map(\.pointer) == [
+                "/flags/bad-rule/targeting/nope", "/flags/bad-state/state", "/flags/no-variants/variants",
+                "/flags/ghost-default/defaultVariant",
+            ])
         #expect(flags.metadata == ["flagSetId": "shop", "version": "7"])
         for key in ["bad-rule", "bad-state", "no-variants"] {
             let result = flags.resolve(flagKey: key, context: Self.context, timestamp: 0)
@@ -70,7 +72,7 @@ struct FlagSetTests {
         #expect(resolve("bool-default").variant == "false")
         let missing = resolve("nowhere")
         #expect(missing.reason == .error && missing.errorCode == .flagNotFound && missing.metadata.isEmpty)
-        #expect(resolve("static", .null).value == true)                 // a non-object context counts as empty
+        #expect(resolve("static", .null).value == true) // a non-object context counts as empty
     }
 
     @Test func typedResolutionChecksTheVariant() throws {
@@ -78,25 +80,33 @@ struct FlagSetTests {
         #expect(flags.resolve(flagKey: "static", context: .null, timestamp: 0, expecting: .boolean).value == true)
         let mismatch = flags.resolve(flagKey: "static", context: .null, timestamp: 0, expecting: .string)
         #expect(mismatch.errorCode == .typeMismatch && mismatch.value == .null && mismatch.variant == nil)
-        #expect(flags.resolve(flagKey: "checkout", context: Self.context, timestamp: 0, expecting: .object).variant == "new")
-        #expect(flags.resolve(flagKey: "no-default", context: .null, timestamp: 0, expecting: .string).reason == .default)
+        #expect(
+            flags.resolve(flagKey: "checkout", context: Self.context, timestamp: 0, expecting: .object).variant == "new"
+        )
+        #expect(
+            flags.resolve(flagKey: "no-default", context: .null, timestamp: 0, expecting: .string).reason == .default)
         #expect(flags.resolve(flagKey: "off", context: .null, timestamp: 0, expecting: .string).reason == .disabled)
-        #expect(flags.resolve(flagKey: "no-default", context: ["pick": "a"], timestamp: 0, expecting: .float).value == 1)
-        #expect(flags.resolve(flagKey: "no-default", context: ["pick": "a"], timestamp: 0, expecting: .integer).value == 1)
+        #expect(
+            flags.resolve(flagKey: "no-default", context: ["pick": "a"], timestamp: 0, expecting: .float).value == 1)
+        #expect(
+            flags.resolve(flagKey: "no-default", context: ["pick": "a"], timestamp: 0, expecting: .integer).value == 1)
     }
 
     /// A whole real converts to an integer without loss; a fraction does not.
     @Test func typedIntegersTakeWholeRealsAndNoFractions() throws {
-        let flags = try FlagSet(document: json(#"""
-            {"flags": {"n": {"state": "ENABLED", "variants": {"two": 2.0, "half": 0.5, "big": 1e300}, "defaultVariant": "two",
-                             "targeting": {"var": "pick"}}}}
-            """#))
+        let flags = try FlagSet(
+            document: json(
+                #"""
+                {"flags": {"n": {"state": "ENABLED", "variants": {"two": 2.0, "half": 0.5, "big": 1e300}, "defaultVariant": "two",
+                                 "targeting": {"var": "pick"}}}}
+                """#))
         let two = flags.resolve(flagKey: "n", context: .null, timestamp: 0, expecting: .integer)
         #expect(two.value == .integer(2) && two.variant == "two" && two.reason == .default)
         #expect(flags.resolve(flagKey: "n", context: .null, timestamp: 0, expecting: .float).value == .real(2.0))
         #expect(flags.resolve(flagKey: "n", context: .null, timestamp: 0).value == .real(2.0))
         for pick in ["half", "big"] {
-            let result = flags.resolve(flagKey: "n", context: ["pick": .string(pick)], timestamp: 0, expecting: .integer)
+            let result = flags.resolve(
+                flagKey: "n", context: ["pick": .string(pick)], timestamp: 0, expecting: .integer)
             #expect(result.errorCode == .typeMismatch && result.value == .null, "\(pick)")
         }
     }
@@ -104,17 +114,19 @@ struct FlagSetTests {
     /// A `$ref` to an evaluator that does not exist, or to one that cannot
     /// compile, makes that flag ERROR / PARSE_ERROR; the other flags resolve.
     @Test func unknownReferencesBreakOnlyTheirFlag() throws {
-        let flags = try FlagSet(document: json(#"""
-            {"$evaluators": {"ok": {"==": [{"var": "tier"}, "gold"]}, "broken": {"$ref": "nowhere"}},
-             "flags": {
-               "missing": {"state": "ENABLED", "variants": {"a": 1, "b": 2}, "defaultVariant": "a",
-                           "targeting": {"if": [true, "a", {"$ref": "nowhere"}]}},
-               "via-broken": {"state": "ENABLED", "variants": {"a": 1, "b": 2}, "defaultVariant": "a",
-                              "targeting": {"if": [{"$ref": "broken"}, "a", "b"]}},
-               "fine": {"state": "ENABLED", "variants": {"a": 1, "b": 2}, "defaultVariant": "b",
-                        "targeting": {"if": [{"$ref": "ok"}, "a", "b"]}}
-             }}
-            """#))
+        let flags = try FlagSet(
+            document: json(
+                #"""
+                {"$evaluators": {"ok": {"==": [{"var": "tier"}, "gold"]}, "broken": {"$ref": "nowhere"}},
+                 "flags": {
+                   "missing": {"state": "ENABLED", "variants": {"a": 1, "b": 2}, "defaultVariant": "a",
+                               "targeting": {"if": [true, "a", {"$ref": "nowhere"}]}},
+                   "via-broken": {"state": "ENABLED", "variants": {"a": 1, "b": 2}, "defaultVariant": "a",
+                                  "targeting": {"if": [{"$ref": "broken"}, "a", "b"]}},
+                   "fine": {"state": "ENABLED", "variants": {"a": 1, "b": 2}, "defaultVariant": "b",
+                            "targeting": {"if": [{"$ref": "ok"}, "a", "b"]}}
+                 }}
+                """#))
         for key in ["missing", "via-broken"] {
             let result = flags.resolve(flagKey: key, context: ["tier": "gold"], timestamp: 0)
             #expect(result.reason == .error && result.errorCode == .parseError, "\(key)")
@@ -136,13 +148,15 @@ struct FlagSetTests {
     }
 
     @Test func flagsMayBeAnArrayWithKeys() throws {
-        let flags = try FlagSet(document: json(#"""
-            {"flags": [
-              {"key": "a", "state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"},
-              {"key": "a", "state": "ENABLED", "variants": {"on": false}, "defaultVariant": "on"},
-              {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}
-            ]}
-            """#))
+        let flags = try FlagSet(
+            document: json(
+                #"""
+                {"flags": [
+                  {"key": "a", "state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"},
+                  {"key": "a", "state": "ENABLED", "variants": {"on": false}, "defaultVariant": "on"},
+                  {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}
+                ]}
+                """#))
         #expect(flags.flagKeys == ["a"])
         #expect(flags.problems.map(\.pointer) == ["/flags/1/key", "/flags/2/key"])
         #expect(flags.resolve(flagKey: "a", context: .null, timestamp: 0).value == true)
@@ -151,7 +165,8 @@ struct FlagSetTests {
     @Test func unusableDocumentsThrow() {
         for (document, pointer) in [
             (json("[]"), ""), (json(#"{"banners": []}"#), ""), (json(#"{"flags": 3}"#), "/flags"),
-            (json(#"{"flags": {}, "$evaluators": []}"#), "/$evaluators"), (json(#"{"flags": {}, "metadata": 1}"#), "/metadata"),
+            (json(#"{"flags": {}, "$evaluators": []}"#), "/$evaluators"),
+            (json(#"{"flags": {}, "metadata": 1}"#), "/metadata"),
         ] {
             do {
                 _ = try FlagSet(document: document, pointerPrefix: "")
@@ -163,21 +178,26 @@ struct FlagSetTests {
     }
 
     @Test func timestampAndFlagKeyReachTheRule() throws {
-        let flags = try FlagSet(document: json(#"""
-            {"flags": {"clock": {"state": "ENABLED", "variants": {"late": 1, "early": 0}, "defaultVariant": "early",
-              "targeting": {"if": [{"and": [{">": [{"var": "$flagd.timestamp"}, 100]}, {"==": [{"var": "$flagd.flagKey"}, "clock"]}]}, "late", "early"]}}}}
-            """#))
+        let flags = try FlagSet(
+            document: json(
+                #"""
+                {"flags": {"clock": {"state": "ENABLED", "variants": {"late": 1, "early": 0}, "defaultVariant": "early",
+                  "targeting": {"if": [{"and": [{">": [{"var": "$flagd.timestamp"}, 100]}, {"==": [{"var": "$flagd.flagKey"}, "clock"]}]}, "late", "early"]}}}}
+                """#))
         #expect(flags.resolve(flagKey: "clock", context: .null, timestamp: 101).variant == "late")
         #expect(flags.resolve(flagKey: "clock", context: .null, timestamp: 100).variant == "early")
     }
 
     @Test func evaluationFailuresAreGeneralErrors() throws {
-        let flags = try FlagSet(document: json(#"""
-            {"flags": {"loop": {"state": "ENABLED", "variants": {"a": 1}, "defaultVariant": "a",
-              "targeting": {"if": [{"map": [{"var": "xs"}, {"var": ""}]}, "a", "a"]}}}}
-            """#))
+        let flags = try FlagSet(
+            document: json(
+                #"""
+                {"flags": {"loop": {"state": "ENABLED", "variants": {"a": 1}, "defaultVariant": "a",
+                  "targeting": {"if": [{"map": [{"var": "xs"}, {"var": ""}]}, "a", "a"]}}}}
+                """#))
         let xs = JSON.array((0..<50).map { JSON.int($0) })
-        let result = flags.resolve(flagKey: "loop", context: ["xs": xs], timestamp: 0, limits: EvaluationLimits(maxSteps: 10))
+        let result = flags.resolve(
+            flagKey: "loop", context: ["xs": xs], timestamp: 0, limits: EvaluationLimits(maxSteps: 10))
         #expect(result.errorCode == .general && result.errorMessage?.contains("work budget of 10 units") == true)
     }
 }

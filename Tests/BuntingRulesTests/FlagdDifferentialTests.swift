@@ -64,25 +64,60 @@ struct FlagdDifferentialTests {
     /// rewrite is needed (and the README's note is true).
     @Test func knownDifferencesAreReal() throws {
         let cases: [(KnownDifference, JSON, [String: FlagValueType], [JSON])] = [
-            (.partialVersionWithSuffix,
-             ["flags": ["f": ["state": "ENABLED", "variants": ["true": "T", "false": "F", "d": "D"], "defaultVariant": "d",
-                              "targeting": ["sem_ver": [["var": "version"], "=", "1.2.0-rc.1"]]]]],
-             [:], [["version": "1.2-rc.1"], ["version": "v1+build"]]),
-            (.unknownReferenceNotEvaluated,
-             ["flags": ["f": ["state": "ENABLED", "variants": ["a": "A", "b": "B"], "defaultVariant": "a",
-                              "targeting": ["if": [true, "a", ["$ref": "nowhere"]]]]]],
-             [:], [["targetingKey": "user-1"]]),
-            (.wholeRealWeight,
-             ["flags": ["f": ["state": "ENABLED", "variants": ["a": "A", "b": "B", "d": "D"], "defaultVariant": "d",
-                              "targeting": ["fractional": [["a", 50.0], ["b", 50]]]]]],
-             [:], [["targetingKey": "user-1"], ["targetingKey": "user-2"]]),
-            (.nonStringTargetingKey,
-             ["flags": ["f": ["state": "ENABLED", "variants": ["a": "A", "b": "B", "d": "D"], "defaultVariant": "d",
-                              "targeting": ["fractional": [["a", 1], ["b", 1]]]]]],
-             [:], [["targetingKey": 5]]),
-            (.wholeRealAsInteger,
-             ["flags": ["f": ["state": "ENABLED", "variants": ["two": 2.0], "defaultVariant": "two"]]],
-             ["f": .integer], [.object(JSONObject())]),
+            (
+                .partialVersionWithSuffix,
+                [
+                    "flags": [
+                        "f": [
+                            "state": "ENABLED", "variants": ["true": "T", "false": "F", "d": "D"],
+                            "defaultVariant": "d",
+                            "targeting": ["sem_ver": [["var": "version"], "=", "1.2.0-rc.1"]],
+                        ]
+                    ]
+                ],
+                [:], [["version": "1.2-rc.1"], ["version": "v1+build"]]
+            ),
+            (
+                .unknownReferenceNotEvaluated,
+                [
+                    "flags": [
+                        "f": [
+                            "state": "ENABLED", "variants": ["a": "A", "b": "B"], "defaultVariant": "a",
+                            "targeting": ["if": [true, "a", ["$ref": "nowhere"]]],
+                        ]
+                    ]
+                ],
+                [:], [["targetingKey": "user-1"]]
+            ),
+            (
+                .wholeRealWeight,
+                [
+                    "flags": [
+                        "f": [
+                            "state": "ENABLED", "variants": ["a": "A", "b": "B", "d": "D"], "defaultVariant": "d",
+                            "targeting": ["fractional": [["a", 50.0], ["b", 50]]],
+                        ]
+                    ]
+                ],
+                [:], [["targetingKey": "user-1"], ["targetingKey": "user-2"]]
+            ),
+            (
+                .nonStringTargetingKey,
+                [
+                    "flags": [
+                        "f": [
+                            "state": "ENABLED", "variants": ["a": "A", "b": "B", "d": "D"], "defaultVariant": "d",
+                            "targeting": ["fractional": [["a", 1], ["b", 1]]],
+                        ]
+                    ]
+                ],
+                [:], [["targetingKey": 5]]
+            ),
+            (
+                .wholeRealAsInteger,
+                ["flags": ["f": ["state": "ENABLED", "variants": ["two": 2.0], "defaultVariant": "two"]]],
+                ["f": .integer], [.object(JSONObject())]
+            ),
         ]
         for (difference, document, types, contexts) in cases {
             let flagSets = try Self.oracles.map { try FlagSet(document: document, fractionalHashing: $0.hashing) }
@@ -95,9 +130,11 @@ struct FlagdDifferentialTests {
                 let results = try run.results(expectedKeys: flagSet.flagKeys + ["no-such-flag"], count: contexts.count)
                 for (index, context) in contexts.enumerated() {
                     let mine = flagSet.resolve(
-                        flagKey: "f", context: context, timestamp: DifferentialFixtures.timestamp, expecting: types["f"])
-                    #expect(Self.difference(mine, results.rows[index][0], metadata: results.metadata["f"]) != nil,
-                            "\(difference.name) vs \(oracle.package): the oracle agrees on \(context.encodedString())")
+                        flagKey: "f", context: context, timestamp: DifferentialFixtures.timestamp, expecting: types["f"]
+                    )
+                    #expect(
+                        Self.difference(mine, results.rows[index][0], metadata: results.metadata["f"]) != nil,
+                        "\(difference.name) vs \(oracle.package): the oracle agrees on \(context.encodedString())")
                 }
             }
         }
@@ -111,7 +148,8 @@ struct FlagdDifferentialTests {
         document: JSON, types: [String: FlagValueType], contexts generated: [JSON], label: String
     ) throws -> [(Oracle, [String: Int])] {
         for oracle in Self.oracles where Self.python(oracle) == nil {
-            Issue.record("""
+            Issue.record(
+                """
                 The flagd-core oracle \(oracle.package) is not installed. From the package root run:
                   \(Self.setupCommand(oracle))
                 """)
@@ -136,7 +174,9 @@ struct FlagdDifferentialTests {
             let keys = flagSet.flagKeys + ["no-such-flag"]
             let mine = contexts.map { context in
                 keys.map { key in
-                    flagSet.resolve(flagKey: key, context: context, timestamp: DifferentialFixtures.timestamp, expecting: types[key])
+                    flagSet.resolve(
+                        flagKey: key, context: context, timestamp: DifferentialFixtures.timestamp, expecting: types[key]
+                    )
                 }
             }
             let results = try run.results(expectedKeys: keys, count: contexts.count)
@@ -145,14 +185,21 @@ struct FlagdDifferentialTests {
             for (index, row) in results.rows.enumerated() {
                 for (position, key) in keys.enumerated() {
                     compared += 1
-                    if let difference = Self.difference(mine[index][position], row[position], metadata: results.metadata[key]) {
+                    if let difference = Self.difference(
+                        mine[index][position], row[position], metadata: results.metadata[key])
+                    {
                         mismatches.append("\(key) for \(contexts[index].encodedString()):\n    \(difference)")
                     }
                 }
             }
-            let rewrites = applied.sorted { $0.key < $1.key }.map { "\"\($0.key)\" ×\($0.value)" }.joined(separator: ", ")
-            print("differential \(label) vs \(oracle.package): \(compared) resolutions, \(mismatches.count) mismatches; known differences rewrote: \(rewrites.isEmpty ? "nothing" : rewrites)")
-            #expect(mismatches.count == 0, """
+            let rewrites = applied.sorted { $0.key < $1.key }.map { "\"\($0.key)\" ×\($0.value)" }.joined(
+                separator: ", ")
+            print(
+                "differential \(label) vs \(oracle.package): \(compared) resolutions, \(mismatches.count) "
+                    + "mismatches; known differences rewrote: \(rewrites.isEmpty ? "nothing" : rewrites)")
+            #expect(
+                mismatches.count == 0,
+                """
                 \(label) vs \(oracle.package): \(mismatches.count) of \(compared) differ; first ones:
                 \(mismatches.prefix(15).joined(separator: "\n"))
                 """)
@@ -205,7 +252,8 @@ struct FlagdDifferentialTests {
         }
         guard !same else { return nil }
         let message = mine.errorMessage.map { " (\($0))" } ?? ""
-        return "mine:   \(actual.encodedString())\(message), metadata \(JSON.object(mine.metadata).encodedString())\n    oracle: \(oracle.encodedString()), metadata \(metadata?.encodedString() ?? "none")"
+        return "mine:   \(actual.encodedString())\(message), metadata \(JSON.object(mine.metadata).encodedString())\n "
+            + "   oracle: \(oracle.encodedString()), metadata \(metadata?.encodedString() ?? "none")"
     }
 }
 
@@ -223,7 +271,8 @@ final class OracleRun {
     private let directory: URL
 
     init(python: URL, document: JSON, types: [String: FlagValueType], contexts: [JSON]) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("bunting-differential-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bunting-differential-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let flagsFile = directory.appendingPathComponent("flags.json")
         try Data(document.encoded()).write(to: flagsFile)
@@ -234,7 +283,8 @@ final class OracleRun {
             lines.append(UInt8(ascii: "\n"))
         }
         try Data(lines).write(to: contextsFile)
-        let typeArgument = JSON.object(JSONObject(types.map { ($0.key, JSON.string($0.value.rawValue)) })).encodedString()
+        let typeArgument = JSON.object(JSONObject(types.map { ($0.key, JSON.string($0.value.rawValue)) }))
+            .encodedString()
         let script = TestPaths.packageRoot.appendingPathComponent("Tests/python/flagd_oracle.py")
         process = try OracleProcess(
             python: python, script: script,
@@ -249,10 +299,12 @@ final class OracleRun {
         guard let headerLine = output.first else { throw OracleProcess.OracleFailure(status: 0, stderr: "no output") }
         let header = try JSON.parse(String(headerLine))
         guard header["keys"] == .array(keys.map { .string($0) }) else {
-            throw OracleProcess.OracleFailure(status: 0, stderr: "the oracle lists other flags: \(header["keys"]?.encodedString() ?? "none")")
+            throw OracleProcess.OracleFailure(
+                status: 0, stderr: "the oracle lists other flags: \(header["keys"]?.encodedString() ?? "none")")
         }
         guard output.count - 1 == count else {
-            throw OracleProcess.OracleFailure(status: 0, stderr: "\(output.count - 1) result lines for \(count) contexts")
+            throw OracleProcess.OracleFailure(
+                status: 0, stderr: "\(output.count - 1) result lines for \(count) contexts")
         }
         var rows: [[JSON]] = []
         rows.reserveCapacity(count)

@@ -56,15 +56,18 @@ struct FlagdOperatorTests {
         let rule = try JSONLogicRule(json(#"{"fractional": [["a", 25], ["b", 75]]}"#))
         var a = 0
         for index in 0..<20_000 {
-            let value = try rule.evaluate(["targetingKey": .string("user-\(index)")],
-                                          flagd: FlagdProperties(flagKey: "split", timestamp: 0))
+            let value = try rule.evaluate(
+                ["targetingKey": .string("user-\(index)")],
+                flagd: FlagdProperties(flagKey: "split", timestamp: 0))
             if value == "a" { a += 1 }
         }
         #expect(abs(a - 5_000) < 300, "\(a)")
         // The bucket is hash("split" + "user-1") × 100 >> 32.
         let hash = MurmurHash3.x86_32("splituser-1")
         let expected: JSON = (UInt64(hash) * 100) >> 32 < 25 ? "a" : "b"
-        #expect(try rule.evaluate(["targetingKey": "user-1"], flagd: FlagdProperties(flagKey: "split", timestamp: 0)) == expected)
+        #expect(
+            try rule.evaluate(["targetingKey": "user-1"], flagd: FlagdProperties(flagKey: "split", timestamp: 0))
+                == expected)
     }
 
     @Test func fractionalWithoutATargetingKeyIsNull() throws {
@@ -72,13 +75,15 @@ struct FlagdOperatorTests {
             let rule = try JSONLogicRule(json(#"{"fractional": [["a", 1], ["b", 1]]}"#), fractionalHashing: hashing)
             #expect(try rule.evaluate(["targetingKey": ""]) == .null)
             #expect(try rule.evaluate(["other": 1]) == .null)
-            let empty = try JSONLogicRule(json(#"{"fractional": [{"var": "k"}, ["a", 0], ["b", 0]]}"#), fractionalHashing: hashing)
+            let empty = try JSONLogicRule(
+                json(#"{"fractional": [{"var": "k"}, ["a", 0], ["b", 0]]}"#), fractionalHashing: hashing)
             #expect(try empty.evaluate(["k": "key"]) == .null)
         }
         // Only a string targeting key buckets (flagd-core 1.x fails on a number instead).
         let rule = try JSONLogicRule(json(#"{"fractional": [["a", 1]]}"#))
         for key: JSON in [5, true, ["user"], .null] {
-            #expect(try rule.evaluate(["targetingKey": key], flagd: FlagdProperties(flagKey: "f", timestamp: 0)) == .null)
+            #expect(
+                try rule.evaluate(["targetingKey": key], flagd: FlagdProperties(flagKey: "f", timestamp: 0)) == .null)
         }
         #expect(try rule.evaluate(["targetingKey": "u"], flagd: FlagdProperties(flagKey: "f", timestamp: 0)) == "a")
     }
@@ -129,7 +134,8 @@ struct FlagdOperatorTests {
 
     @Test(arguments: [
         ("2.0.0", "=", "2.0.0", true), ("v2.0", "=", "2.0.0", true), ("2", "=", "2.0.0", true),
-        ("2.0.0+b1", "=", "2.0.0+b2", true), ("1.0.0-rc.1", "<", "1.0.0", true), ("1.0.0-rc.2", ">", "1.0.0-rc.10", false),
+        ("2.0.0+b1", "=", "2.0.0+b2", true), ("1.0.0-rc.1", "<", "1.0.0", true),
+        ("1.0.0-rc.2", ">", "1.0.0-rc.10", false),
         ("1.0.0-alpha", "<", "1.0.0-alpha.1", true), ("1.0.0-alpha.beta", ">", "1.0.0-alpha.1", true),
         ("1.0.0-1", "<", "1.0.0-a", true), ("10.0.0", ">", "9.9.9", true), ("1.2.3", "^", "1.9.0", true),
         ("1.2.3", "~", "1.2.9", true), ("1.2.3", "~", "1.3.0", false), ("2.0.0", "!=", "2.0.1", true),
@@ -154,7 +160,8 @@ struct FlagdOperatorTests {
 
     @Test func semVerOfNonVersionsIsNull() throws {
         for version: JSON in [
-            "", "1.2.3.4", "01.2.3", "1.02", "1.2.3-", "1.2.3+", "latest", "v", "vv1", "1.", "1..2", " 1.2.3", "1.2.3\n",
+            "", "1.2.3.4", "01.2.3", "1.02", "1.2.3-", "1.2.3+", "latest", "v", "vv1", "1.", "1..2", " 1.2.3",
+            "1.2.3\n",
             "١.2.3", "1.2-rc.1", "1-alpha", "1+build", "v1.2+b", true, nil, ["1.0.0"], "1.0.0-01",
             -1, -0.0, 1.05, 1e16, 1e-5,
         ] {
@@ -162,7 +169,8 @@ struct FlagdOperatorTests {
             #expect(try rule.evaluate(.null) == .null, "\(version.encodedString())")
         }
         #expect(try JSONLogicRule(["sem_ver": [2, ">=", "1.5"]]).evaluate(.null) == true)
-        #expect(try JSONLogicRule(json(#"{"sem_ver": ["1.0.0", {"var": "op"}, "1.0.0"]}"#)).evaluate(["op": "*"]) == .null)
+        #expect(
+            try JSONLogicRule(json(#"{"sem_ver": ["1.0.0", {"var": "op"}, "1.0.0"]}"#)).evaluate(["op": "*"]) == .null)
     }
 
     /// What sem_ver cannot compare is null: the wrong number of arguments,
@@ -192,7 +200,7 @@ struct FlagdOperatorTests {
 
     @Test func startsAndEndsWithCompareCodePoints() throws {
         let starts = try JSONLogicRule(json(#"{"starts_with": [{"var": "s"}, "e"]}"#))
-        #expect(try starts.evaluate(["s": "e\u{301}clair"]) == true)   // Swift's hasPrefix would say false
+        #expect(try starts.evaluate(["s": "e\u{301}clair"]) == true) // Swift's hasPrefix would say false
         #expect(try starts.evaluate(["s": 5]) == .null)
         let ends = try JSONLogicRule(json(#"{"ends_with": [{"var": "s"}, "@example.com"]}"#))
         #expect(try ends.evaluate(["s": "ana@example.com"]) == true)

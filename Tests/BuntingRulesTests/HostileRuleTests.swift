@@ -90,7 +90,9 @@ struct HostileRuleTests {
         (#"{"fractional": ["k", ["a", {"var": "xs.0"}], ["b", {"-": [\#(min)]}]]}"#, "null"),
     ])
     func integersAtTheEdgesNeverTrap(rule: String, expected: String) {
-        let data: JSON = ["a": 1, "xs": [10, 20, 30], "s": "héllo", "edges": [.integer(Int64.max), .integer(Int64.min)]]
+        let data: JSON = [
+            "a": 1, "xs": [10, 20, 30], "s": "héllo", "edges": [.integer(Int64.max), .integer(Int64.min)],
+        ]
         let got = Self.outcome(rule, data)
         #expect(got == expected || (expected.hasPrefix("compile error") && got.hasPrefix(expected)), "\(rule) → \(got)")
     }
@@ -129,13 +131,17 @@ struct HostileRuleTests {
     static let megabyte = String(repeating: "a", count: 1_000_000)
     static let needle = String(repeating: "a", count: 20_000) + "b"
 
-    static func work(_ rule: String, _ data: JSON, flagd: FlagdProperties? = nil,
-                     hashing: FractionalHashing = .default) throws -> Int {
+    static func work(
+        _ rule: String, _ data: JSON, flagd: FlagdProperties? = nil,
+        hashing: FractionalHashing = .default
+    ) throws -> Int {
         try JSONLogicRule(json(rule), fractionalHashing: hashing).evaluateCountingWork(data, flagd: flagd).work
     }
 
-    static func isStopped(_ rule: String, _ data: JSON, flagd: FlagdProperties? = nil,
-                          hashing: FractionalHashing = .default) throws -> Bool {
+    static func isStopped(
+        _ rule: String, _ data: JSON, flagd: FlagdProperties? = nil,
+        hashing: FractionalHashing = .default
+    ) throws -> Bool {
         do {
             _ = try JSONLogicRule(json(rule), fractionalHashing: hashing).evaluate(data, flagd: flagd)
             return false
@@ -149,13 +155,16 @@ struct HostileRuleTests {
     /// at once, charged for what it reads; a thousand of them are stopped.
     @Test func substringSearchIsLinearAndCharged() throws {
         let data: JSON = ["n": .string(Self.needle), "h": .string(Self.megabyte), "xs": Self.thousand]
-        let (result, work) = try JSONLogicRule(json(#"{"in": [{"var": "n"}, {"var": "h"}]}"#)).evaluateCountingWork(data)
+        let (result, work) = try JSONLogicRule(json(#"{"in": [{"var": "n"}, {"var": "h"}]}"#)).evaluateCountingWork(
+            data)
         #expect(result == false)
         // The scan, then the linear search once the scan has compared too much.
         #expect(work >= (1_000_000 + 20_001) / 16 && work < 400_000, "\(work)")
-        #expect(try JSONLogicRule(json(#"{"in": [{"var": "n"}, {"var": "h"}]}"#))
-            .evaluate(["n": .string(Self.needle), "h": .string(Self.megabyte + "b")]) == true)
-        #expect(try Self.isStopped(#"{"map": [{"var": "xs"}, {"in": [{"val": [[2], "n"]}, {"val": [[2], "h"]}]}]}"#, data))
+        #expect(
+            try JSONLogicRule(json(#"{"in": [{"var": "n"}, {"var": "h"}]}"#))
+                .evaluate(["n": .string(Self.needle), "h": .string(Self.megabyte + "b")]) == true)
+        #expect(
+            try Self.isStopped(#"{"map": [{"var": "xs"}, {"in": [{"val": [[2], "n"]}, {"val": [[2], "h"]}]}]}"#, data))
     }
 
     /// `map` over 1,000 items comparing a 99,999-element array took 5 s.
@@ -203,7 +212,10 @@ struct HostileRuleTests {
             (#"{"+": [{"val": [[2], "spaces"]}, 1]}"#, 500_000 / 16),
             (#"{"<": [{"val": [[2], "h"]}, {"val": [[2], "h"]}]}"#, 1_000_000 / 16),
             (#"{"starts_with": [{"val": [[2], "h"]}, {"val": [[2], "h"]}]}"#, 1_000_000 / 16),
-            (#"{"sem_ver": [{"val": [[2], "version"]}, "=", "1.0.0"]}"#, version.utf8.count / Interpreter.versionBytesPerUnit),
+            (
+                #"{"sem_ver": [{"val": [[2], "version"]}, "=", "1.0.0"]}"#,
+                version.utf8.count / Interpreter.versionBytesPerUnit
+            ),
         ]
         for (body, minimum) in cases {
             #expect(try Self.work(#"{"map": [[1], \#(body)]}"#, data) >= minimum, "\(body)")
@@ -224,7 +236,8 @@ struct HostileRuleTests {
         #expect(try Self.work(#"{"var": {"var": "path"}}"#, data) >= 400 * Interpreter.unitsPerPathComponent)
         #expect(try Self.work(#"{"missing": {"var": "keys"}}"#, data) >= 20_000 * 3)
         let flagd = FlagdProperties(flagKey: "f", timestamp: 0)
-        #expect(try Self.work(#"{"var": ""}"#, .object(wide), flagd: flagd) >= 20_000 * Interpreter.unitsPerMemberCopied)
+        #expect(
+            try Self.work(#"{"var": ""}"#, .object(wide), flagd: flagd) >= 20_000 * Interpreter.unitsPerMemberCopied)
         #expect(try Self.isStopped(#"{"map": [{"var": "xs"}, {"val": [[2]]}]}"#, .object(wide), flagd: flagd))
         // A path longer than any data can nest names nothing, and is not made.
         let endless = Array(repeating: "a", count: 100_000).joined(separator: ".")
@@ -237,9 +250,13 @@ struct HostileRuleTests {
         var wide = JSONObject()
         for index in 0..<10_000 { wide["key-\(index)"] = .int(index) }
         let data: JSON = ["wide": .object(wide), "xs": Self.thousand]
-        #expect(try Self.work(#"{"fractional": [{"var": "wide"}, ["a", 1], ["b", 1]]}"#, data, hashing: .murmur3CBOR) >= 10_000)
-        #expect(try Self.isStopped(#"{"map": [{"var": "xs"}, {"fractional": [{"val": [[2], "wide"]}, ["a", 1], ["b", 1]]}]}"#,
-                                   data, hashing: .murmur3CBOR))
+        #expect(
+            try Self.work(#"{"fractional": [{"var": "wide"}, ["a", 1], ["b", 1]]}"#, data, hashing: .murmur3CBOR)
+                >= 10_000)
+        #expect(
+            try Self.isStopped(
+                #"{"map": [{"var": "xs"}, {"fractional": [{"val": [[2], "wide"]}, ["a", 1], ["b", 1]]}]}"#,
+                data, hashing: .murmur3CBOR))
         let computed = (0..<2_000).map { _ in #"["a", {"var": "xs.1"}]"# }.joined(separator: ",")
         #expect(try Self.work(#"{"fractional": ["key", \#(computed)]}"#, data) >= 2_000)
         // Long literal tables are searched, not scanned.

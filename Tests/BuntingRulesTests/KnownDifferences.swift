@@ -54,7 +54,8 @@ struct KnownDifference: Sendable {
         generations: Set(FractionalHashing.allCases),
         flag: { _, definition, _ in
             guard let targeting = definition["targeting"], let name = unknownReference(in: targeting),
-                  targeting != ["$ref": .string(name)] else { return nil }
+                targeting != ["$ref": .string(name)]
+            else { return nil }
             var object = definition.objectValue!
             object["targeting"] = ["$ref": .string(name)]
             return .object(object)
@@ -87,7 +88,8 @@ struct KnownDifference: Sendable {
     /// `[variant, 50.0]` as `[variant, 50]`; nil for anything else.
     static func integerWeight(_ fraction: JSON) -> JSON? {
         guard case .array(let pair) = fraction, pair.count == 2, case .real(let weight) = pair[1],
-              weight.rounded(.towardZero) == weight, abs(weight) < 1e15 else { return nil }
+            weight.rounded(.towardZero) == weight, abs(weight) < 1e15
+        else { return nil }
         return [pair[0], .integer(Int64(weight))]
     }
 
@@ -148,8 +150,10 @@ struct KnownDifference: Sendable {
     static func unknownReference(in rule: JSON) -> String? {
         var found: String?
         _ = rewriteOperations(rule) { name, arguments in
-            if name == "$ref", case .string(let target) = arguments, !DifferentialFixtures.evaluatorNames.contains(target),
-               found == nil {
+            if name == "$ref", case .string(let target) = arguments,
+                !DifferentialFixtures.evaluatorNames.contains(target),
+                found == nil
+            {
                 found = target
             }
             return nil

@@ -18,13 +18,17 @@ struct OfficialTestsTests {
             do {
                 let result = try evaluate(rule, data)
                 if !sameJSON(result, expected) {
-                    failures.append("\(rule.encodedString()) with \(data.encodedString()): got \(result.encodedString()), expected \(expected.encodedString())")
+                    failures.append(
+                        "\(rule.encodedString()) with \(data.encodedString()): got "
+                            + "\(result.encodedString()), expected \(expected.encodedString())")
                 }
             } catch {
                 failures.append("\(rule.encodedString()) with \(data.encodedString()): \(error)")
             }
         }
         #expect(cases >= 270)
-        #expect(failures.isEmpty, "\(failures.count) of \(cases) failed:\n\(failures.prefix(30).joined(separator: "\n"))")
+        #expect(
+            failures.isEmpty,
+            "\(failures.count) of \(cases) failed:\n\(failures.prefix(30).joined(separator: "\n"))")
     }
 }

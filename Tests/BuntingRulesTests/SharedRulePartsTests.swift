@@ -5,7 +5,9 @@ import Testing
 /// Rules compiled with the same `SharedRuleParts` share the nodes of parts
 /// written exactly alike, and only those.
 @Suite struct SharedRulePartsTests {
-    private func rule(_ text: String, _ shared: SharedRuleParts, maxDepth: Int = JSONLogicRule.defaultMaxDepth) throws -> JSONLogicRule {
+    private func rule(_ text: String, _ shared: SharedRuleParts, maxDepth: Int = JSONLogicRule.defaultMaxDepth) throws
+        -> JSONLogicRule
+    {
         try JSONLogicRule(try JSON.parse(text), sharing: shared, maxDepth: maxDepth)
     }
 

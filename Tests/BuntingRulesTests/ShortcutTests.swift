@@ -62,8 +62,9 @@ struct ShortcutTests {
         #expect(try JSONLogicRule(json(#"{"var": "$flagd.flagKey"}"#)).evaluate(data, flagd: flagd) == "flag-7")
         #expect(try JSONLogicRule(json(#"{"var": "$flagd.flagKey.length"}"#)).evaluate(data, flagd: flagd) == 6)
         #expect(try JSONLogicRule(json(#"{"var": "$flagd.flagKeys"}"#)).evaluate(data, flagd: flagd) == .null)
-        #expect(try JSONLogicRule(json(#"{"cat": [{"var": "$flagd.flagKey"}, {"var": "userId"}]}"#))
-            .evaluate(data, flagd: flagd) == "flag-7u1")
+        #expect(
+            try JSONLogicRule(json(#"{"cat": [{"var": "$flagd.flagKey"}, {"var": "userId"}]}"#))
+                .evaluate(data, flagd: flagd) == "flag-7u1")
         // Outside flag evaluation `$flagd` is the context's own member.
         #expect(try JSONLogicRule(json(#"{"var": "$flagd.flagKey"}"#)).evaluate(data) == "from the context")
         // Inside an iterator the path is read from the element, not the flag.

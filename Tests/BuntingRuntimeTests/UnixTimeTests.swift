@@ -20,15 +20,19 @@ import Testing
         #expect(UnixTime.parse("1970-01-01T00:00:00Z") == 0)
         #expect(UnixTime.parse("1969-12-31T23:59:59Z") == -1)
         #expect(UnixTime.parse("2024-02-29T00:00:00Z") == 1_709_164_800, "a leap day")
-        #expect(UnixTime.parse("2016-12-31T23:59:60Z") == 1_483_228_800, "a leap second reads as the next minute's first")
+        #expect(
+            UnixTime.parse("2016-12-31T23:59:60Z") == 1_483_228_800,
+            "a leap second reads as the next minute's first")
         #expect(UnixTime.parse("0000-01-01T00:00:00Z") == UnixTime.earliest)
         #expect(UnixTime.parse("9999-12-31T23:59:59Z") == UnixTime.latest)
     }
 
     @Test func whatIsNotOneOfTheTwoIsRefused() {
         for text in [
-            "", "2026-12-08", "2026-12-08T09:00:00", "2026-12-08T09:00Z", "2026-13-01T00:00:00Z", "2023-02-29T00:00:00Z",
-            "2026-12-08T24:00:00Z", "2026-12-08T09:00:00.Z", "2026-12-08T09:00:00+1:00", "next tuesday", "2026-12-08T09:00:00Z ",
+            "", "2026-12-08", "2026-12-08T09:00:00", "2026-12-08T09:00Z", "2026-13-01T00:00:00Z",
+            "2023-02-29T00:00:00Z",
+            "2026-12-08T24:00:00Z", "2026-12-08T09:00:00.Z", "2026-12-08T09:00:00+1:00", "next tuesday",
+            "2026-12-08T09:00:00Z ",
         ] {
             #expect(UnixTime.parse(text) == nil, "\(text)")
         }

@@ -63,7 +63,9 @@ import Testing
                 case ("properties", .object(let properties)):
                     for (name, property) in properties {
                         // Properties restated inside if/then only narrow a described property.
-                        if property["description"] == nil && !narrowing { undescribed.append(here.appending(name).description) }
+                        if property["description"] == nil && !narrowing {
+                            undescribed.append(here.appending(name).description)
+                        }
                         visit(property, at: here.appending(name), narrowing: narrowing)
                     }
                 case ("$defs", .object(let definitions)):
@@ -75,7 +77,9 @@ import Testing
                     visit(value, at: here, narrowing: true)
                 case ("allOf", .array(let schemas)), ("anyOf", .array(let schemas)), ("oneOf", .array(let schemas)),
                     ("prefixItems", .array(let schemas)):
-                    for (index, element) in schemas.enumerated() { visit(element, at: here.appending(index), narrowing: narrowing) }
+                    for (index, element) in schemas.enumerated() {
+                        visit(element, at: here.appending(index), narrowing: narrowing)
+                    }
                 case ("items", _), ("additionalProperties", _), ("propertyNames", _), ("not", _), ("contains", _):
                     visit(value, at: here, narrowing: narrowing)
                 default:
@@ -91,45 +95,92 @@ import Testing
     static let mistakes: [(String, String, String)] = [
         (#"{"channel": {}}"#, "/channel", #"unknown property "channel""#),
         (#"{"channels": {"banners": "yes"}}"#, "/channels/banners", "expected boolean or object, got string"),
-        (#"{"channels": {"contentCards": {"enabled": 1}}}"#, "/channels/contentCards/enabled", "expected boolean, got integer"),
-        (#"{"fractionalHashing": "md5"}"#, "/fractionalHashing", #"value "md5" is not one of ["murmur3-string", "murmur3-cbor"]"#),
-        (#"{"flags": {"f": {"state": "ENABLED", "variants": {"a": {"enabled": "yes"}}}}}"#,
-            "/flags/f/variants/a/enabled", "expected boolean, got string"),
-        (#"{"flags": {"f": {"state": "ENABLED", "variants": {"a": {"enabled": true, "properties": {"p": {"type": "number", "value": "1"}}}}}}}"#,
-            "/flags/f/variants/a/properties/p/value", "expected number, got string"),
-        (#"{"flags": {"f": {"state": "ENABLED", "variants": {"a": 1}, "targeting": {"fractional": [["a", 1.5]]}}}}"#,
-            "/flags/f/targeting/fractional/0/1", "expected object or integer, got number"),
-        (#"{"banners": [{"id": "b", "placementId": "p", "html": "", "priority": 1}]}"#, "/banners/0", #"missing required property "properties""#),
-        (#"{"banners": [{"id": "", "placementId": "p", "html": "", "priority": 1, "properties": {}}]}"#,
-            "/banners/0/id", "expected at least 1 character, got 0"),
-        (#"{"banners": [{"id": "b", "placementId": "p", "html": "", "priority": 1.5, "properties": {}}]}"#,
-            "/banners/0/priority", "expected integer, got number"),
-        (#"{"banners": [{"id": "b", "placementId": "p", "html": "", "priority": 1, "properties": {}, "controlShare": 1.5}]}"#,
-            "/banners/0/controlShare", "value 1.5 is greater than the maximum 1"),
-        (#"{"banners": [{"id": "b", "placementId": "p", "html": "", "priority": 1, "properties": {"i": {"type": "image", "value": 3}}}]}"#,
-            "/banners/0/properties/i/value", "expected string, got integer"),
-        (#"{"banners": [{"id": "b", "placementId": "p", "html": "", "priority": 1, "properties": {"c": {"type": "colour", "value": "red"}}}]}"#,
-            "/banners/0/properties/c/type", #"value "colour" is not one of ["string", "number", "boolean", "image", "jsonobject", "datetime"]"#),
-        (#"{"banners": [{"id": "b", "placementId": "p", "html": "", "priority": 1, "properties": {}, "schedule": {"start": 1700000000000}}]}"#,
-            "/banners/0/schedule/start", "value 1700000000000 is greater than the maximum 99999999999"),
-        (#"{"banners": [{"id": "b", "placementId": "p", "html": "", "priority": 1, "properties": {}, "targeting": {"starts_with": [{"var": "email"}, 1]}}]}"#,
-            "/banners/0/targeting/starts_with/1", "expected object or string, got integer"),
-        (#"{"contentCards": [{"id": "c", "type": "imageOnly", "extras": {}, "created": 1}]}"#, "/contentCards/0", #"missing required property "imageUrl""#),
-        (#"{"contentCards": [{"id": "c", "type": "classic", "extras": {}, "created": 1}]}"#,
-            "/contentCards/0", #"missing required property "title" or "description""#),
-        (#"{"contentCards": [{"id": "c", "type": "captionedImage", "imageUrl": "u", "extras": {}, "created": 1}]}"#,
-            "/contentCards/0", #"missing required property "title""#),
-        (#"{"contentCards": [{"id": "c", "type": "control", "title": "t", "extras": {}, "created": 1}]}"#,
-            "/contentCards/0/type", #"value "control" is not one of ["classic", "captionedImage", "imageOnly"]"#),
-        (#"{"contentCards": [{"id": "c", "type": "classic", "title": "t", "extras": {"n": 1}, "created": 1}]}"#,
-            "/contentCards/0/extras/n", "expected string, got integer"),
-        (#"{"contentCards": [{"id": "c", "type": "classic", "title": "t", "extras": {}, "created": 1, "colour": "red"}]}"#,
-            "/contentCards/0/colour", #"unknown property "colour""#),
-        (#"{"contentCards": [{"id": "c", "type": "classic", "title": "t", "extras": {}, "created": "2024-01-01"}]}"#,
-            "/contentCards/0/created", "expected number, got string"),
+        (
+            #"{"channels": {"contentCards": {"enabled": 1}}}"#, "/channels/contentCards/enabled",
+            "expected boolean, got integer"
+        ),
+        (
+            #"{"fractionalHashing": "md5"}"#, "/fractionalHashing",
+            #"value "md5" is not one of ["murmur3-string", "murmur3-cbor"]"#
+        ),
+        (
+            #"{"flags": {"f": {"state": "ENABLED", "variants": {"a": {"enabled": "yes"}}}}}"#,
+            "/flags/f/variants/a/enabled", "expected boolean, got string"
+        ),
+        (
+            #"{"flags": {"f": {"state": "ENABLED", "variants": {"a": {"enabled": true, "properties": {"p": {"type": "number", "value": "1"}}}}}}}"#,
+            "/flags/f/variants/a/properties/p/value", "expected number, got string"
+        ),
+        (
+            #"{"flags": {"f": {"state": "ENABLED", "variants": {"a": 1}, "targeting": {"fractional": [["a", 1.5]]}}}}"#,
+            "/flags/f/targeting/fractional/0/1", "expected object or integer, got number"
+        ),
+        (
+            #"{"banners": [{"id": "b", "placementId": "p", "html": "", "priority": 1}]}"#, "/banners/0",
+            #"missing required property "properties""#
+        ),
+        (
+            #"{"banners": [{"id": "", "placementId": "p", "html": "", "priority": 1, "properties": {}}]}"#,
+            "/banners/0/id", "expected at least 1 character, got 0"
+        ),
+        (
+            #"{"banners": [{"id": "b", "placementId": "p", "html": "", "priority": 1.5, "properties": {}}]}"#,
+            "/banners/0/priority", "expected integer, got number"
+        ),
+        (
+            #"{"banners": [{"id": "b", "placementId": "p", "html": "", "priority": 1, "properties": {}, "controlShare": 1.5}]}"#,
+            "/banners/0/controlShare", "value 1.5 is greater than the maximum 1"
+        ),
+        (
+            #"{"banners": [{"id": "b", "placementId": "p", "html": "", "priority": 1, "properties": {"i": {"type": "image", "value": 3}}}]}"#,
+            "/banners/0/properties/i/value", "expected string, got integer"
+        ),
+        (
+            #"{"banners": [{"id": "b", "placementId": "p", "html": "", "priority": 1, "properties": {"c": {"type": "colour", "value": "red"}}}]}"#,
+            "/banners/0/properties/c/type",
+            #"value "colour" is not one of ["string", "number", "boolean", "image", "jsonobject", "datetime"]"#
+        ),
+        (
+            #"{"banners": [{"id": "b", "placementId": "p", "html": "", "priority": 1, "properties": {}, "schedule": {"start": 1700000000000}}]}"#,
+            "/banners/0/schedule/start", "value 1700000000000 is greater than the maximum 99999999999"
+        ),
+        (
+            #"{"banners": [{"id": "b", "placementId": "p", "html": "", "priority": 1, "properties": {}, "targeting": {"starts_with": [{"var": "email"}, 1]}}]}"#,
+            "/banners/0/targeting/starts_with/1", "expected object or string, got integer"
+        ),
+        (
+            #"{"contentCards": [{"id": "c", "type": "imageOnly", "extras": {}, "created": 1}]}"#, "/contentCards/0",
+            #"missing required property "imageUrl""#
+        ),
+        (
+            #"{"contentCards": [{"id": "c", "type": "classic", "extras": {}, "created": 1}]}"#,
+            "/contentCards/0", #"missing required property "title" or "description""#
+        ),
+        (
+            #"{"contentCards": [{"id": "c", "type": "captionedImage", "imageUrl": "u", "extras": {}, "created": 1}]}"#,
+            "/contentCards/0", #"missing required property "title""#
+        ),
+        (
+            #"{"contentCards": [{"id": "c", "type": "control", "title": "t", "extras": {}, "created": 1}]}"#,
+            "/contentCards/0/type", #"value "control" is not one of ["classic", "captionedImage", "imageOnly"]"#
+        ),
+        (
+            #"{"contentCards": [{"id": "c", "type": "classic", "title": "t", "extras": {"n": 1}, "created": 1}]}"#,
+            "/contentCards/0/extras/n", "expected string, got integer"
+        ),
+        (
+            #"{"contentCards": [{"id": "c", "type": "classic", "title": "t", "extras": {}, "created": 1, "colour": "red"}]}"#,
+            "/contentCards/0/colour", #"unknown property "colour""#
+        ),
+        (
+            #"{"contentCards": [{"id": "c", "type": "classic", "title": "t", "extras": {}, "created": "2024-01-01"}]}"#,
+            "/contentCards/0/created", "expected number, got string"
+        ),
         (#"{"$evaluators": {"e": {"==": [1]}}}"#, "/$evaluators/e/==", "expected at least 2 items, got 1"),
-        (#"{"banners": [{"id": "b", "placementId": "p", "html": "", "priority": 1, "properties": {"p": {"value": 1}}}]}"#,
-            "/banners/0/properties/p", #"missing required property "type""#),
+        (
+            #"{"banners": [{"id": "b", "placementId": "p", "html": "", "priority": 1, "properties": {"p": {"value": 1}}}]}"#,
+            "/banners/0/properties/p", #"missing required property "type""#
+        ),
     ]
 
     @Test(arguments: mistakes)
@@ -148,10 +199,13 @@ import Testing
         let compact = try JSONSchema(Fixtures.json(compactURL))
         var documents = try Self.mistakes.map { try JSON.parse($0.0) }
         documents.append(try JSON.parse(Self.designExample))
-        documents.append(try Fixtures.json(Fixtures.repository.appendingPathComponent("examples/definitions/bunting.json")))
+        documents.append(
+            try Fixtures.json(Fixtures.repository.appendingPathComponent("examples/definitions/bunting.json")))
         for fixture in FlagdSchemaTests.fixtures {
             let value = try Fixtures.json(fixture.url)
-            documents.append(fixture.folder == "targeting" ? ["flags": ["f": ["state": "ENABLED", "variants": ["on": true], "targeting": value]]] : value)
+            documents.append(
+                fixture.folder == "targeting"
+                    ? ["flags": ["f": ["state": "ENABLED", "variants": ["on": true], "targeting": value]]] : value)
         }
         #expect(documents.count > 50)
         for document in documents {
@@ -165,7 +219,8 @@ import Testing
     @Test func oneSchemaServesManyTasks() async throws {
         let schema = try Self.schema()
         let valid = try JSON.parse(Self.designExample)
-        let invalid = try JSON.parse(#"{"flags": {"f": {"state": "ON", "variants": {"a": 1}, "targeting": {"var": "$flagd.x"}}}}"#)
+        let invalid = try JSON.parse(
+            #"{"flags": {"f": {"state": "ON", "variants": {"a": 1}, "targeting": {"var": "$flagd.x"}}}}"#)
         let expected = schema.validate(invalid)
         #expect(expected.count == 2)
         let results = await withTaskGroup(of: (Bool, [JSONSchemaViolation]).self) { group in
@@ -220,7 +275,9 @@ import Testing
     func flagdTargetingRules(_ fixture: FlagdSchemaTests.Fixture) throws {
         let rule = try Fixtures.json(fixture.url)
         let flag: JSON = ["state": "ENABLED", "variants": ["on": true, "off": false], "targeting": rule]
-        let banner: JSON = ["id": "b", "placementId": "p", "html": "", "priority": 1, "properties": [:], "targeting": rule]
+        let banner: JSON = [
+            "id": "b", "placementId": "p", "html": "", "priority": 1, "properties": [:], "targeting": rule,
+        ]
         let card: JSON = ["id": "c", "type": "classic", "title": "t", "extras": [:], "created": 1, "targeting": rule]
         let documents: [(JSON, String)] = [
             (["flags": ["f": flag]], "/flags/f/targeting"),
@@ -242,11 +299,14 @@ import Testing
 
     @Test func flagdExamples() throws {
         let schema = try Self.schema()
-        #expect(schema.validate(try Fixtures.json(Fixtures.flagdJSON.appendingPathComponent("examples/minimal.json"))).isEmpty)
+        #expect(
+            schema.validate(try Fixtures.json(Fixtures.flagdJSON.appendingPathComponent("examples/minimal.json")))
+                .isEmpty)
         let full = schema.validate(try Fixtures.json(Fixtures.flagdJSON.appendingPathComponent("examples/full.json")))
-        #expect(full.map(\.instanceLocation.description) == [
-            "/flags/starts-ends-flag/targeting/if/2/if/2/if/0/ends_with/1",
-            "/flags/equal-greater-lesser-version-flag/targeting/if/2/if/2/if/2/if/0/sem_ver/2",
-        ])
+        #expect(
+            full.map(\.instanceLocation.description) == [
+                "/flags/starts-ends-flag/targeting/if/2/if/2/if/0/ends_with/1",
+                "/flags/equal-greater-lesser-version-flag/targeting/if/2/if/2/if/2/if/0/sem_ver/2",
+            ])
     }
 }

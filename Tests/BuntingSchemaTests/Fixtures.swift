@@ -3,9 +3,11 @@ import Foundation
 
 /// Files the tests read: the fixtures beside this file, and the repository's schemas.
 enum Fixtures {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures")
     static let flagdJSON = directory.appendingPathComponent("flagd-schemas/json")
-    static let repository = directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = directory.deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static func text(_ url: URL) throws -> String {
         try String(contentsOf: url, encoding: .utf8)

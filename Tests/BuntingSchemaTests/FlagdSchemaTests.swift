@@ -84,7 +84,9 @@ import Testing
         for url in examples {
             let document = try Fixtures.json(url)
             let found = try Self.schema(Self.schemaName(for: document, folder: "flags")).validate(document)
-            let described = found.map { $0.message.contains("2.0.0.0") ? $0.instanceLocation.description : $0.description }
+            let described = found.map {
+                $0.message.contains("2.0.0.0") ? $0.instanceLocation.description : $0.description
+            }
             #expect(described == expected[url.lastPathComponent], "\(url.lastPathComponent)")
         }
     }
@@ -94,24 +96,30 @@ import Testing
         let expected: [String: [String]] = [
             "flags/negative/empty-variants.json": ["/flags/myBoolFlag/variants: expected at least 1 property, got 0"],
             "flags/negative/missing-variants.json": [#"/flags/myBoolFlag: missing required property "variants""#],
-            "flags/negative/mixed-variant-types.ffconfig.json": ["/flags/myBoolFlag/variants/off: expected boolean, got string"],
+            "flags/negative/mixed-variant-types.ffconfig.json": [
+                "/flags/myBoolFlag/variants/off: expected boolean, got string"
+            ],
             "flags/negative/state-set-incorrectly.json": [
-                #"/flags/myBoolFlag/state: value "WILL-FAIL" is not one of ["ENABLED", "DISABLED"]"#,
+                #"/flags/myBoolFlag/state: value "WILL-FAIL" is not one of ["ENABLED", "DISABLED"]"#
             ],
             "flags/negative/with-array-flags.json": ["/flags: expected object, got array"],
             "flags/negative/with-invalid-flag-metadata.json": [
-                "/flags/myBoolFlag/metadata/invalid: expected boolean, number or string, got object",
+                "/flags/myBoolFlag/metadata/invalid: expected boolean, number or string, got object"
             ],
             "flags/negative/with-invalid-targeting.json": [
-                #"/flags/targetedFlag/targeting/not-a-real-rule: unknown property "not-a-real-rule""#,
+                #"/flags/targetedFlag/targeting/not-a-real-rule: unknown property "not-a-real-rule""#
             ],
-            "targeting/negative/fractional-negative-weighting.json": ["/fractional/1/1: value -25 is less than the minimum 0"],
+            "targeting/negative/fractional-negative-weighting.json": [
+                "/fractional/1/1: value -25 is less than the minimum 0"
+            ],
             "targeting/negative/invalid-flagd-props.json": [
-                #"/if/0/==/0/var: "$flagd.invalidProp" does not match the pattern "^\\$flagd\\.((timestamp)|(flagKey))$""#,
+                #"/if/0/==/0/var: "$flagd.invalidProp" does not match the pattern "^\\$flagd\\.((timestamp)|(flagKey))$""#
             ],
-            "targeting/negative/fractional-invalid-weighting.json": ["/fractional/1/1: expected object or integer, got string"],
+            "targeting/negative/fractional-invalid-weighting.json": [
+                "/fractional/1/1: expected object or integer, got string"
+            ],
             "targeting/negative/sem-ver-invalid-range-specifier.json": [
-                #"/if/0/sem_ver/1: value "*" is not one of ["=", "!=", ">", "<", ">=", "<=", "~", "^"]"#,
+                #"/if/0/sem_ver/1: value "*" is not one of ["=", "!=", ">", "<", ">=", "<=", "~", "^"]"#
             ],
         ]
         for (path, messages) in expected {

@@ -28,7 +28,9 @@ import Testing
             let all = schema.validate(instance)
             #expect(schema.isValid(instance) == all.isEmpty)
             for limit in [1, 2] {
-                #expect(schema.validate(instance, limit: limit) == Array(all.prefix(limit)), "limit \(limit), \(instance)")
+                #expect(
+                    schema.validate(instance, limit: limit) == Array(all.prefix(limit)),
+                    "limit \(limit), \(instance)")
             }
         }
     }

@@ -7,9 +7,10 @@ import Testing
     @Test func allOfReportsEveryFailingBranch() throws {
         let schema = #"{"allOf": [{"required": ["a"]}, {"required": ["b"]}]}"#
         #expect(try isValid(schema, #"{"a": 1, "b": 2}"#))
-        #expect(try messages(schema, "{}") == [
-            #"(root): missing required property "a""#, #"(root): missing required property "b""#,
-        ])
+        #expect(
+            try messages(schema, "{}") == [
+                #"(root): missing required property "a""#, #"(root): missing required property "b""#,
+            ])
     }
 
     @Test func anyOfOfTypesGivesOneMessage() throws {
@@ -41,8 +42,9 @@ import Testing
             ]}
             """#
         #expect(try isValid(schema, #"{"type": "classic", "title": "t"}"#))
-        #expect(try messages(schema, #"{"type": "captionedImage", "imageUrl": "u"}"#)
-            == [#"(root): missing required property "title""#])
+        #expect(
+            try messages(schema, #"{"type": "captionedImage", "imageUrl": "u"}"#)
+                == [#"(root): missing required property "title""#])
         #expect(try messages(schema, #"{"type": "classic"}"#) == [#"(root): missing required property "title""#])
     }
 
@@ -53,10 +55,12 @@ import Testing
               {"properties": {"state": {"enum": ["ENABLED", "DISABLED"]}, "variants": {"additionalProperties": {"type": "string"}}}}
             ]}
             """#
-        #expect(try messages(schema, #"{"state": "ON", "variants": {"a": true}}"#)
-            == [#"/state: value "ON" is not one of ["ENABLED", "DISABLED"]"#])
-        #expect(try messages(schema, #"{"state": "ENABLED", "variants": {"a": true, "b": "x"}}"#)
-            == ["/variants/b: expected boolean, got string"])
+        #expect(
+            try messages(schema, #"{"state": "ON", "variants": {"a": true}}"#)
+                == [#"/state: value "ON" is not one of ["ENABLED", "DISABLED"]"#])
+        #expect(
+            try messages(schema, #"{"state": "ENABLED", "variants": {"a": true, "b": "x"}}"#)
+                == ["/variants/b: expected boolean, got string"])
     }
 
     @Test func branchesThatEachMissOneMemberGiveOneMessage() throws {

@@ -64,7 +64,9 @@ import Testing
     }
 
     @Test func keywordsWeCannotHonourAreRefused() throws {
-        #expect(try compileError(#"{"unevaluatedProperties": false}"#)?.message == #""unevaluatedProperties" is not supported"#)
+        #expect(
+            try compileError(#"{"unevaluatedProperties": false}"#)?.message
+                == #""unevaluatedProperties" is not supported"#)
         #expect(try compileError(##"{"$dynamicRef": "#meta"}"##) != nil)
     }
 

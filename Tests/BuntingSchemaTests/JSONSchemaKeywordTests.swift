@@ -13,9 +13,11 @@ import Testing
 
     @Test func typeNamesTheExpectedAndActualTypes() throws {
         #expect(try messages(#"{"type": "integer"}"#, #""7""#) == ["(root): expected integer, got string"])
-        #expect(try messages(#"{"type": ["string", "null"]}"#, "1.5") == ["(root): expected null or string, got number"])
-        #expect(try messages(#"{"type": ["string", "number", "boolean"]}"#, "{}")
-            == ["(root): expected boolean, number or string, got object"])
+        #expect(
+            try messages(#"{"type": ["string", "null"]}"#, "1.5") == ["(root): expected null or string, got number"])
+        #expect(
+            try messages(#"{"type": ["string", "number", "boolean"]}"#, "{}")
+                == ["(root): expected boolean, number or string, got object"])
     }
 
     @Test func integerAcceptsWholeReals() throws {
@@ -34,33 +36,38 @@ import Testing
         #expect(try isValid(schema, "2.0"))
         #expect(try isValid(schema, #"{"a": [1]}"#))
         #expect(try !isValid(schema, #"{"a": [1], "b": 2}"#))
-        #expect(try messages(#"{"enum": ["ENABLED", "DISABLED"]}"#, "7")
-            == [#"(root): value 7 is not one of ["ENABLED", "DISABLED"]"#])
+        #expect(
+            try messages(#"{"enum": ["ENABLED", "DISABLED"]}"#, "7")
+                == [#"(root): value 7 is not one of ["ENABLED", "DISABLED"]"#])
     }
 
     @Test func constComparesByValue() throws {
         #expect(try isValid(#"{"const": 1}"#, "1.0"))
         #expect(try isValid(#"{"const": {"a": 1, "b": [true]}}"#, #"{"b": [true], "a": 1}"#))
         #expect(try !isValid(#"{"const": false}"#, "0"))
-        #expect(try messages(#"{"const": "imageOnly"}"#, #""classic""#) == [#"(root): expected "imageOnly", got "classic""#])
+        #expect(
+            try messages(#"{"const": "imageOnly"}"#, #""classic""#) == [#"(root): expected "imageOnly", got "classic""#]
+        )
     }
 
     @Test func requiredNamesEachMissingProperty() throws {
         let schema = #"{"required": ["state", "variants"]}"#
         #expect(try isValid(schema, #"{"state": 1, "variants": 2}"#))
         #expect(try isValid(schema, "[]"))
-        #expect(try messages(schema, "{}") == [
-            #"(root): missing required property "state""#, #"(root): missing required property "variants""#,
-        ])
+        #expect(
+            try messages(schema, "{}") == [
+                #"(root): missing required property "state""#, #"(root): missing required property "variants""#,
+            ])
     }
 
     @Test func propertiesApplyToTheirMembers() throws {
         let schema = #"{"properties": {"a": {"type": "string"}, "b": {"minimum": 3}}}"#
         #expect(try isValid(schema, #"{"a": "x", "c": 1}"#))
         #expect(try isValid(schema, "7"))
-        #expect(try messages(schema, #"{"a": 1, "b": 2}"#) == [
-            "/a: expected string, got integer", "/b: value 2 is less than the minimum 3",
-        ])
+        #expect(
+            try messages(schema, #"{"a": 1, "b": 2}"#) == [
+                "/a: expected string, got integer", "/b: value 2 is less than the minimum 3",
+            ])
     }
 
     @Test func additionalPropertiesFalseNamesTheUnknownProperty() throws {
@@ -86,19 +93,28 @@ import Testing
     @Test func propertyNames() throws {
         let schema = #"{"propertyNames": {"pattern": "^[a-z]+$"}}"#
         #expect(try isValid(schema, #"{"abc": 1}"#))
-        #expect(try messages(schema, #"{"aBc": 1}"#) == [#"/aBc: invalid property name: "aBc" does not match the pattern "^[a-z]+$""#])
+        #expect(
+            try messages(schema, #"{"aBc": 1}"#) == [
+                #"/aBc: invalid property name: "aBc" does not match the pattern "^[a-z]+$""#
+            ])
     }
 
     @Test func minAndMaxProperties() throws {
         #expect(try messages(#"{"minProperties": 1}"#, "{}") == ["(root): expected at least 1 property, got 0"])
-        #expect(try messages(#"{"maxProperties": 1}"#, #"{"a": 1, "b": 2}"#) == ["(root): expected at most 1 property, got 2"])
+        #expect(
+            try messages(#"{"maxProperties": 1}"#, #"{"a": 1, "b": 2}"#) == [
+                "(root): expected at most 1 property, got 2"
+            ])
         #expect(try isValid(#"{"minProperties": 1}"#, "[]"))
     }
 
     @Test func dependentRequiredAndDependentSchemas() throws {
         let required = #"{"dependentRequired": {"imageUrl": ["aspectRatio"]}}"#
         #expect(try isValid(required, #"{"title": 1}"#))
-        #expect(try messages(required, #"{"imageUrl": "u"}"#) == [#"(root): property "imageUrl" requires property "aspectRatio""#])
+        #expect(
+            try messages(required, #"{"imageUrl": "u"}"#) == [
+                #"(root): property "imageUrl" requires property "aspectRatio""#
+            ])
         let schemas = #"{"dependentSchemas": {"a": {"required": ["b"]}}}"#
         #expect(try isValid(schemas, #"{"a": 1, "b": 2}"#))
         #expect(try messages(schemas, #"{"a": 1}"#) == [#"(root): missing required property "b""#])
@@ -108,11 +124,14 @@ import Testing
         let schema = #"{"prefixItems": [{"type": "string"}, {"type": "integer"}], "items": {"type": "boolean"}}"#
         #expect(try isValid(schema, #"["a", 1, true, false]"#))
         #expect(try isValid(schema, #"["a"]"#))
-        #expect(try messages(schema, #"[1, "a", null]"#) == [
-            "/0: expected string, got integer", "/1: expected integer, got string", "/2: expected boolean, got null",
-        ])
-        #expect(try messages(#"{"prefixItems": [{}], "items": false}"#, "[1, 2, 3]")
-            == ["/1: unexpected item: at most 1 item allowed"])
+        #expect(
+            try messages(schema, #"[1, "a", null]"#) == [
+                "/0: expected string, got integer", "/1: expected integer, got string",
+                "/2: expected boolean, got null",
+            ])
+        #expect(
+            try messages(#"{"prefixItems": [{}], "items": false}"#, "[1, 2, 3]")
+                == ["/1: unexpected item: at most 1 item allowed"])
         #expect(try messages(#"{"items": {"type": "number"}}"#, #"[1, "x"]"#) == ["/1: expected number, got string"])
     }
 
@@ -129,11 +148,16 @@ import Testing
 
     @Test func containsWithMinAndMaxContains() throws {
         #expect(try isValid(#"{"contains": {"const": 1}}"#, "[0, 1]"))
-        #expect(try messages(#"{"contains": {"const": 1}}"#, "[0, 2]") == [#"(root): no item matches the "contains" schema"#])
-        #expect(try messages(#"{"contains": {"const": 1}, "minContains": 2}"#, "[1, 2]")
-            == [#"(root): expected at least 2 items matching "contains", found 1"#])
-        #expect(try messages(#"{"contains": {"const": 1}, "maxContains": 1}"#, "[1, 1]")
-            == [#"(root): expected at most 1 item matching "contains", found 2"#])
+        #expect(
+            try messages(#"{"contains": {"const": 1}}"#, "[0, 2]") == [
+                #"(root): no item matches the "contains" schema"#
+            ])
+        #expect(
+            try messages(#"{"contains": {"const": 1}, "minContains": 2}"#, "[1, 2]")
+                == [#"(root): expected at least 2 items matching "contains", found 1"#])
+        #expect(
+            try messages(#"{"contains": {"const": 1}, "maxContains": 1}"#, "[1, 1]")
+                == [#"(root): expected at most 1 item matching "contains", found 2"#])
         #expect(try isValid(#"{"contains": {"const": 1}, "minContains": 0}"#, "[]"))
         #expect(try isValid(#"{"contains": {"const": 1}, "maxContains": 9223372036854775807}"#, "[1, 1]"))
         #expect(try isValid(#"{"minLength": 9223372036854775807, "maxItems": 9223372036854775807}"#, "[]"))
@@ -148,7 +172,8 @@ import Testing
 
     @Test func uniqueItemsComparesByValue() throws {
         #expect(try isValid(#"{"uniqueItems": true}"#, #"[1, "1", [1], {"a": 1}]"#))
-        #expect(try messages(#"{"uniqueItems": true}"#, #"[1, 2, {"a": [1]}, 1.0]"#) == ["(root): items 0 and 3 are equal"])
+        #expect(
+            try messages(#"{"uniqueItems": true}"#, #"[1, 2, {"a": [1]}, 1.0]"#) == ["(root): items 0 and 3 are equal"])
         #expect(try !isValid(#"{"uniqueItems": true}"#, #"[{"a": 1, "b": 2}, {"b": 2, "a": 1.0}]"#))
         #expect(try isValid(#"{"uniqueItems": false}"#, "[1, 1]"))
     }

@@ -13,10 +13,11 @@ import Testing
                "s": {"$ref": "#/properties/q"}}}
             """#
         #expect(try isValid(schema, #"{"p": "x", "q": 1, "r": 1.5, "s": 2}"#))
-        #expect(try messages(schema, #"{"p": 1, "q": "x", "r": null, "s": 0.5}"#) == [
-            "/p: expected string, got integer", "/q: expected integer, got string", "/r: expected number, got null",
-            "/s: expected integer, got number",
-        ])
+        #expect(
+            try messages(schema, #"{"p": 1, "q": "x", "r": null, "s": 0.5}"#) == [
+                "/p: expected string, got integer", "/q: expected integer, got string", "/r: expected number, got null",
+                "/s: expected integer, got number",
+            ])
     }
 
     @Test func recursiveSchemasFollowTheInstance() throws {
@@ -46,10 +47,12 @@ import Testing
                "item": {"$id": "item.json", "type": "array", "$defs": {"inner": {"type": "boolean"}}}}}
             """#
         #expect(try isValid(schema, #"{"a": "x", "b": [], "c": true, "d": false}"#))
-        #expect(try messages(schema, #"{"a": 1, "b": {}, "c": 1, "d": 1}"#) == [
-            "/a: expected string, got integer", "/b: expected array, got object", "/c: expected boolean, got integer",
-            "/d: expected boolean, got integer",
-        ])
+        #expect(
+            try messages(schema, #"{"a": 1, "b": {}, "c": 1, "d": 1}"#) == [
+                "/a: expected string, got integer", "/b: expected array, got object",
+                "/c: expected boolean, got integer",
+                "/d: expected boolean, got integer",
+            ])
     }
 
     @Test func draft07AnchorsAndDependencies() throws {
@@ -60,10 +63,11 @@ import Testing
              "dependencies": {"a": ["b"], "c": {"required": ["d"]}}}
             """#
         #expect(try isValid(schema, #"{"f": true, "a": 1, "b": 2, "c": 3, "d": 4}"#))
-        #expect(try messages(schema, #"{"f": 1, "a": 1, "c": 3}"#) == [
-            "/f: expected boolean, got integer", #"(root): property "a" requires property "b""#,
-            #"(root): missing required property "d""#,
-        ])
+        #expect(
+            try messages(schema, #"{"f": 1, "a": 1, "c": 3}"#) == [
+                "/f: expected boolean, got integer", #"(root): property "a" requires property "b""#,
+                #"(root): missing required property "d""#,
+            ])
         // In 2020-12, "dependencies" is not a keyword any more.
         #expect(try isValid(#"{"dependencies": {"a": ["b"]}}"#, #"{"a": 1}"#))
     }
@@ -71,19 +75,23 @@ import Testing
     @Test func otherDocumentsByIdOrByName() throws {
         let byName = try JSON.parse(#"{"type": "string", "$defs": {"n": {"type": "number"}}}"#)
         let byID = try JSON.parse(#"{"$id": "https://example.com/schemas/id.json", "type": "boolean"}"#)
-        let root = try JSON.parse(#"""
+        let root = try JSON.parse(
+            #"""
             {"$id": "https://example.com/schemas/root.json",
              "properties": {"a": {"$ref": "./name.json"}, "b": {"$ref": "id.json"}, "c": {"$ref": "name.json#/$defs/n"}}}
             """#)
         let schema = try JSONSchema(root, resources: ["name.json": byName, "whatever": byID])
         #expect(schema.isValid(try JSON.parse(#"{"a": "x", "b": true, "c": 1}"#)))
         let found = schema.validate(try JSON.parse(#"{"a": 1, "b": 1, "c": "x"}"#))
-        #expect(found.map(\.description) == [
-            "/a: expected string, got integer", "/b: expected boolean, got integer", "/c: expected number, got string",
-        ])
-        #expect(found.map(\.keywordLocation) == [
-            "name.json#/type", "https://example.com/schemas/id.json#/type", "name.json#/$defs/n/type",
-        ])
+        #expect(
+            found.map(\.description) == [
+                "/a: expected string, got integer", "/b: expected boolean, got integer",
+                "/c: expected number, got string",
+            ])
+        #expect(
+            found.map(\.keywordLocation) == [
+                "name.json#/type", "https://example.com/schemas/id.json#/type", "name.json#/$defs/n/type",
+            ])
     }
 
     @Test func twoSchemasMayNotClaimOneId() throws {
@@ -109,17 +117,24 @@ import Testing
             }
         }
         let found = try violations(##"{"$ref": "#"}"##, "1")
-        #expect(found.map(\.message) == [#""$ref" loops back to a schema already applied to this value, without reading any part of it"#])
+        #expect(
+            found.map(\.message) == [
+                #""$ref" loops back to a schema already applied to this value, without reading any part of it"#
+            ])
     }
 
     @Test func deepInstancesAreValidated() throws {
         let depth = 50
         let deep = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
-        let wrapped = ##"{"anyOf": [{"type": "array", "items": {"$ref": "#"}}, {"type": "string"}], "not": {"const": 1}}"##
+        let wrapped =
+            ##"{"anyOf": [{"type": "array", "items": {"$ref": "#"}}, {"type": "string"}], "not": {"const": 1}}"##
         #expect(try isValid(wrapped, deep))
         let bad = String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)
         let found = try violations(wrapped, bad)
-        #expect(found.map(\.message) == ["expected array or string, got integer", #"the value must not match the "not" schema"#])
+        #expect(
+            found.map(\.message) == [
+                "expected array or string, got integer", #"the value must not match the "not" schema"#,
+            ])
         #expect(found.first?.instanceLocation.tokens.count == depth)
     }
 
@@ -146,7 +161,8 @@ import Testing
     /// Each level doubles the work of the one above it: without a budget,
     /// 2^40 evaluations.
     @Test func exponentialSchemasRunOutOfStepsInsteadOfHanging() throws {
-        let schema = ##"{"anyOf": [{"items": {"$ref": "#"}, "maxItems": 0}, {"items": {"$ref": "#"}}, {"type": "integer"}], "type": "array"}"##
+        let schema =
+            ##"{"anyOf": [{"items": {"$ref": "#"}, "maxItems": 0}, {"items": {"$ref": "#"}}, {"type": "integer"}], "type": "array"}"##
         let depth = 40
         let bad = String(repeating: "[", count: depth) + "null" + String(repeating: "]", count: depth)
         let found = try violations(schema, bad)

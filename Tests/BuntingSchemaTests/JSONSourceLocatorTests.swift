@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct JSONSourceLocatorTests {
     private func locate(_ pointer: String, in text: String) throws -> JSONSourceLocation? {
-        _ = try JSON.parse(text)  // the locator is only promised documents that parse
+        _ = try JSON.parse(text) // the locator is only promised documents that parse
         return JSONSourceLocator(text).location(of: try JSONPointer(parsing: pointer))
     }
 

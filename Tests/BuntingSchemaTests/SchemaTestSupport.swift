@@ -2,7 +2,9 @@ import BuntingJSON
 import BuntingSchema
 
 /// Compiles `schema` (JSON text) and validates `instance` (JSON text).
-func violations(_ schema: String, _ instance: String, limit: Int = JSONSchema.defaultViolationLimit) throws -> [JSONSchemaViolation] {
+func violations(_ schema: String, _ instance: String, limit: Int = JSONSchema.defaultViolationLimit) throws
+    -> [JSONSchemaViolation]
+{
     try JSONSchema(JSON.parse(schema)).validate(JSON.parse(instance), limit: limit)
 }
 

@@ -48,9 +48,10 @@ func channelDefinitions(cardTitle: String = "Welcome", bannersEnabled: Bool = tr
 
         // A manual refresh reports MANUAL_SERVER_REFRESH even without change.
         server.request("refresh", params: ["channel": "contentCards"], id: 3)
-        let manual = try #require(server.message(from: updated.index + 1) {
-            isEvent($0, "DATA_UPDATED") && $0["params"]?["reason"] == "MANUAL_SERVER_REFRESH"
-        })
+        let manual = try #require(
+            server.message(from: updated.index + 1) {
+                isEvent($0, "DATA_UPDATED") && $0["params"]?["reason"] == "MANUAL_SERVER_REFRESH"
+            })
 
         // logImpression: ENQUEUED after the reply; flush answers, then FLUSHED.
         let impression = server.request("logImpression", params: ["channel": "contentCards", "id": "welcome"], id: 4)
@@ -60,13 +61,16 @@ func channelDefinitions(cardTitle: String = "Welcome", bannersEnabled: Bool = tr
         #expect(enqueued.message["params"]?["card"]?["viewed"] == true)
         let flushed = server.request("flush", id: 5)
         #expect(flushed["result"] == .object(["flushed": 1, "pending": 0]))
-        let flushedEvent = try #require(server.message(from: enqueued.index + 1) {
-            isEvent($0, "IMPRESSION") && $0["params"]?["action"] == "FLUSHED"
-        })
+        let flushedEvent = try #require(
+            server.message(from: enqueued.index + 1) {
+                isEvent($0, "IMPRESSION") && $0["params"]?["action"] == "FLUSHED"
+            })
         #expect(server.received.firstIndex { $0["id"] == 5 }! < flushedEvent.index)
         let lines = server.sink.lines
         #expect(lines.count == 1)
-        #expect(lines.first?["kind"] == "impression" && lines.first?["itemId"] == "welcome" && lines.first?["userId"] == "alice")
+        #expect(
+            lines.first?["kind"] == "impression" && lines.first?["itemId"] == "welcome"
+                && lines.first?["userId"] == "alice")
 
         // logDismiss: DISMISS/ENQUEUED, then DATA_UPDATED/CLIENT_ACTION without the card.
         server.request("logDismiss", params: ["channel": "contentCards", "id": "welcome"], id: 6)
@@ -86,12 +90,13 @@ func channelDefinitions(cardTitle: String = "Welcome", bannersEnabled: Bool = tr
     /// A dismissed banner leaves its placement empty until a refresh, which
     /// fills it with the next eligible banner.
     @Test func aRefreshFillsADismissedBannersPlacementWithTheNextOne() throws {
-        let server = InProcessServer(definitions: """
-            {"banners": [
-              {"id": "spring", "placementId": "home", "html": "<p>Spring</p>", "priority": 5, "properties": {}},
-              {"id": "always", "placementId": "home", "html": "<p>Always</p>", "priority": 1, "properties": {}}
-            ]}
-            """)
+        let server = InProcessServer(
+            definitions: """
+                {"banners": [
+                  {"id": "spring", "placementId": "home", "html": "<p>Spring</p>", "priority": 5, "properties": {}},
+                  {"id": "always", "placementId": "home", "html": "<p>Always</p>", "priority": 1, "properties": {}}
+                ]}
+                """)
         server.request("subscribe", params: ["channel": "banners"], id: 1)
         server.request("changeUser", params: ["userId": "ada"], id: 2)
         #expect(server.request("getBanner", params: ["placementId": "home"], id: 3)["result"]?["id"] == "spring")
@@ -99,9 +104,10 @@ func channelDefinitions(cardTitle: String = "Welcome", bannersEnabled: Bool = tr
         #expect(server.request("getBanner", params: ["placementId": "home"], id: 5)["result"] == .null)
         let replied = server.request("refresh", params: ["channel": "banners"], id: 6)
         #expect(replied["result"] == .object([:]))
-        let refreshed = try #require(server.message {
-            isEvent($0, "DATA_UPDATED") && $0["params"]?["reason"] == "MANUAL_SERVER_REFRESH"
-        })
+        let refreshed = try #require(
+            server.message {
+                isEvent($0, "DATA_UPDATED") && $0["params"]?["reason"] == "MANUAL_SERVER_REFRESH"
+            })
         #expect(refreshed.message["params"]?["cacheSnapshot"]?["banners"]?["home"]?["id"] == "always")
         #expect(server.request("getBanner", params: ["placementId": "home"], id: 7)["result"]?["id"] == "always")
         server.closeInput()
@@ -126,7 +132,8 @@ func channelDefinitions(cardTitle: String = "Welcome", bannersEnabled: Bool = tr
         let server = InProcessServer(definitions: channelDefinitions()) { configuration in
             for channel in Channel.allCases {
                 let perSession = TokenBucket.defaultRules[channel]?.refillsPerSession ?? false
-                configuration.refreshRules[channel] = TokenBucket.Rule(capacity: 1, refillInterval: 1000, refillsPerSession: perSession)
+                configuration.refreshRules[channel] = TokenBucket.Rule(
+                    capacity: 1, refillInterval: 1000, refillsPerSession: perSession)
             }
         }
         server.request("subscribe", params: ["channel": "featureFlags"], id: 1)
@@ -170,8 +177,14 @@ func channelDefinitions(cardTitle: String = "Welcome", bannersEnabled: Bool = tr
             ("logClick", ["channel": "featureFlags", "id": "checkout"], -32602, "INVALID_PARAMS"),
             ("logDismiss", ["channel": "contentCards", "id": "terms"], -32003, "NOT_ALLOWED"),
             ("logDismiss", ["channel": "contentCards", "id": 5], -32602, "INVALID_PARAMS"),
-            ("logImpression", ["channel": "contentCards", "id": "welcome", "ids": ["welcome"]], -32602, "INVALID_PARAMS"),
-            ("refresh", ["channel": "banners", "placementIds": .array((0..<11).map { .string("p\($0)") })], -32602, "INVALID_PARAMS"),
+            (
+                "logImpression", ["channel": "contentCards", "id": "welcome", "ids": ["welcome"]], -32602,
+                "INVALID_PARAMS"
+            ),
+            (
+                "refresh", ["channel": "banners", "placementIds": .array((0..<11).map { .string("p\($0)") })], -32602,
+                "INVALID_PARAMS"
+            ),
             ("changeUser", ["userId": ""], -32602, "INVALID_PARAMS"),
             ("setUserAttributes", ["attributes": ["targetingKey": "x"]], -32602, "INVALID_PARAMS"),
             ("evaluate", ["rule": ["bogus": [1]]], -32005, "INVALID_RULE"),

@@ -29,8 +29,9 @@ import Testing
         func explain(_ key: String, _ context: JSON = ["targetingKey": "ada"]) -> JSON? {
             server.call("evaluateFlag", ["flagKey": .string(key), "context": context, "explain": true])["explain"]
         }
-        #expect(explain("checkout", ["targetingKey": "ada", "tier": "gold"])
-            == ["rule": "/flags/checkout/targeting", "why": #"the targeting chose variant "new""#, "listed": true])
+        #expect(
+            explain("checkout", ["targetingKey": "ada", "tier": "gold"])
+                == ["rule": "/flags/checkout/targeting", "why": #"the targeting chose variant "new""#, "listed": true])
         #expect(explain("checkout")?["why"] == #"the targeting gave null: the default variant "old""#)
         #expect(explain("plain")?["why"] == #"no targeting: the default variant "on""#)
         #expect(explain("off")?["why"] == "the flag's state is DISABLED: no variant")
@@ -45,10 +46,12 @@ import Testing
         let server = InProcessServer(definitions: Self.document)
         server.request("subscribe", params: ["channel": "banners"])
         server.request("changeUser", params: ["userId": "ada", "attributes": ["tier": "gold"]])
-        let explained = server.call("getSnapshot", ["channel": "banners", "explain": true])["explain"]?.arrayValue ?? []
+        let explained =
+            server.call("getSnapshot", ["channel": "banners", "explain": true])["explain"]?.arrayValue ?? []
         #expect(explained.map { $0["outcome"] } == ["SHOWN", "OUTRANKED", "NOT_STARTED"])
         #expect(explained.map { $0["in"] } == [true, false, false])
-        #expect(explained[1]["why"]?.stringValue?.contains(#"banner "top" (priority 9) fills placement "home""#) == true)
+        #expect(
+            explained[1]["why"]?.stringValue?.contains(#"banner "top" (priority 9) fills placement "home""#) == true)
         server.request("setUserAttributes", params: ["attributes": ["tier": "silver"]])
         let stale = server.call("getSnapshot", ["channel": "banners", "explain": true])["explain"]?.arrayValue ?? []
         #expect(stale.first?["outcome"] == "NOT_TARGETED")
@@ -75,7 +78,8 @@ import Testing
         let server = InProcessServer(definitions: Self.document)
         server.request("subscribe", params: ["channel": "featureFlags"])
         server.request("changeUser", params: ["userId": "ada"])
-        let explained = server.call("getSnapshot", ["channel": "featureFlags", "explain": true])["explain"]?.arrayValue ?? []
+        let explained =
+            server.call("getSnapshot", ["channel": "featureFlags", "explain": true])["explain"]?.arrayValue ?? []
         #expect(explained.compactMap { $0["id"]?.stringValue } == ["checkout", "plain", "off", "limit"])
         #expect(explained.map { $0["in"] } == [true, true, false, false])
         #expect(explained.map { $0["outcome"] } == ["DEFAULT", "STATIC", "DISABLED", "STATIC"])

@@ -15,7 +15,9 @@ import Testing
         """
 
     func exposures(_ server: InProcessServer, from index: Int = 0) -> [JSON] {
-        server.received.dropFirst(index).compactMap { $0["params"] }.filter { $0["type"] == "EXPOSURE" && $0["action"] == "ENQUEUED" }
+        server.received.dropFirst(index).compactMap { $0["params"] }.filter {
+            $0["type"] == "EXPOSURE" && $0["action"] == "ENQUEUED"
+        }
     }
 
     @Test func theCurrentUsersEvaluationLogsEachExposureOnceASession() {
@@ -30,7 +32,8 @@ import Testing
         server.request("evaluateFeatures", params: [:])
         #expect(exposures(server).count == 1, "once a session")
         // A context given with the request: evaluated alone, nothing logged.
-        let other = server.request("evaluateFeature", params: ["featureKey": "checkout-button", "attributes": ["id": "bo"]])
+        let other = server.request(
+            "evaluateFeature", params: ["featureKey": "checkout-button", "attributes": ["id": "bo"]])
         #expect(other["result"]?["experimentResult"]?["hashValue"] == "bo")
         #expect(exposures(server).count == 1)
         // A new session logs it again; a forced variation never is an exposure.
@@ -46,11 +49,14 @@ import Testing
         let server = InProcessServer(definitions: Self.payload)
         server.request("subscribe", params: ["channel": "featureFlags"])
         server.request("changeUser", params: ["userId": "ada"])
-        let flags = server.request("getSnapshot", params: ["channel": "featureFlags"])["result"]?["featureFlags"]?.arrayValue ?? []
+        let flags =
+            server.request("getSnapshot", params: ["channel": "featureFlags"])["result"]?["featureFlags"]?.arrayValue
+            ?? []
         #expect(flags.compactMap { $0["id"]?.stringValue } == ["checkout-button", "forced", "banner-text"])
         #expect(flags.first?["metadata"]?["experiment"]?["experimentKey"] == "checkout-test")
         #expect(exposures(server).isEmpty, "listing the features logs nothing")
-        server.request("logImpression", params: ["channel": "featureFlags", "ids": ["checkout-button", "banner-text"]])
+        server.request(
+            "logImpression", params: ["channel": "featureFlags", "ids": ["checkout-button", "banner-text"]])
         #expect(server.eventSummaries().filter { $0.hasPrefix("IMPRESSION") }.count == 2)
         #expect(exposures(server).count == 1)
     }
@@ -59,17 +65,25 @@ import Testing
         let server = InProcessServer(definitions: Self.payload)
         server.request("changeUser", params: ["userId": "ada"])
         server.request("disableSDK")
-        #expect(server.request("evaluateFeature", params: ["featureKey": "forced"])["error"]?["data"]?["reason"] == "SDK_DISABLED")
-        #expect(server.request("evaluateFeature", params: ["featureKey": "forced", "attributes": [:]])["result"]?["value"] == 2)
+        #expect(
+            server.request("evaluateFeature", params: ["featureKey": "forced"])["error"]?["data"]?["reason"]
+                == "SDK_DISABLED")
+        #expect(
+            server.request("evaluateFeature", params: ["featureKey": "forced", "attributes": [:]])["result"]?["value"]
+                == 2)
     }
 
     @Test func conditionsAnswerAndAnUnreadableOneIsAnInvalidRule() {
         let server = InProcessServer(definitions: Self.payload)
-        let yes = server.request("evaluateCondition", params: ["condition": ["version": ["$vgte": "1.2.0"]], "attributes": ["version": "1.10.0"]])
+        let yes = server.request(
+            "evaluateCondition",
+            params: ["condition": ["version": ["$vgte": "1.2.0"]], "attributes": ["version": "1.10.0"]])
         #expect(yes["result"] == ["result": true])
-        let long = server.request("evaluateCondition", params: [
-            "condition": ["name": ["$regex": .string(String(repeating: "a", count: 2_000))]], "attributes": [:],
-        ])
+        let long = server.request(
+            "evaluateCondition",
+            params: [
+                "condition": ["name": ["$regex": .string(String(repeating: "a", count: 2_000))]], "attributes": [:],
+            ])
         #expect(long["error"]?["data"]?["reason"] == "INVALID_RULE" && long["error"]?["data"]?["field"] == "condition")
     }
 }

@@ -12,18 +12,36 @@ import Testing
     static let accented = #"{"jsonrpc":"2.0","id":0,"method":"status","params":{"é":"é"}}"#
 
     /// Accented characters near the end: cut in characters, the body still ends with a bracket.
-    static let accentedNearTheEnd = #"{"jsonrpc":"2.0","id":0,"method":"status","params":{"name":"Zoë","city":"Zürich"}}"#
+    static let accentedNearTheEnd =
+        #"{"jsonrpc":"2.0","id":0,"method":"status","params":{"name":"Zoë","city":"Zürich"}}"#
 
     static let slips: [(name: String, bytes: String, reason: String)] = [
-        ("a Content-Length counted in characters", "Content-Length: \(accented.count)\r\n\r\n\(accented)", "CONTENT_LENGTH_MISMATCH"),
-        ("a Content-Length counted in characters, accents near the end",
-         "Content-Length: \(accentedNearTheEnd.count)\r\n\r\n\(accentedNearTheEnd)", "CONTENT_LENGTH_MISMATCH"),
+        (
+            "a Content-Length counted in characters", "Content-Length: \(accented.count)\r\n\r\n\(accented)",
+            "CONTENT_LENGTH_MISMATCH"
+        ),
+        (
+            "a Content-Length counted in characters, accents near the end",
+            "Content-Length: \(accentedNearTheEnd.count)\r\n\r\n\(accentedNearTheEnd)", "CONTENT_LENGTH_MISMATCH"
+        ),
         ("a Content-Length 5 bytes short", "Content-Length: \(status.utf8.count - 5)\r\n\r\n\(status)", "INVALID_JSON"),
-        ("a Content-Length one byte too long", "Content-Length: \(status.utf8.count + 1)\r\n\r\n\(status)", "CONTENT_LENGTH_MISMATCH"),
+        (
+            "a Content-Length one byte too long", "Content-Length: \(status.utf8.count + 1)\r\n\r\n\(status)",
+            "CONTENT_LENGTH_MISMATCH"
+        ),
         ("a Content-Length of -1", "Content-Length: -1\r\n\r\n\(status)", "INVALID_CONTENT_LENGTH"),
-        ("two different Content-Length headers", "Content-Length: \(status.utf8.count)\r\nContent-Length: 7\r\n\r\n\(status)", "INVALID_CONTENT_LENGTH"),
-        ("a misspelt Content-Length", "Content-Lenght: \(status.utf8.count)\r\n\r\n\(status)", "MISSING_CONTENT_LENGTH"),
-        ("a stray byte before a header", "x" + "Content-Length: \(status.utf8.count)\r\n\r\n\(status)", "MISSING_CONTENT_LENGTH"),
+        (
+            "two different Content-Length headers",
+            "Content-Length: \(status.utf8.count)\r\nContent-Length: 7\r\n\r\n\(status)", "INVALID_CONTENT_LENGTH"
+        ),
+        (
+            "a misspelt Content-Length", "Content-Lenght: \(status.utf8.count)\r\n\r\n\(status)",
+            "MISSING_CONTENT_LENGTH"
+        ),
+        (
+            "a stray byte before a header", "xContent-Length: \(status.utf8.count)\r\n\r\n\(status)",
+            "MISSING_CONTENT_LENGTH"
+        ),
     ]
 
     @Test(arguments: slips.indices)
@@ -46,9 +64,13 @@ import Testing
             #expect(answered == Array(1...100), "\(slip.name): \(answered.count) answers")
             let errors = received.filter { $0["id"] == .null }
             // One error a slip: the rest of a message cut short is skipped quietly.
-            #expect(errors.map { $0["error"]?["data"]?["reason"]?.stringValue } == [slip.reason], "\(slip.name): \(errors.map { $0.encodedString() })")
+            #expect(
+                errors.map { $0["error"]?["data"]?["reason"]?.stringValue } == [slip.reason],
+                "\(slip.name): \(errors.map { $0.encodedString() })")
             if slip.reason == "CONTENT_LENGTH_MISMATCH", slip.name.contains("characters") {
-                #expect(errors.first?["error"]?["message"]?.stringValue?.contains("counts bytes of UTF-8, not characters") == true)
+                #expect(
+                    errors.first?["error"]?["message"]?.stringValue?.contains(
+                        "counts bytes of UTF-8, not characters") == true)
             }
             server.expectCleanProtocol()
         }

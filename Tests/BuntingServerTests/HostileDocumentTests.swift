@@ -8,7 +8,8 @@ import Testing
     static var chainedAliases: String {
         var members = (1..<5_000).reversed().map { #""e_\#($0)": {"$ref": "e_\#($0 - 1)"}"# }
         members.append(#""e_0": {"==": [{"var": "tier"}, "gold"]}"#)
-        return #"{"$evaluators": {\#(members.joined(separator: ", "))}, "flags": {"f": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off", "targeting": {"if": [{"$ref": "e_4999"}, "on", "off"]}}, "g": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}}}"#
+        return
+            #"{"$evaluators": {\#(members.joined(separator: ", "))}, "flags": {"f": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off", "targeting": {"if": [{"$ref": "e_4999"}, "on", "off"]}}, "g": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}}}"#
     }
 
     /// A server that reads the document when its source changes keeps serving.
@@ -17,10 +18,11 @@ import Testing
         server.request("subscribe", params: ["channel": "featureFlags"], id: 1)
         server.request("changeUser", params: ["userId": "ada"], id: 2)
         server.source.setDocument(Self.chainedAliases)
-        let (_, update) = try #require(server.advance { message in
-            message["params"]?["type"] == "DATA_UPDATED"
-                && message["params"]?["cacheSnapshot"]?["featureFlags"]?.arrayValue?.first?["id"] == "g"
-        })
+        let (_, update) = try #require(
+            server.advance { message in
+                message["params"]?["type"] == "DATA_UPDATED"
+                    && message["params"]?["cacheSnapshot"]?["featureFlags"]?.arrayValue?.first?["id"] == "g"
+            })
         #expect(update["params"]?["reason"] == "AUTO_SERVER_REFRESH")
         let status = server.request("status", id: 3)
         #expect((status["result"]?["definitions"]?["problems"]?.arrayValue?.count ?? 0) > 0)

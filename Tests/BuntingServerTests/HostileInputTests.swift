@@ -37,7 +37,8 @@ import Testing
     }
 
     static let twentyMegabyteRequest = Array(
-        ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"status\",\"params\":{\"x\":\"" + String(repeating: "a", count: 20 << 20) + "\"}}").utf8)
+        ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"status\",\"params\":{\"x\":\""
+            + String(repeating: "a", count: 20 << 20) + "\"}}").utf8)
 
     @Test(arguments: Framing.allCases)
     func aTwentyMegabyteMessage(framing: Framing) {
@@ -47,7 +48,9 @@ import Testing
     }
 
     @Test func aTwentyMegabyteMessageWithinARaisedLimitIsRead() {
-        let replies = repliesBeforeStatus(framed(Self.twentyMegabyteRequest, .ndjson), framing: .ndjson) { $0.maxMessageBytes = 32 << 20 }
+        let replies = repliesBeforeStatus(framed(Self.twentyMegabyteRequest, .ndjson), framing: .ndjson) {
+            $0.maxMessageBytes = 32 << 20
+        }
         #expect(replies.map { $0["error"]?["data"]?["field"] } == ["x"])
     }
 
@@ -59,7 +62,9 @@ import Testing
     }
 
     @Test func brokenHeaders() {
-        let input = "Content-Length: x\r\n\r\n" + "Content-Type: a\r\n\r\n" + "junk line\r\n" + "Content-Length: 2\r\n\r\n{}"
+        let input =
+            "Content-Length: x\r\n\r\nContent-Type: a\r\n\r\njunk line\r\nContent-Length: "
+            + "2\r\n\r\n{}"
         let replies = repliesBeforeStatus(Array(input.utf8), framing: .lsp)
         #expect(replies.map { $0["error"]?["data"]?["reason"] } == ["INVALID_CONTENT_LENGTH", "INVALID_REQUEST"])
     }

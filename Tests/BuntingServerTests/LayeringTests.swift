@@ -14,8 +14,13 @@ import Testing
         for line in section.split(separator: "\n") where line.hasPrefix("| `") {
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count >= 3 else { continue }
-            let names = cells[0].split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
-            let imports = cells[2] == "—" ? [] : cells[2].split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
+            let names = cells[0].split(separator: ",").map {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: " `"))
+            }
+            let imports =
+                cells[2] == "—"
+                ? []
+                : cells[2].split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " `")) }
             for name in names { documented[name] = Set(imports) }
         }
         // Read from the manifest's text (`swift package dump-package` would

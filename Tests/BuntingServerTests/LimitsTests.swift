@@ -22,7 +22,8 @@ import Testing
     @Test(arguments: Framing.allCases)
     func messageSize(framing: Framing) throws {
         let server = InProcessServer(forcing: framing) { $0.maxMessageBytes = 2000 }
-        server.feed(framed(paddedRequest(id: 1, size: 2000), framing) + framed(paddedRequest(id: 2, size: 2001), framing))
+        server.feed(
+            framed(paddedRequest(id: 1, size: 2000), framing) + framed(paddedRequest(id: 2, size: 2001), framing))
         let replies = server.received
         try #require(replies.count == 2)
         // Read whole: refused for its unknown param, which names it.
@@ -53,7 +54,8 @@ import Testing
         var bytes: [UInt8] = []
         for (length, id) in [(8191, 1), (8192, 2)] {
             let body = Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"status"}"#.utf8)
-            bytes += Array(("X-Pad: " + String(repeating: "x", count: length - 7) + "\r\n").utf8)
+            bytes +=
+                Array(("X-Pad: " + String(repeating: "x", count: length - 7) + "\r\n").utf8)
                 + Array("Content-Length: \(body.count)\r\n\r\n".utf8) + body
         }
         server.feed(bytes)
@@ -69,7 +71,8 @@ import Testing
     @Test func batchLength() throws {
         let server = InProcessServer(forcing: .ndjson)
         func batch(_ count: Int, from first: Int) -> String {
-            "[" + (0..<count).map { #"{"jsonrpc":"2.0","id":\#(first + $0),"method":"status"}"# }.joined(separator: ",") + "]\n"
+            "[" + (0..<count).map { #"{"jsonrpc":"2.0","id":\#(first + $0),"method":"status"}"# }.joined(separator: ",")
+                + "]\n"
         }
         server.feed(Array((batch(1000, from: 0) + batch(1001, from: 5000)).utf8))
         let replies = server.received
@@ -82,7 +85,7 @@ import Testing
 
     @Test func userIdLength() {
         let server = InProcessServer(forcing: .ndjson)
-        let atLimit = String(repeating: "é", count: 997)  // counted in characters, not bytes
+        let atLimit = String(repeating: "é", count: 997) // counted in characters, not bytes
         #expect(server.request("changeUser", params: ["userId": .string(atLimit)], id: 1)["result"] == [:])
         #expect(server.request("status", id: 2)["result"]?["userId"] == .string(atLimit))
         let past = server.request("changeUser", params: ["userId": .string(String(repeating: "u", count: 998))], id: 3)
@@ -102,23 +105,28 @@ import Testing
         let atLimit = object(encodedSize: 64 << 10)
         #expect(server.request("setUserAttributes", params: ["attributes": atLimit], id: 2)["result"] == [:])
         // One byte more, merged over the same key.
-        let past = server.request("setUserAttributes", params: ["attributes": object(encodedSize: (64 << 10) + 1)], id: 3)
+        let past = server.request(
+            "setUserAttributes", params: ["attributes": object(encodedSize: (64 << 10) + 1)], id: 3)
         #expect(reason(past) == "INVALID_PARAMS" && past["error"]?["data"]?["field"] == "attributes")
         // Nothing changed: one more byte under another key is still too much.
-        #expect(reason(server.request("setUserAttributes", params: ["attributes": ["b": 1]], id: 4)) == "INVALID_PARAMS")
+        #expect(
+            reason(server.request("setUserAttributes", params: ["attributes": ["b": 1]], id: 4)) == "INVALID_PARAMS")
         server.expectStillServingThenCleanExit()
     }
 
     @Test func trackNameAndDetails() {
         let server = InProcessServer(forcing: .ndjson)
         server.request("changeUser", params: ["userId": "ada"], id: 1)
-        let ok = server.request("track", params: [
-            "name": .string(String(repeating: "n", count: 255)), "details": object(encodedSize: 16 << 10),
-        ], id: 2)
+        let ok = server.request(
+            "track",
+            params: [
+                "name": .string(String(repeating: "n", count: 255)), "details": object(encodedSize: 16 << 10),
+            ], id: 2)
         #expect(ok["result"] != nil && ok["error"] == nil)
         let longName = server.request("track", params: ["name": .string(String(repeating: "n", count: 256))], id: 3)
         #expect(reason(longName) == "INVALID_PARAMS" && longName["error"]?["data"]?["field"] == "name")
-        let bigDetails = server.request("track", params: ["name": "e", "details": object(encodedSize: (16 << 10) + 1)], id: 4)
+        let bigDetails = server.request(
+            "track", params: ["name": "e", "details": object(encodedSize: (16 << 10) + 1)], id: 4)
         #expect(reason(bigDetails) == "INVALID_PARAMS" && bigDetails["error"]?["data"]?["field"] == "details")
         #expect(server.request("status", id: 5)["result"]?["pendingAnalytics"] == 1, "only the first was queued")
         server.expectStillServingThenCleanExit()
@@ -127,7 +135,10 @@ import Testing
     @Test func placementsPerRefresh() {
         let server = InProcessServer(forcing: .ndjson)
         let ids = (0..<11).map { JSON.string("p\($0)") }
-        #expect(server.request("refresh", params: ["channel": "banners", "placementIds": .array(Array(ids.prefix(10)))], id: 1)["result"] == [:])
+        #expect(
+            server.request(
+                "refresh", params: ["channel": "banners", "placementIds": .array(Array(ids.prefix(10)))], id: 1)[
+                    "result"] == [:])
         let past = server.request("refresh", params: ["channel": "banners", "placementIds": .array(ids)], id: 2)
         #expect(reason(past) == "INVALID_PARAMS" && past["error"]?["data"]?["field"] == "placementIds")
         server.expectStillServingThenCleanExit()
@@ -165,19 +176,26 @@ import Testing
         let server = InProcessServer(forcing: .ndjson)
         server.request("changeUser", params: ["userId": "ada"], id: 1)
         let ids = (0..<10_000).map { JSON.string("card-\($0)-\(String(repeating: "i", count: 100))") }
-        let repeated = server.request("logImpression", params: ["channel": "contentCards", "ids": .array(ids + [ids[5]])], id: 2)
-        #expect(reason(repeated) == "INVALID_PARAMS" && repeated["error"]?["data"]?["why"]?.stringValue?.contains("at most 10000") == true)
-        let twice = server.request("logImpression", params: ["channel": "contentCards", "ids": .array(Array(ids.dropLast()) + [ids[5]])], id: 3)
+        let repeated = server.request(
+            "logImpression", params: ["channel": "contentCards", "ids": .array(ids + [ids[5]])], id: 2)
+        #expect(
+            reason(repeated) == "INVALID_PARAMS"
+                && repeated["error"]?["data"]?["why"]?.stringValue?.contains("at most 10000") == true)
+        let twice = server.request(
+            "logImpression", params: ["channel": "contentCards", "ids": .array(Array(ids.dropLast()) + [ids[5]])], id: 3
+        )
         #expect(twice["error"]?["data"]?["why"]?.stringValue?.contains("twice") == true)
         // Canonically equivalent spellings are two ids.
-        let spellings = server.request("logImpression", params: ["channel": "contentCards", "ids": ["caf\u{E9}", "cafe\u{301}"]], id: 4)
+        let spellings = server.request(
+            "logImpression", params: ["channel": "contentCards", "ids": ["caf\u{E9}", "cafe\u{301}"]], id: 4)
         #expect(spellings["error"]?["data"]?["why"]?.stringValue?.contains("twice") != true)
         #expect(server.statusAnswersPromptly(id: 5))
 
         let keys = (0..<10_000).map { JSON.string("flag-\($0)") }
         let all = server.request("evaluateFlags", params: ["context": [:], "flagKeys": .array(keys)], id: 6)
         #expect(all["result"]?["flags"]?.objectValue?.count == 10_000)
-        let past = server.request("evaluateFlags", params: ["context": [:], "flagKeys": .array(keys + ["one-more"])], id: 7)
+        let past = server.request(
+            "evaluateFlags", params: ["context": [:], "flagKeys": .array(keys + ["one-more"])], id: 7)
         #expect(reason(past) == "INVALID_PARAMS" && past["error"]?["data"]?["field"] == "flagKeys")
         #expect(server.statusAnswersPromptly(id: 8))
         server.expectPromptStatusAndTermination()
@@ -189,7 +207,8 @@ import Testing
         let server = InProcessServer(forcing: .ndjson)
         server.request("changeUser", params: ["userId": "ada"], id: 1)
         let longest = String(repeating: "b", count: 1024)
-        let atLimit = server.request("logClick", params: ["channel": "banners", "id": "nowhere", "buttonId": .string(longest)], id: 2)
+        let atLimit = server.request(
+            "logClick", params: ["channel": "banners", "id": "nowhere", "buttonId": .string(longest)], id: 2)
         #expect(atLimit["error"]?["data"]?["field"] != "buttonId")
         for (index, (method, params)) in [
             ("logClick", ["channel": "banners", "id": "nowhere", "buttonId": .string(longest + "b")] as JSON),
@@ -200,7 +219,8 @@ import Testing
         ].enumerated() {
             let reply = server.request(method, params: params, id: .int(10 + index))
             #expect(reason(reply) == "INVALID_PARAMS", "\(method)")
-            #expect(reply["error"]?["data"]?["why"]?.stringValue?.contains("at most 1024 characters") == true, "\(method)")
+            #expect(
+                reply["error"]?["data"]?["why"]?.stringValue?.contains("at most 1024 characters") == true, "\(method)")
         }
         server.expectPromptStatusAndTermination()
     }

@@ -18,14 +18,17 @@ import Testing
         server.request("subscribe", params: ["channel": "featureFlags"])
         server.request("changeUser", params: ["userId": "ada"])
         let fetches = server.source.fetchCount
-        server.source.setDocument(#"{"flags": {"checkout": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}}}"#)
+        server.source.setDocument(
+            #"{"flags": {"checkout": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}}}"#)
         #expect(server.advanceClock(30 - Self.hair).events.isEmpty)
         #expect(server.source.fetchCount == fetches, "no poll before its interval")
         let (reply, events) = server.advanceClock(Self.hair)
         #expect(events == ["DATA_UPDATED featureFlags AUTO_SERVER_REFRESH"], "the poll's change, before the reply")
         #expect(server.source.fetchCount == fetches + 1)
         #expect(reply["time"]?.doubleValue == Self.start + 30)
-        #expect(server.events.last?["cacheSnapshot"]?["lastSyncAt"]?.doubleValue == Self.start + 30, "the clock read the poll's deadline")
+        #expect(
+            server.events.last?["cacheSnapshot"]?["lastSyncAt"]?.doubleValue == Self.start + 30,
+            "the clock read the poll's deadline")
     }
 
     @Test func theSourcesFirstRetryRunsAfterTheInitialDelayAndNotBefore() {
@@ -49,13 +52,17 @@ import Testing
         let server = InProcessServer(testing: [.manualClock, .faults])
         server.request("subscribe", params: ["channel": "contentCards"])
         server.request("changeUser", params: ["userId": "ada"])
-        server.call("injectFault", ["target": "definitions", "response": ["status": 429, "headers": ["Retry-After": "20"]], "times": 2])
+        server.call(
+            "injectFault",
+            ["target": "definitions", "response": ["status": 429, "headers": ["Retry-After": "20"]], "times": 2])
         let before = server.received.count
         server.request("refresh", params: ["channel": "contentCards"])
         #expect(server.eventSummaries(from: before) == ["ERROR contentCards RATE_LIMITED SDK_WILL_RETRY"])
         #expect(server.events.last?["rateLimitedUntil"]?.doubleValue == Self.start + 20)
         #expect(server.advanceClock(20 - Self.hair).events.isEmpty)
-        #expect(server.advanceClock(Self.hair).events == ["ERROR contentCards RATE_LIMITED SDK_WILL_RETRY"], "the second 429, at 20 s")
+        #expect(
+            server.advanceClock(Self.hair).events == ["ERROR contentCards RATE_LIMITED SDK_WILL_RETRY"],
+            "the second 429, at 20 s")
         #expect(server.events.last?["rateLimitedUntil"]?.doubleValue == Self.start + 40, "read on the manual clock")
         #expect(server.advanceClock(20 - Self.hair).events.isEmpty)
         #expect(server.advanceClock(Self.hair).events == ["DATA_UPDATED contentCards MANUAL_SERVER_REFRESH"])
@@ -71,10 +78,11 @@ import Testing
         server.request("refresh", params: ["channel": "contentCards"])
         let (reply, events) = server.advanceClock(3600)
         // The harness's policy: 3 retries, then the integrator decides.
-        #expect(events == [
-            "ERROR contentCards SERVER_ERROR SDK_WILL_RETRY", "ERROR contentCards SERVER_ERROR SDK_WILL_RETRY",
-            "ERROR contentCards SERVER_ERROR INTEGRATOR_MAY_RETRY",
-        ])
+        #expect(
+            events == [
+                "ERROR contentCards SERVER_ERROR SDK_WILL_RETRY", "ERROR contentCards SERVER_ERROR SDK_WILL_RETRY",
+                "ERROR contentCards SERVER_ERROR INTEGRATOR_MAY_RETRY",
+            ])
         #expect(reply["steps"]?.integerValue == 3, "one step per retry")
         #expect(reply["time"]?.doubleValue == Self.start + 3600)
         // The next manual refresh finds the source back.
@@ -110,7 +118,8 @@ import Testing
 
     @Test func aRefreshTokenComesBackAfterTheRefillIntervalAndNotBefore() {
         let server = InProcessServer(testing: .manualClock) { configuration in
-            configuration.refreshRules[.contentCards] = TokenBucket.Rule(capacity: 1, refillInterval: 60, refillsPerSession: false)
+            configuration.refreshRules[.contentCards] = TokenBucket.Rule(
+                capacity: 1, refillInterval: 60, refillsPerSession: false)
         }
         server.request("subscribe", params: ["channel": "contentCards"])
         server.request("changeUser", params: ["userId": "ada"])
@@ -178,8 +187,11 @@ import Testing
     }
 
     @Test func memoryIsGivenBackAfterTheReleaseDelayAndNotBefore() {
-        let cards = (0...Engine.largeRefreshItems).map { #"{"id": "card-\#($0)", "type": "classic", "title": "Card", "extras": {}, "created": \#($0)}"# }
-        let server = InProcessServer(definitions: #"{"contentCards": [\#(cards.joined(separator: ","))]}"#, testing: .manualClock)
+        let cards = (0...Engine.largeRefreshItems).map {
+            #"{"id": "card-\#($0)", "type": "classic", "title": "Card", "extras": {}, "created": \#($0)}"#
+        }
+        let server = InProcessServer(
+            definitions: #"{"contentCards": [\#(cards.joined(separator: ","))]}"#, testing: .manualClock)
         var releases = 0
         server.engine.releaseMemory = { releases += 1 }
         server.request("subscribe", params: ["channel": "contentCards"])
@@ -247,7 +259,8 @@ import Testing
 
     /// The ids of the cards listed, newest first.
     private func cardIds(_ server: InProcessServer) -> [String] {
-        (server.call("getSnapshot", ["channel": "contentCards"])["contentCards"]?["cards"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+        (server.call("getSnapshot", ["channel": "contentCards"])["contentCards"]?["cards"]?.arrayValue ?? []).compactMap
+        { $0["id"]?.stringValue }
     }
 }
 

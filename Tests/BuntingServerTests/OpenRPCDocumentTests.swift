@@ -11,7 +11,8 @@ import Testing
 /// the binary unchanged, and declare exactly the methods and params of the
 /// live method table — the table dispatch and param checking read.
 @Suite struct OpenRPCDocumentTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static func document() throws -> JSON {
         try JSON.parse(Array(Data(contentsOf: packageRoot.appendingPathComponent("schemas/openrpc.json"))))
@@ -41,24 +42,34 @@ import Testing
         for method in table.methods {
             guard let entry = documented[method.name] else { continue }
             let params = entry["params"]?.arrayValue ?? []
-            #expect(params.compactMap { $0["name"]?.stringValue } == method.params.map(\.name), "params of \(method.name), in order")
+            #expect(
+                params.compactMap { $0["name"]?.stringValue } == method.params.map(\.name),
+                "params of \(method.name), in order")
             for spec in method.params {
                 let where_ = "\(method.name).\(spec.name)"
                 guard let param = params.first(where: { $0["name"]?.stringValue == spec.name }) else { continue }
                 #expect((param["required"]?.boolValue ?? false) == spec.required, "required of \(where_)")
                 let schema = resolved(param["schema"])
-                #expect(schema?["type"]?.stringValue == (spec.kind == .any ? nil : spec.kind.rawValue), "type of \(where_)")
-                #expect(schema?["enum"]?.arrayValue?.compactMap(\.stringValue).sorted() == spec.allowedValues?.sorted(), "enum of \(where_)")
+                #expect(
+                    schema?["type"]?.stringValue == (spec.kind == .any ? nil : spec.kind.rawValue), "type of \(where_)")
+                #expect(
+                    schema?["enum"]?.arrayValue?.compactMap(\.stringValue).sorted() == spec.allowedValues?.sorted(),
+                    "enum of \(where_)")
                 let minimum = spec.kind == .array ? "minItems" : "minLength"
                 let maximum = spec.kind == .array ? "maxItems" : "maxLength"
                 #expect(schema?[minimum]?.integerValue.map(Int.init) == spec.minLength, "\(minimum) of \(where_)")
                 // The number of placements is the engine's to check: it is configurable.
-                let engineLimit = where_ == "refresh.placementIds" ? Engine.Configuration().maxPlacementsPerRefresh : nil
-                #expect(schema?[maximum]?.integerValue.map(Int.init) == (spec.maxLength ?? engineLimit), "\(maximum) of \(where_)")
+                let engineLimit =
+                    where_ == "refresh.placementIds" ? Engine.Configuration().maxPlacementsPerRefresh : nil
+                #expect(
+                    schema?[maximum]?.integerValue.map(Int.init) == (spec.maxLength ?? engineLimit),
+                    "\(maximum) of \(where_)")
                 #expect((schema?["uniqueItems"]?.boolValue ?? false) == spec.uniqueItems, "uniqueItems of \(where_)")
                 let items = resolved(schema?["items"])
                 #expect(items?["type"]?.stringValue == spec.itemKind?.rawValue, "item type of \(where_)")
-                #expect(items?["maxLength"]?.integerValue.map(Int.init) == spec.itemMaxLength, "items' maxLength of \(where_)")
+                #expect(
+                    items?["maxLength"]?.integerValue.map(Int.init) == spec.itemMaxLength,
+                    "items' maxLength of \(where_)")
             }
         }
     }
@@ -97,7 +108,8 @@ final class LiveTable {
     init() {
         engine = Engine(
             configuration: Engine.Configuration(), loop: loop, worker: InlineWorker(), source: EmptySource(),
-            compile: Definitions.compiler, sink: nil, store: MemoryStore()) { _ in }
+            compile: Definitions.compiler, sink: nil, store: MemoryStore()
+        ) { _ in }
         let context = ServerContext(loop: loop, stopInput: {}) { _ in }
         table = BuntingMethods.table(engine: engine, context: context)
     }

@@ -14,18 +14,25 @@ import Testing
         let change = server.received.count
         server.request("changeUser", params: ["userId": "ada"], id: 2)
         #expect(server.received[change]["id"] == 2)
-        #expect(server.eventSummaries(from: change) == ["CACHE_LOAD contentCards", "DATA_UPDATED contentCards AUTO_SERVER_REFRESH"])
+        #expect(
+            server.eventSummaries(from: change) == [
+                "CACHE_LOAD contentCards", "DATA_UPDATED contentCards AUTO_SERVER_REFRESH",
+            ])
     }
 
     @Test func aBatchsArrayComesBeforeTheEventsOfAllItsRequests() {
         let server = InProcessServer()
         server.request("subscribe", params: ["channel": "featureFlags"], id: 1)
         let before = server.received.count
-        server.send(#"[{"jsonrpc":"2.0","id":2,"method":"changeUser","params":{"userId":"ada"}},{"jsonrpc":"2.0","id":3,"method":"openSession"}]"#)
+        server.send(
+            #"[{"jsonrpc":"2.0","id":2,"method":"changeUser","params":{"userId":"ada"}},{"jsonrpc":"2.0","id":3,"method":"openSession"}]"#
+        )
         #expect(server.received[before].arrayValue?.count == 2, "the batch's array first")
-        #expect(server.eventSummaries(from: before) == [
-            "CACHE_LOAD featureFlags", "DATA_UPDATED featureFlags AUTO_SERVER_REFRESH", "DATA_UPDATED featureFlags AUTO_SERVER_REFRESH",
-        ])
+        #expect(
+            server.eventSummaries(from: before) == [
+                "CACHE_LOAD featureFlags", "DATA_UPDATED featureFlags AUTO_SERVER_REFRESH",
+                "DATA_UPDATED featureFlags AUTO_SERVER_REFRESH",
+            ])
     }
 
     /// No ENQUEUED reaches the client before the commit that makes its event durable.
@@ -34,7 +41,9 @@ import Testing
         let server = InProcessServer(store: store)
         var early: [String] = []
         server.onWrite = { message in
-            guard message["params"]?["action"] == "ENQUEUED", let id = message["params"]?["eventId"]?.stringValue else { return }
+            guard message["params"]?["action"] == "ENQUEUED", let id = message["params"]?["eventId"]?.stringValue else {
+                return
+            }
             if !store.committed.contains(id) { early.append(id) }
         }
         server.request("subscribe", params: ["channel": "contentCards"])
@@ -51,8 +60,9 @@ import Testing
     @Test func aReadAfterChangeUserSeesTheNewUser() {
         let server = InProcessServer()
         server.request("subscribe", params: ["channel": "featureFlags"])
-        server.send(#"{"jsonrpc":"2.0","id":1,"method":"changeUser","params":{"userId":"ada","attributes":{"tier":"gold"}}}"#
-            + "\n" + #"{"jsonrpc":"2.0","id":2,"method":"getFeatureFlag","params":{"id":"checkout"}}"#)
+        server.send(
+            #"{"jsonrpc":"2.0","id":1,"method":"changeUser","params":{"userId":"ada","attributes":{"tier":"gold"}}}"#
+                + "\n" + #"{"jsonrpc":"2.0","id":2,"method":"getFeatureFlag","params":{"id":"checkout"}}"#)
         let read = server.received.first { $0["id"] == 2 }
         #expect(read?["result"]?["enabled"] == true)
     }
@@ -60,7 +70,8 @@ import Testing
     /// After `shutdown` the reply, then every later request SHUTTING_DOWN, then the end.
     @Test func shutdownAnswersThenRefusesWhatFollowsAndEnds() {
         let server = InProcessServer()
-        server.send(#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"# + "\n" + #"{"jsonrpc":"2.0","id":2,"method":"status"}"#)
+        server.send(
+            #"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"# + "\n" + #"{"jsonrpc":"2.0","id":2,"method":"status"}"#)
         #expect(server.received.first { $0["id"] == 1 }?["result"] == [:])
         #expect(server.received.first { $0["id"] == 2 }?["error"]?["data"]?["reason"] == "SHUTTING_DOWN")
         #expect(server.exitStatus == 0)

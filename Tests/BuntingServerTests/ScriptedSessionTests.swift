@@ -18,11 +18,14 @@ import Testing
         var requests = Self.channels.enumerated().map { index, channel in
             #"{"jsonrpc":"2.0","id":\#(index + 1),"method":"subscribe","params":{"channel":"\#(channel)"}}"#
         }
-        requests.append(#"{"jsonrpc":"2.0","id":4,"method":"changeUser","params":{"userId":"ada","attributes":{"tier":"gold"}}}"#)
+        requests.append(
+            #"{"jsonrpc":"2.0","id":4,"method":"changeUser","params":{"userId":"ada","attributes":{"tier":"gold"}}}"#)
         requests += Self.channels.enumerated().map { index, channel in
             #"{"jsonrpc":"2.0","id":\#(index + 5),"method":"getSnapshot","params":{"channel":"\#(channel)"}}"#
         }
-        requests.append(#"{"jsonrpc":"2.0","id":8,"method":"logImpression","params":{"channel":"featureFlags","id":"new-checkout"}}"#)
+        requests.append(
+            #"{"jsonrpc":"2.0","id":8,"method":"logImpression","params":{"channel":"featureFlags","id":"new-checkout"}}"#
+        )
         server.feed(requests.flatMap(server.frame))
         server.closeInput()
         #expect(server.exitStatus == 0)

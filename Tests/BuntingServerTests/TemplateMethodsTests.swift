@@ -29,7 +29,9 @@ import Testing
 
     func subscribed() -> InProcessServer {
         let server = InProcessServer(definitions: Self.document)
-        for channel in ["featureFlags", "banners", "contentCards"] { server.request("subscribe", params: ["channel": .string(channel)]) }
+        for channel in ["featureFlags", "banners", "contentCards"] {
+            server.request("subscribe", params: ["channel": .string(channel)])
+        }
         return server
     }
 
@@ -45,7 +47,8 @@ import Testing
         server.request("changeUser", params: ["userId": "ada", "attributes": ["first_name": "Ada", "tier": "gold"]])
         let updated = server.received[before...].filter { $0["params"]?["type"] == "DATA_UPDATED" }
         #expect(updated.count == 3)
-        let snapshotCards = updated.first { $0["params"]?["channel"] == "contentCards" }?["params"]?["cacheSnapshot"]?["contentCards"]?["cards"]
+        let snapshotCards = updated.first { $0["params"]?["channel"] == "contentCards" }?["params"]?["cacheSnapshot"]?[
+            "contentCards"]?["cards"]
         #expect(snapshotCards?.arrayValue?.map { $0["title"] } == ["Welcome, Ada!", "Your perks", "No markup here"])
         #expect(server.call("getBanner", ["placementId": "top"])["html"] == "<p>Ada, you are gold</p>")
         #expect(server.call("getFeatureFlag", ["id": "greeting"])["properties"]?["text"]?["value"] == "Hi Ada")
@@ -64,10 +67,11 @@ import Testing
         server.request("changeUser", params: ["userId": "bo", "attributes": ["tier": "bronze"]])
         let aborted = server.call("status")["definitions"]?["aborted"]?.arrayValue ?? []
         #expect(aborted.map(\.["id"]) == ["gold", "gold-perks"])
-        #expect(aborted.first == [
-            "channel": "banners", "id": "gold", "pointer": "/banners/0/html", "reason": "TEMPLATE_ABORTED",
-            "message": "aborted by abort_message: gold only", "line": 1, "column": 69,
-        ])
+        #expect(
+            aborted.first == [
+                "channel": "banners", "id": "gold", "pointer": "/banners/0/html", "reason": "TEMPLATE_ABORTED",
+                "message": "aborted by abort_message: gold only", "line": 1, "column": 69,
+            ])
         #expect(aborted.last?["pointer"] == "/contentCards/1/description")
         // Another user's refresh replaces them; none are left for a user they all render for.
         server.request("changeUser", params: ["userId": "ada", "attributes": ["tier": "gold"]])
@@ -92,14 +96,24 @@ import Testing
     @Test func renderTemplateRendersForTheCurrentUserOrWithWhatIsGiven() {
         let server = subscribed()
         server.request("changeUser", params: ["userId": "ada", "attributes": ["first_name": "Ada"]])
-        #expect(server.call("renderTemplate", ["template": "{{${first_name}}} ({{${user_id}}}) {{content_blocks.${signoff}}}"])
-            == ["text": "Ada (ada) See you soon, Ada."])
-        #expect(server.call("renderTemplate", ["template": "{{${first_name} | default: 'nobody'}}", "attributes": ["tier": "gold"]])
-            == ["text": "nobody"])
-        #expect(server.call("renderTemplate", ["template": "{{ n | plus: 1 }} {{${first_name}}}", "data": ["n": 41]]) == ["text": "42 "])
+        #expect(
+            server.call(
+                "renderTemplate", ["template": "{{${first_name}}} ({{${user_id}}}) {{content_blocks.${signoff}}}"])
+                == ["text": "Ada (ada) See you soon, Ada."])
+        #expect(
+            server.call(
+                "renderTemplate", ["template": "{{${first_name} | default: 'nobody'}}", "attributes": ["tier": "gold"]])
+                == ["text": "nobody"])
+        #expect(
+            server.call("renderTemplate", ["template": "{{ n | plus: 1 }} {{${first_name}}}", "data": ["n": 41]]) == [
+                "text": "42 "
+            ])
         // The server's clock: the harness's manual clock reads 2025-06-15 15:06:40 UTC.
-        #expect(server.call("renderTemplate", ["template": "{{ 'now' | time_zone: 'Asia/Tokyo' | date: '%Y-%m-%d %H:%M' }}", "data": [:]])
-            == ["text": "2025-06-16 00:06"])
+        #expect(
+            server.call(
+                "renderTemplate",
+                ["template": "{{ 'now' | time_zone: 'Asia/Tokyo' | date: '%Y-%m-%d %H:%M' }}", "data": [:]])
+                == ["text": "2025-06-16 00:06"])
     }
 
     @Test(arguments: [
@@ -131,6 +145,8 @@ import Testing
         let server = subscribed()
         #expect(server.request("renderTemplate", params: [:])["error"]?["data"]?["field"] == "template")
         #expect(server.request("renderTemplate", params: ["template": 1])["error"]?["code"] == -32602)
-        #expect(server.request("renderTemplate", params: ["template": "x", "data": []])["error"]?["data"]?["field"] == "data")
+        #expect(
+            server.request("renderTemplate", params: ["template": "x", "data": []])["error"]?["data"]?["field"]
+                == "data")
     }
 }

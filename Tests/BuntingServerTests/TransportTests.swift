@@ -42,7 +42,8 @@ import Testing
         let server = InProcessServer(framing: framing)
         // In one read: the request after shutdown is read, and refused.
         server.feed(
-            server.frame(#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#) + server.frame(#"{"jsonrpc":"2.0","id":2,"method":"status"}"#))
+            server.frame(#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"#)
+                + server.frame(#"{"jsonrpc":"2.0","id":2,"method":"status"}"#))
         // Input sent once the server stopped reading is never read.
         server.send(#"{"jsonrpc":"2.0","id":3,"method":"status"}"#)
         #expect(server.exitStatus == 0)

@@ -6,7 +6,8 @@ import Testing
 
 /// The text of a cache of about `megabytes` in the log.
 func largeCache(megabytes: Double, mark: Int = 0) -> EncodedJSON {
-    let text = #"{"lastSyncAt":\#(mark),"cards":[""# + String(repeating: "x", count: Int(megabytes * 1_048_576)) + #""]}"#
+    let text =
+        #"{"lastSyncAt":\#(mark),"cards":[""# + String(repeating: "x", count: Int(megabytes * 1_048_576)) + #""]}"#
     return EncodedJSON(trustedText: Array(text.utf8))
 }
 
@@ -82,7 +83,8 @@ private func openStore(_ directory: TemporaryDirectory, deferringCheckpointsOn l
         // No pause ever comes: each commit rewrites a large cache.
         while logBytes(store) < Checkpoints.immediateBytes - 6 * 1_048_576 {
             mark += 1
-            try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(megabytes: 5, mark: mark))
+            try store.saveChannelCache(
+                user: "alice", channel: .contentCards, encoded: largeCache(megabytes: 5, mark: mark))
             _ = store.commitPending()
             #expect(store.checkpointIsDeferred)
         }
@@ -103,7 +105,8 @@ private func openStore(_ directory: TemporaryDirectory, deferringCheckpointsOn l
         // but the log may hold four of them.
         var logged: [Int] = []
         for mark in 1...4 {
-            try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(megabytes: 12, mark: mark))
+            try store.saveChannelCache(
+                user: "alice", channel: .contentCards, encoded: largeCache(megabytes: 12, mark: mark))
             _ = store.commitPending()
             logged.append(logBytes(store))
         }
@@ -119,7 +122,8 @@ private func openStore(_ directory: TemporaryDirectory, deferringCheckpointsOn l
         let loop = EventLoop(clock: ManualClock())
         do {
             let store = try openStore(directory, deferringCheckpointsOn: loop)
-            try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(megabytes: 5, mark: 7))
+            try store.saveChannelCache(
+                user: "alice", channel: .contentCards, encoded: largeCache(megabytes: 5, mark: 7))
             _ = store.commitPending()
             #expect(store.checkpointIsDeferred)
             store.close()

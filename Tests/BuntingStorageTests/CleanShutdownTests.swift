@@ -82,7 +82,9 @@ import Testing
         #expect(store.loadUser("alice").caches.isEmpty)
         let trouble = try #require(store.commitPending())
         let problem = try #require(trouble.storageProblem)
-        #expect(problem.hasPrefix("local storage was damaged (") && problem.contains("moved to \(directory.database).damaged-"))
+        #expect(
+            problem.hasPrefix("local storage was damaged (")
+                && problem.contains("moved to \(directory.database).damaged-"))
         #expect(trouble.eventIdsInMemory.isEmpty, "the turn's event goes into the fresh file")
         #expect(try damagedFiles(directory).count == 1)
 
@@ -101,7 +103,9 @@ import Testing
 
     /// The damaged databases moved aside (without their logs).
     private func damagedFiles(_ directory: TemporaryDirectory) throws -> [String] {
-        try directory.names().filter { $0.hasPrefix("bunting.sqlite3.damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+        try directory.names().filter {
+            $0.hasPrefix("bunting.sqlite3.damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+        }
     }
 
     /// A profile, a cache for alice and one queued event, closed cleanly (or not).
@@ -110,7 +114,8 @@ import Testing
         let profile = StoredProfile(deviceId: "d", userId: "alice")
         let store = try openStore(directory)
         try store.saveProfile(profile)
-        try store.saveChannelCache(user: "alice", channel: .contentCards, cache: ["lastSyncAt": 1, "cards": [["id": "c1"]]])
+        try store.saveChannelCache(
+            user: "alice", channel: .contentCards, cache: ["lastSyncAt": 1, "cards": [["id": "c1"]]])
         try store.enqueue(event(1))
         #expect(store.commitPending() == nil)
         // Not closed, the store is dropped: its connection closes, and no mark is written.
@@ -127,14 +132,17 @@ import Testing
         let pageSize: Int64
         do {
             let database = try Database(path: directory.database)
-            root = try #require(try database.value("SELECT rootpage FROM sqlite_schema WHERE name = '\(table)'").integerValue)
+            root = try #require(
+                try database.value("SELECT rootpage FROM sqlite_schema WHERE name = '\(table)'").integerValue)
             pageSize = try #require(try database.value("PRAGMA page_size").integerValue)
             database.close()
         }
         let fd = open(directory.database, O_WRONLY)
         #expect(fd >= 0)
         let garbage = [UInt8](repeating: 0xA5, count: Int(pageSize))
-        #expect(garbage.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t((root - 1) * pageSize)) } == garbage.count)
+        #expect(
+            garbage.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t((root - 1) * pageSize)) }
+                == garbage.count)
         close(fd)
         if keepingTimes {
             var times = [before.st_atim, before.st_mtim]

@@ -15,7 +15,9 @@ import Testing
     @Test func writesWaitForTheCommitAndReadsSeeThemMeanwhile() throws {
         let directory = try TemporaryDirectory()
         let store = try openStore(directory)
-        let logSize = { (try? FileManager.default.attributesOfItem(atPath: directory.database + "-wal")[.size] as? Int) ?? -1 }
+        let logSize = {
+            (try? FileManager.default.attributesOfItem(atPath: directory.database + "-wal")[.size] as? Int) ?? -1
+        }
         let before = logSize()
         for number in 1...3 { try store.enqueue(event(number)) }
         try store.saveItemState(user: "alice", channel: .contentCards, itemId: "c1", state: ItemState(viewed: true))
@@ -56,7 +58,9 @@ import Testing
         #expect(trouble.eventIdsInMemory == kept)
         #expect(trouble.reason?.contains("database or disk is full") == true)
         #expect(trouble.storageProblem == nil)
-        #expect(trouble.message(forEvents: 2).hasPrefix("2 analytics events could not be stored (cannot commit to \(directory.database): "))
+        #expect(
+            trouble.message(forEvents: 2).hasPrefix(
+                "2 analytics events could not be stored (cannot commit to \(directory.database): "))
         // Still queued, oldest first, after the one in the file.
         #expect(store.queuedEventCount == 1 + kept.count)
         #expect(store.queuedEvents(limit: 100).map(\.eventId) == ["e1"] + kept)

@@ -14,8 +14,10 @@ func openStore(_ directory: TemporaryDirectory) throws -> SQLiteStore {
 
 func event(_ number: Int, channel: Channel = .contentCards, item: JSON = ["id": "c1"]) -> AnalyticsEvent {
     AnalyticsEvent(
-        eventId: "e\(number)", kind: .impression, channel: channel, itemId: "c1", userId: number.isMultiple(of: 2) ? "alice" : nil,
-        deviceId: "device", sessionId: number.isMultiple(of: 3) ? nil : "session", time: 1_750_000_000.125 + Double(number),
+        eventId: "e\(number)", kind: .impression, channel: channel, itemId: "c1",
+        userId: number.isMultiple(of: 2) ? "alice" : nil,
+        deviceId: "device", sessionId: number.isMultiple(of: 3) ? nil : "session",
+        time: 1_750_000_000.125 + Double(number),
         buttonId: number == 1 ? "b1" : nil, trackingString: number == 1 ? "t-1" : nil, item: item)
 }
 
@@ -24,8 +26,11 @@ func event(_ number: Int, channel: Channel = .contentCards, item: JSON = ["id": 
         let directory = try TemporaryDirectory()
         let profile = StoredProfile(
             deviceId: "d-1", userId: "alice", attributes: ["plan": "gold", "age": 42], sdkEnabled: false,
-            channelsEnabled: [.banners: true, .featureFlags: false], sessionId: "s-1", sessionFlagImpressions: ["a", "t-1"])
-        let cache: JSON = ["lastSyncAt": .real(1_750_000_123.456), "flags": [["id": "x", "enabled": true]], "banners": [], "cards": []]
+            channelsEnabled: [.banners: true, .featureFlags: false], sessionId: "s-1",
+            sessionFlagImpressions: ["a", "t-1"])
+        let cache: JSON = [
+            "lastSyncAt": .real(1_750_000_123.456), "flags": [["id": "x", "enabled": true]], "banners": [], "cards": [],
+        ]
         do {
             let store = try openStore(directory)
             #expect(store.loadProfile() == nil)
@@ -33,7 +38,8 @@ func event(_ number: Int, channel: Channel = .contentCards, item: JSON = ["id": 
             try store.saveChannelCache(user: "alice", channel: .featureFlags, cache: cache)
             try store.saveChannelCache(user: "", channel: .featureFlags, cache: ["lastSyncAt": 0])
             try store.saveItemState(user: "alice", channel: .contentCards, itemId: "c1", state: ItemState(viewed: true))
-            try store.saveItemState(user: "alice", channel: .contentCards, itemId: "c1", state: ItemState(viewed: true, dismissed: true))
+            try store.saveItemState(
+                user: "alice", channel: .contentCards, itemId: "c1", state: ItemState(viewed: true, dismissed: true))
             try store.saveItemState(user: "alice", channel: .banners, itemId: "b", state: ItemState(clicked: true))
             try store.saveAttributes(user: "alice", attributes: ["plan": "gold"])
             for number in 1...3 { try store.enqueue(event(number)) }
@@ -43,9 +49,11 @@ func event(_ number: Int, channel: Channel = .contentCards, item: JSON = ["id": 
         #expect(store.loadProfile() == profile)
         let alice = store.loadUser("alice")
         #expect(alice.caches == [.featureFlags: cache])
-        #expect(alice.itemStates == [
-            .contentCards: ["c1": ItemState(viewed: true, dismissed: true)], .banners: ["b": ItemState(clicked: true)],
-        ])
+        #expect(
+            alice.itemStates == [
+                .contentCards: ["c1": ItemState(viewed: true, dismissed: true)],
+                .banners: ["b": ItemState(clicked: true)],
+            ])
         #expect(alice.attributes == ["plan": "gold"])
         // Without its caches, the rest of a user is all there.
         let aliceWithoutCaches = store.loadUser("alice", caches: false)

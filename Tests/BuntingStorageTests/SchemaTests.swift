@@ -37,7 +37,8 @@ func integer(_ database: Database, _ sql: String) throws -> Int64? {
         let directory = try TemporaryDirectory()
         try withDatabase(directory.database) { (database) throws in
             try database.execute(releasedVersion1)
-            try database.execute("""
+            try database.execute(
+                """
                 INSERT INTO profile VALUES (1, 'dev', 'alice', '{"plan":"gold"}', 1, '{"banners":true,"contentCards":false}', 's', '["t-1"]');
                 INSERT INTO channel_cache VALUES ('alice', 'banners', '{"lastSyncAt":1750000000.5,"banners":[]}');
                 INSERT INTO item_state VALUES ('alice', 'contentCards', 'c1', 1, 0, 1);
@@ -46,15 +47,22 @@ func integer(_ database: Database, _ sql: String) throws -> Int64? {
                 """)
         }
         let store = try openStore(directory)
-        #expect(store.loadProfile() == StoredProfile(
-            deviceId: "dev", userId: "alice", attributes: ["plan": "gold"], sdkEnabled: true,
-            channelsEnabled: [.banners: true, .contentCards: false], sessionId: "s", sessionFlagImpressions: ["t-1"]))
+        #expect(
+            store.loadProfile()
+                == StoredProfile(
+                    deviceId: "dev", userId: "alice", attributes: ["plan": "gold"], sdkEnabled: true,
+                    channelsEnabled: [.banners: true, .contentCards: false], sessionId: "s",
+                    sessionFlagImpressions: ["t-1"]))
         #expect(store.loadUser("alice").caches[.banners]?["lastSyncAt"] == .real(1_750_000_000.5))
         #expect(store.loadUser("alice").itemStates[.contentCards]?["c1"] == ItemState(viewed: true, dismissed: true))
         #expect(store.loadUser("bob").attributes == ["x": 1])
-        #expect(store.queuedEvents(limit: 5) == [AnalyticsEvent(
-            eventId: "e1", kind: .click, channel: .banners, itemId: "home", userId: nil, deviceId: "dev", sessionId: nil,
-            time: 1_750_000_000.25, buttonId: "b", item: ["id": "spring"])])
+        #expect(
+            store.queuedEvents(limit: 5) == [
+                AnalyticsEvent(
+                    eventId: "e1", kind: .click, channel: .banners, itemId: "home", userId: nil, deviceId: "dev",
+                    sessionId: nil,
+                    time: 1_750_000_000.25, buttonId: "b", item: ["id": "spring"])
+            ])
         store.close()
         try withDatabase(directory.database) { (database) throws in
             #expect(try integer(database, "PRAGMA user_version") == Int64(Schema.current.version))
@@ -67,7 +75,8 @@ func integer(_ database: Database, _ sql: String) throws -> Int64? {
         let directory = try TemporaryDirectory()
         try withDatabase(directory.database) { (database) throws in
             try database.execute(releasedVersion1)
-            try database.execute("""
+            try database.execute(
+                """
                 INSERT INTO channel_cache VALUES ('alice', 'banners', '{"lastSyncAt":1}');
                 INSERT INTO channel_cache VALUES ('bob', 'contentCards', '{"lastSyncAt":2,"cards":[]}');
                 """)
@@ -75,10 +84,16 @@ func integer(_ database: Database, _ sql: String) throws -> Int64? {
             #expect(try integer(database, "SELECT count(*) FROM channel_cache") == 2)
             let sql = try database.value("SELECT sql FROM sqlite_schema WHERE name = 'channel_cache'").textValue ?? ""
             #expect(!sql.uppercased().contains("WITHOUT ROWID"))
-            #expect(try integer(database, "SELECT count(*) FROM sqlite_schema WHERE tbl_name = 'channel_cache' AND type = 'index'") == 1)
-            #expect(try database.value("SELECT cache FROM channel_cache WHERE user = 'bob'").textValue == #"{"lastSyncAt":2,"cards":[]}"#)
+            #expect(
+                try integer(
+                    database,
+                    "SELECT count(*) FROM sqlite_schema WHERE tbl_name = 'channel_cache' AND type = 'index'") == 1)
+            #expect(
+                try database.value("SELECT cache FROM channel_cache WHERE user = 'bob'").textValue
+                    == #"{"lastSyncAt":2,"cards":[]}"#)
             // A second save of the same key replaces the row.
-            try database.execute("INSERT OR REPLACE INTO channel_cache VALUES ('alice', 'banners', '{\"lastSyncAt\":3}')")
+            try database.execute(
+                "INSERT OR REPLACE INTO channel_cache VALUES ('alice', 'banners', '{\"lastSyncAt\":3}')")
             #expect(try integer(database, "SELECT count(*) FROM channel_cache WHERE user = 'alice'") == 1)
         }
     }
@@ -93,7 +108,7 @@ func integer(_ database: Database, _ sql: String) throws -> Int64? {
             #expect(try integer(database, "PRAGMA user_version") == Int64(later.version))
             #expect(try integer(database, "SELECT count(*) FROM pragma_table_info('profile') WHERE name = 'note'") == 1)
             #expect(try integer(database, "SELECT count(*) FROM user_attributes") == 1)
-            try later.migrate(database)  // nothing left to do
+            try later.migrate(database) // nothing left to do
             #expect(try integer(database, "PRAGMA user_version") == Int64(later.version))
         }
     }
@@ -103,7 +118,7 @@ func integer(_ database: Database, _ sql: String) throws -> Int64? {
         let broken = Schema(steps: Schema.current.steps + ["CREATE TABLE extra (x); ALTER TABLE nowhere ADD COLUMN y;"])
         try withDatabase(directory.database) { (database) throws in
             try Schema.current.migrate(database)
-            #expect(throws: SchemaProblem.self) { try broken.migrate(database) }
+            #expect(throws: SchemaMigrationError.self) { try broken.migrate(database) }
             #expect(try integer(database, "PRAGMA user_version") == Int64(Schema.current.version))
             #expect(try integer(database, "SELECT count(*) FROM sqlite_schema WHERE name = 'extra'") == 0)
         }
@@ -116,7 +131,7 @@ func integer(_ database: Database, _ sql: String) throws -> Int64? {
             try database.execute("PRAGMA user_version = 99")
         }
         let storage = try StorageDirectory(path: directory.path)
-        let failure = #expect(throws: StorageFailure.self) { try storage.openStore() }
+        let failure = #expect(throws: StorageError.self) { try storage.openStore() }
         #expect(failure?.message.contains("schema version 99") == true)
         #expect(try directory.names() == ["bunting.lock", "bunting.sqlite3"])
     }

@@ -13,7 +13,9 @@ import Testing
             #expect(rows == [[.text(String(repeating: "é", count: 100_000)), .integer(100_000)]])
 
             // More values than parameters: refused, and nothing stays bound.
-            #expect(throws: SQLiteError.self) { try select.run([.utf8(Array("a".utf8)), .utf8(Array("b".utf8)), .integer(1)]) }
+            #expect(throws: SQLiteError.self) {
+                try select.run([.utf8(Array("a".utf8)), .utf8(Array("b".utf8)), .integer(1)])
+            }
             rows = []
             try select.run { row in rows.append([row.value(0), row.value(1)]) }
             #expect(rows == [[.null, .null]])

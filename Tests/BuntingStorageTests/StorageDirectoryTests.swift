@@ -29,8 +29,12 @@ import Testing
     @Test func aPathThroughAFileIsUnusable() throws {
         let directory = try TemporaryDirectory()
         try Data("x".utf8).write(to: URL(fileURLWithPath: directory.file("file")))
-        let error = #expect(throws: StorageDirectoryError.self) { try StorageDirectory(path: directory.file("file/bunting")) }
-        guard case .unusable(let message) = error else { Issue.record("not unusable: \(String(describing: error))"); return }
+        let error = #expect(throws: StorageDirectoryError.self) {
+            try StorageDirectory(path: directory.file("file/bunting"))
+        }
+        guard case .unusable(let message) = error else {
+            Issue.record("not unusable: \(String(describing: error))"); return
+        }
         #expect(message.contains("Not a directory"))
     }
 
@@ -39,7 +43,8 @@ import Testing
         let victim = directory.file("precious.txt")
         try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
         let storage = directory.file("state")
-        try FileManager.default.createDirectory(atPath: storage, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: storage, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         try FileManager.default.createSymbolicLink(atPath: storage + "/bunting.lock", withDestinationPath: victim)
         let error = #expect(throws: StorageDirectoryError.self) { try StorageDirectory(path: storage) }
         #expect(error == .unusable("\(storage)/bunting.lock: it is a symbolic link"))
@@ -53,19 +58,26 @@ import Testing
         let shared = directory.file("shared")
         try FileManager.default.createDirectory(atPath: shared + "/state", withIntermediateDirectories: true)
         chmod(shared + "/state", 0o770)
-        #expect(throws: StorageDirectoryError.unusable("\(shared)/state is not safe to keep state in: others can write to it (mode 0770)")) {
+        #expect(
+            throws: StorageDirectoryError.unusable(
+                "\(shared)/state is not safe to keep state in: others can write to it (mode 0770)")
+        ) {
             try StorageDirectory(path: shared + "/state")
         }
         chmod(shared + "/state", 0o700)
         chmod(shared, 0o777)
-        #expect(throws: StorageDirectoryError.unusable(
-            "\(shared)/state is not safe to keep state in: others can write to \(shared) (mode 0777, without the sticky bit)"
-        )) { try StorageDirectory(path: shared + "/state") }
+        #expect(
+            throws: StorageDirectoryError.unusable(
+                "\(shared)/state is not safe to keep state in: others can "
+                    + "write to \(shared) (mode 0777, without the sticky bit)"
+            )
+        ) { try StorageDirectory(path: shared + "/state") }
         // Sticky, as /tmp: no one else can rename what is in it.
         chmod(shared, 0o1777)
         _ = try StorageDirectory(path: shared + "/state")
         // A link of this user's to a private directory is followed.
-        try FileManager.default.createSymbolicLink(atPath: directory.file("mine"), withDestinationPath: shared + "/state")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.file("mine"), withDestinationPath: shared + "/state")
         _ = try StorageDirectory(path: directory.file("mine"))
     }
 
@@ -73,18 +85,25 @@ import Testing
     func aDirectoryOrLinkOfAnotherUserIsUnusable() throws {
         let directory = try TemporaryDirectory()
         let theirs = directory.file("theirs")
-        try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: theirs, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         #expect(chown(theirs, 65534, 65534) == 0)
-        #expect(throws: StorageDirectoryError.unusable(
-            "\(theirs) is not safe to keep state in: it belongs to user 65534, not to this user (0)"
-        )) { try StorageDirectory(path: theirs) }
+        #expect(
+            throws: StorageDirectoryError.unusable(
+                "\(theirs) is not safe to keep state in: it belongs to user 65534, not to this user (0)"
+            )
+        ) { try StorageDirectory(path: theirs) }
         #expect(throws: StorageDirectoryError.self) { try StorageDirectory(path: theirs + "/below") }
         let mine = directory.file("mine")
-        try FileManager.default.createDirectory(atPath: mine, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: mine, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         let link = directory.file("planted")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: mine)
         #expect(lchown(link, 65534, 65534) == 0)
-        #expect(throws: StorageDirectoryError.unusable("\(link) is not safe to keep state in: \(link) is a symbolic link of user 65534")) {
+        #expect(
+            throws: StorageDirectoryError.unusable(
+                "\(link) is not safe to keep state in: \(link) is a symbolic link of user 65534")
+        ) {
             try StorageDirectory(path: link)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: mine).isEmpty)
@@ -92,7 +111,9 @@ import Testing
 
     @Test func theDefaultFollowsTheXDGRules() {
         #expect(StorageDirectory.defaultPath { ["XDG_STATE_HOME": "/s", "HOME": "/h"][$0] } == "/s/bunting")
-        #expect(StorageDirectory.defaultPath { ["XDG_STATE_HOME": "relative", "HOME": "/h"][$0] } == "/h/.local/state/bunting")
+        #expect(
+            StorageDirectory.defaultPath { ["XDG_STATE_HOME": "relative", "HOME": "/h"][$0] }
+                == "/h/.local/state/bunting")
         #expect(StorageDirectory.defaultPath { ["HOME": "/h"][$0] } == "/h/.local/state/bunting")
         #expect(StorageDirectory.defaultPath { _ in nil } == nil)
     }
@@ -142,7 +163,8 @@ import Testing
         for suffix in ["", "-wal", "-shm"] {
             #expect(try Data(contentsOf: URL(fileURLWithPath: target + suffix)) == Data(suffix.utf8))
         }
-        #expect(try directory.names().filter { $0.hasPrefix("bunting.sqlite3") }.allSatisfy { $0.contains(".damaged-") })
+        #expect(
+            try directory.names().filter { $0.hasPrefix("bunting.sqlite3") }.allSatisfy { $0.contains(".damaged-") })
     }
 
     @Test func aDamagedPageIsFoundAtOpenAndTheFileMovedAside() throws {

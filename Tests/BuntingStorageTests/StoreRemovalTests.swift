@@ -22,8 +22,10 @@ import Testing
         if replaced { try Data().write(to: URL(fileURLWithPath: directory.database)) }
         try store.enqueue(event(2))
         let trouble = try #require(store.commitPending())
-        #expect(trouble.storageProblem == "local storage is unavailable (\(directory.database) was removed or replaced while the server ran); "
-            + "state is kept in memory only and is lost at exit")
+        #expect(
+            trouble.storageProblem == "local storage is unavailable (\(directory.database) "
+                + "was removed or replaced while the server ran); "
+                + "state is kept in memory only and is lost at exit")
         #expect(trouble.eventIdsInMemory.isEmpty, "told once, by the storage problem")
         #expect(store.queuedEvents(limit: 10).map(\.eventId) == ["e1", "e2"])
         let alice = store.loadUser("alice")

@@ -11,7 +11,9 @@ import Testing
 @Suite struct UserRetentionTests {
     static let day = 86_400.0
 
-    private func store(_ directory: TemporaryDirectory, _ retention: UserRetention, clock: ManualClock) throws -> (SQLiteStore, EventLoop) {
+    private func store(_ directory: TemporaryDirectory, _ retention: UserRetention, clock: ManualClock) throws -> (
+        SQLiteStore, EventLoop
+    ) {
         let loop = EventLoop(clock: clock)
         let store = try openStore(directory)
         store.forgetUsers(retention, on: loop)
@@ -92,7 +94,8 @@ import Testing
             clock.advance(by: 60)
         }
         // c4 changed again: now the newest.
-        try store.saveItemState(user: "alice", channel: .contentCards, itemId: "c4", state: ItemState(viewed: true, clicked: true))
+        try store.saveItemState(
+            user: "alice", channel: .contentCards, itemId: "c4", state: ItemState(viewed: true, clicked: true))
         try store.saveItemState(user: "bob", channel: .contentCards, itemId: "c1", state: ItemState(viewed: true))
         _ = store.commitPending()
         clock.advance(by: UserRetention.sweepInterval)
@@ -107,7 +110,8 @@ import Testing
         let directory = try TemporaryDirectory()
         try withDatabase(directory.database) { (database) throws in
             try database.execute(releasedVersion1)
-            try database.execute("""
+            try database.execute(
+                """
                 INSERT INTO user_attributes (user, attributes) VALUES ('dora', '{"tier":"gold"}');
                 INSERT INTO item_state (user, channel, item_id, viewed, clicked, dismissed) VALUES ('dora', 'contentCards', 'c1', 1, 0, 1);
                 """)

@@ -6,7 +6,9 @@ import Testing
 /// `abort_message`, content blocks, and tags refused because they would
 /// reach the network.
 @Suite struct BrazeSyntaxTests {
-    let ada: JSON = ["first_name": "Ada", "tier": "gold", "zip code": "EC1", "points": 1200, "user_id": "from-attributes"]
+    let ada: JSON = [
+        "first_name": "Ada", "tier": "gold", "zip code": "EC1", "points": 1200, "user_id": "from-attributes",
+    ]
 
     @Test func attributesInBraces() throws {
         #expect(try render("Hi {{${first_name}}}!", attributes: ada) == "Hi Ada!")
@@ -25,7 +27,9 @@ import Testing
     }
 
     @Test func attributesAreNotPlainVariables() throws {
-        #expect(try render("{{ first_name }}|{{ ${first_name} }}", data: ["first_name": "data"], attributes: ada) == "data|Ada")
+        #expect(
+            try render("{{ first_name }}|{{ ${first_name} }}", data: ["first_name": "data"], attributes: ada)
+                == "data|Ada")
     }
 
     @Test func userIdComesFromTheContext() throws {
@@ -46,7 +50,9 @@ import Testing
     }
 
     @Test func abortMessageStopsTheRenderWithItsReason() {
-        let error = failure("Hello {% if ${tier} != 'gold' %}{% abort_message('not eligible') %}{% endif %}", attributes: ["tier": "tin"])
+        let error = failure(
+            "Hello {% if ${tier} != 'gold' %}{% abort_message('not eligible') %}{% endif %}",
+            attributes: ["tier": "tin"])
         #expect(error?.reason == .aborted)
         #expect(error?.abortMessage == "not eligible")
         #expect(error?.phase == .render)
@@ -63,7 +69,9 @@ import Testing
         #expect(try render("Bye {{content_blocks.${footer}}}", attributes: ada, blocks: blocks) == "Bye — Ada")
         #expect(try render("{{content_blocks.${outer}}}", attributes: [:], blocks: blocks) == "[— friend]")
         // Variables are shared, as if the block's text stood in the template.
-        #expect(try render("{{content_blocks.${set}}}{{ x }}", blocks: ["set": "{% assign x = 'from block' %}"]) == "from block")
+        #expect(
+            try render("{{content_blocks.${set}}}{{ x }}", blocks: ["set": "{% assign x = 'from block' %}"])
+                == "from block")
     }
 
     @Test func contentBlockErrorsSayWhere() {
@@ -94,7 +102,9 @@ import Testing
             let error = failure(template)
             #expect(error?.phase == .parse, "\(template)")
             #expect(error?.reason == .invalidTemplate)
-            #expect(error?.message.contains("would reach the network") == true, "\(template): \(String(describing: error))")
+            #expect(
+                error?.message.contains("would reach the network") == true,
+                "\(template): \(String(describing: error))")
         }
     }
 

@@ -5,7 +5,8 @@ import Testing
 /// a document can refuse, at load, a template that includes one it lacks.
 @Suite struct ContentBlockMentionTests {
     @Test func everyMentionInOutputsAndTagsIsFound() throws {
-        let template = try Template("""
+        let template = try Template(
+            """
             {{content_blocks.${header}}}{% if x %}{{ content_blocks.${body} | upcase }}{% endif %}\
             {% assign f = content_blocks.${footer} %}{% liquid
             echo content_blocks.${in liquid}
@@ -15,7 +16,8 @@ import Testing
     }
 
     @Test func textThatIsNoMarkupNamesNothing() throws {
-        let template = try Template("""
+        let template = try Template(
+            """
             {% raw %}{{content_blocks.${raw}}}{% endraw %}{% comment %}{{content_blocks.${comment}}}{% endcomment %}\
             {{ 'content_blocks.${quoted}' }}
             """)
@@ -24,11 +26,14 @@ import Testing
     }
 
     @Test func theFirstMissingBlockIsAnErrorAtItsFirstMention() throws {
-        let template = try Template("a {{content_blocks.${there}}}\n  {{content_blocks.${gone}}} {{content_blocks.${gone}}}")
+        let template = try Template(
+            "a {{content_blocks.${there}}}\n  {{content_blocks.${gone}}} {{content_blocks.${gone}}}")
         let blocks = ContentBlocks(["there": try Template("x")])
         let error = try #require(template.missingContentBlock(in: blocks))
         #expect(error.reason == .invalidTemplate && error.phase == .parse)
         #expect(error.message == "no content block named 'gone'" && error.line == 2 && error.column == 5)
-        #expect(template.missingContentBlock(in: ContentBlocks(["there": try Template("x"), "gone": try Template("y")])) == nil)
+        #expect(
+            template.missingContentBlock(in: ContentBlocks(["there": try Template("x"), "gone": try Template("y")]))
+                == nil)
     }
 }

@@ -27,7 +27,10 @@ import Testing
     /// Single cases whose expectation holds only for Ruby's lax parser:
     /// Bunting parses strictly, as golden-liquid's `strict2` twin expects.
     static let leftOutCases: [(name: String, reason: String)] = [
-        ("tags, case, unexpected when token", "lax parsing; Bunting refuses the tag, as the strict2 twin of this case expects"),
+        (
+            "tags, case, unexpected when token",
+            "lax parsing; Bunting refuses the tag, as the strict2 twin of this case expects"
+        )
     ]
 
     static func loadCases() throws -> [Case] {
@@ -73,7 +76,9 @@ import Testing
                 passed += 1
             } else {
                 let got = text.map { "\($0.debugDescription)" } ?? "error \(error!)"
-                failed.append("\(test.name): \(test.template.debugDescription) gave \(got), expected \(test.invalid ? "an error" : test.results.debugDescription)")
+                failed.append(
+                    "\(test.name): \(test.template.debugDescription) gave \(got), expected "
+                        + "\(test.invalid ? "an error" : test.results.debugDescription)")
             }
         }
         print("golden-liquid: \(passed) passed, \(failed.count) failed, \(skipped) skipped")

@@ -24,14 +24,17 @@ import Testing
     @Test func deepMarkupFailsAtParseWithinItsLimit() {
         let liquidTags = "{% " + String(repeating: "liquid ", count: 10_000) + "echo 1 %}"
         #expect(failure(liquidTags)?.reason == .limit)
-        let brackets = "{{ " + String(repeating: "a[", count: 10_000) + "0" + String(repeating: "]", count: 10_000) + " }}"
+        let brackets =
+            "{{ " + String(repeating: "a[", count: 10_000) + "0" + String(repeating: "]", count: 10_000) + " }}"
         #expect(failure(brackets)?.reason == .limit)
         let comments = String(repeating: "{% comment %}", count: 50_000)
         #expect(failure(comments)?.message == "'comment' is not closed: no endcomment follows")
     }
 
     @Test func unclosedMarkupIsAnErrorWhereItStarts() {
-        for (template, offset) in [("ab {{ x", 3), ("{{ ${name }}", 0), ("{% raw %}never", 0), ("x{% doc %}", 1), ("{{ 'open }}", 0)] {
+        for (template, offset) in [
+            ("ab {{ x", 3), ("{{ ${name }}", 0), ("{% raw %}never", 0), ("x{% doc %}", 1), ("{{ 'open }}", 0),
+        ] {
             let error = failure(template)
             #expect(error?.phase == .parse, "\(template)")
             #expect(error?.offset == offset || template == "{{ 'open }}", "\(template): \(String(describing: error))")
@@ -56,7 +59,10 @@ import Testing
     @Test func deeplyNestedDataPrintsAndCompares() throws {
         var nested: JSON = "core"
         for _ in 0..<400 { nested = .array([nested, 1]) }
-        #expect(try render("{{ a | size }}|{% if a == a %}same{% endif %}|{{ a | join: '' | size }}", data: ["a": nested]) == "2|same|404")
+        #expect(
+            try render(
+                "{{ a | size }}|{% if a == a %}same{% endif %}|{{ a | join: '' | size }}", data: ["a": nested])
+                == "2|same|404")
     }
 
     @Test func filtersThatCouldExplodeAreRefused() {
@@ -64,6 +70,9 @@ import Testing
         #expect(failure("{{ s | replace: 'a', 'aaaa' }}", data: ["s": .string(big)])?.reason == .limit)
         #expect(failure("{{ s | split: '' | size }}", data: ["s": .string(big)])?.reason == .limit)
         #expect(failure("{{ s | append: s | append: s }}", data: ["s": .string(big)])?.reason == .limit)
-        #expect(failure("{{ s | url_encode | url_encode }}", data: ["s": .string(String(repeating: "%", count: 1 << 18))])?.reason == .limit)
+        #expect(
+            failure(
+                "{{ s | url_encode | url_encode }}", data: ["s": .string(String(repeating: "%", count: 1 << 18))])?
+                .reason == .limit)
     }
 }

@@ -92,7 +92,10 @@ struct LiquidCaseGenerator {
         case 14: return assign()
         case 15: return capture()
         case 16:
-            let options = ["{% raw %}{{ not rendered }} {% if %}{% endraw %}", "{% comment %}hidden {{ x }}{% endcomment %}", "{% # a note %}"]
+            let options = [
+                "{% raw %}{{ not rendered }} {% if %}{% endraw %}", "{% comment %}hidden {{ x }}{% endcomment %}",
+                "{% # a note %}",
+            ]
             return random.pick(options)
         case 17:
             // Now and then a template that fails, to parse or to render: both
@@ -164,7 +167,8 @@ struct LiquidCaseGenerator {
         if kind == .string, random.chance(0.08) {
             // Longer than any length asked for (KnownDivergence.truncateExactLength).
             let ellipsis: String = random.pick(["", ", '!'", ", ''", ", '--'"])
-            text = random.chance(0.5)
+            text =
+                random.chance(0.5)
                 ? "'the quick brown fox jumps over the lazy dog' | truncatewords: \(random.int(1...8))" + ellipsis
                 : "'the quick brown fox jumps over the lazy dog' | truncate: \(random.int(3...40))" + ellipsis
         }
@@ -197,10 +201,16 @@ struct LiquidCaseGenerator {
         if !variables.isEmpty, random.chance(0.3) { return random.pick(variables) }
         switch kind {
         case .string:
-            let options = ["s1", "s2", "s3", "obj.name", "arr_o[0].name", "arr_s[1]", "arr_s.first", "arr_s.last", "obj.inner.k", stringLiteral()]
+            let options = [
+                "s1", "s2", "s3", "obj.name", "arr_o[0].name", "arr_s[1]", "arr_s.first", "arr_s.last", "obj.inner.k",
+                stringLiteral(),
+            ]
             return random.pick(options)
         case .int:
-            let options = ["i1", "i2", "i3", "obj.count", "arr_i[0]", "arr_i[-1]", "arr_i.size", "arr_s.size", "s1.size", "\(random.int(-9...30))"]
+            let options = [
+                "i1", "i2", "i3", "obj.count", "arr_i[0]", "arr_i[-1]", "arr_i.size", "arr_s.size", "s1.size",
+                "\(random.int(-9...30))",
+            ]
             return random.pick(options)
         case .float:
             let options = ["f1", "f2", "\(random.pick(Self.floatPool))"]
@@ -218,7 +228,9 @@ struct LiquidCaseGenerator {
     }
 
     private mutating func stringLiteral() -> String {
-        random.pick(["'hello'", "'World'", "'a,b'", "''", "'x y z'", "\"double\"", "'café'", "'<i>x</i>'", "'12'", "'2.5'"])
+        random.pick([
+            "'hello'", "'World'", "'a,b'", "''", "'x y z'", "\"double\"", "'café'", "'<i>x</i>'", "'12'", "'2.5'",
+        ])
     }
 
     private mutating func smallInt() -> String { "\(random.int(-9...9))" }
@@ -301,7 +313,9 @@ struct LiquidCaseGenerator {
             let replacement: String = random.pick(["_", "", "AB"])
             return ("replace: '" + pattern + "', '" + replacement + "'", .string)
         case 7:
-            let name: String = random.pick(["replace_first: 'l', 'L'", "replace_last: 'o', '0'", "remove_first: ' '", "remove_last: 'e'"])
+            let name: String = random.pick([
+                "replace_first: 'l', 'L'", "replace_last: 'o', '0'", "remove_first: ' '", "remove_last: 'e'",
+            ])
             return (name, .string)
         case 8:
             let name: String = random.pick(["strip", "lstrip", "rstrip"])
@@ -431,7 +445,8 @@ struct LiquidCaseGenerator {
         for _ in 0..<random.int(1...3) {
             var values: [String] = []
             for _ in 0..<random.int(1...2) {
-                values.append(isInteger ? "\(random.int(-3...12))" : random.pick(["'hello'", "'abc'", "''", "'42'", "'x-y-z'"]))
+                values.append(
+                    isInteger ? "\(random.int(-3...12))" : random.pick(["'hello'", "'abc'", "''", "'42'", "'x-y-z'"]))
             }
             let separator: String = random.pick([", ", " or "])
             text += open("when " + values.joined(separator: separator)) + body()
@@ -444,7 +459,9 @@ struct LiquidCaseGenerator {
         depth += 1
         defer { depth -= 1 }
         let range = "(1..\(random.int(0...5)))"
-        let collections: [(String, Kind)] = [("arr_s", .string), ("arr_i", .int), ("arr_o", .objects), (range, .int), ("(i1..i2)", .int)]
+        let collections: [(String, Kind)] = [
+            ("arr_s", .string), ("arr_i", .int), ("arr_o", .objects), (range, .int), ("(i1..i2)", .int),
+        ]
         let (collection, element) = random.pick(collections)
         let name = "item\(depth)"
         var header = "for " + name + " in " + collection
@@ -454,7 +471,8 @@ struct LiquidCaseGenerator {
         if random.chance(0.3) { header += " offset: \(random.int(0...3))" }
         var inner = element == .objects ? "{{ " + name + ".name }}" : "{{ " + name + " }}"
         let extras = [
-            "{{ forloop.index }}", "{{ forloop.rindex0 }}", "{% if forloop.first %}^{% endif %}", "{% unless forloop.last %},{% endunless %}",
+            "{{ forloop.index }}", "{{ forloop.rindex0 }}", "{% if forloop.first %}^{% endif %}",
+            "{% unless forloop.last %},{% endunless %}",
             "{{ forloop.length }}",
         ]
         if random.chance(0.5) { inner += random.pick(extras) }
@@ -494,6 +512,7 @@ struct LiquidCaseGenerator {
         assigned.append((name, kind))
         // Not `== empty` on a computed value: nil through `escape` stays nil in
         // Ruby, '' in python-liquid (KnownDivergence.nilThroughStringFilters).
-        return "{% liquid\n  assign " + name + " = " + expression + "\n  echo " + name + "\n  if " + name + " != nil\n    echo '#'\n  endif\n%}"
+        return "{% liquid\n  assign " + name + " = " + expression + "\n  echo " + name + "\n  if " + name + " != nil\n "
+            + "   echo '#'\n  endif\n%}"
     }
 }

@@ -10,7 +10,9 @@ import Testing
         #expect(try render("{{ 1.1 | times: 3 }}") == "3.3")
         #expect(try render("{{ 9.4 | divided_by: 2.5 }}") == "3.76")
         #expect(try render("{{ 0 | times: -1.5 }}") == "-0.0")
-        #expect(try render("{{ 2.675 | round: 2 }} {{ 2.5 | round }} {{ -2.5 | round }} {{ 1.005 | round: 2 }}") == "2.68 3 -3 1.01")
+        #expect(
+            try render("{{ 2.675 | round: 2 }} {{ 2.5 | round }} {{ -2.5 | round }} {{ 1.005 | round: 2 }}")
+                == "2.68 3 -3 1.01")
         #expect(try render("{{ 1234.5678 | round: -2 }} {{ 15 | round: -1 }}") == "1200 20")
     }
 
@@ -31,19 +33,28 @@ import Testing
     }
 
     @Test func numbersInTextAreReadAsRubyReadsThem() throws {
-        #expect(try render("{{ '7,42' | plus: 1 }} {{ ' 12abc' | plus: 1 }} {{ '1_000' | plus: 1 }} {{ 'x' | plus: 1 }}") == "8 13 1001 1")
+        #expect(
+            try render(
+                "{{ '7,42' | plus: 1 }} {{ ' 12abc' | plus: 1 }} {{ '1_000' | plus: 1 }} {{ 'x' | plus: 1 }}")
+                == "8 13 1001 1")
         #expect(try render("{{ '3.5' | plus: 1 }} {{ '-2.25' | abs }}") == "4.5 2.25")
         #expect(try render("{{ 'hello' | slice: '0x1', '0b10' }}") == "el")
     }
 
     @Test func lengthsArePositionsInCodePoints() throws {
         // "é" written as e and a combining accent is two code points, as Ruby counts.
-        #expect(try render("{{ s | size }}|{{ s | slice: 1 }}|{{ s | truncate: 2, '' }}", data: ["s": "e\u{301}t\u{E9}"]) == "4|\u{301}|e\u{301}")
+        #expect(
+            try render(
+                "{{ s | size }}|{{ s | slice: 1 }}|{{ s | truncate: 2, '' }}", data: ["s": "e\u{301}t\u{E9}"])
+                == "4|\u{301}|e\u{301}")
     }
 
     @Test func stringsCompareByteByByte() throws {
         // Swift would call these two equal (canonical equivalence); Ruby does not.
-        #expect(try render("{% if a == b %}same{% else %}different{% endif %}", data: ["a": "\u{E9}", "b": "e\u{301}"]) == "different")
+        #expect(
+            try render(
+                "{% if a == b %}same{% else %}different{% endif %}", data: ["a": "\u{E9}", "b": "e\u{301}"])
+                == "different")
         #expect(try render("{% if 'B' < 'a' %}yes{% endif %}") == "yes")
     }
 
@@ -71,9 +82,13 @@ import Testing
     }
 
     @Test func forLoopsContinueWhereTheLastOfTheSameNameStopped() throws {
-        let template = "{% for i in (1..6) limit: 2 %}{{ i }}{% endfor %}-{% for i in (1..6) offset: continue limit: 2 %}{{ i }}{% endfor %}-{% for i in (1..6) offset: continue %}{{ i }}{% endfor %}"
+        let template =
+            "{% for i in (1..6) limit: 2 %}{{ i }}{% endfor %}-{% for i in (1..6) offset: continue "
+            + "limit: 2 %}{{ i }}{% endfor %}-{% for i in (1..6) offset: continue %}{{ i }}{% endfor %}"
         #expect(try render(template) == "12-34-56")
-        #expect(try render("{% for x in h %}{{ x[0] }}={{ x[1] }};{% endfor %}", data: ["h": ["a": 1, "b": 2]]) == "a=1;b=2;")
+        #expect(
+            try render("{% for x in h %}{{ x[0] }}={{ x[1] }};{% endfor %}", data: ["h": ["a": 1, "b": 2]])
+                == "a=1;b=2;")
         #expect(try render("{% for x in 'abc' %}[{{ x }}]{% endfor %}") == "[abc]")
     }
 }

@@ -23,7 +23,9 @@ import Testing
         #expect(failure("{% endif %}")?.message == "unexpected 'endif': no open block it belongs to")
         #expect(failure("{% frobnicate %}")?.message == "unknown tag 'frobnicate'")
         #expect(failure("{{ 'a' | append }}")?.message == "the filter 'append' takes 1 argument, not 0")
-        #expect(failure("{{ x | default: 1, fallback: 2 }}")?.message == "the filter 'default' takes no argument 'fallback'")
+        #expect(
+            failure("{{ x | default: 1, fallback: 2 }}")?.message == "the filter 'default' takes "
+                + "no argument 'fallback'")
         #expect(failure("{% assign 1x? = 2 %}")?.message == "'1x?' is not a variable name")
         #expect(failure("{{ a b }}")?.message == "expected the end of the markup, found 'b'")
     }

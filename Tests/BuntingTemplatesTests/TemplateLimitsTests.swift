@@ -5,11 +5,18 @@ import Testing
 /// Each limit of `TemplateLimits`, at the limit (renders) and one past it
 /// (a TEMPLATE_LIMIT error, never a crash or a partial text).
 @Suite struct TemplateLimitsTests {
-    func expectLimit(_ source: String, data: JSON = [:], blocks: [String: String] = [:], _ limits: TemplateLimits, saying words: String,
-                     sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectLimit(
+        _ source: String, data: JSON = [:], blocks: [String: String] = [:], _ limits: TemplateLimits,
+        saying words: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let error = failure(source, data: data, blocks: blocks, limits: limits)
-        #expect(error?.reason == .limit, "\(source.prefix(60)): \(String(describing: error))", sourceLocation: sourceLocation)
-        #expect(error?.message.contains(words) == true, "\(String(describing: error?.message))", sourceLocation: sourceLocation)
+        #expect(
+            error?.reason == .limit, "\(source.prefix(60)): \(String(describing: error))",
+            sourceLocation: sourceLocation)
+        #expect(
+            error?.message.contains(words) == true, "\(String(describing: error?.message))",
+            sourceLocation: sourceLocation)
     }
 
     @Test func steps() throws {
@@ -41,13 +48,17 @@ import Testing
     @Test func capturedBytes() throws {
         let limits = TemplateLimits(maxCapturedBytes: 64)
         let body = String(repeating: "c", count: 60)
-        #expect(try render("{% capture a %}\(body){% endcapture %}{% assign b = 'dddd' %}{{ a.size }}", limits: limits) == "60")
-        expectLimit("{% capture a %}\(body){% endcapture %}{% assign b = 'ddddd' %}", limits, saying: "more than 64 bytes")
+        #expect(
+            try render("{% capture a %}\(body){% endcapture %}{% assign b = 'dddd' %}{{ a.size }}", limits: limits)
+                == "60")
+        expectLimit(
+            "{% capture a %}\(body){% endcapture %}{% assign b = 'ddddd' %}", limits, saying: "more than 64 bytes")
         expectLimit("{% capture a %}\(body)12345{% endcapture %}", limits, saying: "more than 64 bytes")
     }
 
     @Test func doublingAStringStopsAtALimit() {
-        let error = failure("{% assign s = 'xx' %}{% for i in (1..64) %}{% assign s = s | append: s %}{% endfor %}{{ s.size }}")
+        let error = failure(
+            "{% assign s = 'xx' %}{% for i in (1..64) %}{% assign s = s | append: s %}{% endfor %}{{ s.size }}")
         #expect(error?.reason == .limit)
     }
 
@@ -87,8 +98,11 @@ import Testing
 
     @Test func nesting() throws {
         let limits = TemplateLimits(maxNesting: 3)
-        #expect(try render("{% if 1 %}{% if 2 %}{% if 3 %}deep{% endif %}{% endif %}{% endif %}", limits: limits) == "deep")
-        expectLimit("{% if 1 %}{% if 2 %}{% if 3 %}{% if 4 %}{% endif %}{% endif %}{% endif %}{% endif %}", limits, saying: "nested deeper than 3")
+        #expect(
+            try render("{% if 1 %}{% if 2 %}{% if 3 %}deep{% endif %}{% endif %}{% endif %}", limits: limits) == "deep")
+        expectLimit(
+            "{% if 1 %}{% if 2 %}{% if 3 %}{% if 4 %}{% endif %}{% endif %}{% endif %}{% endif %}", limits,
+            saying: "nested deeper than 3")
         #expect(try render("{{ a[b[c[0]]] }}", data: ["a": ["x"], "b": [0], "c": [0]], limits: limits) == "x")
         expectLimit("{{ a[b[c[d[0]]]] }}", limits, saying: "brackets nested deeper than 3")
         expectLimit("{% liquid liquid liquid liquid echo 1 %}", limits, saying: "nested deeper than 3")
@@ -98,7 +112,10 @@ import Testing
 
     @Test func contentBlockDepth() throws {
         let limits = TemplateLimits(maxContentBlockDepth: 3)
-        let blocks = ["b1": "1{{content_blocks.${b2}}}", "b2": "2{{content_blocks.${b3}}}", "b3": "3{{content_blocks.${b4}}}", "b4": "4"]
+        let blocks = [
+            "b1": "1{{content_blocks.${b2}}}", "b2": "2{{content_blocks.${b3}}}", "b3": "3{{content_blocks.${b4}}}",
+            "b4": "4",
+        ]
         #expect(try render("{{content_blocks.${b2}}}", blocks: blocks, limits: limits) == "234")
         expectLimit("{{content_blocks.${b1}}}", blocks: blocks, limits, saying: "content blocks nested deeper than 3")
     }
@@ -117,12 +134,15 @@ import Testing
     @Test func integersOutgrowing64BitsAreReportedNotTrapped() throws {
         #expect(try render("{{ 9223372036854775806 | plus: 1 }}") == "9223372036854775807")
         for template in [
-            "{{ 9223372036854775807 | plus: 1 }}", "{{ -9223372036854775808 | minus: 1 }}", "{{ 4611686018427387904 | times: 2 }}",
+            "{{ 9223372036854775807 | plus: 1 }}", "{{ -9223372036854775808 | minus: 1 }}",
+            "{{ 4611686018427387904 | times: 2 }}",
             "{{ -9223372036854775808 | abs }}", "{{ -9223372036854775808 | divided_by: -1 }}", "{{ a | sum }}",
             "{{ '99999999999999999999' | plus: 1 }}", "{{ 1e300 | ceil }}",
         ] {
             let error = failure(template, data: ["a": [9223372036854775807, 1]])
-            #expect(error?.reason == .limit || template.contains("1e300") && error != nil, "\(template): \(String(describing: error))")
+            #expect(
+                error?.reason == .limit || template.contains("1e300") && error != nil,
+                "\(template): \(String(describing: error))")
         }
         #expect(failure("{{ 9223372036854775808 }}")?.phase == .parse)
         #expect(try render("{{ -9223372036854775808 | modulo: -1 }}") == "0")

@@ -32,14 +32,16 @@ func render(
     var contentBlocks = ContentBlocks()
     for (name, text) in blocks { contentBlocks[name] = try Template(text, limits: limits) }
     let context = RenderContext(
-        attributes: attributes.objectValue ?? JSONObject(), data: data.objectValue ?? JSONObject(), userId: userId, now: now,
+        attributes: attributes.objectValue ?? JSONObject(), data: data.objectValue ?? JSONObject(), userId: userId,
+        now: now,
         contentBlocks: contentBlocks, limits: limits)
     return try template.render(context)
 }
 
 /// The error a template gives, parsing or rendering; nil when it renders.
 func failure(
-    _ source: String, data: JSON = [:], attributes: JSON = [:], blocks: [String: String] = [:], limits: TemplateLimits = .default
+    _ source: String, data: JSON = [:], attributes: JSON = [:], blocks: [String: String] = [:],
+    limits: TemplateLimits = .default
 ) -> TemplateError? {
     do {
         _ = try render(source, data: data, attributes: attributes, blocks: blocks, limits: limits)

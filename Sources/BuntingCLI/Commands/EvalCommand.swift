@@ -14,19 +14,38 @@ import BuntingRuntime
 /// what one JSONLogic rule gives one piece of data.
 enum EvalCommand {
     static let specs = [
-        OptionSpec(name: "definitions", valueName: "PATH", help: "the definitions document to evaluate (or a GrowthBook SDK payload)"),
-        OptionSpec(name: "decryption-key", valueName: "KEY", help: "the key (base64) of an encrypted GrowthBook payload"),
-        OptionSpec(name: "contexts", valueName: "FILE|-", help: "evaluation contexts, one JSON object a line\n(default: -, standard input)"),
-        OptionSpec(name: "at", valueName: "TIME", help: "evaluate as of this time, Unix seconds or RFC 3339\n(2026-12-08T09:00:00Z; default: now), for schedules, expiry\nand $flagd.timestamp"),
-        OptionSpec(name: "explain", valueName: nil, help: "add to each line why: each flag's resolution and the rule\nthat decided, each banner and card in or out (targeting,\nschedule, expiry, control group, priority, a problem)"),
-        OptionSpec(name: "summary", valueName: "table|json", help: "instead of a line per context, how many contexts got what:\nper flag and variant, per placement and banner, per card\n(counts and shares), as a table (default) or JSON", valueIsOptional: true),
+        OptionSpec(
+            name: "definitions", valueName: "PATH",
+            help: "the definitions document to evaluate (or a GrowthBook SDK payload)"),
+        OptionSpec(
+            name: "decryption-key", valueName: "KEY", help: "the key (base64) of an encrypted GrowthBook payload"),
+        OptionSpec(
+            name: "contexts", valueName: "FILE|-",
+            help: "evaluation contexts, one JSON object a line\n(default: -, standard input)"),
+        OptionSpec(
+            name: "at", valueName: "TIME",
+            help: "evaluate as of this time, Unix seconds or RFC "
+                + "3339\n(2026-12-08T09:00:00Z; default: now), for schedules, expiry\nand $flagd.timestamp"),
+        OptionSpec(
+            name: "explain", valueName: nil,
+            help: "add to each line why: each flag's resolution and the "
+                + "rule\nthat decided, each banner and card in or out "
+                + "(targeting,\nschedule, expiry, control group, priority, a problem)"
+        ),
+        OptionSpec(
+            name: "summary", valueName: "table|json",
+            help: "instead of a line per context, how many "
+                + "contexts got what:\nper flag and variant, per placement and "
+                + "banner, per card\n(counts and shares), as a table (default) or JSON",
+            valueIsOptional: true),
         OptionSpec(name: "rule", valueName: "JSON", help: "a JSONLogic rule to evaluate instead of definitions"),
         OptionSpec(name: "data", valueName: "JSON", help: "the data for --rule (default: null)"),
         OptionSpec(name: "help", valueName: nil, help: "show this help"),
     ]
 
     static let help = helpText(
-        usage: "bunting eval --definitions PATH [--contexts FILE|-] [--at TIME] [--explain | --summary[=table|json]]\n       bunting eval --rule JSON [--data JSON]",
+        usage: "bunting eval --definitions PATH [--contexts FILE|-] [--at TIME] [--explain "
+            + "| --summary[=table|json]]\n       bunting eval --rule JSON [--data JSON]",
         summary: """
             With --definitions, reads evaluation contexts (one JSON object a line: targetingKey and
             attributes) and writes one JSON line per context:
@@ -47,7 +66,9 @@ enum EvalCommand {
             return .success
         }
         if let extra = options.positionals.first {
-            let hint = options.has("summary") && EvalSummary.Format(rawValue: extra) != nil ? " (write --summary=\(extra))" : ""
+            let hint =
+                options.has("summary") && EvalSummary.Format(rawValue: extra) != nil
+                ? " (write --summary=\(extra))" : ""
             throw UsageError("unexpected argument '\(extra)'\(hint)", command: "eval")
         }
         if let rule = options.value("rule") {
@@ -68,7 +89,8 @@ enum EvalCommand {
             now = seconds
         }
         return evaluateContexts(
-            definitionsPath: path, contexts: options.value("contexts") ?? "-", at: now, decryptionKey: options.value("decryption-key"),
+            definitionsPath: path, contexts: options.value("contexts") ?? "-", at: now,
+            decryptionKey: options.value("decryption-key"),
             output: try Output(options))
     }
 
@@ -93,12 +115,15 @@ enum EvalCommand {
     }
 
     static func evaluateContexts(
-        definitionsPath: String, contexts: String, at now: Double, decryptionKey: String? = nil, output mode: Output = .lines
+        definitionsPath: String, contexts: String, at now: Double, decryptionKey: String? = nil,
+        output mode: Output = .lines
     ) -> ExitCode {
         let definitions: Definitions
-        switch FileDescriptorIO.readRegularFile(definitionsPath, limit: FileSource.maxBytes).mapError({ EvalFailure($0.message) }).flatMap({ bytes in
+        switch FileDescriptorIO.readRegularFile(definitionsPath, limit: FileSource.maxBytes).mapError({
+            EvalLoadError($0.message)
+        }).flatMap({ bytes in
             Definitions.load(bytes, decryptionKey: decryptionKey).mapError { failure in
-                EvalFailure(failure.problems.map { "\(definitionsPath): \($0)" }.joined(separator: "\n"))
+                EvalLoadError(failure.problems.map { "\(definitionsPath): \($0)" }.joined(separator: "\n"))
             }
         }) {
         case .success(let loaded): definitions = loaded
@@ -148,7 +173,9 @@ enum EvalCommand {
                 case .success(.object(let context)):
                     var evaluation = definitions.evaluation(for: context, at: now)
                     if let summary { return summary.add(evaluation) }
-                    if case .explain = mode { evaluation["explain"] = .object(definitions.explanation(for: context, at: now)) }
+                    if case .explain = mode {
+                        evaluation["explain"] = .object(definitions.explanation(for: context, at: now))
+                    }
                     answer(.object(evaluation))
                 case .success(let other):
                     failed = true
@@ -160,16 +187,15 @@ enum EvalCommand {
             }
         }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
+        while case .transferred(let count) = chunk.withUnsafeMutableBytes({ FileDescriptorIO.readSome(input, into: $0) }
+        ) {
             chunk[..<count].withUnsafeBytes { framer.feed($0, handle) }
         }
         framer.finish(handle)
         if input != 0 { close(input) }
         if let summary, case .summary(let format) = mode {
-            FileDescriptorIO.writeAll(1, Array((format == .json ? summary.json.encodedString() + "\n" : summary.table).utf8))
+            FileDescriptorIO.writeAll(
+                1, Array((format == .json ? summary.json.encodedString() + "\n" : summary.table).utf8))
         }
         return failed ? .failure : .success
     }
@@ -189,7 +215,9 @@ extension EvalCommand {
             case (false, nil): self = .lines
             case (false, let format?):
                 guard let chosen = format.isEmpty ? .table : EvalSummary.Format(rawValue: format) else {
-                    throw UsageError("--summary is written --summary, --summary=table or --summary=json, not '\(format)'", command: "eval")
+                    throw UsageError(
+                        "--summary is written --summary, --summary=table or --summary=json, not '\(format)'",
+                        command: "eval")
                 }
                 self = .summary(chosen)
             }
@@ -198,7 +226,7 @@ extension EvalCommand {
 }
 
 /// Why `bunting eval` could not load its definitions.
-struct EvalFailure: Error {
+struct EvalLoadError: Error {
     let message: String
     init(_ message: String) { self.message = message }
 }

@@ -68,11 +68,12 @@ final class EvalSummary {
         if errors > 0 { object["errors"] = .int(errors) }
         object["flags"] = .object(flags.json { key, outcome, count in share(count) })
         if !features.isEmpty { object["features"] = .object(features.json { _, _, count in share(count) }) }
-        object["banners"] = .object(banners.json { placement, id, count in
-            var entry = share(count)
-            if let control = bannerControls[placement + "\u{0}" + id] { entry["control"] = .int(control) }
-            return entry
-        })
+        object["banners"] = .object(
+            banners.json { placement, id, count in
+                var entry = share(count)
+                if let control = bannerControls[placement + "\u{0}" + id] { entry["control"] = .int(control) }
+                return entry
+            })
         var cards = JSONObject()
         for id in cardIds {
             var entry = share(cardsShown[id] ?? 0)
@@ -84,19 +85,25 @@ final class EvalSummary {
     }
 
     var table: String {
-        var text = "\(contexts) context\(contexts == 1 ? "" : "s")" + (errors > 0 ? " (and \(errors) lines that are not one)" : "") + "\n"
+        var text =
+            "\(contexts) context\(contexts == 1 ? "" : "s")"
+            + (errors > 0 ? " (and \(errors) lines that are not one)" : "") + "\n"
         func section(_ header: [String], _ rows: [[String]]) {
             guard !rows.isEmpty else { return }
             text += "\n" + Self.columns([header] + rows)
         }
         section(["flag", "variant", "contexts", "share"], flags.rows { [$0, $1, String($2), percent($2)] })
         section(["feature", "value", "contexts", "share"], features.rows { [$0, $1, String($2), percent($2)] })
-        section(["placement", "banner", "contexts", "share", "control"], banners.rows { placement, id, count in
-            [placement, id, String(count), percent(count), String(bannerControls[placement + "\u{0}" + id] ?? 0)]
-        })
-        section(["card", "contexts", "share", "control"], cardIds.map { id in
-            [id, String(cardsShown[id] ?? 0), percent(cardsShown[id] ?? 0), String(cardsControl[id] ?? 0)]
-        })
+        section(
+            ["placement", "banner", "contexts", "share", "control"],
+            banners.rows { placement, id, count in
+                [placement, id, String(count), percent(count), String(bannerControls[placement + "\u{0}" + id] ?? 0)]
+            })
+        section(
+            ["card", "contexts", "share", "control"],
+            cardIds.map { id in
+                [id, String(cardsShown[id] ?? 0), percent(cardsShown[id] ?? 0), String(cardsControl[id] ?? 0)]
+            })
         return text
     }
 
@@ -112,7 +119,9 @@ final class EvalSummary {
 
     /// Left-aligned text, right-aligned numbers, two spaces between columns.
     private static func columns(_ rows: [[String]]) -> String {
-        let widths = (0..<(rows.map(\.count).max() ?? 0)).map { column in rows.map { $0.count > column ? $0[column].count : 0 }.max() ?? 0 }
+        let widths = (0..<(rows.map(\.count).max() ?? 0)).map { column in
+            rows.map { $0.count > column ? $0[column].count : 0 }.max() ?? 0
+        }
         return rows.map { row in
             row.enumerated().map { column, cell in
                 let padding = String(repeating: " ", count: widths[column] - cell.count)

@@ -7,12 +7,19 @@ import BuntingTemplates
 /// newline of its own).
 enum RenderCommand {
     static let specs = [
-        OptionSpec(name: "file", valueName: "PATH|-", help: "read the template from a file (- for standard input)\ninstead of the argument"),
+        OptionSpec(
+            name: "file", valueName: "PATH|-",
+            help: "read the template from a file (- for standard input)\ninstead of the argument"),
         OptionSpec(name: "data", valueName: "JSON", help: "plain Liquid variables, a JSON object: {{ name }}"),
         OptionSpec(name: "attributes", valueName: "JSON", help: "the user's attributes, a JSON object: {{${name}}}"),
         OptionSpec(name: "user-id", valueName: "ID", help: "the user's id: {{${user_id}}}"),
-        OptionSpec(name: "content-blocks", valueName: "JSON", help: "content blocks, a JSON object of name to template:\n{{content_blocks.${name}}}"),
-        OptionSpec(name: "at", valueName: "TIME", help: "render as of this time, Unix seconds or a date\n(2026-03-14T09:26:53Z): 'now' in the template (default: now)"),
+        OptionSpec(
+            name: "content-blocks", valueName: "JSON",
+            help: "content blocks, a JSON object of name to template:\n{{content_blocks.${name}}}"),
+        OptionSpec(
+            name: "at", valueName: "TIME",
+            help: "render as of this time, Unix seconds or a "
+                + "date\n(2026-03-14T09:26:53Z): 'now' in the template (default: now)"),
         OptionSpec(name: "help", valueName: nil, help: "show this help"),
     ]
 
@@ -59,7 +66,9 @@ enum RenderCommand {
         var now = SystemClock().unixTime()
         if let at = options.value("at") {
             guard let seconds = TimeText.unixTime(at) else {
-                throw UsageError("--at must be Unix seconds or a date such as 2026-03-14T09:26:53Z, not '\(at)'", command: "render")
+                throw UsageError(
+                    "--at must be Unix seconds or a date such as 2026-03-14T09:26:53Z, not '\(at)'",
+                    command: "render")
             }
             now = seconds
         }
@@ -71,7 +80,9 @@ enum RenderCommand {
             do {
                 blocks[name] = try Template(text)
             } catch {
-                printToStderr("content block '\(name)':\(error.line):\(error.column): \(error.reason.rawValue): \(error.message)\n")
+                printToStderr(
+                    "content block '\(name)':\(error.line):\(error.column): "
+                        + "\(error.reason.rawValue): \(error.message)\n")
                 return .failure
             }
         }
@@ -91,18 +102,21 @@ enum RenderCommand {
         guard let text else { return JSONObject() }
         switch Result(catching: { () throws(JSONParseError) -> JSON in try JSON.parse(text) }) {
         case .success(.object(let object)): return object
-        case .success(let other): throw UsageError("--\(option) must be a JSON object, not \(other.typeName)", command: "render")
+        case .success(let other):
+            throw UsageError("--\(option) must be a JSON object, not \(other.typeName)", command: "render")
         case .failure(let error): throw UsageError("--\(option) is not JSON: \(error.description)", command: "render")
         }
     }
 
     private static func readTemplate(_ path: String) -> Result<String, FileIOError> {
-        let bytes = path == "-"
+        let bytes =
+            path == "-"
             ? FileDescriptorIO.readAll(0, limit: maxTemplateBytes, name: "standard input")
             : FileDescriptorIO.readRegularFile(path, limit: maxTemplateBytes)
         return bytes.flatMap { bytes in
             guard let text = String(validating: bytes, as: UTF8.self) else {
-                return .failure(FileIOError(errno: 22, message: "\(path == "-" ? "standard input" : path) is not UTF-8 text"))
+                return .failure(
+                    FileIOError(errno: 22, message: "\(path == "-" ? "standard input" : path) is not UTF-8 text"))
             }
             return .success(text)
         }

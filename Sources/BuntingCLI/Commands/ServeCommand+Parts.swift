@@ -26,23 +26,31 @@ extension ServeCommand {
     /// A URL was checked with the rest of the command line; libcurl itself
     /// is loaded on the first request, off the start-up path.
     /// `clock` reads a Retry-After in seconds as a time (the server's clock, manual or not).
-    static func makeSource(_ location: String?, http: HTTPSettings, maxBytes: Int, clock: any Clock) throws(UsageError) -> any DefinitionsSource {
+    static func makeSource(_ location: String?, http: HTTPSettings, maxBytes: Int, clock: any Clock) throws(UsageError)
+        -> any DefinitionsSource
+    {
         guard let location else {
             return MemorySource(bytes: BundledExample.definitions, location: "(bundled example)")
         }
         if HTTPURL.isHTTP(location) {
-            return HTTPSource(url: try url(location, option: "definitions"), settings: http, clock: clock, maxBytes: maxBytes)
+            return HTTPSource(
+                url: try url(location, option: "definitions"), settings: http, clock: clock, maxBytes: maxBytes)
         }
         return FileSource(path: location, maxBytes: maxBytes)
     }
 
     /// `--stream`: an http(s) URL only.
-    static func makeStream(_ location: String?, http: HTTPSettings, maxBytes: Int, clock: any Clock) throws(UsageError) -> HTTPEventStream? {
+    static func makeStream(_ location: String?, http: HTTPSettings, maxBytes: Int, clock: any Clock) throws(UsageError)
+        -> HTTPEventStream?
+    {
         guard let location else { return nil }
-        return HTTPEventStream(url: try url(location, option: "stream"), settings: http, maxEventBytes: maxBytes, clock: clock)
+        return HTTPEventStream(
+            url: try url(location, option: "stream"), settings: http, maxEventBytes: maxBytes, clock: clock)
     }
 
-    static func makeSink(_ location: String?, http: HTTPSettings, clock: any Clock) throws(UsageError) -> (any AnalyticsSink)? {
+    static func makeSink(_ location: String?, http: HTTPSettings, clock: any Clock) throws(UsageError) -> (
+        any AnalyticsSink
+    )? {
         guard let location else { return nil }
         if HTTPURL.isHTTP(location) {
             return HTTPSink(url: try url(location, option: "sink"), settings: http, clock: clock)

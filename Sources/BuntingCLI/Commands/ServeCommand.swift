@@ -28,14 +28,21 @@ enum ServeCommand {
         guard StandardDescriptors.guardOpen() else { return .failure }
         // Before any thread starts (the log writer, the schema's preparation): each inherits the mask.
         TerminationSignals.blockInThisThread()
-        guard let options = try ParsedOptions.unlessHelp(arguments, specs: ServeConfiguration.specs, command: "serve", help: help) else {
+        guard
+            let options = try ParsedOptions.unlessHelp(
+                arguments, specs: ServeConfiguration.specs, command: "serve", help: help)
+        else {
             return .success
         }
         let configuration = try ServeConfiguration(options)
         log.level = configuration.logLevel
         let testing = ServeTesting(configuration.testing)
-        let source = try makeSource(configuration.definitions, http: configuration.http, maxBytes: configuration.maxDocumentBytes, clock: testing.clock)
-        let stream = try makeStream(configuration.stream, http: configuration.http, maxBytes: configuration.maxDocumentBytes, clock: testing.clock)
+        let source = try makeSource(
+            configuration.definitions, http: configuration.http, maxBytes: configuration.maxDocumentBytes,
+            clock: testing.clock)
+        let stream = try makeStream(
+            configuration.stream, http: configuration.http, maxBytes: configuration.maxDocumentBytes,
+            clock: testing.clock)
         let sink = try makeSink(configuration.sink, http: configuration.http, clock: testing.clock)
         if sink == nil {
             log.info("no --sink: analytics stay queued until one is given")
@@ -54,18 +61,22 @@ enum ServeCommand {
         // A local file is read before serving: one that cannot be used is
         // refused now, with the reason, rather than found out by subscribers.
         var initialLoad: Engine.FetchOutcome?
-        let notesDirectory = configuration.cacheDirectory.map { "\($0)/\(KnownDocuments.subdirectory)" } ?? storage.knownDocumentsDirectory
+        let notesDirectory =
+            configuration.cacheDirectory.map { "\($0)/\(KnownDocuments.subdirectory)" }
+            ?? storage.knownDocumentsDirectory
         let knownDocuments = configuration.noCache ? nil : notesDirectory.map { KnownDocuments(directory: $0) }
         let compiler = Definitions.compiler(
-            strict: configuration.strict, known: knownDocuments, preparesSchema: true, decryptionKey: configuration.decryptionKey)
+            strict: configuration.strict, known: knownDocuments, preparesSchema: true,
+            decryptionKey: configuration.decryptionKey)
         if source.isLocal {
             let firstCompiler = Definitions.compiler(
                 strict: configuration.strict, known: knownDocuments, beginsLoading: false, preparesSchema: true,
                 decryptionKey: configuration.decryptionKey)
             let load = Engine.fetchAndCompile(source: source, since: nil, compile: firstCompiler)
             if let problem = load.problem, !configuration.startWithoutDefinitions {
-                printToStderr("bunting: cannot use the definitions at \(source.location): \(problem)\n"
-                    + "(serve anyway, polling the file, with --start-without-definitions)\n")
+                printToStderr(
+                    "bunting: cannot use the definitions at \(source.location): \(problem)\n"
+                        + "(serve anyway, polling the file, with --start-without-definitions)\n")
                 return .failure
             }
             initialLoad = load
@@ -80,9 +91,11 @@ enum ServeCommand {
         log.writeInBackground()
         log.info("bunting \(BuntingVersion.current) serving \(source.location) on stdin/stdout")
         let status = server.run { context in
-            let parts = testing.parts(ServerAssembly.Parts(
-                configuration: engineConfiguration, worker: WorkerPool(), source: testing.source(source), compile: compiler,
-                stream: testing.stream(stream), sink: testing.sink(sink), store: storage.store), on: context)
+            let parts = testing.parts(
+                ServerAssembly.Parts(
+                    configuration: engineConfiguration, worker: WorkerPool(), source: testing.source(source),
+                    compile: compiler,
+                    stream: testing.stream(stream), sink: testing.sink(sink), store: storage.store), on: context)
             let assembly = ServerAssembly(context: context, parts: parts)
             storage.deferCheckpoints(on: context.loop)
             storage.forgetUsers(configuration.retention, on: context.loop)

@@ -29,7 +29,8 @@ struct ServeTesting {
             }
             let time = String(clock.dropFirst("manual=".count))
             guard let start = UnixTime.parse(time) else {
-                throw UsageError("--clock manual=TIME: TIME must be \(UnixTime.expected), not '\(time)'", command: "serve")
+                throw UsageError(
+                    "--clock manual=TIME: TIME must be \(UnixTime.expected), not '\(time)'", command: "serve")
             }
             manualClockStart = start
         }

@@ -7,8 +7,10 @@ import BuntingRuntime
 /// problem by line:column and JSON pointer.
 enum ValidateCommand {
     static let specs = [
-        OptionSpec(name: "strict", valueName: nil, help: "say what `bunting serve --strict` would do with the document"),
-        OptionSpec(name: "decryption-key", valueName: "KEY", help: "the key (base64) of an encrypted GrowthBook payload"),
+        OptionSpec(
+            name: "strict", valueName: nil, help: "say what `bunting serve --strict` would do with the document"),
+        OptionSpec(
+            name: "decryption-key", valueName: "KEY", help: "the key (base64) of an encrypted GrowthBook payload"),
         OptionSpec(name: "help", valueName: nil, help: "show this help"),
     ]
 
@@ -25,7 +27,8 @@ enum ValidateCommand {
         specs: specs)
 
     static func run(_ arguments: ArraySlice<String>) throws(UsageError) -> ExitCode {
-        guard let options = try ParsedOptions.unlessHelp(arguments, specs: specs, command: "validate", help: help) else {
+        guard let options = try ParsedOptions.unlessHelp(arguments, specs: specs, command: "validate", help: help)
+        else {
             return .success
         }
         guard options.positionals.count == 1, let path = options.positionals.first else {
@@ -47,13 +50,16 @@ enum ValidateCommand {
                 counted(definitions.flagSet.flagKeys.count, "flag"), counted(definitions.bannerCount, "banner"),
                 counted(definitions.cardCount, "content card"),
             ].joined(separator: ", ")
-            if !definitions.featureKeys.isEmpty { summary += ", " + counted(definitions.featureKeys.count, "GrowthBook feature") }
+            if !definitions.featureKeys.isEmpty {
+                summary += ", " + counted(definitions.featureKeys.count, "GrowthBook feature")
+            }
             guard !definitions.problems.isEmpty else {
                 printToStdout("\(path): valid (\(summary))\n")
                 return .success
             }
             problems = definitions.problems
-            verdict = "bunting serve would serve it (\(summary)): flags in error resolve as flagd resolves them, "
+            verdict =
+                "bunting serve would serve it (\(summary)): flags in error resolve as flagd resolves them, "
                 + "banners and cards in error are left out"
         case .failure(let failure):
             problems = failure.problems

@@ -8,7 +8,10 @@ enum VersionCommand {
         specs: [OptionSpec(name: "help", valueName: nil, help: "show this help")])
 
     static func run(_ arguments: ArraySlice<String>) throws(UsageError) -> ExitCode {
-        guard let options = try ParsedOptions.unlessHelp(arguments, specs: [OptionSpec(name: "help", valueName: nil, help: "")], command: "version", help: help) else {
+        guard
+            let options = try ParsedOptions.unlessHelp(
+                arguments, specs: [OptionSpec(name: "help", valueName: nil, help: "")], command: "version", help: help)
+        else {
             return .success
         }
         if let extra = options.positionals.first {

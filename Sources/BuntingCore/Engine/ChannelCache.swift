@@ -42,7 +42,8 @@ struct ChannelCache: Equatable {
         let banners = self.banners.keys.sorted(by: { $0.string < $1.string }).map { self.banners[$0]!.encoded }
         var object = EncodedJSON.ObjectBuilder()
         object.reserveCapacity(
-            flags.bytes.count + EncodedArray(banners).encodedCount + EncodedArray(cards).encodedCount + Self.roomForKeys)
+            flags.bytes.count + EncodedArray(banners).encodedCount + EncodedArray(cards).encodedCount + Self.roomForKeys
+        )
         object.add(Self.lastSyncAtKey, .number(lastSyncAt))
         object.add(Self.flagsKey, flags)
         object.add(Self.bannersKey, EncodedArray(banners))
@@ -59,7 +60,8 @@ struct ChannelCache: Equatable {
 
     /// Equal when the items are: the flags' text is written from them.
     static func == (lhs: ChannelCache, rhs: ChannelCache) -> Bool {
-        lhs.lastSyncAt == rhs.lastSyncAt && lhs.flags == rhs.flags && lhs.banners == rhs.banners && lhs.cards == rhs.cards
+        lhs.lastSyncAt == rhs.lastSyncAt && lhs.flags == rhs.flags && lhs.banners == rhs.banners
+            && lhs.cards == rhs.cards
     }
 
     init() {}
@@ -79,7 +81,8 @@ extension FeatureFlag {
     init?(stored json: JSON) {
         guard let id = json["id"]?.stringValue, let enabled = json["enabled"]?.boolValue else { return nil }
         self.init(
-            id: id, enabled: enabled, properties: json["properties"]?.objectValue ?? [:], trackingString: json["trackingString"]?.stringValue,
+            id: id, enabled: enabled, properties: json["properties"]?.objectValue ?? [:],
+            trackingString: json["trackingString"]?.stringValue,
             metadata: json["metadata"]?.objectValue ?? [:])
     }
 }
@@ -87,7 +90,7 @@ extension FeatureFlag {
 extension Banner {
     init?(stored json: JSON) {
         guard let id = json["id"]?.stringValue, let placementId = json["placementId"]?.stringValue,
-              let html = json["html"]?.stringValue
+            let html = json["html"]?.stringValue
         else { return nil }
         self.init(
             id: id, placementId: placementId, html: html, isControl: json["isControl"]?.boolValue ?? false,
@@ -102,7 +105,7 @@ extension ContentCard {
     /// `viewed` and `clicked` are user state, kept apart, and start false.
     public init?(json: JSON) {
         guard let id = json["id"]?.stringValue, let typeName = json["type"]?.stringValue,
-              let type = Kind(rawValue: typeName), let created = json["created"]?.doubleValue
+            let type = Kind(rawValue: typeName), let created = json["created"]?.doubleValue
         else { return nil }
         self.init(
             id: id, type: type, title: json["title"]?.stringValue, description: json["description"]?.stringValue,

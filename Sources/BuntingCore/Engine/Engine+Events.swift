@@ -23,16 +23,17 @@ extension Engine {
     }
 
     /// An ERROR to every event subscription of `channel`.
-    func sendError(_ channel: Channel, _ error: ChannelError) {
+    func sendError(_ channel: Channel, _ error: ChannelProblem) {
         for subscription in subscriptions.eventSubscriptions(of: channel) {
             emit(.error(subscription.target, error))
         }
     }
 
     func sendError(
-        _ channel: Channel, _ reason: ErrorReason, _ retryState: RetryState, until: Double? = nil, message: String? = nil
+        _ channel: Channel, _ reason: ErrorReason, _ retryState: RetryState, until: Double? = nil,
+        message: String? = nil
     ) {
-        sendError(channel, ChannelError(reason, retryState, rateLimitedUntil: until, message: message))
+        sendError(channel, ChannelProblem(reason, retryState, rateLimitedUntil: until, message: message))
     }
 
     /// ENQUEUED or FLUSHED of one analytics event, to the event subscriptions of its channel it concerns.

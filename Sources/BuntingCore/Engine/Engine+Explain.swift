@@ -31,7 +31,8 @@ extension Engine {
                 if !enabled {
                     why += "; the definitions turn the channel off"
                 } else if let extras, let card = cached.first(where: { $0.id.sameBytes(as: id) }),
-                          !extras.allSatisfy({ card.extras[$0.key] == $0.value }) {
+                    !extras.allSatisfy({ card.extras[$0.key] == $0.value })
+                {
                     why += "; not in this feed: its extras do not hold every pair of `extras`"
                 } else if isIn {
                     why += "; still in the snapshot of the last refresh: the next refresh takes it out"

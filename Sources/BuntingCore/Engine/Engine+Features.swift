@@ -21,12 +21,16 @@ extension Engine {
 
     /// Every feature, or those of `keys`, in the document's order (those of
     /// `keys` in theirs), each as its text.
-    public func evaluateFeatures(keys: [String]?, attributes: JSONObject?) throws(EngineError) -> [(key: String, result: EncodedJSON)] {
+    public func evaluateFeatures(keys: [String]?, attributes: JSONObject?) throws(EngineError) -> [(
+        key: String, result: EncodedJSON
+    )] {
         try onLoop { () throws(EngineError) in try featureResults(keys: keys, attributes: attributes) }
     }
 
     /// A GrowthBook condition for `attributes` (against `savedGroups`, else the document's).
-    public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<Bool, DefinitionsError> {
+    public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<
+        Bool, DefinitionsError
+    > {
         onLoop {
             guard let definitions else {
                 return .failure(DefinitionsError(problems: ["no definitions are loaded yet"]))
@@ -35,12 +39,16 @@ extension Engine {
         }
     }
 
-    private func featureResults(keys: [String]?, attributes: JSONObject?) throws(EngineError) -> [(key: String, result: EncodedJSON)] {
+    private func featureResults(keys: [String]?, attributes: JSONObject?) throws(EngineError) -> [(
+        key: String, result: EncodedJSON
+    )] {
         guard let definitions else {
             return (keys ?? []).map { ($0, EncodedJSON(Self.unknownFeature($0))) }
         }
         if let attributes {
-            return definitions.evaluateFeatures(attributes: attributes, keys: keys, sticky: nil, listing: false, at: now).results
+            return definitions.evaluateFeatures(
+                attributes: attributes, keys: keys, sticky: nil, listing: false, at: now
+            ).results
         }
         guard user.isSDKEnabled else { throw .sdkDisabled }
         let evaluation = currentUserFeatures(definitions, keys: keys, listing: false)
@@ -51,10 +59,13 @@ extension Engine {
     /// The features evaluated for the current user, sticky arms read and the
     /// changed documents saved (with the channel's flags when `listing`).
     /// Exposures are the caller's to log.
-    func currentUserFeatures(_ definitions: any CompiledDefinitions, keys: [String]?, listing: Bool) -> FeatureEvaluation {
+    func currentUserFeatures(_ definitions: any CompiledDefinitions, keys: [String]?, listing: Bool)
+        -> FeatureEvaluation
+    {
         let attributes = user.growthBookAttributes
         let sticky = stickyAssignments.documents(for: definitions.stickyDocumentKeys(for: attributes))
-        let evaluation = definitions.evaluateFeatures(attributes: attributes, keys: keys, sticky: sticky, listing: listing, at: now)
+        let evaluation = definitions.evaluateFeatures(
+            attributes: attributes, keys: keys, sticky: sticky, listing: listing, at: now)
         stickyAssignments.save(evaluation.changedStickyDocuments)
         return evaluation
     }

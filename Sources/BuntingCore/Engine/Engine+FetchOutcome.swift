@@ -11,7 +11,7 @@ extension Engine {
         case unchanged
         /// A document that was refused, its version at the source and the digest of its bytes.
         case invalid(DefinitionsError, SourceVersion?, digest: UInt64?)
-        case failed(SourceFailure)
+        case failed(SourceError)
 
         /// What makes the document unusable, when it is.
         public var problem: String? {
@@ -27,7 +27,8 @@ extension Engine {
     /// in use (`currentDigest`), or the ones last refused (`refusedDigest`:
     /// nothing new, and nothing to report again).
     public static func fetchAndCompile(
-        source: any DefinitionsSource, since: SourceVersion?, currentDigest: UInt64? = nil, refusedDigest: UInt64? = nil,
+        source: any DefinitionsSource, since: SourceVersion?, currentDigest: UInt64? = nil,
+        refusedDigest: UInt64? = nil,
         compile: DefinitionsCompiler
     ) -> FetchOutcome {
         switch source.fetch(ifChangedSince: since) {
@@ -39,7 +40,8 @@ extension Engine {
         case .failed(let failure):
             return .failed(failure)
         case .fetched(let bytes, let version):
-            return compileFetched(bytes, version: version, currentDigest: currentDigest, refusedDigest: refusedDigest, compile: compile)
+            return compileFetched(
+                bytes, version: version, currentDigest: currentDigest, refusedDigest: refusedDigest, compile: compile)
         }
     }
 

@@ -43,7 +43,9 @@ extension Engine {
             var banners: [Banner] = []
             for (index, id) in ids.enumerated() { banners.append(try banner(id, field: name(index))) }
             for banner in banners {
-                try enqueue(.impression, channel, itemId: banner.placementId, item: banner.json, trackingString: banner.trackingId)
+                try enqueue(
+                    .impression, channel, itemId: banner.placementId, item: banner.json,
+                    trackingString: banner.trackingId)
             }
         }
     }
@@ -56,7 +58,8 @@ extension Engine {
         guard user.isSDKEnabled else { throw .sdkDisabled }
         switch channel {
         case .featureFlags:
-            throw EngineError(.invalidParams, field: "channel", "feature flags are not clicked; use contentCards or banners")
+            throw EngineError(
+                .invalidParams, field: "channel", "feature flags are not clicked; use contentCards or banners")
         case .contentCards:
             if buttonId != nil {
                 throw EngineError(.invalidParams, field: "buttonId", "only banner clicks have a button id")
@@ -69,7 +72,9 @@ extension Engine {
         case .banners:
             let banner = try banner(id, field: "id")
             try refuseControl(banner.isControl, "banner in placement", id)
-            try enqueue(.click, channel, itemId: banner.placementId, item: banner.json, buttonId: buttonId, trackingString: banner.trackingId)
+            try enqueue(
+                .click, channel, itemId: banner.placementId, item: banner.json, buttonId: buttonId,
+                trackingString: banner.trackingId)
         }
     }
 
@@ -84,7 +89,8 @@ extension Engine {
         guard user.isSDKEnabled else { throw .sdkDisabled }
         switch channel {
         case .featureFlags:
-            throw EngineError(.invalidParams, field: "channel", "feature flags are not dismissed; use contentCards or banners")
+            throw EngineError(
+                .invalidParams, field: "channel", "feature flags are not dismissed; use contentCards or banners")
         case .contentCards:
             let card = try card(id, field: "id")
             try refuseControl(card.isControl, "content card", id)
@@ -97,7 +103,8 @@ extension Engine {
         case .banners:
             let banner = try banner(id, field: "id")
             try refuseControl(banner.isControl, "banner in placement", id)
-            try enqueue(.dismiss, channel, itemId: banner.placementId, item: banner.json, trackingString: banner.trackingId)
+            try enqueue(
+                .dismiss, channel, itemId: banner.placementId, item: banner.json, trackingString: banner.trackingId)
             updateState(.banners, banner.id) { $0.dismissed = true }
             sendCacheChange(channel, reason: .clientAction)
         }
@@ -116,7 +123,8 @@ extension Engine {
         // The session is the current user's: an event for another user has none.
         let ownUser = userId.map { id in profile.userId.map { $0.sameBytes(as: id) } ?? false } ?? true
         let event = AnalyticsEvent(
-            eventId: random.identifier(), kind: kind, channel: channel, itemId: itemId, userId: userId ?? profile.userId,
+            eventId: random.identifier(), kind: kind, channel: channel, itemId: itemId,
+            userId: userId ?? profile.userId,
             deviceId: profile.deviceId, sessionId: ownUser ? profile.sessionId : nil, time: now, buttonId: buttonId,
             trackingString: trackingString, item: item)
         do {
@@ -125,7 +133,9 @@ extension Engine {
             throw .storage(error)
         }
         // The id lets a client match ENQUEUED to FLUSHED, and find the event at the sink.
-        sendAnalytics(channel, AnalyticsNotice(kind: kind, action: .enqueued, eventId: event.eventId, item: item, buttonId: buttonId))
+        sendAnalytics(
+            channel,
+            AnalyticsNotice(kind: kind, action: .enqueued, eventId: event.eventId, item: item, buttonId: buttonId))
         return event.eventId
     }
 
@@ -151,7 +161,9 @@ extension Engine {
 
     func banner(_ placementId: String, field: String) throws(EngineError) -> Banner {
         guard isEnabled(.banners), let banner = caches.visibleBanner(placementId, at: now) else {
-            throw EngineError(.notFound, field: field, "no banner in placement \(placementId.debugDescription) for the current user")
+            throw EngineError(
+                .notFound, field: field,
+                "no banner in placement \(placementId.debugDescription) for the current user")
         }
         return banner
     }
@@ -159,7 +171,9 @@ extension Engine {
     /// A control item is never meant to be shown: only its impression is logged.
     func refuseControl(_ isControl: Bool, _ what: String, _ id: String) throws(EngineError) {
         if isControl {
-            throw EngineError(.notAllowed, field: "id", "\(what) \(id.debugDescription) is a control item: only its impression is logged")
+            throw EngineError(
+                .notAllowed, field: "id",
+                "\(what) \(id.debugDescription) is a control item: only its impression is logged")
         }
     }
 

@@ -24,7 +24,8 @@ extension Engine {
             return .disabled("the definitions turn the \(name) channel off")
         }
         guard caches.cache(channel).lastSyncAt > 0 else {
-            let remedy = subscriptions.hasSubscription(channel)
+            let remedy =
+                subscriptions.hasSubscription(channel)
                 ? "changeUser or openSession refreshes it, or call refresh"
                 : "subscribe to \(name), then changeUser or openSession (or call refresh)"
             return .notSynced("\(name) has not been refreshed for the current user yet: \(remedy)")

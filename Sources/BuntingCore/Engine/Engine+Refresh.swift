@@ -19,7 +19,8 @@ extension Engine {
                 guard placementIds.count <= configuration.maxPlacementsPerRefresh else {
                     throw EngineError(
                         .invalidParams, field: "placementIds",
-                        "names \(placementIds.count) placements; at most \(configuration.maxPlacementsPerRefresh) are allowed")
+                        "names \(placementIds.count) placements; at most "
+                            + "\(configuration.maxPlacementsPerRefresh) are allowed")
                 }
             }
             guard user.isSDKEnabled else {
@@ -27,7 +28,9 @@ extension Engine {
                 return
             }
             if let wait = refreshLimiter.take(channel, now: loop.clock.monotonicTime()) {
-                sendError(channel, .rateLimited, .integratorMayRetry, until: now + wait, message: "too many manual refreshes of \(channel.rawValue)")
+                sendError(
+                    channel, .rateLimited, .integratorMayRetry, until: now + wait,
+                    message: "too many manual refreshes of \(channel.rawValue)")
                 return
             }
             requestRefresh(channel, reason: .manualServerRefresh, placementIds: placementIds?.sorted())
@@ -58,7 +61,9 @@ extension Engine {
             sendError(channel, .sdkDisabled, .doNotRetry, message: "the SDK is disabled")
             return
         }
-        fetcher.request(RefreshRequest(channel: channel, reason: reason, placementIds: placementIds, userGeneration: user.generation))
+        fetcher.request(
+            RefreshRequest(
+                channel: channel, reason: reason, placementIds: placementIds, userGeneration: user.generation))
     }
 
     /// Finishes refreshes: each gets DATA_UPDATED with its reason, or ERROR
@@ -71,7 +76,9 @@ extension Engine {
         }
         for request in requests {
             guard isEnabled(request.channel), let definitions else {
-                sendError(request.channel, .featureDisabled, .doNotRetry, message: "the \(request.channel.rawValue) channel is disabled")
+                sendError(
+                    request.channel, .featureDisabled, .doNotRetry,
+                    message: "the \(request.channel.rawValue) channel is disabled")
                 continue
             }
             evaluate(request.channel, with: definitions, placementIds: request.placementIds)
@@ -104,7 +111,8 @@ extension Engine {
         case .contentCards:
             cache.cards = definitions.contentCards(for: subject, at: now, unrendered: &unrendered)
         case .banners:
-            let fresh = definitions.banners(for: subject, at: now, excluding: caches.dismissedBanners, unrendered: &unrendered)
+            let fresh = definitions.banners(
+                for: subject, at: now, excluding: caches.dismissedBanners, unrendered: &unrendered)
             if let placementIds {
                 for placement in placementIds.map({ ExactString($0) }) { cache.banners[placement] = fresh[placement] }
             } else {

@@ -19,6 +19,6 @@ extension Engine {
 
     func sendStorageProblem(to subscription: Subscription) {
         guard let storageProblem else { return }
-        emit(.error(subscription.target, ChannelError(.clientError, .doNotRetry, message: storageProblem)))
+        emit(.error(subscription.target, ChannelProblem(.clientError, .doNotRetry, message: storageProblem)))
     }
 }

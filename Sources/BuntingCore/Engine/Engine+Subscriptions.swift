@@ -11,14 +11,17 @@ extension Engine {
 
     /// A subscription that lists only the content cards whose extras hold
     /// every key of `extras` with its value.
-    public func subscribe(_ channel: Channel, kind: SubscriptionKind, extras: JSONObject) throws(EngineError) -> String? {
+    public func subscribe(_ channel: Channel, kind: SubscriptionKind, extras: JSONObject) throws(EngineError) -> String?
+    {
         try onLoop { () throws(EngineError) in
             try checkFilter(channel, extras)
             return try addSubscription(channel, kind: kind, extras: extras)
         }
     }
 
-    private func addSubscription(_ channel: Channel, kind: SubscriptionKind, extras: JSONObject?) throws(EngineError) -> String? {
+    private func addSubscription(_ channel: Channel, kind: SubscriptionKind, extras: JSONObject?) throws(EngineError)
+        -> String?
+    {
         guard user.isSDKEnabled else { return nil }
         let subscription = try subscriptions.add(channel, kind: kind, extras: extras)
         if kind == .events {
@@ -29,13 +32,21 @@ extension Engine {
                 emit(.error(subscription.target, problem))
             } else if definitions == nil, fetcher.isFetching {
                 // The first document is on its way: the SDK is about to fetch it, not done.
-                emit(.error(subscription.target, ChannelError(
-                    .featureDisabled, .sdkWillRetry,
-                    message: "the \(channel.rawValue) channel is off until the first definitions arrive from "
-                        + "\(fetcher.location) (being fetched); DATA_UPDATED follows when they do")))
+                emit(
+                    .error(
+                        subscription.target,
+                        ChannelProblem(
+                            .featureDisabled, .sdkWillRetry,
+                            message: "the \(channel.rawValue) channel is off until the first definitions arrive from "
+                                + "\(fetcher.location) (being fetched); DATA_UPDATED follows when they do")))
             } else {
                 let why = definitions == nil ? "no definitions have been loaded yet" : "the definitions turn it off"
-                emit(.error(subscription.target, ChannelError(.featureDisabled, .doNotRetry, message: "the \(channel.rawValue) channel is disabled: \(why)")))
+                emit(
+                    .error(
+                        subscription.target,
+                        ChannelProblem(
+                            .featureDisabled, .doNotRetry,
+                            message: "the \(channel.rawValue) channel is disabled: \(why)")))
             }
             sendStorageProblem(to: subscription)
         }

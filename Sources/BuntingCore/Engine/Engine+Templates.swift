@@ -8,10 +8,13 @@ extension Engine {
     /// is given. The clock and the document's content blocks apply either
     /// way. Touches no user state. Nil before any document is loaded: the
     /// templates render with a document's content blocks and limits.
-    public func renderTemplate(_ template: String, data: JSONObject?, attributes: JSONObject?) -> Result<String, TemplateFault>? {
+    public func renderTemplate(_ template: String, data: JSONObject?, attributes: JSONObject?) -> Result<
+        String, TemplateFault
+    >? {
         onLoop {
             guard let definitions else { return nil }
-            var request = TemplateRequest(template: template, data: data ?? [:], attributes: attributes ?? [:], now: now)
+            var request = TemplateRequest(
+                template: template, data: data ?? [:], attributes: attributes ?? [:], now: now)
             if data == nil && attributes == nil {
                 let subject = user.subject
                 request.attributes = subject.attributes

@@ -28,7 +28,9 @@ extension Engine {
     ) throws(EngineError) -> String {
         guard user.isSDKEnabled else { throw .sdkDisabled }
         guard name.utf8.count <= Self.maxTrackNameBytes else {
-            throw EngineError(.invalidParams, field: "name", "is \(name.utf8.count) bytes long; at most \(Self.maxTrackNameBytes) are allowed")
+            throw EngineError(
+                .invalidParams, field: "name",
+                "is \(name.utf8.count) bytes long; at most \(Self.maxTrackNameBytes) are allowed")
         }
         var event: JSONObject = ["name": .string(name)]
         if let value {
@@ -38,7 +40,9 @@ extension Engine {
         if let details {
             let size = JSON.object(details).encoded().count
             guard size <= Self.maxTrackDetailsBytes else {
-                throw EngineError(.invalidParams, field: "details", "takes \(size) bytes encoded; at most \(Self.maxTrackDetailsBytes) are allowed")
+                throw EngineError(
+                    .invalidParams, field: "details",
+                    "takes \(size) bytes encoded; at most \(Self.maxTrackDetailsBytes) are allowed")
             }
             event["details"] = .object(details)
         }
@@ -46,7 +50,9 @@ extension Engine {
         if let attributes {
             let size = JSON.object(attributes).encoded().count
             guard size <= Self.maxAttributesBytes else {
-                throw EngineError(.invalidParams, field: "attributes", "takes \(size) bytes encoded; at most \(Self.maxAttributesBytes) are allowed")
+                throw EngineError(
+                    .invalidParams, field: "attributes",
+                    "takes \(size) bytes encoded; at most \(Self.maxAttributesBytes) are allowed")
             }
             event["attributes"] = .object(attributes)
         }

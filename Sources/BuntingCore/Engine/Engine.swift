@@ -56,7 +56,8 @@ public final class Engine: @unchecked Sendable {
 
     public init(
         configuration: Configuration, loop: EventLoop, worker: any Worker, source: any DefinitionsSource,
-        compile: @escaping DefinitionsCompiler, stream: (any DefinitionsStreamSource)? = nil, sink: (any AnalyticsSink)?,
+        compile: @escaping DefinitionsCompiler, stream: (any DefinitionsStreamSource)? = nil,
+        sink: (any AnalyticsSink)?,
         store: any Store, random: SplitMix64 = SplitMix64(), emit: @escaping (EngineEvent) -> Void
     ) {
         self.configuration = configuration
@@ -71,7 +72,8 @@ public final class Engine: @unchecked Sendable {
         fetcher = DefinitionsFetcher(
             source: source, compile: compile, worker: worker, loop: loop, retry: configuration.retry,
             pollInterval: configuration.pollInterval, random: random)
-        self.stream = DefinitionsStream(source: stream, loop: loop, fetcher: fetcher, retry: configuration.retry, random: random)
+        self.stream = DefinitionsStream(
+            source: stream, loop: loop, fetcher: fetcher, retry: configuration.retry, random: random)
         analytics = AnalyticsQueue(
             store: store, sink: sink, worker: worker, loop: loop, retry: configuration.retry,
             flushInterval: configuration.flushInterval, maxBatchSize: configuration.maxBatchSize,
@@ -138,8 +140,9 @@ public final class Engine: @unchecked Sendable {
             timeout = loop.schedule(after: configuration.shutdownTimeout) { [self] in
                 guard !finished else { return }
                 let pending = analytics.count
-                log.warning("shutdown: gave up waiting after \(configuration.shutdownTimeout) s"
-                    + (pending > 0 ? "; \(pending) events stay queued" : ""))
+                log.warning(
+                    "shutdown: gave up waiting after \(configuration.shutdownTimeout) s"
+                        + (pending > 0 ? "; \(pending) events stay queued" : ""))
                 finish()
             }
             fetcher.whenSettled { [self] in

@@ -36,7 +36,7 @@ public enum EngineEvent: Sendable {
     case cacheLoad(EventTarget, ChannelSnapshot)
     /// A refresh finished (even with no change), or a local change such as a dismissal.
     case dataUpdated(EventTarget, ChannelSnapshot, DataUpdatedReason)
-    case error(EventTarget, ChannelError)
+    case error(EventTarget, ChannelProblem)
     /// An impression, click or dismissal was stored (`enqueued`) or accepted by the sink (`flushed`).
     case analytics(EventTarget, AnalyticsNotice)
     /// The deprecated pattern: the channel's data after any cache change.
@@ -48,7 +48,7 @@ public enum EngineEvent: Sendable {
     public var target: EventTarget? {
         switch self {
         case .cacheReplay(let target, _), .cacheLoad(let target, _), .dataUpdated(let target, _, _),
-             .error(let target, _), .analytics(let target, _), .updates(let target, _):
+            .error(let target, _), .analytics(let target, _), .updates(let target, _):
             target
         case .definitions:
             nil
@@ -66,7 +66,7 @@ public enum DefinitionsNotice: Equatable, Sendable {
     case changed(loadedAt: Double, flagsChanged: [String])
     /// The source failed or sent an invalid document; `stale`: older
     /// definitions are still served (false: none are loaded).
-    case error(ChannelError, stale: Bool)
+    case error(ChannelProblem, stale: Bool)
 }
 
 /// Who an event is for: one subscription, and its channel.
@@ -116,23 +116,26 @@ public struct ChannelSnapshot: Sendable, JSONText {
     public var encodedCount: Int { Self.heads[channel]!.count + encodedData.bytes.count + tail.count }
 
     /// `{"<channel>":` for each channel.
-    private static let heads = Dictionary(uniqueKeysWithValues: Channel.allCases.map {
-        ($0, [UInt8(ascii: "{")] + JSON.string($0.dataKey).encoded() + [UInt8(ascii: ":")])
-    })
+    private static let heads = Dictionary(
+        uniqueKeysWithValues: Channel.allCases.map {
+            ($0, [UInt8(ascii: "{")] + JSON.string($0.dataKey).encoded() + [UInt8(ascii: ":")])
+        })
     private static let lastSyncAtKey = Array(#","lastSyncAt":"#.utf8)
 
     public var json: JSON { encoded.value }
 }
 
 /// An ERROR event: what failed, and who (if anyone) tries again.
-public struct ChannelError: Equatable, Sendable {
+public struct ChannelProblem: Equatable, Sendable {
     public let reason: ErrorReason
     public let retryState: RetryState
     /// When a rate limit ends (Unix seconds).
     public let rateLimitedUntil: Double?
     public let message: String?
 
-    public init(_ reason: ErrorReason, _ retryState: RetryState, rateLimitedUntil: Double? = nil, message: String? = nil) {
+    public init(
+        _ reason: ErrorReason, _ retryState: RetryState, rateLimitedUntil: Double? = nil, message: String? = nil
+    ) {
         self.reason = reason
         self.retryState = retryState
         self.rateLimitedUntil = rateLimitedUntil

@@ -93,7 +93,7 @@ public struct ContentCard: Equatable, Sendable, JSONText {
             url: url, linkText: linkText, extras: extras, created: created, updated: updated, expiresAt: expiresAt,
             pinned: pinned, dismissible: dismissible
         ).encoded()
-        prefix.removeLast()  // the closing brace; `appendEncoded` writes the user state and its own
+        prefix.removeLast() // the closing brace; `appendEncoded` writes the user state and its own
         let row = Table.Row(
             id: id, type: type, extras: extras, created: created, updated: updated, expiresAt: expiresAt,
             pinned: pinned, dismissible: dismissible, start: 0, end: prefix.count)
@@ -131,7 +131,9 @@ public struct ContentCard: Equatable, Sendable, JSONText {
         // compare by place; only a table without them is marked as listed.
         let distinct = zip(order, order.dropFirst()).allSatisfy { listedBefore(cards[$0], cards[$1]) }
         let table = Table(rows: rows, text: text, listed: distinct)
-        return cards.indices.map { ContentCard(table: table, index: place[$0], viewed: cards[$0].viewed, clicked: cards[$0].clicked) }
+        return cards.indices.map {
+            ContentCard(table: table, index: place[$0], viewed: cards[$0].viewed, clicked: cards[$0].clicked)
+        }
     }
 
     public func isExpired(at now: Double) -> Bool {
@@ -176,15 +178,19 @@ public struct ContentCard: Equatable, Sendable, JSONText {
 
     public static func == (lhs: ContentCard, rhs: ContentCard) -> Bool {
         lhs.viewed == rhs.viewed && lhs.clicked == rhs.clicked
-            && ((lhs.table === rhs.table && lhs.index == rhs.index) || lhs.table.prefix(Int(lhs.index)) == rhs.table.prefix(Int(rhs.index)))
+            && ((lhs.table === rhs.table && lhs.index == rhs.index)
+                || lhs.table.prefix(Int(lhs.index)) == rhs.table.prefix(Int(rhs.index)))
     }
 
     fileprivate static func definitionJSON(
-        id: String, type: Kind, title: String?, description: String?, imageUrl: String?, aspectRatio: Double?, url: String?,
+        id: String, type: Kind, title: String?, description: String?, imageUrl: String?, aspectRatio: Double?,
+        url: String?,
         linkText: String?, extras: JSONObject, created: Double, updated: Double?, expiresAt: Double?, pinned: Bool,
         dismissible: Bool
     ) -> JSON {
-        var object: JSONObject = ["id": .string(id), "type": .string(type.rawValue), "isControl": .bool(type == .control)]
+        var object: JSONObject = [
+            "id": .string(id), "type": .string(type.rawValue), "isControl": .bool(type == .control),
+        ]
         if let title { object["title"] = .string(title) }
         if let description { object["description"] = .string(description) }
         if let imageUrl { object["imageUrl"] = .string(imageUrl) }

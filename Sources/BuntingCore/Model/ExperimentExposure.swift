@@ -31,11 +31,14 @@ public struct ExperimentExposure: Sendable, Equatable {
     }
 
     /// The members of the event at the sink and in the `EXPOSURE` notification.
-    public static let fields = ["experimentKey", "variationId", "variationKey", "hashAttribute", "hashValue", "featureId"]
+    public static let fields = [
+        "experimentKey", "variationId", "variationKey", "hashAttribute", "hashValue", "featureId",
+    ]
 
     public var json: JSON {
         [
-            "experimentKey": .string(experimentKey), "variationId": .int(variationId), "variationKey": .string(variationKey),
+            "experimentKey": .string(experimentKey), "variationId": .int(variationId),
+            "variationKey": .string(variationKey),
             "hashAttribute": .string(hashAttribute), "hashValue": hashValue,
             "featureId": featureId.map { .string($0) } ?? .null,
         ]
@@ -72,7 +75,8 @@ public struct FeatureEvaluation: Sendable {
     public var unrendered: [UnrenderedItem] = []
 
     public init(
-        results: [(key: String, result: EncodedJSON)] = [], flags: [FeatureFlag] = [], exposures: [ExperimentExposure] = [],
+        results: [(key: String, result: EncodedJSON)] = [], flags: [FeatureFlag] = [],
+        exposures: [ExperimentExposure] = [],
         changedStickyDocuments: [StickyDocument] = []
     ) {
         self.results = results

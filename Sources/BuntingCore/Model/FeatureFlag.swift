@@ -23,10 +23,15 @@ public struct FeatureFlag: Equatable, Sendable, JSONText {
             let count: Int
         }
 
-        static func make(id: String, enabled: Bool, properties: JSONObject, trackingString: String?, metadata: JSONObject) -> Storage {
-            let text = Self.text(id: id, enabled: enabled, properties: properties, trackingString: trackingString, metadata: metadata)
+        static func make(
+            id: String, enabled: Bool, properties: JSONObject, trackingString: String?, metadata: JSONObject
+        ) -> Storage {
+            let text = Self.text(
+                id: id, enabled: enabled, properties: properties, trackingString: trackingString, metadata: metadata)
             let made = create(minimumCapacity: text.count) { _ in
-                Fields(id: id, enabled: enabled, properties: properties, trackingString: trackingString, metadata: metadata, count: text.count)
+                Fields(
+                    id: id, enabled: enabled, properties: properties, trackingString: trackingString,
+                    metadata: metadata, count: text.count)
             }
             made.withUnsafeMutablePointerToElements { elements in
                 text.withUnsafeBufferPointer { elements.initialize(from: $0.baseAddress!, count: $0.count) }
@@ -63,7 +68,9 @@ public struct FeatureFlag: Equatable, Sendable, JSONText {
         }
 
         func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-            withUnsafeMutablePointers { fields, elements in body(UnsafeBufferPointer(start: elements, count: fields.pointee.count)) }
+            withUnsafeMutablePointers { fields, elements in
+                body(UnsafeBufferPointer(start: elements, count: fields.pointee.count))
+            }
         }
     }
 
@@ -79,8 +86,12 @@ public struct FeatureFlag: Equatable, Sendable, JSONText {
     /// The flag as JSON text, written once when it is made.
     public var encoded: EncodedJSON { EncodedJSON(trustedText: storage.withText { Array($0) }) }
 
-    public init(id: String, enabled: Bool, properties: JSONObject = [:], trackingString: String? = nil, metadata: JSONObject = [:]) {
-        storage = Storage.make(id: id, enabled: enabled, properties: properties, trackingString: trackingString, metadata: metadata)
+    public init(
+        id: String, enabled: Bool, properties: JSONObject = [:], trackingString: String? = nil,
+        metadata: JSONObject = [:]
+    ) {
+        storage = Storage.make(
+            id: id, enabled: enabled, properties: properties, trackingString: trackingString, metadata: metadata)
     }
 
     public func appendEncoded(to output: inout [UInt8]) {

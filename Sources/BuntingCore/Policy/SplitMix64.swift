@@ -22,6 +22,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     public mutating func identifier() -> String {
         let high = String(next(), radix: 16)
         let low = String(next(), radix: 16)
-        return String(repeating: "0", count: 16 - high.count) + high + String(repeating: "0", count: 16 - low.count) + low
+        return String(repeating: "0", count: 16 - high.count) + high + String(repeating: "0", count: 16 - low.count)
+            + low
     }
 }

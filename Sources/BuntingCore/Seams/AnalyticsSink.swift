@@ -5,8 +5,8 @@
 /// events already there (same `eventId`) count as accepted.
 public protocol AnalyticsSink: AnyObject, Sendable {
     var location: String { get }
-    func deliver(_ events: [AnalyticsEvent]) throws(SinkFailure)
+    func deliver(_ events: [AnalyticsEvent]) throws(SinkError)
 }
 
 /// Why a batch was not accepted; the events stay queued and are sent again.
-public typealias SinkFailure = RemoteFailure
+public typealias SinkError = RemoteError

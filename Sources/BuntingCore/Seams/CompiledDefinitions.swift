@@ -56,7 +56,9 @@ public protocol CompiledDefinitions: AnyObject, Sendable {
     /// `stickyDocumentKeys` names that are stored) sticky bucketing is on,
     /// and the documents it changes come back to be saved; without, it is off.
     /// `listing` makes the flags the `featureFlags` channel lists as well.
-    func evaluateFeatures(attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, listing: Bool, at now: Double) -> FeatureEvaluation
+    func evaluateFeatures(
+        attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, listing: Bool, at now: Double
+    ) -> FeatureEvaluation
 
     /// Evaluates a GrowthBook condition for `attributes`, against `savedGroups`
     /// when given, else the document's; a condition that cannot be read is
@@ -67,11 +69,13 @@ public protocol CompiledDefinitions: AnyObject, Sendable {
 
     /// As the methods above, with each item whose template gave no text for
     /// this user (`abort_message`, a render error) added to `unrendered`.
-    func featureFlags(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem]) -> [FeatureFlag]
+    func featureFlags(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem])
+        -> [FeatureFlag]
     func banners(
         for subject: EvaluationSubject, at now: Double, excluding: Set<ExactString>, unrendered: inout [UnrenderedItem]
     ) -> [ExactString: Banner]
-    func contentCards(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem]) -> [ContentCard]
+    func contentCards(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem])
+        -> [ContentCard]
 
     /// Renders one template with the document's content blocks and limits.
     func renderTemplate(_ request: TemplateRequest) -> Result<String, TemplateFault>
@@ -90,11 +94,15 @@ extension CompiledDefinitions {
         .none
     }
 
-    public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<Bool, DefinitionsError> {
+    public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<
+        Bool, DefinitionsError
+    > {
         .failure(DefinitionsError(problems: ["these definitions hold no GrowthBook features"]))
     }
 
-    public func featureFlags(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem]) -> [FeatureFlag] {
+    public func featureFlags(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem])
+        -> [FeatureFlag]
+    {
         featureFlags(for: subject, at: now)
     }
 
@@ -104,12 +112,16 @@ extension CompiledDefinitions {
         banners(for: subject, at: now, excluding: excluding)
     }
 
-    public func contentCards(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem]) -> [ContentCard] {
+    public func contentCards(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem])
+        -> [ContentCard]
+    {
         contentCards(for: subject, at: now)
     }
 
     public func renderTemplate(_ request: TemplateRequest) -> Result<String, TemplateFault> {
-        .failure(TemplateFault(reason: .invalidTemplate, message: "these definitions render no templates", line: 1, column: 1))
+        .failure(
+            TemplateFault(
+                reason: .invalidTemplate, message: "these definitions render no templates", line: 1, column: 1))
     }
 
     /// A flag resolved whatever the type of its value.

@@ -36,8 +36,8 @@ public enum SourceFetchResult: Sendable {
     case fetched([UInt8], SourceVersion)
     /// The source says nothing changed (HTTP 304, or the same file state).
     case unchanged
-    case failed(SourceFailure)
+    case failed(SourceError)
 }
 
 /// Why a fetch failed: the same cases as a delivery to the sink.
-public typealias SourceFailure = RemoteFailure
+public typealias SourceError = RemoteError

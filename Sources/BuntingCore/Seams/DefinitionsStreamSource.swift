@@ -30,7 +30,7 @@ public enum StreamReport: Sendable {
     case oversized(limit: Int)
     /// The connection is over; a stream always ends in a failure of some
     /// kind (dropped, silent too long, refused, not an event stream).
-    case ended(RemoteFailure)
+    case ended(RemoteError)
 }
 
 /// An event of the stream: its type (`event:`, "message" when none) and its

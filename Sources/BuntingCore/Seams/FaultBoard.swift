@@ -26,7 +26,10 @@ public enum FaultResponse: Equatable, Sendable {
         case .invalidData: return "invalidData"
         case .http(let status, let headers, let body):
             var object: JSONObject = ["status": .int(status)]
-            if !headers.isEmpty { object["headers"] = .object(JSONObject(headers.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) })) }
+            if !headers.isEmpty {
+                object["headers"] = .object(
+                    JSONObject(headers.sorted { $0.key < $1.key }.map { ($0.key, JSON.string($0.value)) }))
+            }
             if !body.isEmpty { object["body"] = .string(String(decoding: body, as: UTF8.self)) }
             return .object(object)
         }
@@ -87,10 +90,14 @@ public final class FaultBoard: Sendable {
 
     /// `[{target, times, response}]`, every target's in order: what `status` lists.
     public var json: JSON {
-        .array(FaultTarget.allCases.flatMap { target in
-            armed(for: target).map { entry in
-                JSON.object(["target": .string(target.rawValue), "times": .int(entry.remaining), "response": entry.response.json])
-            }
-        })
+        .array(
+            FaultTarget.allCases.flatMap { target in
+                armed(for: target).map { entry in
+                    JSON.object([
+                        "target": .string(target.rawValue), "times": .int(entry.remaining),
+                        "response": entry.response.json,
+                    ])
+                }
+            })
     }
 }

@@ -42,7 +42,8 @@ public final class MemoryStore: Store {
     }
 
     public func saveStickyDocument(_ document: StickyDocument) throws(StoreError) {
-        sticky[StickyKey(name: ExactString(document.attributeName), value: ExactString(document.attributeValue))] = document
+        sticky[StickyKey(name: ExactString(document.attributeName), value: ExactString(document.attributeValue))] =
+            document
     }
 
     public func wipe() throws(StoreError) {

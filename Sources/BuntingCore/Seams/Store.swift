@@ -138,7 +138,8 @@ public struct StoredUser: Sendable {
     public var attributes: JSONObject
 
     public init(
-        caches: [Channel: JSON] = [:], itemStates: [Channel: [ExactString: ItemState]] = [:], attributes: JSONObject = [:]
+        caches: [Channel: JSON] = [:], itemStates: [Channel: [ExactString: ItemState]] = [:],
+        attributes: JSONObject = [:]
     ) {
         self.caches = caches
         self.itemStates = itemStates

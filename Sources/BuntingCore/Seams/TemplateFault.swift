@@ -73,7 +73,9 @@ public struct TemplateRequest: Sendable {
     /// Unix seconds: `'now'`.
     public var now: Double
 
-    public init(template: String, data: JSONObject = [:], attributes: JSONObject = [:], userId: String? = nil, now: Double) {
+    public init(
+        template: String, data: JSONObject = [:], attributes: JSONObject = [:], userId: String? = nil, now: Double
+    ) {
         self.template = template
         self.data = data
         self.attributes = attributes

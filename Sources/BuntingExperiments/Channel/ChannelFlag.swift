@@ -36,7 +36,8 @@ public struct ChannelFlag: Sendable, Equatable {
         enabled = result.on
         properties = Self.properties(of: result.value)
         if result.source == .experiment, let experimentResult = result.experimentResult,
-           let key = result.experiment?["key"]?.stringValue {
+            let key = result.experiment?["key"]?.stringValue
+        {
             assignment = Assignment(
                 experimentKey: key, variationKey: experimentResult.key, variationId: experimentResult.variationId,
                 inExperiment: experimentResult.inExperiment)

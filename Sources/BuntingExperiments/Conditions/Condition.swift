@@ -11,7 +11,8 @@ public struct Condition: Sendable {
     /// Compiles `json` against `savedGroups`; a problem (with the pointer of
     /// the value at fault, below `pointer`) for what is out of bounds.
     public init(
-        _ json: JSON, savedGroups: SavedGroups = .none, limits: PayloadLimits = .default, at pointer: JSONPointer = .root
+        _ json: JSON, savedGroups: SavedGroups = .none, limits: PayloadLimits = .default,
+        at pointer: JSONPointer = .root
     ) throws(PayloadProblem) {
         var compiler = ConditionCompiler(savedGroups: savedGroups, limits: limits)
         do {

@@ -46,9 +46,11 @@ struct ConditionCompiler {
     }
 
     /// A condition, as `evalCondition(attributes, condition)` reads it.
-    mutating func condition(_ json: JSON, at pointer: JSONPointer, depth: Int = 1) throws(CompileFailure) -> ConditionNode {
+    mutating func condition(_ json: JSON, at pointer: JSONPointer, depth: Int = 1) throws(FeatureCompileError)
+        -> ConditionNode
+    {
         guard depth <= limits.maxConditionDepth else {
-            throw CompileFailure(pointer, "conditions nest deeper than \(limits.maxConditionDepth) levels")
+            throw FeatureCompileError(pointer, "conditions nest deeper than \(limits.maxConditionDepth) levels")
         }
         switch json {
         case .null:
@@ -74,7 +76,9 @@ struct ConditionCompiler {
         }
     }
 
-    private mutating func entry(_ key: String, _ value: JSON, at pointer: JSONPointer, depth: Int) throws(CompileFailure) -> ConditionEntry {
+    private mutating func entry(_ key: String, _ value: JSON, at pointer: JSONPointer, depth: Int)
+        throws(FeatureCompileError) -> ConditionEntry
+    {
         switch key {
         case "$or": return .or(try list(value, at: pointer, depth: depth + 1))
         case "$nor": return .nor(try list(value, at: pointer, depth: depth + 1))
@@ -85,7 +89,9 @@ struct ConditionCompiler {
     }
 
     /// The operand of `$or`/`$and`/`$nor`, iterated up to its `length`.
-    private mutating func list(_ json: JSON, at pointer: JSONPointer, depth: Int) throws(CompileFailure) -> ConditionList {
+    private mutating func list(_ json: JSON, at pointer: JSONPointer, depth: Int) throws(FeatureCompileError)
+        -> ConditionList
+    {
         switch json {
         case .null:
             return .throwing
@@ -105,9 +111,11 @@ struct ConditionCompiler {
     }
 
     /// A condition value, as `evalConditionValue(condition, value)` reads it.
-    mutating func value(_ json: JSON, at pointer: JSONPointer, depth: Int, insensitive: Bool = false) throws(CompileFailure) -> ValueTest {
+    mutating func value(_ json: JSON, at pointer: JSONPointer, depth: Int, insensitive: Bool = false)
+        throws(FeatureCompileError) -> ValueTest
+    {
         guard depth <= limits.maxConditionDepth else {
-            throw CompileFailure(pointer, "conditions nest deeper than \(limits.maxConditionDepth) levels")
+            throw FeatureCompileError(pointer, "conditions nest deeper than \(limits.maxConditionDepth) levels")
         }
         switch json {
         case .string(let text): return .string(insensitive ? text.lowercased() : text, insensitive: insensitive)
@@ -133,7 +141,7 @@ struct ConditionCompiler {
 
     private mutating func operatorTest(
         _ name: String, _ argument: JSON, at pointer: JSONPointer, depth: Int
-    ) throws(CompileFailure) -> OperatorTest {
+    ) throws(FeatureCompileError) -> OperatorTest {
         switch name {
         case "$eq": return .strictEqual(argument, negated: false)
         case "$ne": return .strictEqual(argument, negated: true)
@@ -151,7 +159,8 @@ struct ConditionCompiler {
         case "$in", "$nin", "$ini", "$nini":
             guard case .array(let values) = argument else { return .never }
             let insensitive = name == "$ini" || name == "$nini"
-            return .membership(MemberSet(values, caseInsensitive: insensitive), negated: name == "$nin" || name == "$nini")
+            return .membership(
+                MemberSet(values, caseInsensitive: insensitive), negated: name == "$nin" || name == "$nini")
         case "$inGroup", "$notInGroup":
             // `savedGroups[expected] || []`: the id is the argument as a property key.
             let id = JSValues.string(argument)
@@ -177,7 +186,8 @@ struct ConditionCompiler {
             var tests: [ValueTest] = []
             tests.reserveCapacity(values.count)
             for (index, element) in values.enumerated() {
-                tests.append(try value(element, at: pointer.appending(index), depth: depth + 1, insensitive: name == "$alli"))
+                tests.append(
+                    try value(element, at: pointer.appending(index), depth: depth + 1, insensitive: name == "$alli"))
             }
             return .all(tests)
         case "$regex", "$regexi":
@@ -185,16 +195,19 @@ struct ConditionCompiler {
             guard case .string(let pattern) = argument else { return .never }
             let regex: JavaScriptRegex
             do {
-                regex = try JavaScriptRegex(pattern: pattern, ignoreCase: name == "$regexi", maxLength: limits.maxPatternLength)
+                regex = try JavaScriptRegex(
+                    pattern: pattern, ignoreCase: name == "$regexi", maxLength: limits.maxPatternLength)
             } catch .invalid {
                 return .never
             } catch {
-                throw CompileFailure(pointer, error.description)
+                throw FeatureCompileError(pointer, error.description)
             }
             patternInstructions += regex.instructionCount
             guard patternInstructions <= limits.maxPatternInstructions else {
-                throw CompileFailure(
-                    pointer, "the payload's regular expressions compile to more than \(limits.maxPatternInstructions) instructions")
+                throw FeatureCompileError(
+                    pointer,
+                    "the payload's regular expressions compile to more "
+                        + "than \(limits.maxPatternInstructions) instructions")
             }
             return .regex(regex)
         case "$type":

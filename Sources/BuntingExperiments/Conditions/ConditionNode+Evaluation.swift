@@ -4,14 +4,14 @@ import BuntingRules
 /// Why a condition has no answer: JavaScript would have thrown (its SDK
 /// then fails the evaluation; here the whole condition fails), or the
 /// evaluation ran out of steps.
-enum ConditionFailure: Error {
+enum ConditionEvaluationError: Error {
     case thrown
     case outOfSteps
 }
 
 extension ConditionNode {
     /// `evalCondition(object, condition)`.
-    func passes(_ object: JSON, _ budget: inout EvaluationBudget) throws(ConditionFailure) -> Bool {
+    func passes(_ object: JSON, _ budget: inout EvaluationBudget) throws(ConditionEvaluationError) -> Bool {
         guard budget.take() else { throw .outOfSteps }
         switch self {
         case .throwing:
@@ -44,7 +44,7 @@ extension ConditionNode {
 }
 
 extension ConditionEntry {
-    func passes(_ object: JSON, _ budget: inout EvaluationBudget) throws(ConditionFailure) -> Bool {
+    func passes(_ object: JSON, _ budget: inout EvaluationBudget) throws(ConditionEvaluationError) -> Bool {
         switch self {
         case .or(let list): return try list.anyPasses(object, &budget)
         case .nor(let list): return !(try list.anyPasses(object, &budget))
@@ -62,14 +62,15 @@ extension ConditionEntry {
             }
         case .not(let condition): return !(try condition.passes(object, &budget))
         case .path(let path, let test):
-            return try test.passes(budget.value(at: path, in: object), &budget, path: budget.testsAttributes ? path.id : -1)
+            return try test.passes(
+                budget.value(at: path, in: object), &budget, path: budget.testsAttributes ? path.id : -1)
         }
     }
 }
 
 extension ConditionList {
     /// `evalOr`: true for an empty list.
-    func anyPasses(_ object: JSON, _ budget: inout EvaluationBudget) throws(ConditionFailure) -> Bool {
+    func anyPasses(_ object: JSON, _ budget: inout EvaluationBudget) throws(ConditionEvaluationError) -> Bool {
         switch self {
         case .throwing:
             throw .thrown
@@ -92,7 +93,9 @@ extension ValueTest {
     /// `evalConditionValue(condition, value)`; `path`, when not -1, is the
     /// attribute path the value was read at (version operators keep its
     /// padded form for the user).
-    func passes(_ value: JSON, _ budget: inout EvaluationBudget, path: Int = -1) throws(ConditionFailure) -> Bool {
+    func passes(_ value: JSON, _ budget: inout EvaluationBudget, path: Int = -1) throws(ConditionEvaluationError)
+        -> Bool
+    {
         guard budget.take() else { throw .outOfSteps }
         switch self {
         case .string(let expected, let insensitive):
@@ -118,7 +121,9 @@ extension ValueTest {
 
 extension OperatorTest {
     /// `evalOperatorCondition(operator, actual, expected)`.
-    func passes(_ actual: JSON, _ budget: inout EvaluationBudget, path: Int = -1) throws(ConditionFailure) -> Bool {
+    func passes(_ actual: JSON, _ budget: inout EvaluationBudget, path: Int = -1) throws(ConditionEvaluationError)
+        -> Bool
+    {
         switch self {
         case .strictEqual(let expected, let negated):
             return JavaScript.strictEquals(actual, expected) != negated

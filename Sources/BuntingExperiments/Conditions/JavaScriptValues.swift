@@ -41,7 +41,9 @@ enum JSValues {
             let xKeys = enumerationOrder(x)
             let yKeys = enumerationOrder(y)
             for (left, right) in zip(xKeys, yKeys) {
-                guard JavaScript.sameCodeUnits(left.key, right.key), sameJSONText(left.value, right.value) else { return false }
+                guard JavaScript.sameCodeUnits(left.key, right.key), sameJSONText(left.value, right.value) else {
+                    return false
+                }
             }
             return true
         default:
@@ -74,7 +76,8 @@ enum JSValues {
     /// The array index a property key names, as JavaScript reads one.
     static func arrayIndex(_ key: String) -> UInt32? {
         let digits = key.utf8
-        guard let first = digits.first, digits.count <= 10, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else {
+        guard let first = digits.first, digits.count <= 10, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9")
+        else {
             return nil
         }
         if first == UInt8(ascii: "0") && digits.count > 1 { return nil }

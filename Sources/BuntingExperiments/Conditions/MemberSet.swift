@@ -83,15 +83,18 @@ public struct SavedGroups: Sendable {
             return
         }
         guard case .object(let members) = json else {
-            problems.append(PayloadProblem(pointer: pointer, message: "savedGroups must be an object, not \(json.typeName)"))
+            problems.append(
+                PayloadProblem(pointer: pointer, message: "savedGroups must be an object, not \(json.typeName)"))
             self.init(groups: [:])
             return
         }
         var groups: [ExactKey: [JSON]] = [:]
         for (id, values) in members {
             guard case .array(let list) = values else {
-                problems.append(PayloadProblem(
-                    pointer: pointer.appending(id), message: "a saved group must be an array of values, not \(values.typeName)"))
+                problems.append(
+                    PayloadProblem(
+                        pointer: pointer.appending(id),
+                        message: "a saved group must be an array of values, not \(values.typeName)"))
                 continue
             }
             groups[ExactKey(id)] = list

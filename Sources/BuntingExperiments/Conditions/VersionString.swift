@@ -31,7 +31,9 @@ enum VersionString {
         // which no line terminator comes.
         let start = units.first == UInt16(ascii: "v") ? 1 : 0
         var afterTerminator = start
-        for index in start..<units.count where QueryStringOverride.isLineTerminator(units[index]) { afterTerminator = index + 1 }
+        for index in start..<units.count where QueryStringOverride.isLineTerminator(units[index]) {
+            afterTerminator = index + 1
+        }
         var end = units.count
         for index in afterTerminator..<units.count where units[index] == UInt16(ascii: "+") {
             end = index

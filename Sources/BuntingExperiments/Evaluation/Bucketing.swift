@@ -34,7 +34,9 @@ public enum Bucketing {
 
     /// FNV-1a of the decimal digits of `number`, as JavaScript's `n + ""` writes them.
     static func fnv1a32(decimal number: UInt32) -> UInt32 {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+            0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        )
         return withUnsafeMutableBytes(of: &digits) { buffer in
             var remaining = number
             var position = buffer.count

@@ -30,13 +30,17 @@ public struct EvaluationContext: Sendable {
 
     func forcedVariation(_ experimentKey: String) -> Int? {
         guard !forcedVariations.isEmpty else { return nil }
-        for (key, value) in forcedVariations where JSValues.sameJSONText(.string(key), .string(experimentKey)) { return value }
+        for (key, value) in forcedVariations where JSValues.sameJSONText(.string(key), .string(experimentKey)) {
+            return value
+        }
         return nil
     }
 
     func forcedFeature(_ featureKey: String) -> JSON? {
         guard !forcedFeatures.isEmpty else { return nil }
-        for (key, value) in forcedFeatures where JSValues.sameJSONText(.string(key), .string(featureKey)) { return value }
+        for (key, value) in forcedFeatures where JSValues.sameJSONText(.string(key), .string(featureKey)) {
+            return value
+        }
         return nil
     }
 }

@@ -6,9 +6,13 @@ extension GrowthBookEvaluator {
     /// one (prerequisites), for cycle detection. Each evaluation pushes its
     /// feature and pops it on return, which leaves every prerequisite the
     /// stack the SDK gives it (a copy of its child's).
-    mutating func evaluateFeature(_ index: Int?, _ key: String, stack: inout FeatureStack, budget: inout EvaluationBudget) -> FeatureResult {
+    mutating func evaluateFeature(
+        _ index: Int?, _ key: String, stack: inout FeatureStack, budget: inout EvaluationBudget
+    ) -> FeatureResult {
         if let index, stack.contains(index) { return result(key, .null, .cyclicPrerequisite) }
-        if !context.forcedFeatures.isEmpty, let forced = context.forcedFeature(key) { return result(key, forced, .override) }
+        if !context.forcedFeatures.isEmpty, let forced = context.forcedFeature(key) {
+            return result(key, forced, .override)
+        }
         guard let index, let feature = payload.features[index] else { return result(key, .null, .unknownFeature) }
         // Prerequisites recurse: a chain deeper than the limit fails closed.
         guard stack.count < payload.limits.maxPrerequisiteDepth else {
@@ -37,21 +41,28 @@ extension GrowthBookEvaluator {
             case .skip:
                 continue
             case .force(let force):
-                if let condition = force.condition, !condition.passes(attributes: context.attributes, &budget) { continue }
+                if let condition = force.condition, !condition.passes(attributes: context.attributes, &budget) {
+                    continue
+                }
                 let fallback = stickyBucketing && !force.disableStickyBucketing ? force.fallbackAttribute : nil
-                guard isIncludedInRollout(
-                    seed: force.seed ?? key, hashAttribute: force.hashAttribute ?? "id", fallback: fallback, range: force.range,
-                    coverage: force.coverage, hashVersion: force.hashVersion)
+                guard
+                    isIncludedInRollout(
+                        seed: force.seed ?? key, hashAttribute: force.hashAttribute ?? "id", fallback: fallback,
+                        range: force.range,
+                        coverage: force.coverage, hashVersion: force.hashVersion)
                 else { continue }
                 for (exposure, ordinal) in force.tracks { track(exposure, keyOrdinal: ordinal) }
                 return result(key, force.value, .force, ruleId: rule.id)
             case .experiment(let experiment):
-                let bandit = experiment.banditReference.flatMap { banditAssignment($0, experiment: experiment, budget: &budget) }
+                let bandit = experiment.banditReference.flatMap {
+                    banditAssignment($0, experiment: experiment, budget: &budget)
+                }
                 let outcome = run(experiment, featureId: key, bandit: bandit, stack: &stack, budget: &budget)
                 if outcome.inExperiment && outcome.passthrough == nil {
                     return FeatureResult(
                         key: key, value: outcome.value, source: .experiment, ruleId: rule.id,
-                        experiment: experimentJSON(experiment, bandit: bandit, shown: outcome.bandit != nil), experimentResult: outcome,
+                        experiment: experimentJSON(experiment, bandit: bandit, shown: outcome.bandit != nil),
+                        experimentResult: outcome,
                         unchangedExperiment: bandit == nil ? experiment : nil, exhaustedBudget: false)
                 }
             }
@@ -64,7 +75,8 @@ extension GrowthBookEvaluator {
         experimentResult: ExperimentResult? = nil
     ) -> FeatureResult {
         FeatureResult(
-            key: key, value: value, source: source, ruleId: ruleId, experiment: experiment, experimentResult: experimentResult,
+            key: key, value: value, source: source, ruleId: ruleId, experiment: experiment,
+            experimentResult: experimentResult,
             unchangedExperiment: nil, exhaustedBudget: false)
     }
 
@@ -83,7 +95,7 @@ extension GrowthBookEvaluator {
         for filter in filters {
             let value = HashAttribute.value(of: filter.attribute ?? "id", in: context.attributes)
             guard JSValues.isTruthy(value),
-                  let n = Bucketing.hash(seed: filter.seed, value: value, version: filter.hashVersion)
+                let n = Bucketing.hash(seed: filter.seed, value: value, version: filter.hashVersion)
             else { return true }
             if !filter.ranges.contains(where: { $0.contains(n) }) { return true }
         }
@@ -92,13 +104,14 @@ extension GrowthBookEvaluator {
 
     /// `isIncludedInRollout`: range wins over coverage, which is inclusive.
     private func isIncludedInRollout(
-        seed: String, hashAttribute: String, fallback: String?, range: BucketRange?, coverage: Double?, hashVersion: Double
+        seed: String, hashAttribute: String, fallback: String?, range: BucketRange?, coverage: Double?,
+        hashVersion: Double
     ) -> Bool {
         if range == nil && coverage == nil { return true }
         if range == nil && coverage == 0 { return false }
         let (_, value) = HashAttribute.resolve(hashAttribute, fallback: fallback, in: context.attributes)
         guard JSValues.isTruthy(value),
-              let n = Bucketing.hash(seed: seed, value: value, version: hashVersion)
+            let n = Bucketing.hash(seed: seed, value: value, version: hashVersion)
         else { return false }
         if let range { return range.contains(n) }
         if let coverage { return n <= coverage }

@@ -7,12 +7,16 @@ extension GrowthBookEvaluator {
     /// version below `minBucketVersion` excludes the user.
     func stickyBucketVariation(_ experiment: ExperimentDefinition) -> (variation: Int, blocked: Bool) {
         let documents = stickyAssignmentDocuments(experiment)
-        if experiment.minBucketVersion > 0, documents.contains(where: { hasBlockedVersion($0, experiment) }) { return (-1, true) }
+        if experiment.minBucketVersion > 0, documents.contains(where: { hasBlockedVersion($0, experiment) }) {
+            return (-1, true)
+        }
         // The hash attribute's document wins over the fallback's, as in the SDK's merge.
         let key = Self.stickyKey(experiment.key, experiment.bucketVersion)
         guard let variationKey = documents.last(where: { $0[key] != nil })?[key] else { return (-1, false) }
         guard let meta = experiment.meta,
-              let index = meta.firstIndex(where: { $0.key.map { JSValues.sameJSONText(.string($0), variationKey) } ?? false })
+            let index = meta.firstIndex(where: {
+                $0.key.map { JSValues.sameJSONText(.string($0), variationKey) } ?? false
+            })
         else { return (-1, false) }
         return (index, false)
     }
@@ -28,12 +32,17 @@ extension GrowthBookEvaluator {
         let fallback = experiment.fallbackAttribute ?? "id"
         let fallbackValue = HashAttribute.value(of: fallback, in: context.attributes)
         if JSValues.isTruthy(fallbackValue),
-           let document = documents[StickyAssignmentsDocument.key(attributeName: fallback, attributeValue: HashAttribute.stickyValue(fallbackValue))] {
+            let document = documents[
+                StickyAssignmentsDocument.key(
+                    attributeName: fallback, attributeValue: HashAttribute.stickyValue(fallbackValue))]
+        {
             found.append(document.assignments)
         }
         let value = HashAttribute.value(of: experiment.hashAttribute, in: context.attributes)
-        if let document = documents[StickyAssignmentsDocument.key(
-            attributeName: experiment.hashAttribute, attributeValue: HashAttribute.stickyValue(value))] {
+        if let document = documents[
+            StickyAssignmentsDocument.key(
+                attributeName: experiment.hashAttribute, attributeValue: HashAttribute.stickyValue(value))]
+        {
             found.append(document.assignments)
         }
         return found
@@ -47,8 +56,8 @@ extension GrowthBookEvaluator {
         for (key, _) in assignments where key.hasPrefix(prefix) {
             let version = key.utf8.dropFirst(prefix.utf8.count)
             guard !version.isEmpty, version.count <= 15, version.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                  version.first != 0x30 || version.count == 1,
-                  let number = Double(String(decoding: version, as: UTF8.self))
+                version.first != 0x30 || version.count == 1,
+                let number = Double(String(decoding: version, as: UTF8.self))
             else { continue }
             if number < experiment.minBucketVersion { return true }
         }

@@ -29,7 +29,9 @@ public struct GrowthBookEvaluator: Sendable {
 
     /// `stickyDocuments` turns sticky bucketing on (the SDK's sticky bucket
     /// service): the user's documents, as `StickyBucketStore.documents(for:attributes:)` reads them.
-    public init(payload: GrowthBookPayload, context: EvaluationContext, stickyDocuments: [StickyAssignmentsDocument]? = nil) {
+    public init(
+        payload: GrowthBookPayload, context: EvaluationContext, stickyDocuments: [StickyAssignmentsDocument]? = nil
+    ) {
         self.payload = payload
         self.context = context
         if let stickyDocuments {
@@ -72,8 +74,10 @@ public struct GrowthBookEvaluator: Sendable {
         let result = evaluateFeature(index, key, stack: &stack, budget: &budget)
         guard budget.exhausted else { return result }
         return FeatureResult(
-            key: result.key, value: result.value, source: result.source, ruleId: result.ruleId, experiment: result.experiment,
-            experimentResult: result.experimentResult, unchangedExperiment: result.unchangedExperiment, exhaustedBudget: true)
+            key: result.key, value: result.value, source: result.source, ruleId: result.ruleId,
+            experiment: result.experiment,
+            experimentResult: result.experimentResult, unchangedExperiment: result.unchangedExperiment,
+            exhaustedBudget: true)
     }
 
     /// Every feature of the payload, in its order.
@@ -110,7 +114,9 @@ public struct GrowthBookEvaluator: Sendable {
         let identity = exposure.identity
         // A few exposures (one feature asked for) are told apart in the set;
         // past those, the table by key ordinal is worth making.
-        if keyOrdinal >= 0, keyOrdinal < payload.experimentKeyCount, !tracked.isEmpty || exposureList.count >= Self.exposuresBeforeTable {
+        if keyOrdinal >= 0, keyOrdinal < payload.experimentKeyCount,
+            !tracked.isEmpty || exposureList.count >= Self.exposuresBeforeTable
+        {
             if tracked.isEmpty {
                 tracked = Array(repeating: nil, count: payload.experimentKeyCount)
                 exposureList.reserveCapacity(payload.experimentKeyCount)

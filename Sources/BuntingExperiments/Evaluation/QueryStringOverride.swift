@@ -35,7 +35,9 @@ public enum QueryStringOverride {
     /// a sign, then the longest run of digits; nil for NaN.
     static func parseInt(_ units: [UInt16]) -> Double? {
         var index = 0
-        while index < units.count, let scalar = Unicode.Scalar(units[index]), isWhiteSpaceOrTerminator(scalar) { index += 1 }
+        while index < units.count, let scalar = Unicode.Scalar(units[index]), isWhiteSpaceOrTerminator(scalar) {
+            index += 1
+        }
         var negative = false
         if index < units.count, units[index] == UInt16(ascii: "-") || units[index] == UInt16(ascii: "+") {
             negative = units[index] == UInt16(ascii: "-")

@@ -13,7 +13,7 @@ struct ContextualBandit: Sendable {
     let version: Int?
     let leaves: [Leaf]
 
-    init(_ json: JSON, at pointer: JSONPointer, compiler: inout ConditionCompiler) throws(CompileFailure) {
+    init(_ json: JSON, at pointer: JSONPointer, compiler: inout ConditionCompiler) throws(FeatureCompileError) {
         let limits = compiler.limits
         let fields = try FieldReader(json, at: pointer, what: "a contextual bandit")
         version = fields["banditVersion"].flatMap(Self.identifier)
@@ -23,9 +23,10 @@ struct ContextualBandit: Sendable {
             let conditionJSON = leaf["condition"].flatMap { JSValues.isTruthy($0) ? $0 : nil } ?? .object(JSONObject())
             let condition = Condition(root: try compiler.condition(conditionJSON, at: leaf.at("condition")))
             let weights = try leaf.numbers("weights", limit: limits.maxVariations)
-            leaves.append(Leaf(
-                id: leaf["leafId"].flatMap(Self.identifier), condition: condition, weights: weights,
-                weightsJSON: weights == nil ? nil : leaf["weights"]))
+            leaves.append(
+                Leaf(
+                    id: leaf["leafId"].flatMap(Self.identifier), condition: condition, weights: weights,
+                    weightsJSON: weights == nil ? nil : leaf["weights"]))
         }
         self.leaves = leaves
     }

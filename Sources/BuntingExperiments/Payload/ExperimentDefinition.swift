@@ -48,7 +48,9 @@ public final class ExperimentDefinition: Sendable {
 
     /// An experiment rule of feature `featureKey`: the rule's keys that the
     /// SDK copies into the experiment, in the order it copies them.
-    init(rule fields: FieldReader, variations: [JSON], featureKey: String, compiler: inout ConditionCompiler) throws(CompileFailure) {
+    init(rule fields: FieldReader, variations: [JSON], featureKey: String, compiler: inout ConditionCompiler)
+        throws(FeatureCompileError)
+    {
         let limits = compiler.limits
         var json = JSONObject()
         json["variations"] = .array(variations)
@@ -96,11 +98,14 @@ public final class ExperimentDefinition: Sendable {
         banditReference = try fields.string("contextualBanditRef")
         self.json = json
         keyOrdinal = compiler.experimentKeyOrdinal(key)
-        bucketRanges = ranges ?? Bucketing.bucketRanges(count: variations.count, coverage: coverage ?? 1, weights: weights)
+        bucketRanges =
+            ranges ?? Bucketing.bucketRanges(count: variations.count, coverage: coverage ?? 1, weights: weights)
     }
 
     /// An experiment given whole, as `gb.run(experiment)` takes it.
-    public convenience init(_ json: JSON, savedGroups: SavedGroups = .none, limits: PayloadLimits = .default) throws(PayloadProblem) {
+    public convenience init(_ json: JSON, savedGroups: SavedGroups = .none, limits: PayloadLimits = .default)
+        throws(PayloadProblem)
+    {
         try self.init(json, compiler: ConditionCompiler(savedGroups: savedGroups, limits: limits))
     }
 
@@ -113,13 +118,15 @@ public final class ExperimentDefinition: Sendable {
         }
     }
 
-    init(experiment: JSON, at pointer: JSONPointer, compiler: inout ConditionCompiler) throws(CompileFailure) {
+    init(experiment: JSON, at pointer: JSONPointer, compiler: inout ConditionCompiler) throws(FeatureCompileError) {
         let limits = compiler.limits
         let fields = try FieldReader(experiment, at: pointer, what: "an experiment")
-        guard case .string(let key)? = fields["key"] else { throw CompileFailure(fields.at("key"), "an experiment needs a string key") }
+        guard case .string(let key)? = fields["key"] else {
+            throw FeatureCompileError(fields.at("key"), "an experiment needs a string key")
+        }
         self.key = key
         guard let variations = try fields.array("variations", limit: limits.maxVariations) else {
-            throw CompileFailure(fields.at("variations"), "an experiment needs its variations")
+            throw FeatureCompileError(fields.at("variations"), "an experiment needs its variations")
         }
         self.variations = variations
         coverage = try fields.number("coverage")
@@ -143,7 +150,7 @@ public final class ExperimentDefinition: Sendable {
             case .null?: force = .some(nil)
             case let value?:
                 guard let index = value.integerValue, let small = Int(exactly: index) else {
-                    throw CompileFailure(fields.at("force"), "force must be a variation's index")
+                    throw FeatureCompileError(fields.at("force"), "force must be a variation's index")
                 }
                 force = .some(small)
             case nil: force = nil
@@ -157,15 +164,16 @@ public final class ExperimentDefinition: Sendable {
         banditReference = nil
         json = fields.members
         keyOrdinal = compiler.experimentKeyOrdinal(key)
-        bucketRanges = ranges ?? Bucketing.bucketRanges(count: variations.count, coverage: coverage ?? 1, weights: weights)
+        bucketRanges =
+            ranges ?? Bucketing.bucketRanges(count: variations.count, coverage: coverage ?? 1, weights: weights)
     }
 
-    private static func namespace(_ fields: FieldReader) throws(CompileFailure) -> Namespace? {
+    private static func namespace(_ fields: FieldReader) throws(FeatureCompileError) -> Namespace? {
         guard let json = fields["namespace"], JSValues.isTruthy(json) else { return nil }
         guard case .array(let parts) = json, parts.count == 3, case .string(let id) = parts[0],
-              let start = JSValues.number(parts[1]), let end = JSValues.number(parts[2])
+            let start = JSValues.number(parts[1]), let end = JSValues.number(parts[2])
         else {
-            throw CompileFailure(fields.at("namespace"), "a namespace must be [id, start, end]")
+            throw FeatureCompileError(fields.at("namespace"), "a namespace must be [id, start, end]")
         }
         return Namespace(id: id, start: start, end: end)
     }

@@ -8,12 +8,14 @@ struct Filter: Sendable {
     let hashVersion: Double
     let attribute: String?
 
-    init(_ json: JSON, at pointer: JSONPointer, limits: PayloadLimits) throws(CompileFailure) {
+    init(_ json: JSON, at pointer: JSONPointer, limits: PayloadLimits) throws(FeatureCompileError) {
         let fields = try FieldReader(json, at: pointer, what: "a filter")
-        guard case .string(let seed)? = fields["seed"] else { throw CompileFailure(fields.at("seed"), "a filter needs a string seed") }
+        guard case .string(let seed)? = fields["seed"] else {
+            throw FeatureCompileError(fields.at("seed"), "a filter needs a string seed")
+        }
         self.seed = seed
         guard let ranges = try fields.ranges("ranges", limit: limits.maxVariations) else {
-            throw CompileFailure(fields.at("ranges"), "a filter needs its ranges")
+            throw FeatureCompileError(fields.at("ranges"), "a filter needs its ranges")
         }
         self.ranges = ranges
         // `filter.hashVersion || 2`
@@ -22,7 +24,7 @@ struct Filter: Sendable {
         attribute = try fields.string("attribute")
     }
 
-    static func list(_ fields: FieldReader, limits: PayloadLimits) throws(CompileFailure) -> [Filter]? {
+    static func list(_ fields: FieldReader, limits: PayloadLimits) throws(FeatureCompileError) -> [Filter]? {
         guard let elements = try fields.array("filters") else { return nil }
         var filters: [Filter] = []
         for (index, element) in elements.enumerated() {
@@ -41,10 +43,12 @@ struct ParentCondition: Sendable {
     let condition: Condition
     let gate: Bool
 
-    init(_ json: JSON, at pointer: JSONPointer, compiler: ConditionCompiler) throws(CompileFailure) {
+    init(_ json: JSON, at pointer: JSONPointer, compiler: ConditionCompiler) throws(FeatureCompileError) {
         let limits = compiler.limits
         let fields = try FieldReader(json, at: pointer, what: "a parent condition")
-        guard case .string(let id)? = fields["id"] else { throw CompileFailure(fields.at("id"), "a parent condition needs the string id of a feature") }
+        guard case .string(let id)? = fields["id"] else {
+            throw FeatureCompileError(fields.at("id"), "a parent condition needs the string id of a feature")
+        }
         self.id = id
         featureIndex = compiler.featureIndices[ExactKey(id)]
         // The SDK evaluates prerequisites without the saved groups: `condition || {}`.
@@ -54,11 +58,14 @@ struct ParentCondition: Sendable {
         gate = try fields.flag("gate")
     }
 
-    static func list(_ fields: FieldReader, compiler: ConditionCompiler) throws(CompileFailure) -> [ParentCondition]? {
+    static func list(_ fields: FieldReader, compiler: ConditionCompiler) throws(FeatureCompileError)
+        -> [ParentCondition]?
+    {
         guard let elements = try fields.array("parentConditions") else { return nil }
         var parents: [ParentCondition] = []
         for (index, element) in elements.enumerated() {
-            parents.append(try ParentCondition(element, at: fields.at("parentConditions").appending(index), compiler: compiler))
+            parents.append(
+                try ParentCondition(element, at: fields.at("parentConditions").appending(index), compiler: compiler))
         }
         return parents
     }
@@ -71,14 +78,14 @@ struct VariationMeta: Sendable {
     let name: JSON?
     let passthrough: JSON?
 
-    init(_ json: JSON, at pointer: JSONPointer) throws(CompileFailure) {
+    init(_ json: JSON, at pointer: JSONPointer) throws(FeatureCompileError) {
         let fields = try FieldReader(json, at: pointer, what: "a variation's meta")
         key = try fields.string("key")
         name = fields["name"].flatMap { JSValues.isTruthy($0) ? $0 : nil }
         passthrough = fields["passthrough"].flatMap { JSValues.isTruthy($0) ? $0 : nil }
     }
 
-    static func list(_ fields: FieldReader, limits: PayloadLimits) throws(CompileFailure) -> [VariationMeta]? {
+    static func list(_ fields: FieldReader, limits: PayloadLimits) throws(FeatureCompileError) -> [VariationMeta]? {
         guard let elements = try fields.array("meta", limit: limits.maxVariations) else { return nil }
         var meta: [VariationMeta] = []
         for (index, element) in elements.enumerated() {
@@ -91,7 +98,7 @@ struct VariationMeta: Sendable {
 /// A condition field: absent, or a truthy value compiled (`x.condition && …`).
 func compileCondition(
     _ fields: FieldReader, _ key: String, compiler: inout ConditionCompiler
-) throws(CompileFailure) -> Condition? {
+) throws(FeatureCompileError) -> Condition? {
     guard let json = fields[key], JSValues.isTruthy(json) else { return nil }
     return Condition(root: try compiler.condition(json, at: fields.at(key)))
 }

@@ -7,7 +7,9 @@ final class FeatureDefinition: Sendable {
     let defaultValue: JSON
     let rules: [FeatureRule]
 
-    init(key: String, _ json: JSON, at pointer: JSONPointer, compiler: inout ConditionCompiler) throws(CompileFailure) {
+    init(key: String, _ json: JSON, at pointer: JSONPointer, compiler: inout ConditionCompiler)
+        throws(FeatureCompileError)
+    {
         self.key = key
         let fields = try FieldReader(json, at: pointer, what: "a feature")
         defaultValue = fields["defaultValue"] ?? .null
@@ -15,7 +17,9 @@ final class FeatureDefinition: Sendable {
         if let elements = try fields.array("rules") {
             rules.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
-                rules.append(try FeatureRule(element, at: fields.at("rules").appending(index), featureKey: key, compiler: &compiler))
+                rules.append(
+                    try FeatureRule(
+                        element, at: fields.at("rules").appending(index), featureKey: key, compiler: &compiler))
             }
         }
         self.rules = rules
@@ -38,7 +42,9 @@ final class FeatureRule: Sendable {
         case skip
     }
 
-    init(_ json: JSON, at pointer: JSONPointer, featureKey: String, compiler: inout ConditionCompiler) throws(CompileFailure) {
+    init(_ json: JSON, at pointer: JSONPointer, featureKey: String, compiler: inout ConditionCompiler)
+        throws(FeatureCompileError)
+    {
         let limits = compiler.limits
         let fields = try FieldReader(json, at: pointer, what: "a rule")
         id = try fields.string("id") ?? ""
@@ -51,7 +57,9 @@ final class FeatureRule: Sendable {
         if fields.has("force") {
             action = .force(try ForceRule(fields, compiler: &compiler))
         } else if let variations = contextual ?? plain {
-            action = .experiment(try ExperimentDefinition(rule: fields, variations: variations, featureKey: featureKey, compiler: &compiler))
+            action = .experiment(
+                try ExperimentDefinition(
+                    rule: fields, variations: variations, featureKey: featureKey, compiler: &compiler))
         } else {
             action = .skip
         }
@@ -74,7 +82,7 @@ final class ForceRule: Sendable {
     /// applies, with their experiment keys' ordinals.
     let tracks: [(exposure: Exposure, keyOrdinal: Int)]
 
-    init(_ fields: FieldReader, compiler: inout ConditionCompiler) throws(CompileFailure) {
+    init(_ fields: FieldReader, compiler: inout ConditionCompiler) throws(FeatureCompileError) {
         value = fields["force"] ?? .null
         condition = try compileCondition(fields, "condition", compiler: &compiler)
         seed = try fields.string("seed")

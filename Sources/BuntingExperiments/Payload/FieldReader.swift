@@ -8,8 +8,10 @@ struct FieldReader {
     let members: JSONObject
     let pointer: JSONPointer
 
-    init(_ json: JSON, at pointer: JSONPointer, what: String) throws(CompileFailure) {
-        guard case .object(let members) = json else { throw CompileFailure(pointer, "\(what) must be an object, not \(json.typeName)") }
+    init(_ json: JSON, at pointer: JSONPointer, what: String) throws(FeatureCompileError) {
+        guard case .object(let members) = json else {
+            throw FeatureCompileError(pointer, "\(what) must be an object, not \(json.typeName)")
+        }
         self.members = members
         self.pointer = pointer
     }
@@ -21,54 +23,55 @@ struct FieldReader {
     func at(_ key: String) -> JSONPointer { pointer.appending(key) }
 
     /// A string field; "" and null read as absent, as `field || default` does.
-    func string(_ key: String) throws(CompileFailure) -> String? {
+    func string(_ key: String) throws(FeatureCompileError) -> String? {
         switch members[key] {
         case nil, .null?: return nil
         case .string(let text)?: return text.isEmpty ? nil : text
-        case let other?: throw CompileFailure(at(key), "\(key) must be a string, not \(other.typeName)")
+        case let other?: throw FeatureCompileError(at(key), "\(key) must be a string, not \(other.typeName)")
         }
     }
 
     /// A number field (null reads as absent).
-    func number(_ key: String) throws(CompileFailure) -> Double? {
+    func number(_ key: String) throws(FeatureCompileError) -> Double? {
         switch members[key] {
         case nil, .null?: return nil
         case .integer(let value)?: return Double(value)
         case .real(let value)?: return value
-        case let other?: throw CompileFailure(at(key), "\(key) must be a number, not \(other.typeName)")
+        case let other?: throw FeatureCompileError(at(key), "\(key) must be a number, not \(other.typeName)")
         }
     }
 
     /// A boolean field, as JavaScript's truthiness reads it; only booleans (and null) are accepted.
-    func flag(_ key: String) throws(CompileFailure) -> Bool {
+    func flag(_ key: String) throws(FeatureCompileError) -> Bool {
         switch members[key] {
         case nil, .null?: return false
         case .bool(let value)?: return value
-        case let other?: throw CompileFailure(at(key), "\(key) must be a boolean, not \(other.typeName)")
+        case let other?: throw FeatureCompileError(at(key), "\(key) must be a boolean, not \(other.typeName)")
         }
     }
 
     /// An array field of at most `limit` elements (null reads as absent).
-    func array(_ key: String, limit: Int? = nil) throws(CompileFailure) -> [JSON]? {
+    func array(_ key: String, limit: Int? = nil) throws(FeatureCompileError) -> [JSON]? {
         switch members[key] {
         case nil, .null?: return nil
         case .array(let elements)?:
             if let limit, elements.count > limit {
-                throw CompileFailure(at(key), "\(key) has \(elements.count) entries, more than the limit of \(limit)")
+                throw FeatureCompileError(
+                    at(key), "\(key) has \(elements.count) entries, more than the limit of \(limit)")
             }
             return elements
-        case let other?: throw CompileFailure(at(key), "\(key) must be an array, not \(other.typeName)")
+        case let other?: throw FeatureCompileError(at(key), "\(key) must be an array, not \(other.typeName)")
         }
     }
 
     /// An array of numbers of at most `limit` entries.
-    func numbers(_ key: String, limit: Int) throws(CompileFailure) -> [Double]? {
+    func numbers(_ key: String, limit: Int) throws(FeatureCompileError) -> [Double]? {
         guard let elements = try array(key, limit: limit) else { return nil }
         var numbers: [Double] = []
         numbers.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
             guard let number = JSValues.number(element) else {
-                throw CompileFailure(at(key).appending(index), "\(key) must hold numbers, not \(element.typeName)")
+                throw FeatureCompileError(at(key).appending(index), "\(key) must hold numbers, not \(element.typeName)")
             }
             numbers.append(number)
         }
@@ -76,14 +79,16 @@ struct FieldReader {
     }
 
     /// A `[start, end]` pair of numbers.
-    static func range(_ json: JSON, at pointer: JSONPointer) throws(CompileFailure) -> BucketRange {
-        guard case .array(let pair) = json, pair.count == 2, let start = JSValues.number(pair[0]), let end = JSValues.number(pair[1]) else {
-            throw CompileFailure(pointer, "a range must be [start, end], two numbers")
+    static func range(_ json: JSON, at pointer: JSONPointer) throws(FeatureCompileError) -> BucketRange {
+        guard case .array(let pair) = json, pair.count == 2, let start = JSValues.number(pair[0]),
+            let end = JSValues.number(pair[1])
+        else {
+            throw FeatureCompileError(pointer, "a range must be [start, end], two numbers")
         }
         return BucketRange(start: start, end: end)
     }
 
-    func ranges(_ key: String, limit: Int) throws(CompileFailure) -> [BucketRange]? {
+    func ranges(_ key: String, limit: Int) throws(FeatureCompileError) -> [BucketRange]? {
         guard let elements = try array(key, limit: limit) else { return nil }
         var ranges: [BucketRange] = []
         for (index, element) in elements.enumerated() {

@@ -33,7 +33,8 @@ public struct GrowthBookPayload: Sendable {
     /// The top-level keys of Bunting's own definitions document: a document
     /// with any of them is not a GrowthBook payload.
     static let definitionsKeys: Set<String> = [
-        "$schema", "channels", "$evaluators", "flags", "fractionalHashing", "metadata", "banners", "contentCards", "contentBlocks",
+        "$schema", "channels", "$evaluators", "flags", "fractionalHashing", "metadata", "banners", "contentCards",
+        "contentBlocks",
     ]
 
     /// Whether a document with these top-level keys is a GrowthBook payload:
@@ -53,7 +54,8 @@ public struct GrowthBookPayload: Sendable {
     public init(text: [UInt8], decryptionKey: String? = nil, limits: PayloadLimits = .default) throws(PayloadProblem) {
         guard text.count <= limits.maxPayloadBytes else {
             throw PayloadProblem(
-                pointer: .root, message: "a payload of \(text.count) bytes is larger than the limit of \(limits.maxPayloadBytes)")
+                pointer: .root,
+                message: "a payload of \(text.count) bytes is larger than the limit of \(limits.maxPayloadBytes)")
         }
         let document: JSON
         do {
@@ -67,12 +69,15 @@ public struct GrowthBookPayload: Sendable {
     /// Compiles a parsed payload.
     public init(document: JSON, decryptionKey: String? = nil, limits: PayloadLimits = .default) throws(PayloadProblem) {
         guard case .object(var root) = document else {
-            throw PayloadProblem(pointer: .root, message: "a GrowthBook payload must be an object, not \(document.typeName)")
+            throw PayloadProblem(
+                pointer: .root, message: "a GrowthBook payload must be an object, not \(document.typeName)")
         }
         var problems: [PayloadProblem] = []
         try PayloadDecryption.decryptSections(of: &root, key: decryptionKey, limits: limits, problems: &problems)
         if let features = root["features"], features.objectValue == nil, !features.isNull {
-            throw PayloadProblem(pointer: JSONPointer(tokens: ["features"]), message: "features must be an object, not \(features.typeName)")
+            throw PayloadProblem(
+                pointer: JSONPointer(tokens: ["features"]),
+                message: "features must be an object, not \(features.typeName)")
         }
         self.init(
             features: root["features"], savedGroups: root["savedGroups"], contextualBandits: root["contextualBandits"],
@@ -86,7 +91,9 @@ public struct GrowthBookPayload: Sendable {
         features: JSON?, savedGroups: JSON? = nil, contextualBandits: JSON? = nil, at pointer: JSONPointer = .root,
         limits: PayloadLimits = .default
     ) {
-        self.init(features: features, savedGroups: savedGroups, contextualBandits: contextualBandits, at: pointer, limits: limits, problems: [])
+        self.init(
+            features: features, savedGroups: savedGroups, contextualBandits: contextualBandits, at: pointer,
+            limits: limits, problems: [])
     }
 
     private init(
@@ -109,9 +116,10 @@ public struct GrowthBookPayload: Sendable {
                     }
                 }
             } else if !contextualBandits.isNull {
-                problems.append(PayloadProblem(
-                    pointer: pointer.appending("contextualBandits"),
-                    message: "contextualBandits must be an object, not \(contextualBandits.typeName)"))
+                problems.append(
+                    PayloadProblem(
+                        pointer: pointer.appending("contextualBandits"),
+                        message: "contextualBandits must be an object, not \(contextualBandits.typeName)"))
             }
         }
 
@@ -149,7 +157,10 @@ public struct GrowthBookPayload: Sendable {
                 }
             }
         } else if let features, !features.isNull {
-            problems.append(PayloadProblem(pointer: pointer.appending("features"), message: "features must be an object, not \(features.typeName)"))
+            problems.append(
+                PayloadProblem(
+                    pointer: pointer.appending("features"),
+                    message: "features must be an object, not \(features.typeName)"))
         }
         featureKeys = keys
         attributePathCount = compiler.pathCount

@@ -33,7 +33,9 @@ public enum PayloadDecryption {
             root[encrypted] = nil
             let pointer = JSONPointer(tokens: [encrypted])
             guard case .string(let text) = field else {
-                problems.append(PayloadProblem(pointer: pointer, message: "an encrypted section must be a string, not \(field.typeName)"))
+                problems.append(
+                    PayloadProblem(
+                        pointer: pointer, message: "an encrypted section must be a string, not \(field.typeName)"))
                 continue
             }
             guard let key else {
@@ -50,7 +52,8 @@ public enum PayloadDecryption {
             plaintextBytes += plaintext.count
             guard plaintextBytes <= limits.maxPayloadBytes else {
                 throw PayloadProblem(
-                    pointer: pointer, message: "decrypted, the payload is larger than the limit of \(limits.maxPayloadBytes) bytes")
+                    pointer: pointer,
+                    message: "decrypted, the payload is larger than the limit of \(limits.maxPayloadBytes) bytes")
             }
             do {
                 root[plain] = try JSON.parse(plaintext)

@@ -17,7 +17,7 @@ public struct PayloadProblem: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What stops one feature (or condition) from compiling: a problem, thrown.
-struct CompileFailure: Error, Sendable {
+struct FeatureCompileError: Error, Sendable {
     let problem: PayloadProblem
 
     init(_ pointer: JSONPointer, _ message: String) {

@@ -30,7 +30,8 @@ struct JavaScriptRegex: Sendable {
         let program = self.program
         let budget = steps
         // The code units in a buffer of the call's own (on the stack when small).
-        let outcome = withUnsafeTemporaryAllocation(of: UInt16.self, capacity: max(count, 1)) { buffer -> (Bool?, Int) in
+        let outcome = withUnsafeTemporaryAllocation(of: UInt16.self, capacity: max(count, 1)) {
+            buffer -> (Bool?, Int) in
             copyCodeUnits(of: text, into: buffer)
             if let literal = program.literal {
                 return Self.find(literal, in: UnsafeBufferPointer(rebasing: buffer[0..<count]), steps: budget)
@@ -38,7 +39,8 @@ struct JavaScriptRegex: Sendable {
             if ignoreCase {
                 for index in 0..<count { buffer[index] = CaseFolding.canonicalize(buffer[index]) }
             }
-            var matcher = RegexMatcher(program: program, text: UnsafeBufferPointer(rebasing: buffer[0..<count]), steps: budget)
+            var matcher = RegexMatcher(
+                program: program, text: UnsafeBufferPointer(rebasing: buffer[0..<count]), steps: budget)
             do {
                 let found = try matcher.search()
                 return (found, matcher.stepsLeft)

@@ -428,7 +428,8 @@ struct RegexParser {
             } else if unit == 0x28 {
                 if index + 1 < units.count, units[index + 1] == 0x3F {
                     if index + 2 < units.count, units[index + 2] == 0x3C, index + 3 < units.count,
-                       units[index + 3] != 0x3D, units[index + 3] != 0x21 {
+                        units[index + 3] != 0x3D, units[index + 3] != 0x21
+                    {
                         count += 1
                         var end = index + 3
                         while end < units.count, units[end] != 0x3E { end += 1 }

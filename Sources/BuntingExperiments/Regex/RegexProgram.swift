@@ -187,7 +187,9 @@ struct RegexProgramBuilder {
         }
     }
 
-    private mutating func compileRepetition(_ body: RegexNode, min: Int, max: Int?, greedy: Bool) throws(RegexCompileError) {
+    private mutating func compileRepetition(_ body: RegexNode, min: Int, max: Int?, greedy: Bool)
+        throws(RegexCompileError)
+    {
         // The required copies; more than the instruction limit allows can
         // never compile, so stop before looping a billion times.
         guard min < Self.maxInstructions else { throw .tooComplex(limit: Self.maxInstructions) }
@@ -204,7 +206,8 @@ struct RegexProgramBuilder {
             }
             let end = instructions.count
             for split in splits {
-                instructions[split] = greedy ? .split(first: split + 1, second: end) : .split(first: end, second: split + 1)
+                instructions[split] =
+                    greedy ? .split(first: split + 1, second: end) : .split(first: end, second: split + 1)
             }
         } else {
             let register = registerCount

@@ -15,7 +15,10 @@ public struct Exposure: Sendable, Equatable {
     /// The feature whose rule ran the experiment; nil for an experiment run directly.
     public let featureId: String?
 
-    public init(experimentKey: String, variationId: Int, variationKey: String, hashAttribute: String, hashValue: JSON, featureId: String?) {
+    public init(
+        experimentKey: String, variationId: Int, variationKey: String, hashAttribute: String, hashValue: JSON,
+        featureId: String?
+    ) {
         self.experimentKey = experimentKey
         self.variationId = variationId
         self.variationKey = variationKey
@@ -41,7 +44,8 @@ public struct Exposure: Sendable, Equatable {
     }
 
     var identity: Identity {
-        Identity(experimentKey: experimentKey, variationId: variationId, hashAttribute: hashAttribute, hashValue: hashValue)
+        Identity(
+            experimentKey: experimentKey, variationId: variationId, hashAttribute: hashAttribute, hashValue: hashValue)
     }
 
     /// What identifies one exposure for de-duplication (per user, experiment
@@ -66,13 +70,16 @@ public struct Exposure: Sendable, Equatable {
 
     /// One of a force rule's `tracks` (written by GrowthBook's remote
     /// evaluation): `{experiment: {key, …}, result: {variationId, key, …}}`.
-    init(track json: JSON, at pointer: JSONPointer) throws(CompileFailure) {
+    init(track json: JSON, at pointer: JSONPointer) throws(FeatureCompileError) {
         let fields = try FieldReader(json, at: pointer, what: "a track")
-        let experiment = try FieldReader(fields["experiment"] ?? .null, at: fields.at("experiment"), what: "a track's experiment")
+        let experiment = try FieldReader(
+            fields["experiment"] ?? .null, at: fields.at("experiment"), what: "a track's experiment")
         let result = try FieldReader(fields["result"] ?? .null, at: fields.at("result"), what: "a track's result")
-        guard let key = try experiment.string("key") else { throw CompileFailure(experiment.at("key"), "a track's experiment needs a key") }
+        guard let key = try experiment.string("key") else {
+            throw FeatureCompileError(experiment.at("key"), "a track's experiment needs a key")
+        }
         guard let variation = result["variationId"]?.integerValue, let variationId = Int(exactly: variation) else {
-            throw CompileFailure(result.at("variationId"), "a track's result needs an integer variationId")
+            throw FeatureCompileError(result.at("variationId"), "a track's result needs an integer variationId")
         }
         self.init(
             experimentKey: key, variationId: variationId, variationKey: try result.string("key") ?? String(variationId),

@@ -15,9 +15,15 @@ extension FeatureResult {
         let shared = experimentResult.flatMap { $0.sharedTexts }
         var builder = EncodedJSON.ObjectBuilder()
         // Room for all of it at once: growing the text member by member costs more than writing it.
-        builder.reserveCapacity(Self.textRoom + (shared?.texts.experiment.bytes.count ?? 0) + 2 * (shared?.variation.value.bytes.count ?? 0))
+        builder.reserveCapacity(
+            Self.textRoom + (shared?.texts.experiment.bytes.count ?? 0) + 2 * (shared?.variation.value.bytes.count ?? 0)
+        )
         // An experiment's result has its variation's value.
-        if source == .experiment, let shared { builder.add(TextPieces.value, shared.variation.value) } else { builder.add(TextPieces.value, value) }
+        if source == .experiment, let shared {
+            builder.add(TextPieces.value, shared.variation.value)
+        } else {
+            builder.add(TextPieces.value, value)
+        }
         builder.add(TextPieces.on, TextPieces.boolean(on))
         builder.add(TextPieces.off, TextPieces.boolean(off))
         builder.add(TextPieces.source, TextPieces.source(source))
@@ -45,12 +51,20 @@ extension ExperimentResult {
     func encoded(_ shared: (texts: ResultTexts, variation: ResultTexts.Variation)?) -> EncodedJSON {
         var builder = EncodedJSON.ObjectBuilder()
         builder.reserveCapacity(FeatureResult.textRoom + (shared?.variation.value.bytes.count ?? 0))
-        if let shared { builder.add(TextPieces.key, shared.variation.key) } else { builder.add(TextPieces.key, JSON.string(key)) }
+        if let shared {
+            builder.add(TextPieces.key, shared.variation.key)
+        } else {
+            builder.add(TextPieces.key, JSON.string(key))
+        }
         builder.add(TextPieces.featureId, featureId.map { JSON.string($0) } ?? .null)
         builder.add(TextPieces.inExperiment, TextPieces.boolean(inExperiment))
         builder.add(TextPieces.hashUsed, TextPieces.boolean(hashUsed))
         builder.add(TextPieces.variationId, JSON.int(variationId))
-        if let shared { builder.add(TextPieces.value, shared.variation.value) } else { builder.add(TextPieces.value, value) }
+        if let shared {
+            builder.add(TextPieces.value, shared.variation.value)
+        } else {
+            builder.add(TextPieces.value, value)
+        }
         if let shared, shared.texts.hashAttribute == hashAttribute {
             builder.add(TextPieces.hashAttribute, shared.texts.hashAttributeText)
         } else {
@@ -106,6 +120,7 @@ private enum TextPieces {
     static let falseText = EncodedJSON(.bool(false))
     static func boolean(_ value: Bool) -> EncodedJSON { value ? trueText : falseText }
 
-    static let sources = Dictionary(uniqueKeysWithValues: FeatureSource.allCases.map { ($0, EncodedJSON(.string($0.rawValue))) })
+    static let sources = Dictionary(
+        uniqueKeysWithValues: FeatureSource.allCases.map { ($0, EncodedJSON(.string($0.rawValue))) })
     static func source(_ source: FeatureSource) -> EncodedJSON { sources[source]! }
 }

@@ -25,7 +25,9 @@ public struct StickyAssignmentsDocument: Sendable, Hashable {
     /// Reads a document as GrowthBook's SDKs store it:
     /// `{attributeName, attributeValue, assignments}`.
     public init?(json: JSON) {
-        guard case .string(let name)? = json["attributeName"], case .string(let value)? = json["attributeValue"] else { return nil }
+        guard case .string(let name)? = json["attributeName"], case .string(let value)? = json["attributeValue"] else {
+            return nil
+        }
         var assignments = JSONObject()
         if case .object(let members)? = json["assignments"] {
             for (key, variation) in members where variation.stringValue != nil { assignments[key] = variation }
@@ -34,7 +36,10 @@ public struct StickyAssignmentsDocument: Sendable, Hashable {
     }
 
     public var json: JSON {
-        ["attributeName": .string(attributeName), "attributeValue": .string(attributeValue), "assignments": .object(assignments)]
+        [
+            "attributeName": .string(attributeName), "attributeValue": .string(attributeValue),
+            "assignments": .object(assignments),
+        ]
     }
 
     /// The variation key stored for an experiment key and bucket version.

@@ -61,12 +61,12 @@ final class EventStreamConnection: StreamConnection, @unchecked Sendable {
         report(.ended(failure))
     }
 
-    private func transfer() -> RemoteFailure {
+    private func transfer() -> RemoteError {
         let handle: CurlHandle
         do {
             handle = try CurlHandle()
         } catch {
-            return RemoteFailure(error)
+            return RemoteError(error)
         }
         guard let multi = bunting_curl_multi_init() else { return .clientError("libcurl cannot make a multi handle") }
         let closedAlready = lock.withLock { () -> Bool in
@@ -81,7 +81,8 @@ final class EventStreamConnection: StreamConnection, @unchecked Sendable {
 
         let receiver = EventStreamReceiver(
             parser: EventStreamParser(maxEventBytes: maxEventBytes, lastEventId: lastEventId ?? ""),
-            maxEventBytes: maxEventBytes, clock: clock, now: clock.unixTime(), isClosed: { [self] in isClosed }, report: report)
+            maxEventBytes: maxEventBytes, clock: clock, now: clock.unixTime(), isClosed: { [self] in isClosed },
+            report: report)
         var lines = ["Accept: text/event-stream", "Cache-Control: no-cache"]
         if let lastEventId, !lastEventId.isEmpty { lines.append("Last-Event-ID: \(lastEventId)") }
         lines += settings.headers.map(\.line)
@@ -107,7 +108,7 @@ final class EventStreamConnection: StreamConnection, @unchecked Sendable {
             try handle.set(CURLOPT_WRITEDATA, pointer: context)
             try handle.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer.baseAddress))
         } catch {
-            return RemoteFailure(error)
+            return RemoteError(error)
         }
         _ = bunting_curl_multi_add_handle(multi, handle.raw)
         defer { _ = bunting_curl_multi_remove_handle(multi, handle.raw) }
@@ -130,7 +131,8 @@ final class EventStreamConnection: StreamConnection, @unchecked Sendable {
         let result = withExtendedLifetime((headerList, receiver)) { bunting_curl_multi_result(multi) }
         if let refusal = receiver.refusal { return refusal }
         if result == CURLE_OK { return .serverError("the server ended the stream") }
-        let detail = String(decoding: errorBuffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let detail = String(
+            decoding: errorBuffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         log.info("the stream at \(url) failed: \(detail.isEmpty ? CurlHandle.describe(result) : detail)")
         if result == CURLE_OPERATION_TIMEDOUT {
             return .serverError("timed out connecting (connect timeout \(Self.seconds(settings.connectTimeout)))")
@@ -162,7 +164,7 @@ final class EventStreamReceiver {
     /// The answer is an event stream: its body goes to the parser.
     private var accepted = false
     /// Why the answer is not an event stream.
-    private(set) var refusal: RemoteFailure?
+    private(set) var refusal: RemoteError?
 
     init(
         parser: EventStreamParser, maxEventBytes: Int, clock: any Clock, now: Double, isClosed: @escaping () -> Bool,
@@ -236,18 +238,22 @@ final class EventStreamReceiver {
     private func decide() -> Bool {
         var headers: [String: String] = [:]
         if let retryAfter { headers["retry-after"] = retryAfter }
-        if let failure = RemoteFailure(HTTPResponse(status: status, headers: headers), now: now) {
+        if let failure = RemoteError(HTTPResponse(status: status, headers: headers), now: now) {
             refusal = failure
             return false
         }
-        let mediaType = contentType.map { $0.split(separator: ";").first.map(String.init) ?? "" }?.trimmingWhitespace().lowercased()
+        let mediaType = contentType.map { $0.split(separator: ";").first.map(String.init) ?? "" }?.trimmingWhitespace()
+            .lowercased()
         if status != 200 {
             // 204 is how a server says not to reconnect; other 2xx are no stream either.
             refusal = .clientError("HTTP \(status) where an event stream was expected")
         } else if mediaType == "text/html" {
-            refusal = .invalidData("the server sent an HTML page (Content-Type: \(contentType ?? "")), not an event stream")
+            refusal = .invalidData(
+                "the server sent an HTML page (Content-Type: \(contentType ?? "")), not an event stream")
         } else if mediaType != "text/event-stream" {
-            refusal = .invalidData("the server sent \(contentType.map { "Content-Type: \($0)" } ?? "no Content-Type"), not text/event-stream")
+            refusal = .invalidData(
+                "the server sent \(contentType.map { "Content-Type: \($0)" } ?? "no Content-Type"), "
+                    + "not text/event-stream")
         }
         guard refusal == nil else { return false }
         accepted = true

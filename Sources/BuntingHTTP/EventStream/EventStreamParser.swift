@@ -117,7 +117,9 @@ public struct EventStreamParser {
     /// Matches the stream's first bytes against a byte order mark; bytes
     /// that turn out not to be one are read as text. Returns where the
     /// rest of `bytes` begins.
-    private mutating func skipByteOrderMark(_ bytes: UnsafeRawBufferPointer, matched: Int, _ emit: (Output) -> Void) -> Int {
+    private mutating func skipByteOrderMark(_ bytes: UnsafeRawBufferPointer, matched: Int, _ emit: (Output) -> Void)
+        -> Int
+    {
         var matched = matched
         var index = 0
         while index < bytes.count, matched < Self.byteOrderMark.count {

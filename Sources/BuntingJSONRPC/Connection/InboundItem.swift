@@ -79,7 +79,13 @@ enum JSONScan {
             let byte = bytes[index]
             index += 1
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             switch byte {
@@ -126,18 +132,22 @@ enum JSONScan {
         while true {
             index = skipWhitespace(bytes, index)
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                if index < bytes.count { index += 1 }  // the closing brace
+                if index < bytes.count { index += 1 } // the closing brace
                 return found
             }
             let keyStart = index + 1
             skipValue(bytes, &index)
-            let isID = index - keyStart == 3 && bytes[keyStart] == UInt8(ascii: "i") && bytes[keyStart + 1] == UInt8(ascii: "d")
+            let isID =
+                index - keyStart == 3 && bytes[keyStart] == UInt8(ascii: "i")
+                && bytes[keyStart + 1] == UInt8(ascii: "d")
             index = skipWhitespace(bytes, index)
-            if index < bytes.count { index += 1 }  // the colon
+            if index < bytes.count { index += 1 } // the colon
             index = skipWhitespace(bytes, index)
             let valueStart = index
             skipValue(bytes, &index)
-            if isID, valueStart < index, bytes[valueStart] == UInt8(ascii: "-") || (bytes[valueStart] >= 48 && bytes[valueStart] <= 57) {
+            if isID, valueStart < index,
+                bytes[valueStart] == UInt8(ascii: "-") || (bytes[valueStart] >= 48 && bytes[valueStart] <= 57)
+            {
                 found = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<index]), as: UTF8.self)
             }
             index = skipWhitespace(bytes, index)
@@ -165,7 +175,13 @@ enum JSONScan {
                 let byte = bytes[index]
                 index += 1
                 if inString {
-                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
                     continue
                 }
                 switch byte {
@@ -189,7 +205,9 @@ enum JSONScan {
 
     private static func skipWhitespace(_ bytes: UnsafeRawBufferPointer, _ start: Int) -> Int {
         var index = start
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+        while index < bytes.count,
+            bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D
+        {
             index += 1
         }
         return index

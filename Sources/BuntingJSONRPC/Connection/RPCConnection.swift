@@ -72,9 +72,13 @@ public final class RPCConnection {
             log.info("unparsable message: \(error.description)")
             send(.failure(id: nil, error: .parseError(error)))
         case .batchTooLarge(let count, let limit):
-            send(.failure(id: nil, error: .invalidRequest(
-                "a batch of \(count > limit ? "more than \(limit)" : "\(count)") messages; at most \(limit) are allowed, and none of this one ran",
-                reason: "BATCH_TOO_LARGE")))
+            send(
+                .failure(
+                    id: nil,
+                    error: .invalidRequest(
+                        "a batch of \(count > limit ? "more than \(limit)" : "\(count)") "
+                            + "messages; at most \(limit) are allowed, and none of this one ran",
+                        reason: "BATCH_TOO_LARGE")))
         case .message(.array(let elements), let texts):
             receiveBatch(elements, texts)
         case .message(let value, let texts):
@@ -104,7 +108,8 @@ public final class RPCConnection {
             let message = IncomingMessage(element, idText: texts[index])
             if batch.replyBytes > limits.maxBatchReplyBytes, case .request(let id, _, _) = message {
                 let error = RPCError.invalidRequest(
-                    "the replies of this batch passed \(limits.maxBatchReplyBytes) bytes; this request did not run (send it in a smaller batch)",
+                    "the replies of this batch passed \(limits.maxBatchReplyBytes) "
+                        + "bytes; this request did not run (send it in a smaller batch)",
                     reason: "REPLY_TOO_LARGE")
                 batch.fill(index, with: .failure(id: id, error: error))
                 continue
@@ -143,7 +148,8 @@ public final class RPCConnection {
 
     private func dispatch(_ name: String, _ rawParams: JSON?, _ responder: Responder) {
         if isShuttingDown {
-            responder.fail(RPCError(code: .shuttingDown, reason: "SHUTTING_DOWN", message: "the server is shutting down"))
+            responder.fail(
+                RPCError(code: .shuttingDown, reason: "SHUTTING_DOWN", message: "the server is shutting down"))
             return
         }
         guard let method = methods[name] else {

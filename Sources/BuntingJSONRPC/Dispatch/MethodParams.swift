@@ -30,6 +30,8 @@ extension Method {
     public static func deferred<P: MethodParams>(
         _ params: P.Type, _ body: @escaping (P, Responder) throws(RPCError) -> Void
     ) -> Method {
-        Method(P.method, params: P.specs, .deferred { (raw, responder) throws(RPCError) in try body(P(checked: raw), responder) })
+        Method(
+            P.method, params: P.specs,
+            .deferred { (raw, responder) throws(RPCError) in try body(P(checked: raw), responder) })
     }
 }

@@ -25,7 +25,9 @@ public struct Params {
             throw .invalidParams(field: "", "params must be an object, not \(other.typeName)")
         }
         for key in members.keys where !specs.contains(where: { $0.name == key }) {
-            let known = specs.isEmpty ? "this method takes no params" : "known fields: \(specs.map(\.name).joined(separator: ", "))"
+            let known =
+                specs.isEmpty
+                ? "this method takes no params" : "known fields: \(specs.map(\.name).joined(separator: ", "))"
             throw .invalidParams(field: key, "unknown field (\(known))")
         }
         for spec in specs {
@@ -42,11 +44,15 @@ public struct Params {
         switch value {
         case .string(let text):
             if let allowed = spec.allowedValues, !allowed.contains(text) {
-                throw .invalidParams(field: spec.name, "must be one of \(allowed.joined(separator: ", ")), not \(text.debugDescription)")
+                throw .invalidParams(
+                    field: spec.name,
+                    "must be one of \(allowed.joined(separator: ", ")), not \(text.debugDescription)")
             }
             let length = text.unicodeScalars.count
             if let minimum = spec.minLength, length < minimum {
-                throw .invalidParams(field: spec.name, minimum == 1 ? "must not be empty" : "must have at least \(minimum) characters")
+                throw .invalidParams(
+                    field: spec.name,
+                    minimum == 1 ? "must not be empty" : "must have at least \(minimum) characters")
             }
             if let maximum = spec.maxLength, length > maximum {
                 throw .invalidParams(field: spec.name, "must have at most \(maximum) characters, not \(length)")
@@ -54,7 +60,9 @@ public struct Params {
         case .array(let elements):
             // The count first: a check of each element costs as much as the array is long.
             if let minimum = spec.minLength, elements.count < minimum {
-                throw .invalidParams(field: spec.name, minimum == 1 ? "must not be empty" : "must have at least \(minimum) elements")
+                throw .invalidParams(
+                    field: spec.name, minimum == 1 ? "must not be empty" : "must have at least \(minimum) elements"
+                )
             }
             if let maximum = spec.maxLength, elements.count > maximum {
                 throw .invalidParams(field: spec.name, "must have at most \(maximum) elements, not \(elements.count)")
@@ -62,7 +70,9 @@ public struct Params {
             if let itemKind = spec.itemKind {
                 for (index, element) in elements.enumerated() {
                     try checkKind(element, itemKind, field: "\(spec.name)[\(index)]")
-                    if let maximum = spec.itemMaxLength, case .string(let text) = element, text.unicodeScalars.count > maximum {
+                    if let maximum = spec.itemMaxLength, case .string(let text) = element,
+                        text.unicodeScalars.count > maximum
+                    {
                         throw .invalidParams(field: "\(spec.name)[\(index)]", "must have at most \(maximum) characters")
                     }
                 }
@@ -97,7 +107,7 @@ public struct Params {
         let matches: Bool
         switch (kind, value) {
         case (.any, _), (.string, .string), (.boolean, .bool), (.object, .object), (.array, .array),
-             (.number, .integer), (.number, .real), (.integer, .integer):
+            (.number, .integer), (.number, .real), (.integer, .integer):
             matches = true
         default:
             matches = false
@@ -137,7 +147,9 @@ public struct Params {
     }
 
     public func string(_ name: String) throws(RPCError) -> String {
-        guard case .string(let text) = try requiredValue(name) else { throw .internalError("\(name) is not declared a string") }
+        guard case .string(let text) = try requiredValue(name) else {
+            throw .internalError("\(name) is not declared a string")
+        }
         return text
     }
 
@@ -146,7 +158,9 @@ public struct Params {
     }
 
     public func object(_ name: String) throws(RPCError) -> JSONObject {
-        guard case .object(let object) = try requiredValue(name) else { throw .internalError("\(name) is not declared an object") }
+        guard case .object(let object) = try requiredValue(name) else {
+            throw .internalError("\(name) is not declared an object")
+        }
         return object
     }
 
@@ -159,7 +173,9 @@ public struct Params {
     }
 
     public func number(_ name: String) throws(RPCError) -> Double {
-        guard let number = try requiredValue(name).doubleValue else { throw .internalError("\(name) is not declared a number") }
+        guard let number = try requiredValue(name).doubleValue else {
+            throw .internalError("\(name) is not declared a number")
+        }
         return number
     }
 
@@ -168,7 +184,9 @@ public struct Params {
     }
 
     public func integer(_ name: String) throws(RPCError) -> Int64 {
-        guard let number = try requiredValue(name).integerValue else { throw .internalError("\(name) is not declared an integer") }
+        guard let number = try requiredValue(name).integerValue else {
+            throw .internalError("\(name) is not declared an integer")
+        }
         return number
     }
 
@@ -177,12 +195,16 @@ public struct Params {
     }
 
     public func boolean(_ name: String) throws(RPCError) -> Bool {
-        guard let flag = try requiredValue(name).boolValue else { throw .internalError("\(name) is not declared a boolean") }
+        guard let flag = try requiredValue(name).boolValue else {
+            throw .internalError("\(name) is not declared a boolean")
+        }
         return flag
     }
 
     public func stringArray(_ name: String) throws(RPCError) -> [String] {
-        guard case .array(let elements) = try requiredValue(name) else { throw .internalError("\(name) is not declared an array") }
+        guard case .array(let elements) = try requiredValue(name) else {
+            throw .internalError("\(name) is not declared an array")
+        }
         return elements.compactMap(\.stringValue)
     }
 

@@ -49,7 +49,8 @@ public final class Responder: @unchecked Sendable {
 
     private var tooLarge: RPCError {
         .invalidRequest(
-            "the result of this request would pass \(maxResultBytes) bytes, the most one reply may hold; nothing was sent "
+            "the result of this request would pass \(maxResultBytes) "
+                + "bytes, the most one reply may hold; nothing was sent "
                 + "(ask for less at a time, or raise --max-reply-size)",
             reason: "REPLY_TOO_LARGE")
     }

@@ -59,7 +59,8 @@ public enum FramingProblem: Equatable, Sendable {
                 + "the message was skipped and the bytes after the JSON read as the next header"
         case .bodyEndsInsideJSON(let declared, let nonASCII):
             "body longer than its Content-Length? Its JSON goes on past the \(declared) bytes declared, and it holds "
-                + "\(nonASCII) character\(nonASCII == 1 ? "" : "s") outside ASCII: Content-Length counts bytes of UTF-8, "
+                + "\(nonASCII) character\(nonASCII == 1 ? "" : "s") "
+                + "outside ASCII: Content-Length counts bytes of UTF-8, "
                 + "not characters (each of those is 2 to 4 bytes); the message was skipped up to the next header"
         case .truncated(let expected, let received):
             expected == 0

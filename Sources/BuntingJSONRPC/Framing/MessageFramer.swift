@@ -169,7 +169,8 @@ public struct MessageFramer {
     /// `{` or `[` means NDJSON and `C` a header; anything else waits for the
     /// end of the first line, which is LSP if it holds a `Content-Length`
     /// header (a stray byte before the first header) and NDJSON otherwise.
-    private mutating func detect(_ bytes: UnsafeRawBufferPointer, from start: Int, buffering: Bool, _ emit: Emit) -> Int {
+    private mutating func detect(_ bytes: UnsafeRawBufferPointer, from start: Int, buffering: Bool, _ emit: Emit) -> Int
+    {
         var index = start
         if !buffering {
             while index < bytes.count && isWhitespace(bytes[index]) { index += 1 }
@@ -279,7 +280,7 @@ public struct MessageFramer {
             return
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
-              line[..<colon].allSatisfy(isHeaderNameByte)
+            line[..<colon].allSatisfy(isHeaderNameByte)
         else {
             // Junk; but a header glued to the end of a broken message (a body
             // longer than declared, a Content-Length of -1) starts inside it.
@@ -292,7 +293,8 @@ public struct MessageFramer {
         headerLinesSeen += 1
         let name = line[..<colon]
         // Content-Type and other headers are ignored.
-        guard name.count == Self.contentLength.count, zip(name, Self.contentLength).allSatisfy({ $0 | 0x20 == $1 }) else {
+        guard name.count == Self.contentLength.count, zip(name, Self.contentLength).allSatisfy({ $0 | 0x20 == $1 })
+        else {
             if nearMiss == nil, Self.looksLikeContentLength(name) { nearMiss = String(decoding: name, as: UTF8.self) }
             return
         }
@@ -302,11 +304,13 @@ public struct MessageFramer {
         while end > start && (line[end - 1] == 0x20 || line[end - 1] == 0x09) { end -= 1 }
         var length = 0
         let digits = line[start..<end]
-        let valid = !digits.isEmpty && digits.count <= 18 && digits.allSatisfy { byte in
-            guard byte >= 48 && byte <= 57 else { return false }
-            length = length * 10 + Int(byte - 48)
-            return true
-        }
+        let valid =
+            !digits.isEmpty && digits.count <= 18
+            && digits.allSatisfy { byte in
+                guard byte >= 48 && byte <= 57 else { return false }
+                length = length * 10 + Int(byte - 48)
+                return true
+            }
         if !valid {
             headerProblem = headerProblem ?? .invalidContentLength(String(decoding: digits.prefix(40), as: UTF8.self))
         } else if let earlier = contentLength, earlier != length {
@@ -320,7 +324,8 @@ public struct MessageFramer {
     private static let contentLength = Array("content-length".utf8)
 
     /// Where `Content-Length` (any case) followed by a colon starts in `bytes`.
-    private static func contentLengthStart<Bytes: Collection>(in bytes: Bytes) -> Bytes.Index? where Bytes.Element == UInt8 {
+    private static func contentLengthStart<Bytes: Collection>(in bytes: Bytes) -> Bytes.Index?
+    where Bytes.Element == UInt8 {
         var index = bytes.startIndex
         while index != bytes.endIndex {
             if bytes[index] | 0x20 == contentLength[0], matchesContentLength(bytes[index...]) { return index }
@@ -335,14 +340,18 @@ public struct MessageFramer {
             guard index != bytes.endIndex, bytes[index] | 0x20 == expected else { return false }
             index = bytes.index(after: index)
         }
-        while index != bytes.endIndex, bytes[index] == 0x20 || bytes[index] == 0x09 { index = bytes.index(after: index) }
+        while index != bytes.endIndex, bytes[index] == 0x20 || bytes[index] == 0x09 {
+            index = bytes.index(after: index)
+        }
         return index != bytes.endIndex && bytes[index] == UInt8(ascii: ":")
     }
 
     /// A header name that holds `content-length`, or is within two edits of it.
     private static func looksLikeContentLength(_ name: ArraySlice<UInt8>) -> Bool {
         let lowered = name.map { $0 | 0x20 }
-        if lowered.count > contentLength.count, contentLengthStart(in: lowered + [UInt8(ascii: ":")]) != nil { return true }
+        if lowered.count > contentLength.count, contentLengthStart(in: lowered + [UInt8(ascii: ":")]) != nil {
+            return true
+        }
         return EditDistance.between(lowered, contentLength) <= 2
     }
 
@@ -353,7 +362,7 @@ public struct MessageFramer {
             headerLinesSeen = 0
             nearMiss = nil
         }
-        guard headerLinesSeen > 0 else { return }  // blank lines between messages
+        guard headerLinesSeen > 0 else { return } // blank lines between messages
         if let headerProblem {
             reportBrokenHeader(headerProblem, emit)
             return
@@ -427,7 +436,7 @@ public struct MessageFramer {
     private func isHeaderNameByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
             return true
         default:
             return false

@@ -19,7 +19,9 @@ public enum IncomingMessage: Equatable, Sendable {
         var id: RequestID?
         if let rawID = members["id"] {
             guard let valid = RequestID(rawID, text: idText) else {
-                self = .invalid(id: nil, error: .invalidRequest("id must be a string, a number or null, not \(rawID.typeName)"))
+                self = .invalid(
+                    id: nil, error: .invalidRequest("id must be a string, a number or null, not \(rawID.typeName)")
+                )
                 return
             }
             id = valid
@@ -30,7 +32,8 @@ public enum IncomingMessage: Equatable, Sendable {
             return
         }
         guard let methodValue = members["method"] else {
-            let why = members["result"] != nil || members["error"] != nil
+            let why =
+                members["result"] != nil || members["error"] != nil
                 ? "a response was received, but this server sends no requests"
                 : "\"method\" is missing"
             self = .invalid(id: id, error: .invalidRequest(why))
@@ -45,7 +48,9 @@ public enum IncomingMessage: Equatable, Sendable {
             switch params {
             case .object, .array: break
             default:
-                self = .invalid(id: id, error: .invalidRequest("\"params\" must be an object or an array, not \(params.typeName)"))
+                self = .invalid(
+                    id: id,
+                    error: .invalidRequest("\"params\" must be an object or an array, not \(params.typeName)"))
                 return
             }
         }

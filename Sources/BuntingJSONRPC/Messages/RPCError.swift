@@ -64,7 +64,8 @@ public struct RPCError: Error, Equatable, Sendable {
         case .empty: reason = "EMPTY_MESSAGE"
         default: reason = "INVALID_JSON"
         }
-        return RPCError(code: .parseError, reason: reason, message: "Parse error: \(error.description)", details: details)
+        return RPCError(
+            code: .parseError, reason: reason, message: "Parse error: \(error.description)", details: details)
     }
 
     public static func framing(_ problem: FramingProblem) -> RPCError {
@@ -94,7 +95,8 @@ public struct RPCError: Error, Equatable, Sendable {
     /// of an array, `""` for the params as a whole) and why.
     public static func invalidParams(field: String, _ why: String) -> RPCError {
         RPCError(
-            code: .invalidParams, reason: "INVALID_PARAMS", message: "Invalid params: \(field.isEmpty ? "params" : field): \(why)",
+            code: .invalidParams, reason: "INVALID_PARAMS",
+            message: "Invalid params: \(field.isEmpty ? "params" : field): \(why)",
             details: ["field": .string(field), "why": .string(why)])
     }
 

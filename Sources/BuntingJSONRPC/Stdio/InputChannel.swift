@@ -77,12 +77,14 @@ final class InputChannel {
     }
 
     private func readable(_ events: Int16) {
-        let count = read(fd, chunk.baseAddress, chunk.count)
-        if count < 0 {
-            switch errno {
-            case EINTR, EAGAIN, EWOULDBLOCK: return
-            default: log.warning("reading stdin failed (errno \(errno)); treating it as end of input")
-            }
+        let count: Int
+        switch FileDescriptorIO.readSome(fd, into: chunk) {
+        case .transferred(let read): count = read
+        case .end: count = 0
+        case .wouldBlock: return
+        case .failed(let error):
+            log.warning("reading stdin failed (\(error.message)); treating it as end of input")
+            count = 0
         }
         var sawLarge = false
         let handle: MessageFramer.Emit = { [self] event in

@@ -158,8 +158,7 @@ public final class OutputChannel {
         while !failed && written < pending.count {
             let left = deadline - SystemClock().monotonicTime()
             guard left > 0 else { return false }
-            var descriptor = pollfd(fd: output.fd, events: Int16(POLLOUT), revents: 0)
-            if poll(&descriptor, 1, Int32(min(left, 1) * 1000) + 1) < 0 && errno != EINTR { return false }
+            guard FileDescriptorIO.waitUntilWritable(output.fd, seconds: left) else { return false }
             let count = pending.withUnsafeBytes { output.write($0.baseAddress! + written, $0.count - written) }
             guard let count else { return false }
             written += count

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BuntingRuntime
 
 /// The descriptor the protocol is written to, made writable without ever
 /// blocking the event loop.
@@ -57,19 +58,12 @@ struct ProtocolOutput {
     /// Writes what it can of `count` bytes without blocking: the number
     /// written, 0 when there is no room now, or nil when the descriptor failed.
     func write(_ base: UnsafeRawPointer, _ count: Int) -> Int? {
-        while true {
-            let written: Int
-            switch mode {
-            case .socket: written = send(fd, base, count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
-            case .smallWrites: written = Glibc.write(fd, base, min(count, Int(PIPE_BUF)))
-            case .nonBlocking, .regularFile: written = Glibc.write(fd, base, count)
-            }
-            if written >= 0 { return written }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return 0
-            default: return nil
-            }
+        let size = mode == .smallWrites ? min(count, Int(PIPE_BUF)) : count
+        switch FileDescriptorIO.writeSome(fd, UnsafeRawBufferPointer(start: base, count: size), socket: mode == .socket)
+        {
+        case .transferred(let written): return written
+        case .wouldBlock, .end: return 0
+        case .failed: return nil
         }
     }
 

@@ -61,9 +61,22 @@ public final class ServerContext {
         guard let step = steps.first else {
             // As a job of its own, so that messages already read are answered
             // (with SHUTTING_DOWN) before the process ends.
-            loop.enqueue { [exit] in exit(status) }
+            loop.enqueue { [self] in
+                releaseServer()
+                exit(status)
+            }
             return
         }
         step { [self] in runShutdownSteps(steps.dropFirst(), status: status) }
+    }
+
+    /// Lets go of the server once it has shut down: the connection's method
+    /// table and the shutdown steps hold the engine, whose events hold this
+    /// context, a cycle that would outlive a server run in process (tests,
+    /// the dispatch fuzz target).
+    private func releaseServer() {
+        connection = nil
+        beforeOutput = nil
+        shutdownSteps = []
     }
 }

@@ -63,9 +63,11 @@ public final class StdioServer {
         case .auto: forced = nil
         }
         if let forced { output.setFraming(forced) }
-        let input = InputChannel(loop: loop, fd: 0, settings: InputChannel.Settings(
-            framing: options.framing, maxMessageBytes: options.maxMessageBytes, maxDepth: options.maxDepth,
-            maxBatchLength: options.limits.maxBatchLength))
+        let input = InputChannel(
+            loop: loop, fd: 0,
+            settings: InputChannel.Settings(
+                framing: options.framing, maxMessageBytes: options.maxMessageBytes, maxDepth: options.maxDepth,
+                maxBatchLength: options.limits.maxBatchLength))
         var exitStatus: Int32 = 0
         let context = ServerContext(loop: loop, stopInput: { input.stop() }) { status in
             exitStatus = status

@@ -25,7 +25,9 @@ extension Node {
         override func test(_ interpreter: inout Interpreter) throws(RuleEvaluationError) -> Bool? {
             if let literalPart {
                 let (answer, bytes) = try subject.inspect(&interpreter) { subject -> (Bool?, Int) in
-                    guard case .string(let text) = subject, case .string(let affix) = literalPart else { return (nil, 0) }
+                    guard case .string(let text) = subject, case .string(let affix) = literalPart else {
+                        return (nil, 0)
+                    }
                     return (Self.hasAffix(text, affix, atStart: isPrefix), affix.utf8.count)
                 }
                 try interpreter.charge(bytes: bytes)
@@ -45,7 +47,9 @@ extension Node {
             guard count <= text.utf8.count else { return false }
             return JavaScript.withBytes(of: text) { whole in
                 JavaScript.withBytes(of: affix) { part in
-                    count == 0 || memcmp(whole.baseAddress! + (atStart ? 0 : whole.count - count), part.baseAddress!, count) == 0
+                    count == 0
+                        || memcmp(whole.baseAddress! + (atStart ? 0 : whole.count - count), part.baseAddress!, count)
+                            == 0
                 }
             }
         }

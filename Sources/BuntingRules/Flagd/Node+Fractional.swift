@@ -51,7 +51,9 @@ extension Interpreter {
         case (.murmur3CBOR, _): firstIsBucketingValue = true
         }
         guard firstIsBucketingValue else {
-            guard let hash = try shorthandHash(rule), let table = try fractionTable([first] + rest) else { return .null }
+            guard let hash = try shorthandHash(rule), let table = try fractionTable([first] + rest) else {
+                return .null
+            }
             return pick(table, hash: hash).map { .value(table.variants[$0]) } ?? .null
         }
 

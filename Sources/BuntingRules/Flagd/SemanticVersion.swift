@@ -23,7 +23,8 @@ struct SemanticVersion: Sendable {
             case (.small(let a), .small(let b)): return a < b
             case (.small, .large): return true
             case (.large, .small): return false
-            case (.large(let a), .large(let b)): return a.count != b.count ? a.count < b.count : a.lexicographicallyPrecedes(b)
+            case (.large(let a), .large(let b)):
+                return a.count != b.count ? a.count < b.count : a.lexicographicallyPrecedes(b)
             }
         }
     }
@@ -122,7 +123,8 @@ struct SemanticVersion: Sendable {
 
     private init(major: Number, minor: Number, patch: Number, prerelease: [UInt8]) {
         if case .small(let major) = major, case .small(let minor) = minor, case .small(let patch) = patch,
-           prerelease.isEmpty {
+            prerelease.isEmpty
+        {
             self.major = major
             self.minor = minor
             self.patch = patch
@@ -216,7 +218,8 @@ struct SemanticVersion: Sendable {
     }
 
     private static func isIdentifierByte(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || byte == UInt8(ascii: "-")
+        isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+            || byte == UInt8(ascii: "-")
     }
 
     // MARK: - Comparison

@@ -95,7 +95,8 @@ extension FlagSet {
             guard let expecting else { return FlagResolution(flag: flag, position: position, reason: reason) }
             let value = flag.variants.values[position]
             guard expecting.accepts(value) else {
-                return failure(flag, .typeMismatch, "expected a value of type \(expecting.rawValue), got \(value.typeName)")
+                return failure(
+                    flag, .typeMismatch, "expected a value of type \(expecting.rawValue), got \(value.typeName)")
             }
             let asInteger: Bool
             if expecting == .integer, case .real = value { asInteger = true } else { asInteger = false }

@@ -58,7 +58,8 @@ struct FlagSetParser {
             for (position, definition) in list.enumerated() {
                 let at = ["flags", String(position)]
                 guard case .string(let key)? = definition["key"], !key.isEmpty else {
-                    problems.append(problem(at + ["key"], "a flag in a \"flags\" array needs a non-empty string \"key\""))
+                    problems.append(
+                        problem(at + ["key"], "a flag in a \"flags\" array needs a non-empty string \"key\""))
                     continue
                 }
                 guard seen.insert(key).inserted else {
@@ -114,12 +115,17 @@ struct FlagSetParser {
         case .string(let name)?: defaultVariant = name
         case .bool(let value)?: defaultVariant = value ? "true" : "false"
         case let other?:
-            problems.append(fail(problem(path + ["defaultVariant"], "\"defaultVariant\" is a variant name; got \(other.typeName)")))
+            problems.append(
+                fail(
+                    problem(
+                        path + ["defaultVariant"], "\"defaultVariant\" is a variant name; got \(other.typeName)")))
         }
         if let defaultVariant, !variants.isEmpty, variants[defaultVariant] == nil {
             // flagd's providers resolve such a flag with a GENERAL error; the
             // flagd daemon refuses the document. Listed, not fatal.
-            problems.append(problem(path + ["defaultVariant"], "default variant \"\(defaultVariant)\" is not one of the variants"))
+            problems.append(
+                problem(
+                    path + ["defaultVariant"], "default variant \"\(defaultVariant)\" is not one of the variants"))
         }
 
         var targeting: JSONLogicRule?
@@ -133,7 +139,11 @@ struct FlagSetParser {
                     problems.append(fail(error))
                 }
             } else {
-                problems.append(fail(problem(path + ["targeting"], "\"targeting\" is a JSONLogic rule (an object); got \(rule.typeName)")))
+                problems.append(
+                    fail(
+                        problem(
+                            path + ["targeting"],
+                            "\"targeting\" is a JSONLogic rule (an object); got \(rule.typeName)")))
             }
         }
 
@@ -161,7 +171,9 @@ struct FlagSetParser {
             switch value {
             case .string, .integer, .real, .bool: checked[key] = value
             default:
-                problems.append(problem(path + [key], "a metadata value is a string, number or boolean; got \(value.typeName)"))
+                problems.append(
+                    problem(path + [key], "a metadata value is a string, number or boolean; got \(value.typeName)")
+                )
             }
         }
         return checked

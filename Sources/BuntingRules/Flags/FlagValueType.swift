@@ -12,7 +12,7 @@ public enum FlagValueType: String, Sendable, Hashable, CaseIterable {
     public func accepts(_ value: JSON) -> Bool {
         switch (self, value) {
         case (.boolean, .bool), (.string, .string), (.integer, .integer),
-             (.float, .integer), (.float, .real), (.object, .object), (.object, .array):
+            (.float, .integer), (.float, .real), (.object, .object), (.object, .array):
             return true
         case (.integer, .real(let number)):
             return Self.isWholeInteger(number)

@@ -119,7 +119,7 @@ class ResolutionPlan: @unchecked Sendable {
 
         override func outcome(_ flag: CompiledFlag, _ interpreter: inout Interpreter) -> FlagOutcome {
             do {
-                try interpreter.step()  // the `fractional`'s own
+                try interpreter.step() // the `fractional`'s own
                 switch try interpreter.fractional(node.rule) {
                 case .null: return null
                 case .whole(let index): return whole[index]

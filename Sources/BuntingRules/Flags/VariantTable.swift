@@ -67,7 +67,12 @@ final class VariantNames: Sendable {
     /// names are laid out for the scan, and compared by their code units.
     static func packed(_ names: [String]) -> (bytes: [UInt8], ends: [Int]) {
         var end = 0
-        return (names.flatMap { Array($0.utf8) }, names.map { end += $0.utf8.count; return end })
+        return (
+            names.flatMap { Array($0.utf8) },
+            names.map {
+                end += $0.utf8.count; return end
+            }
+        )
     }
 
     /// The position of the variant called `name`.

@@ -39,7 +39,8 @@ enum CanonicalCBOR {
         case .array(let elements):
             appendHead(major: 4, UInt64(elements.count), to: &output)
             for element in elements {
-                guard append(element, to: &output, depth: depth + 1, maxDepth: maxDepth, sortingWork: &sortingWork) else { return false }
+                guard append(element, to: &output, depth: depth + 1, maxDepth: maxDepth, sortingWork: &sortingWork)
+                else { return false }
             }
         case .object(let object):
             sortingWork += object.count * (1 + Int.bitWidth - object.count.leadingZeroBitCount)
@@ -57,7 +58,8 @@ enum CanonicalCBOR {
             appendHead(major: 5, UInt64(entries.count), to: &output)
             for entry in entries {
                 output.append(contentsOf: entry.key)
-                guard append(entry.value, to: &output, depth: depth + 1, maxDepth: maxDepth, sortingWork: &sortingWork) else { return false }
+                guard append(entry.value, to: &output, depth: depth + 1, maxDepth: maxDepth, sortingWork: &sortingWork)
+                else { return false }
             }
         }
         return true
@@ -76,7 +78,8 @@ enum CanonicalCBOR {
     /// them exactly.
     private static func appendReal(_ number: Double, to output: inout [UInt8]) {
         if number.isFinite, number.rounded(.towardZero) == number,
-           number >= -9_223_372_036_854_775_808.0, number < 18_446_744_073_709_551_616.0 {
+            number >= -9_223_372_036_854_775_808.0, number < 18_446_744_073_709_551_616.0
+        {
             if number >= 0 {
                 appendHead(major: 0, UInt64(number), to: &output)
             } else {

@@ -22,7 +22,8 @@ struct MurmurHash3 {
         }
         // Whole blocks, four bytes at a time (little-endian, as the reference reads them).
         while bytes.count - offset >= 4 {
-            let word = UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8
+            let word =
+                UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8
                 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
             mixIn(word)
             offset += 4

@@ -68,7 +68,9 @@ struct Compiler {
         return known.node
     }
 
-    private mutating func compileAndRemember(_ key: ExactJSON, in shared: SharedRuleParts) throws(RuleCompileError) -> Node {
+    private mutating func compileAndRemember(_ key: ExactJSON, in shared: SharedRuleParts) throws(RuleCompileError)
+        -> Node
+    {
         let json = key.value
         let start = depth
         let deepestAround = deepest
@@ -87,8 +89,9 @@ struct Compiler {
         operations = overflow ? .max : sum
         guard operations <= JSONLogicRule.maxOperations else {
             let through = evaluator.map { " once evaluator \"\($0)\" is inlined" } ?? ""
-            throw error("rule stands for more than \(JSONLogicRule.maxOperations) operations\(through) "
-                + "(shared evaluators and parts count each time they are used)")
+            throw error(
+                "rule stands for more than \(JSONLogicRule.maxOperations) operations\(through) "
+                    + "(shared evaluators and parts count each time they are used)")
         }
     }
 
@@ -111,7 +114,9 @@ struct Compiler {
             if object.isEmpty { return Node.Literal(json) }
             guard object.count == 1, let (name, value) = object.first(where: { _ in true }) else {
                 let keys = object.keys.prefix(4).map { "\"\($0)\"" }.joined(separator: ", ")
-                throw error("an operation must have exactly one key; this object has \(object.count) (\(keys)\(object.count > 4 ? ", …" : ""))")
+                throw error(
+                    "an operation must have exactly one key; this object has "
+                        + "\(object.count) (\(keys)\(object.count > 4 ? ", …" : ""))")
             }
             path.append(name)
             defer { path.removeLast() }
@@ -132,6 +137,9 @@ struct Compiler {
     }
 
     mutating func compileOperation(_ name: String, _ value: JSON) throws(RuleCompileError) -> Node {
+        // The list decides what is known, so that it cannot drift from the
+        // switch below (each listed name reaching a case is tested).
+        guard name == "$ref" || OperatorNames.all.contains(name) else { throw error("unknown operator \"\(name)\"") }
         let arguments: OperationArguments
         if case .array(let elements) = value {
             arguments = OperationArguments(values: elements, isList: true)
@@ -200,7 +208,8 @@ struct Compiler {
             try requireCount(name, arguments, atLeast: 2, atMost: 3)
             let nodes = try compileAll(arguments)
             try requireArraySource(name, nodes[0])
-            return Node.Reduce(source: nodes[0], body: nodes[1], initial: nodes.count == 3 ? nodes[2] : Node.Literal(.null))
+            return Node.Reduce(
+                source: nodes[0], body: nodes[1], initial: nodes.count == 3 ? nodes[2] : Node.Literal(.null))
         case "merge": return Node.Merge(try compileAll(arguments))
         case "in":
             try requireCount(name, arguments, exactly: 2)

@@ -24,10 +24,13 @@ final class DataPath: Sendable {
     let slot: Int
 
     init(_ dotted: String, table: AttributeTable? = nil) {
-        components = dotted.isEmpty ? [] : dotted.split(separator: ".", omittingEmptySubsequences: false).map {
-            let key = String($0)
-            return Component(key: key, index: DataPath.canonicalIndex(key))
-        }
+        components =
+            dotted.isEmpty
+            ? []
+            : dotted.split(separator: ".", omittingEmptySubsequences: false).map {
+                let key = String($0)
+                return Component(key: key, index: DataPath.canonicalIndex(key))
+            }
         firstKey = components.first?.key ?? ""
         startsAtFlagdProperties = components.first?.key == FlagdProperties.key
         isFlagdFlagKey = startsAtFlagdProperties && components.count == 2 && components[1].key == "flagKey"

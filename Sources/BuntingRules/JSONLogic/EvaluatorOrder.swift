@@ -26,7 +26,9 @@ struct EvaluatorOrder {
     init(_ definitions: JSONObject, maxChain: Int = EvaluatorOrder.maxChain) {
         // Names are keyed by their bytes, as the document's keys are.
         var references: [ExactString: [Reference]] = [:]
-        for (name, rule) in definitions { references[ExactString(name)] = Self.references(in: rule, known: definitions) }
+        for (name, rule) in definitions {
+            references[ExactString(name)] = Self.references(in: rule, known: definitions)
+        }
 
         enum Mark { case visiting, done }
         var marks: [ExactString: Mark] = [:]
@@ -57,8 +59,13 @@ struct EvaluatorOrder {
                         // names the cycle from itself (at most a few names of it).
                         for (offset, member) in cycle.enumerated() {
                             let next = cycle[(offset + 1) % cycle.count].name
-                            let names = (0..<min(cycle.count, Self.namesShownOfCycle)).map { cycle[(offset + $0) % cycle.count].name }
-                            let text = (names + [cycle.count > names.count ? "… (\(cycle.count) evaluators)" : member.name])
+                            let names = (0..<min(cycle.count, Self.namesShownOfCycle)).map {
+                                cycle[(offset + $0) % cycle.count].name
+                            }
+                            let text =
+                                (names + [
+                                    cycle.count > names.count ? "… (\(cycle.count) evaluators)" : member.name
+                                ])
                                 .joined(separator: " → ")
                             let tokens = references[ExactString(member.name)]?[member.via].tokens ?? []
                             refuse(member.name, at: tokens, "evaluator \"\(next)\" refers to itself (\(text))")
@@ -77,7 +84,9 @@ struct EvaluatorOrder {
                 }
                 chain[ExactString(top.name)] = length
                 if length > maxChain {
-                    refuse(top.name, at: [], "evaluator \"\(top.name)\" refers through more than \(maxChain) $refs in a row")
+                    refuse(
+                        top.name, at: [],
+                        "evaluator \"\(top.name)\" refers through more than \(maxChain) $refs in a row")
                 }
                 if !refused.contains(ExactString(top.name)) { names.append(top.name) }
             }

@@ -27,7 +27,7 @@ struct InspectedOperand: Sendable {
         _ interpreter: inout Interpreter, _ body: (JSON) throws(RuleEvaluationError) -> Result
     ) throws(RuleEvaluationError) -> Result {
         guard path != nil else { return try body(node.evaluate(&interpreter)) }
-        try interpreter.step()  // the `var`'s own step
+        try interpreter.step() // the `var`'s own step
         return try interpreter.withValue(at: path!, body)
     }
 }

@@ -16,7 +16,8 @@ extension Interpreter {
                 return path.components.count == 1 ? found : Self.walk(found, path, from: 1)
             }
             if case .object(let object) = root, !path.components.isEmpty,
-               flagd == nil || !path.startsAtFlagdProperties {
+                flagd == nil || !path.startsAtFlagdProperties
+            {
                 guard let found = object[path.firstKey] else { return nil }
                 return path.components.count == 1 ? found : Self.walk(found, path, from: 1)
             }
@@ -32,7 +33,8 @@ extension Interpreter {
         at path: DataPath, _ body: (JSON) throws(RuleEvaluationError) -> Result
     ) throws(RuleEvaluationError) -> Result {
         if atRoot, path.slot >= 0, path.components.count == 1, let table = path.table,
-           ObjectIdentifier(table) == attributes {
+            ObjectIdentifier(table) == attributes
+        {
             switch attributeValues![path.slot] {
             case .some(let value): return try body(value)
             case .none: return try body(.null)

@@ -136,7 +136,9 @@ public struct JSONLogicRule: Sendable {
         by data: JSON, flagd: FlagdProperties? = nil, limits: EvaluationLimits = .default, budget: inout WorkBudget
     ) throws(RuleEvaluationError) -> Bool {
         guard !budget.isSpent else { throw .tooManySteps(limit: budget.units) }
-        let outcome = Interpreter.with(data: data, flagd: flagd, hashing: fractionalHashing, limits: budget.limits(for: limits)) {
+        let outcome = Interpreter.with(
+            data: data, flagd: flagd, hashing: fractionalHashing, limits: budget.limits(for: limits)
+        ) {
             (interpreter) -> (Result<Bool, RuleEvaluationError>, Int) in
             do throws(RuleEvaluationError) {
                 return (.success(try root.isTruthy(&interpreter)), interpreter.steps)

@@ -62,13 +62,15 @@ final class ReferenceResolver {
             compiled[ExactString(name)] = RuleEvaluators.Compiled(
                 node: node, depth: compiler.deepest, operations: compiler.operations)
         } catch {
-            failures[ExactString(name)] = RuleEvaluators.Failure(problem: error, cause: compiler.refusedReference ?? error)
+            failures[ExactString(name)] = RuleEvaluators.Failure(
+                problem: error, cause: compiler.refusedReference ?? error)
         }
     }
 
     /// Refuses `name` before compiling it (a cycle, a chain too long).
     func refuse(_ name: String, at tokens: [String], _ message: String) {
-        let problem = RuleCompileError(pointer: pointerPrefix + JSONPointer(tokens: [name] + tokens).description, message: message)
+        let problem = RuleCompileError(
+            pointer: pointerPrefix + JSONPointer(tokens: [name] + tokens).description, message: message)
         failures[ExactString(name)] = RuleEvaluators.Failure(problem: problem, cause: problem)
     }
 }

@@ -47,8 +47,9 @@ extension JavaScript {
                 let common = min(x.count, y.count)
                 var index = 0
                 while index + 8 <= common,
-                      UnsafeRawPointer(x.baseAddress! + index).loadUnaligned(as: UInt64.self)
-                      == UnsafeRawPointer(y.baseAddress! + index).loadUnaligned(as: UInt64.self) {
+                    UnsafeRawPointer(x.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                        == UnsafeRawPointer(y.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                {
                     index += 8
                 }
                 while index < common, x[index] == y[index] { index += 1 }

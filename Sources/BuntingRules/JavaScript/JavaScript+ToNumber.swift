@@ -67,7 +67,9 @@ extension JavaScript {
             unsigned = unsigned.dropFirst()
         }
         if unsigned.elementsEqual("Infinity".utf8) { return negative ? -.infinity : .infinity }
-        guard isDecimalLiteral(unsigned), let parsed = Double(String(decoding: bytes, as: UTF8.self)) else { return .nan }
+        guard isDecimalLiteral(unsigned), let parsed = Double(String(decoding: bytes, as: UTF8.self)) else {
+            return .nan
+        }
         return parsed
     }
 
@@ -133,7 +135,7 @@ extension JavaScript {
     package static func isWhiteSpace(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0xA0, 0x1680, 0x2000...0x200A,
-             0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+            0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
             return true
         default:
             return false

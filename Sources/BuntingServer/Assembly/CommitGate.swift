@@ -43,7 +43,7 @@ final class CommitGate {
             }
         }
         for (target, count) in told {
-            send(.error(target, ChannelError(.clientError, .doNotRetry, message: trouble.message(forEvents: count))))
+            send(.error(target, ChannelProblem(.clientError, .doNotRetry, message: trouble.message(forEvents: count))))
         }
     }
 }

@@ -27,8 +27,10 @@ public final class ServerAssembly {
 
         public init(
             configuration: Engine.Configuration = Engine.Configuration(), worker: any Worker,
-            source: any DefinitionsSource, compile: @escaping DefinitionsCompiler, stream: (any DefinitionsStreamSource)? = nil,
-            sink: (any AnalyticsSink)?, store: any Store, random: SplitMix64 = SplitMix64(), testing: TestingControls = .none
+            source: any DefinitionsSource, compile: @escaping DefinitionsCompiler,
+            stream: (any DefinitionsStreamSource)? = nil,
+            sink: (any AnalyticsSink)?, store: any Store, random: SplitMix64 = SplitMix64(),
+            testing: TestingControls = .none
         ) {
             self.configuration = configuration
             self.worker = worker
@@ -50,10 +52,7 @@ public final class ServerAssembly {
     /// added what else runs at shutdown.
     public init(context: ServerContext, parts: Parts) {
         let gate = CommitGate(store: parts.store)
-        let notify = { (event: EngineEvent) in
-            let notification = EventNotifications.notification(for: event)
-            context.notify(method: notification.method, params: notification.params)
-        }
+        let notify = { (event: EngineEvent) in Self.send(event, in: context) }
         let engine = Engine(
             configuration: parts.configuration, loop: context.loop, worker: parts.worker, source: parts.source,
             compile: parts.compile, stream: parts.stream, sink: parts.sink, store: parts.store, random: parts.random
@@ -63,12 +62,23 @@ public final class ServerAssembly {
         }
         // One commit for the writes of a turn, made before the client can see
         // what they report (ENQUEUED), and at the turn's end at the latest.
-        let commit = { gate.commit(engine: engine, send: notify) }
+        // Weak: the loop and the context keep the hook for good, and must not
+        // keep the engine and the context with it (a server run in process
+        // would never be freed).
+        let commit = { [weak engine, weak context] in
+            guard let engine, let context else { return }
+            gate.commit(engine: engine) { Self.send($0, in: context) }
+        }
         context.beforeOutput = commit
         context.loop.addTurnEndHook(commit)
         context.onShutdown { done in engine.shutDown(done) }
         self.engine = engine
         table = BuntingMethods.table(engine: engine, context: context, testing: parts.testing)
+    }
+
+    private static func send(_ event: EngineEvent, in context: ServerContext) {
+        let notification = EventNotifications.notification(for: event)
+        context.notify(method: notification.method, params: notification.params)
     }
 
     /// Starts the engine (see `Engine.start`); a storage problem found while

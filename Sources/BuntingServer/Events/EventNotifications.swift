@@ -73,8 +73,10 @@ public enum EventNotifications {
     private static let roomForSmallMembers = 128
 
     /// The fields of an ERROR: its reason, who retries, and the optional rest.
-    private static func errorFields(_ error: ChannelError) -> JSONObject {
-        var fields: JSONObject = ["reason": .string(name(of: error.reason)), "retryState": .string(name(of: error.retryState))]
+    private static func errorFields(_ error: ChannelProblem) -> JSONObject {
+        var fields: JSONObject = [
+            "reason": .string(name(of: error.reason)), "retryState": .string(name(of: error.retryState)),
+        ]
         if let until = error.rateLimitedUntil { fields["rateLimitedUntil"] = .number(until) }
         if let message = error.message { fields["message"] = .string(message) }
         return fields

@@ -20,7 +20,9 @@ enum AnalyticsMethods {
                 return .object([:])
             },
             .immediate(LogDismissParams.self) { params throws(RPCError) in
-                try engineCall("logDismiss") { () throws(EngineError) in try engine.logDismiss(params.channel, id: params.id) }
+                try engineCall("logDismiss") { () throws(EngineError) in
+                    try engine.logDismiss(params.channel, id: params.id)
+                }
                 return .object([:])
             },
             .deferred(FlushParams.self) { _, responder throws(RPCError) in

@@ -31,15 +31,22 @@ extension RPCError {
         case .invalidParams:
             return .invalidParams(field: error.field, error.why)
         case .notFound:
-            return RPCError(code: .notFound, reason: "NOT_FOUND", message: "Not found: \(error.field): \(error.why)", details: details)
+            return RPCError(
+                code: .notFound, reason: "NOT_FOUND", message: "Not found: \(error.field): \(error.why)",
+                details: details)
         case .notAllowed:
-            return RPCError(code: .notAllowed, reason: "NOT_ALLOWED", message: "Not allowed: \(error.field): \(error.why)", details: details)
+            return RPCError(
+                code: .notAllowed, reason: "NOT_ALLOWED", message: "Not allowed: \(error.field): \(error.why)",
+                details: details)
         case .sdkDisabled:
             return RPCError(
-                code: .sdkDisabled, reason: "SDK_DISABLED", message: "SDK disabled: \(method) is refused while the SDK is disabled",
+                code: .sdkDisabled, reason: "SDK_DISABLED",
+                message: "SDK disabled: \(method) is refused while the SDK is disabled",
                 details: ["method": .string(method)])
         case .limitReached:
-            return RPCError(code: .limitReached, reason: "LIMIT_REACHED", message: "Limit reached: \(error.why)", details: details)
+            return RPCError(
+                code: .limitReached, reason: "LIMIT_REACHED", message: "Limit reached: \(error.why)",
+                details: details)
         case .storage:
             return RPCError(
                 code: .storageError, reason: "STORAGE_ERROR", message: "Storage error: \(error.why)",

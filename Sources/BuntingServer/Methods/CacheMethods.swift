@@ -19,9 +19,14 @@ enum CacheMethods {
                 }.encoded
                 var added: [UInt8] = []
                 // Not yet refreshed for this user: an empty list must not read as "nothing".
-                if case .notSynced(let why) = engine.readiness(params.channel) { added += Self.notSyncedKey + JSON.string(why).encoded() }
+                if case .notSynced(let why) = engine.readiness(params.channel) {
+                    added += Self.notSyncedKey + JSON.string(why).encoded()
+                }
                 if params.explain == true {
-                    added += Self.explainKey + JSON.array(engine.explainSnapshot(params.channel, extras: params.extras).map(JSON.object)).encoded()
+                    added +=
+                        Self.explainKey
+                        + JSON.array(engine.explainSnapshot(params.channel, extras: params.extras).map(JSON.object))
+                        .encoded()
                 }
                 guard !added.isEmpty else { return snapshot }
                 return EncodedJSON(trustedText: snapshot.bytes.dropLast() + added + [UInt8(ascii: "}")])

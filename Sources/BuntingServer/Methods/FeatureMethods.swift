@@ -32,12 +32,14 @@ enum FeatureMethods {
             },
             .immediate(EvaluateConditionParams.self) { params throws(RPCError) in
                 switch engine.evaluateCondition(
-                    .object(params.condition), attributes: .object(params.attributes), savedGroups: params.savedGroups.map(JSON.object)
+                    .object(params.condition), attributes: .object(params.attributes),
+                    savedGroups: params.savedGroups.map(JSON.object)
                 ) {
                 case .success(let result): return .object(["result": .bool(result)])
                 case .failure(let error):
                     throw RPCError(
-                        code: .invalidRule, reason: "INVALID_RULE", message: "Invalid rule: condition: \(error.description)",
+                        code: .invalidRule, reason: "INVALID_RULE",
+                        message: "Invalid rule: condition: \(error.description)",
                         details: ["field": "condition", "why": .string(error.description)])
                 }
             },

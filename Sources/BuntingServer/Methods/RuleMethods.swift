@@ -18,8 +18,9 @@ public enum RuleMethods {
                     return engine.encodedFlagResult(params.flagKey, context: .object(params.context), type: params.type)
                 }
                 var result = engine.evaluateFlag(params.flagKey, context: .object(params.context), type: params.type)
-                result["explain"] = .object(engine.explainFlag(params.flagKey, context: .object(params.context))
-                    ?? ["why": .string(result["errorMessage"]?.stringValue ?? "no definitions are loaded")])
+                result["explain"] = .object(
+                    engine.explainFlag(params.flagKey, context: .object(params.context))
+                        ?? ["why": .string(result["errorMessage"]?.stringValue ?? "no definitions are loaded")])
                 return EncodedJSON(.object(result))
             },
             .immediate(EvaluateFlagsParams.self) { params throws(RPCError) in

@@ -20,7 +20,10 @@ enum TestingMethods {
             .deferred(AdvanceClockParams.self) { params, responder throws(RPCError) in
                 let time = try manualTime(testing, AdvanceClockParams.method)
                 guard params.seconds.isFinite, params.seconds >= 0, params.seconds <= ManualTime.maxAdvance else {
-                    throw .invalidParams(field: "seconds", "must be a number of seconds from 0 to \(Int(ManualTime.maxAdvance)), not \(params.seconds)")
+                    throw .invalidParams(
+                        field: "seconds",
+                        "must be a number of seconds from 0 to "
+                            + "\(Int(ManualTime.maxAdvance)), not \(params.seconds)")
                 }
                 let advance = time.advance(by: params.seconds)
                 var result = clockResult(advance.time)
@@ -32,12 +35,17 @@ enum TestingMethods {
                 let faults = try faultBoard(testing, InjectFaultParams.method)
                 if params.target == .sink && !testing.hasSink {
                     throw RPCError(
-                        code: .notAllowed, reason: "NOT_ALLOWED", message: "Not allowed: target: this server has no sink (--sink)",
-                        details: ["field": "target", "why": "this server has no sink (--sink): nothing would be delivered to fail"])
+                        code: .notAllowed, reason: "NOT_ALLOWED",
+                        message: "Not allowed: target: this server has no sink (--sink)",
+                        details: [
+                            "field": "target",
+                            "why": "this server has no sink (--sink): nothing would be delivered to fail",
+                        ])
                 }
                 let times = params.times ?? 1
                 guard (1...Self.maxTimes).contains(times) else {
-                    throw .invalidParams(field: "times", "must be a whole number from 1 to \(Self.maxTimes), not \(times)")
+                    throw .invalidParams(
+                        field: "times", "must be a whole number from 1 to \(Self.maxTimes), not \(times)")
                 }
                 faults.arm(params.target, times: Int(times), response: try faultResponse(params.response))
                 return .object(["faults": faults.json])
@@ -71,7 +79,9 @@ enum TestingMethods {
         let parsed: Double?
         switch value {
         case .integer, .real:
-            parsed = value.doubleValue.flatMap { $0.isFinite && $0 >= UnixTime.earliest && $0 <= UnixTime.latest ? $0 : nil }
+            parsed = value.doubleValue.flatMap {
+                $0.isFinite && $0 >= UnixTime.earliest && $0 <= UnixTime.latest ? $0 : nil
+            }
         case .string(let text): parsed = UnixTime.parse(text)
         default: parsed = nil
         }
@@ -89,7 +99,8 @@ enum TestingMethods {
         case "invalidData": return .invalidData
         case .object(let object):
             if let unknown = object.keys.first(where: { !["status", "headers", "body"].contains($0) }) {
-                throw .invalidParams(field: "response", "has no member \(unknown.debugDescription) (status, headers, body)")
+                throw .invalidParams(
+                    field: "response", "has no member \(unknown.debugDescription) (status, headers, body)")
             }
             guard let status = object["status"]?.integerValue, (100...599).contains(status) else {
                 throw .invalidParams(field: "response", "status must be an HTTP status from 100 to 599")
@@ -112,7 +123,9 @@ enum TestingMethods {
             }
             return .http(status: Int(status), headers: headers, body: body)
         default:
-            throw .invalidParams(field: "response", "must be \"timeout\", \"disconnect\", \"invalidData\" or {status, headers?, body?}")
+            throw .invalidParams(
+                field: "response",
+                "must be \"timeout\", \"disconnect\", \"invalidData\" or {status, headers?, body?}")
         }
     }
 }

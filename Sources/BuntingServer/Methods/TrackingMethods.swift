@@ -14,7 +14,7 @@ enum TrackingMethods {
                         attributes: params.attributes)
                 }
                 return .object(["eventId": .string(eventId)])
-            },
+            }
         ]
     }
 }

@@ -15,7 +15,9 @@ enum UserMethods {
             },
             .immediate(SetUserAttributesParams.self) { params throws(RPCError) in
                 try CommonParams.checkAttributes(params.attributes)
-                try engineCall("setUserAttributes") { () throws(EngineError) in try engine.setUserAttributes(params.attributes) }
+                try engineCall("setUserAttributes") { () throws(EngineError) in
+                    try engine.setUserAttributes(params.attributes)
+                }
                 return .object([:])
             },
             .immediate(OpenSessionParams.self) { _ throws(RPCError) in

@@ -62,8 +62,9 @@ public final class ManualTime {
             if deadline <= clock.monotonicTime() { break }
             guard steps < Self.maxSteps else {
                 coalesced = true
-                log.warning("advanceClock: more than \(Self.maxSteps) timer deadlines in \(seconds) s; "
-                    + "the rest of the span passes at once (each timer overdue runs once, at the end)")
+                log.warning(
+                    "advanceClock: more than \(Self.maxSteps) timer deadlines in \(seconds) s; "
+                        + "the rest of the span passes at once (each timer overdue runs once, at the end)")
                 break
             }
             clock.advance(toMonotonic: deadline)

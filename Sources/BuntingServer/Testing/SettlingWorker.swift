@@ -25,17 +25,18 @@ public final class SettlingWorker: Worker, @unchecked Sendable {
         lock.withLock { outstanding += 1 }
         // The result is posted here rather than by the base worker, so that
         // it is on the loop's queue before `delivered` says so.
-        base.run({ [self] in
-            let result = work()
-            loop.post { [self] in
-                lock.withLock { outstanding -= 1 }
-                then(result)
-            }
-            lock.withLock {
-                delivered += 1
-                lock.broadcast()
-            }
-        }, then: { _ in }, on: loop)
+        base.run(
+            { [self] in
+                let result = work()
+                loop.post { [self] in
+                    lock.withLock { outstanding -= 1 }
+                    then(result)
+                }
+                lock.withLock {
+                    delivered += 1
+                    lock.broadcast()
+                }
+            }, then: { _ in }, on: loop)
     }
 
     /// Runs `loop`'s jobs and due timers until no work handed out is still

@@ -28,7 +28,9 @@ public struct TestingControls {
     var status: JSONObject {
         var status = JSONObject()
         if let time {
-            status["clock"] = .object(["kind": "manual", "time": .number(time.now), "date": .string(UnixTime.rfc3339(time.now))])
+            status["clock"] = .object([
+                "kind": "manual", "time": .number(time.now), "date": .string(UnixTime.rfc3339(time.now)),
+            ])
         }
         if let faults { status["faults"] = faults.json }
         return status

@@ -34,7 +34,9 @@ enum ByteSearch {
         guard !needle.isEmpty else { return haystack.count }
         guard needle.count <= haystack.count else { return nil }
         // The first match in the reversed text is the last one in the text.
-        guard let reversedOffset = firstOffset(of: needle.reversed(), in: haystack.reversed(), from: 0) else { return nil }
+        guard let reversedOffset = firstOffset(of: needle.reversed(), in: haystack.reversed(), from: 0) else {
+            return nil
+        }
         return haystack.count - reversedOffset - needle.count
     }
 }

@@ -6,12 +6,14 @@ import BuntingJSON
 /// `item[property]`, whose failures decide what a filter does.
 extension Renderer {
     /// Liquid's `InputIterator`: the elements a filter walks.
-    mutating func elements(of input: Value, at offset: Int) throws(TemplateFailure) -> [JSON] {
+    mutating func elements(of input: Value, at offset: Int) throws(TemplateOffsetError) -> [JSON] {
         switch input {
         case .null: return []
         case .array(let elements):
             try spend(elements.count, at: offset)
-            guard elements.contains(where: { if case .array = $0 { return true } else { return false } }) else { return elements }
+            guard elements.contains(where: { if case .array = $0 { return true } else { return false } }) else {
+                return elements
+            }
             var flat: [JSON] = []
             var pending: [ArraySlice<JSON>] = [elements[...]]
             while var top = pending.popLast() {
@@ -36,7 +38,7 @@ extension Renderer {
         }
     }
 
-    mutating func join(_ input: Value, glue: String, at offset: Int) throws(TemplateFailure) -> String {
+    mutating func join(_ input: Value, glue: String, at offset: Int) throws(TemplateOffsetError) -> String {
         var text = ""
         var first = true
         for element in try elements(of: input, at: offset) {
@@ -70,7 +72,7 @@ extension Renderer {
         }
     }
 
-    mutating func concat(_ input: Value, _ other: Value, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func concat(_ input: Value, _ other: Value, at offset: Int) throws(TemplateOffsetError) -> Value {
         guard case .array(let tail) = other else {
             throw .invalid("concat filter requires an array argument, not \(other.typeName)", at: offset)
         }
@@ -80,7 +82,7 @@ extension Renderer {
         return .array(head + tail)
     }
 
-    mutating func map(_ input: Value, property: Value, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func map(_ input: Value, property: Value, at offset: Int) throws(TemplateOffsetError) -> Value {
         var result: [JSON] = []
         for element in try elements(of: input, at: offset) {
             switch Self.index(element, property) {
@@ -92,14 +94,18 @@ extension Renderer {
         return .array(result)
     }
 
-    mutating func sort(_ input: Value, property: Value, natural: Bool, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func sort(_ input: Value, property: Value, natural: Bool, at offset: Int) throws(TemplateOffsetError)
+        -> Value
+    {
         let items = try elements(of: input, at: offset)
         if items.isEmpty { return .array([]) }
         var keys = items
         if !property.isNull {
             guard items.allSatisfy(Self.respondsToIndex) else { return .null }
             for (position, item) in items.enumerated() {
-                guard case .value(let key) = Self.index(item, property) else { throw Self.propertyError(property, at: offset) }
+                guard case .value(let key) = Self.index(item, property) else {
+                    throw Self.propertyError(property, at: offset)
+                }
                 keys[position] = key
             }
         }
@@ -110,13 +116,15 @@ extension Renderer {
             let texts = keys.map { $0 == .null ? nil : Array(Value($0).text.utf8) }
             order.sort { Self.naturalOrder(texts[$0], texts[$1]) < 0 }
         } else {
-            guard Self.areComparable(keys) else { throw .invalid("cannot sort values of incompatible types", at: offset) }
+            guard Self.areComparable(keys) else {
+                throw .invalid("cannot sort values of incompatible types", at: offset)
+            }
             order.sort { Self.order(keys[$0], keys[$1]) < 0 }
         }
         return .array(order.map { items[$0] })
     }
 
-    mutating func unique(_ input: Value, property: Value, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func unique(_ input: Value, property: Value, at offset: Int) throws(TemplateOffsetError) -> Value {
         let items = try elements(of: input, at: offset)
         var seen = Set<JSON>()
         var result: [JSON] = []
@@ -134,7 +142,7 @@ extension Renderer {
         return .array(result)
     }
 
-    mutating func compact(_ input: Value, property: Value, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func compact(_ input: Value, property: Value, at offset: Int) throws(TemplateOffsetError) -> Value {
         let items = try elements(of: input, at: offset)
         if property.isNull { return .array(items.filter { $0 != .null }) }
         var result: [JSON] = []
@@ -154,7 +162,9 @@ extension Renderer {
     /// property equals the target (or is truthy, without one). An item
     /// without properties (nil, a boolean) makes the answer nil, as in
     /// Shopify's Liquid, unless the answer was found before it.
-    mutating func select(_ selection: Selection, _ input: Value, property: Value, target: Value, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func select(_ selection: Selection, _ input: Value, property: Value, target: Value, at offset: Int)
+        throws(TemplateOffsetError) -> Value
+    {
         let items = try elements(of: input, at: offset)
         // Without a property nothing is selected (as golden-liquid expects).
         if items.isEmpty || property.isNull {
@@ -188,14 +198,16 @@ extension Renderer {
         }
     }
 
-    mutating func sum(_ input: Value, property: Value, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func sum(_ input: Value, property: Value, at offset: Int) throws(TemplateOffsetError) -> Value {
         let items = try elements(of: input, at: offset)
         var values: [JSON] = []
         for item in items {
             if property.isNull {
                 values.append(item)
             } else if Self.respondsToIndex(item) {
-                guard case .value(let value) = Self.index(item, property) else { throw Self.propertyError(property, at: offset) }
+                guard case .value(let value) = Self.index(item, property) else {
+                    throw Self.propertyError(property, at: offset)
+                }
                 values.append(value)
             } else {
                 values.append(.integer(0))
@@ -265,7 +277,7 @@ extension Renderer {
         }
     }
 
-    static func propertyError(_ property: Value, at offset: Int) -> TemplateFailure {
+    static func propertyError(_ property: Value, at offset: Int) -> TemplateOffsetError {
         .invalid("cannot select the property '\(property.text)'", at: offset)
     }
 

@@ -22,7 +22,7 @@ extension Renderer {
 
     /// `date: format`: the input formatted with strftime, or the input
     /// unchanged when the format is empty or the input is no date.
-    mutating func date(_ input: Value, format: Value, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func date(_ input: Value, format: Value, at offset: Int) throws(TemplateOffsetError) -> Value {
         let pattern = format.text
         guard !pattern.isEmpty, let time = time(of: input) else { return input }
         try spend(bytes: pattern.utf8.count, at: offset)
@@ -36,7 +36,7 @@ extension Renderer {
     /// Braze's `time_zone: 'America/Los_Angeles'` (or `-0500`): the same
     /// moment shown in that zone. No zone (nil or empty) leaves it in UTC;
     /// a zone that does not exist is an error.
-    func timeZone(_ input: Value, zone: Value, at offset: Int) throws(TemplateFailure) -> Value {
+    func timeZone(_ input: Value, zone: Value, at offset: Int) throws(TemplateOffsetError) -> Value {
         guard let time = time(of: input) else { return input }
         let name = zone.text
         if name.isEmpty { return .time(time) }

@@ -47,7 +47,9 @@ extension Renderer {
             guard cursor > start else { return nil }
         } else {
             let start = cursor
-            while cursor < bytes.count, ExpressionLexer.isIdentifierStart(bytes[cursor]), bytes[cursor] != UInt8(ascii: "_") {
+            while cursor < bytes.count, ExpressionLexer.isIdentifierStart(bytes[cursor]),
+                bytes[cursor] != UInt8(ascii: "_")
+            {
                 cursor += 1
             }
             guard cursor > start else { return nil }
@@ -100,7 +102,8 @@ extension Renderer {
         index = 0
         while index < withoutBlocks.count {
             if withoutBlocks[index] == UInt8(ascii: "<"),
-               let close = withoutBlocks[(index + 1)...].firstIndex(of: UInt8(ascii: ">")) {
+                let close = withoutBlocks[(index + 1)...].firstIndex(of: UInt8(ascii: ">"))
+            {
                 index = close + 1
                 continue
             }
@@ -159,7 +162,7 @@ extension Renderer {
     /// ends), as in Ruby.
     mutating func replaced(
         _ text: String, _ pattern: String, with replacement: String, _ which: Occurrence, at offset: Int
-    ) throws(TemplateFailure) -> String {
+    ) throws(TemplateOffsetError) -> String {
         let bytes = Array(text.utf8)
         let needle = Array(pattern.utf8)
         let insert = Array(replacement.utf8)
@@ -206,19 +209,25 @@ extension Renderer {
 
     /// `slice: offset, length`: characters of a string, elements of an
     /// array; a negative offset counts from the end.
-    mutating func slice(_ input: Value, _ offsetValue: Value, _ lengthValue: Value?, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func slice(_ input: Value, _ offsetValue: Value, _ lengthValue: Value?, at offset: Int)
+        throws(TemplateOffsetError) -> Value
+    {
         let start = try RubyNumber.integer(offsetValue, at: offset)
         // A nil length is no length, as in Ruby (`length ? … : 1`).
         var length: Int64 = 1
         if let lengthValue, !lengthValue.isNull { length = try RubyNumber.integer(lengthValue, at: offset) }
         if case .array(let elements) = input {
-            guard let range = Self.sliceRange(start: start, length: length, count: elements.count) else { return .array([]) }
+            guard let range = Self.sliceRange(start: start, length: length, count: elements.count) else {
+                return .array([])
+            }
             try spend(range.count, at: offset)
             return .array(Array(elements[range]))
         }
         let scalars = Array(input.text.unicodeScalars)
         try spend(scalars.count / 4, at: offset)
-        guard let range = Self.sliceRange(start: start, length: length, count: scalars.count) else { return .string("") }
+        guard let range = Self.sliceRange(start: start, length: length, count: scalars.count) else {
+            return .string("")
+        }
         return .string(String(String.UnicodeScalarView(scalars[range])))
     }
 
@@ -235,10 +244,10 @@ extension Renderer {
     /// `split: pattern`: a single space splits on runs of whitespace
     /// (ignoring leading ones), an empty pattern into characters; empty
     /// strings at the end are dropped.
-    mutating func split(_ text: String, by pattern: String, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func split(_ text: String, by pattern: String, at offset: Int) throws(TemplateOffsetError) -> Value {
         try spend(bytes: text.utf8.count, at: offset)
         var parts: [JSON] = []
-        func add(_ part: String) throws(TemplateFailure) {
+        func add(_ part: String) throws(TemplateOffsetError) {
             parts.append(.string(part))
             if parts.count > limits.maxArrayLength {
                 throw .limit("an array would have more than \(limits.maxArrayLength) elements", at: offset)
@@ -270,9 +279,12 @@ extension Renderer {
 
     /// `truncate: length, ellipsis`: at most `length` characters, the
     /// ellipsis (`...` by default) included.
-    mutating func truncate(_ input: Value, _ lengthValue: Value?, _ ellipsisValue: Value?, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func truncate(_ input: Value, _ lengthValue: Value?, _ ellipsisValue: Value?, at offset: Int)
+        throws(TemplateOffsetError) -> Value
+    {
         if input.isNull { return .null }
-        let length = try lengthValue.map { value throws(TemplateFailure) in try RubyNumber.integer(value, at: offset) } ?? 50
+        let length =
+            try lengthValue.map { value throws(TemplateOffsetError) in try RubyNumber.integer(value, at: offset) } ?? 50
         let ellipsis = ellipsisValue?.text ?? "..."
         let text = input.text
         try spend(bytes: text.utf8.count, at: offset)
@@ -285,9 +297,12 @@ extension Renderer {
 
     /// `truncatewords: count, ellipsis`: the first words (at least one),
     /// joined by single spaces, then the ellipsis, when there are more.
-    mutating func truncateWords(_ input: Value, _ countValue: Value?, _ ellipsisValue: Value?, at offset: Int) throws(TemplateFailure) -> Value {
+    mutating func truncateWords(_ input: Value, _ countValue: Value?, _ ellipsisValue: Value?, at offset: Int)
+        throws(TemplateOffsetError) -> Value
+    {
         if input.isNull { return .null }
-        var count = try countValue.map { value throws(TemplateFailure) in try RubyNumber.integer(value, at: offset) } ?? 15
+        var count =
+            try countValue.map { value throws(TemplateOffsetError) in try RubyNumber.integer(value, at: offset) } ?? 15
         if count <= 0 { count = 1 }
         let text = input.text
         try spend(bytes: text.utf8.count, at: offset)
@@ -303,7 +318,9 @@ extension Renderer {
         var output: [UInt8] = []
         let hex = Array("0123456789ABCDEF".utf8)
         for byte in text.utf8 {
-            if MarkupScanner.isWordByte(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "~") {
+            if MarkupScanner.isWordByte(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "~")
+            {
                 output.append(byte)
             } else if byte == UInt8(ascii: " ") {
                 output.append(UInt8(ascii: "+"))
@@ -316,7 +333,7 @@ extension Renderer {
 
     /// Ruby's `CGI.unescape`: `+` is a space, `%XX` a byte; the result must
     /// be UTF-8.
-    mutating func urlDecoded(_ text: String, at offset: Int) throws(TemplateFailure) -> String {
+    mutating func urlDecoded(_ text: String, at offset: Int) throws(TemplateOffsetError) -> String {
         let bytes = Array(text.utf8)
         try spend(bytes: bytes.count, at: offset)
         var output: [UInt8] = []
@@ -335,7 +352,8 @@ extension Renderer {
             if byte == UInt8(ascii: "+") {
                 output.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
-                      let low = hexValue(bytes[index + 2]) {
+                let low = hexValue(bytes[index + 2])
+            {
                 output.append(high << 4 | low)
                 index += 2
             } else {
@@ -349,10 +367,11 @@ extension Renderer {
         return decoded
     }
 
-    mutating func base64Decoded(_ text: String, urlSafe: Bool, at offset: Int) throws(TemplateFailure) -> String {
+    mutating func base64Decoded(_ text: String, urlSafe: Bool, at offset: Int) throws(TemplateOffsetError) -> String {
         try spend(bytes: text.utf8.count, at: offset)
         guard let bytes = Base64.decode(text, urlSafe: urlSafe) else {
-            throw .invalid("invalid base64 provided to \(urlSafe ? "base64_url_safe_decode" : "base64_decode")", at: offset)
+            throw .invalid(
+                "invalid base64 provided to \(urlSafe ? "base64_url_safe_decode" : "base64_decode")", at: offset)
         }
         // Bytes that are not UTF-8 cannot be text: they become U+FFFD.
         return String(decoding: bytes, as: UTF8.self)

@@ -3,7 +3,7 @@ import BuntingJSON
 /// Applying one filter: its arguments evaluated, then the filter's own
 /// function (in the `Filters+…` files, by kind).
 extension Renderer {
-    mutating func apply(_ call: FilterCall, to input: Value) throws(TemplateFailure) -> Value {
+    mutating func apply(_ call: FilterCall, to input: Value) throws(TemplateOffsetError) -> Value {
         var arguments: [Value] = []
         arguments.reserveCapacity(call.positional.count)
         for expression in call.positional { arguments.append(try evaluate(expression)) }
@@ -18,7 +18,8 @@ extension Renderer {
         case .capitalize: return .string(try charged(Self.capitalized(input.text), at: at))
         case .downcase: return .string(try charged(input.text.lowercased(), at: at))
         case .upcase: return .string(try charged(input.text.uppercased(), at: at))
-        case .escape: return input.isNull ? .null : .string(try charged(Self.escapeHTML(input.text, once: false), at: at))
+        case .escape:
+            return input.isNull ? .null : .string(try charged(Self.escapeHTML(input.text, once: false), at: at))
         case .escapeOnce: return .string(try charged(Self.escapeHTML(input.text, once: true), at: at))
         case .lstrip: return .string(Self.stripped(input.text, leading: true, trailing: false))
         case .rstrip: return .string(Self.stripped(input.text, leading: false, trailing: true))
@@ -30,17 +31,21 @@ extension Renderer {
         case .removeFirst: return .string(try replaced(input.text, argument(0).text, with: "", .first, at: at))
         case .removeLast: return .string(try replaced(input.text, argument(0).text, with: "", .last, at: at))
         case .replace: return .string(try replaced(input.text, argument(0).text, with: argument(1).text, .all, at: at))
-        case .replaceFirst: return .string(try replaced(input.text, argument(0).text, with: argument(1).text, .first, at: at))
-        case .replaceLast: return .string(try replaced(input.text, argument(0).text, with: argument(1).text, .last, at: at))
+        case .replaceFirst:
+            return .string(try replaced(input.text, argument(0).text, with: argument(1).text, .first, at: at))
+        case .replaceLast:
+            return .string(try replaced(input.text, argument(0).text, with: argument(1).text, .last, at: at))
         case .slice: return try slice(input, argument(0), given(1), at: at)
         case .split: return try split(input.text, by: argument(0).text, at: at)
         case .truncate: return try truncate(input, given(0), given(1), at: at)
         case .truncatewords: return try truncateWords(input, given(0), given(1), at: at)
         case .urlEncode: return input.isNull ? .null : .string(try charged(Self.urlEncoded(input.text), at: at))
         case .urlDecode: return input.isNull ? .null : .string(try urlDecoded(input.text, at: at))
-        case .base64Encode: return .string(try checkString(try charged(Base64.encode(input.text, urlSafe: false), at: at), at: at))
+        case .base64Encode:
+            return .string(try checkString(try charged(Base64.encode(input.text, urlSafe: false), at: at), at: at))
         case .base64Decode: return .string(try base64Decoded(input.text, urlSafe: false, at: at))
-        case .base64URLSafeEncode: return .string(try checkString(try charged(Base64.encode(input.text, urlSafe: true), at: at), at: at))
+        case .base64URLSafeEncode:
+            return .string(try checkString(try charged(Base64.encode(input.text, urlSafe: true), at: at), at: at))
         case .base64URLSafeDecode: return .string(try base64Decoded(input.text, urlSafe: true, at: at))
         case .size: return Self.size(input)
         // Arrays
@@ -87,13 +92,14 @@ extension Renderer {
     }
 
     /// Charges for a string a filter built, by its length.
-    mutating func charged(_ text: String, at offset: Int) throws(TemplateFailure) -> String {
+    mutating func charged(_ text: String, at offset: Int) throws(TemplateOffsetError) -> String {
         try spend(bytes: text.utf8.count, at: offset)
         return text
     }
 
     /// `a + b`, refused before it is built when it would be too long.
-    mutating func concatenated(_ first: String, _ second: String, at offset: Int) throws(TemplateFailure) -> String {
+    mutating func concatenated(_ first: String, _ second: String, at offset: Int) throws(TemplateOffsetError) -> String
+    {
         let length = first.utf8.count + second.utf8.count
         if length > limits.maxStringBytes {
             throw .limit("a filter would build a string of more than \(limits.maxStringBytes) bytes", at: offset)

@@ -46,7 +46,7 @@ enum Filter: String, Sendable, CaseIterable {
     var arity: ClosedRange<Int> {
         switch self {
         case .append, .prepend, .remove, .removeFirst, .removeLast, .split, .concat, .map,
-             .plus, .minus, .times, .dividedBy, .modulo, .atLeast, .atMost, .date, .timeZone:
+            .plus, .minus, .times, .dividedBy, .modulo, .atLeast, .atMost, .date, .timeZone:
             return 1...1
         case .replace, .replaceFirst, .slice, .where, .reject, .has, .find, .findIndex:
             return 1...2

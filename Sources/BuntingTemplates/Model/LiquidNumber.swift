@@ -11,7 +11,7 @@ enum LiquidNumber {
     /// Liquid's `to_number`: integers and floats as they are, a string that
     /// is a decimal (`-12.5`) as that decimal, any other string by its
     /// leading digits (`'7,42'` is 7, `'abc'` is 0), anything else 0.
-    static func from(_ value: Value, at offset: Int) throws(TemplateFailure) -> LiquidNumber {
+    static func from(_ value: Value, at offset: Int) throws(TemplateOffsetError) -> LiquidNumber {
         switch value {
         case .integer(let number): return .integer(number)
         case .float(let number): return .decimal(Decimal(number))
@@ -27,7 +27,7 @@ enum LiquidNumber {
     }
 
     /// The result as a template value: a decimal goes back to a float.
-    func value(at offset: Int) throws(TemplateFailure) -> Value {
+    func value(at offset: Int) throws(TemplateOffsetError) -> Value {
         switch self {
         case .integer(let number): return .integer(number)
         case .decimal(let decimal):
@@ -57,7 +57,9 @@ enum LiquidNumber {
         case modulo
     }
 
-    static func apply(_ operation: Operation, _ lhs: LiquidNumber, _ rhs: LiquidNumber, at offset: Int) throws(TemplateFailure) -> LiquidNumber {
+    static func apply(_ operation: Operation, _ lhs: LiquidNumber, _ rhs: LiquidNumber, at offset: Int)
+        throws(TemplateOffsetError) -> LiquidNumber
+    {
         if case .integer(let a) = lhs, case .integer(let b) = rhs {
             let (result, overflow): (Int64, Bool)
             switch operation {
@@ -98,7 +100,7 @@ enum LiquidNumber {
 
     private static func flooredModulo(_ a: Int64, _ b: Int64) -> (Int64, Bool) {
         let (remainder, overflow) = a.remainderReportingOverflow(dividingBy: b)
-        if overflow { return (0, false) }  // Int64.min % -1 is 0.
+        if overflow { return (0, false) } // Int64.min % -1 is 0.
         if remainder != 0, (remainder < 0) != (b < 0) { return (remainder + b, false) }
         return (remainder, false)
     }
@@ -151,7 +153,7 @@ struct Decimal {
             bytes = bytes.dropFirst()
         }
         guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")), dot > bytes.startIndex, dot < bytes.endIndex - 1,
-              bytes[..<dot].allSatisfy(ExpressionLexer.isDigit), bytes[(dot + 1)...].allSatisfy(ExpressionLexer.isDigit)
+            bytes[..<dot].allSatisfy(ExpressionLexer.isDigit), bytes[(dot + 1)...].allSatisfy(ExpressionLexer.isDigit)
         else { return nil }
         var coefficient: UInt128 = 0
         var exponent = 0
@@ -179,7 +181,9 @@ struct Decimal {
     /// The nearest double (strtod of the exact digits).
     var double: Double {
         if coefficient == 0 { return negative ? -0.0 : 0.0 }
-        guard exponent > -400, exponent < 400 else { return exponent < 0 ? (negative ? -0.0 : 0.0) : (negative ? -.infinity : .infinity) }
+        guard exponent > -400, exponent < 400 else {
+            return exponent < 0 ? (negative ? -0.0 : 0.0) : (negative ? -.infinity : .infinity)
+        }
         let magnitude = Double("\(coefficient)e\(exponent)") ?? .nan
         return negative ? -magnitude : magnitude
     }
@@ -195,7 +199,9 @@ struct Decimal {
     /// outgrow 128 bits.
     private static func aligned(_ a: Decimal, _ b: Decimal) -> (UInt128, UInt128, Int)? {
         let exponent = min(a.exponent, b.exponent)
-        guard let scaleA = powerOfTen(a.exponent - exponent), let scaleB = powerOfTen(b.exponent - exponent) else { return nil }
+        guard let scaleA = powerOfTen(a.exponent - exponent), let scaleB = powerOfTen(b.exponent - exponent) else {
+            return nil
+        }
         let (left, overflowA) = a.coefficient.multipliedReportingOverflow(by: scaleA)
         let (right, overflowB) = b.coefficient.multipliedReportingOverflow(by: scaleB)
         guard !overflowA, !overflowB else { return nil }
@@ -224,7 +230,9 @@ struct Decimal {
     /// The quotient to at least 20 significant digits, with a last digit
     /// marking an inexact rest so that rounding to a double is not misled.
     func divided(by other: Decimal) -> Decimal {
-        guard coefficient != 0 else { return Decimal(negative: negative != other.negative, coefficient: 0, exponent: 0) }
+        guard coefficient != 0 else {
+            return Decimal(negative: negative != other.negative, coefficient: 0, exponent: 0)
+        }
         var numerator = coefficient
         var scale = 0
         while numerator < UInt128.max / 10 {

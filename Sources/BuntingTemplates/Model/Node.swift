@@ -83,7 +83,7 @@ extension Node {
         switch self {
         case .text, .sequence: return 0
         case .output(_, let offset), .assign(_, _, let offset), .capture(_, _, let offset), .counter(_, _, let offset),
-             .interrupt(_, let offset), .abort(_, let offset):
+            .interrupt(_, let offset), .abort(_, let offset):
             return offset
         case .branches(let branches): return branches.first?.body.first?.offset ?? 0
         case .caseBlock: return 0

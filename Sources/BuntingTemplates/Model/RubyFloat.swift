@@ -25,7 +25,8 @@ enum RubyFloat {
             let rest = digits.dropFirst()
             let exponent = pointPosition - 1
             let magnitude = abs(exponent)
-            text += first + "." + (rest.isEmpty ? "0" : rest) + "e" + (exponent < 0 ? "-" : "+")
+            text +=
+                first + "." + (rest.isEmpty ? "0" : rest) + "e" + (exponent < 0 ? "-" : "+")
                 + (magnitude < 10 ? "0" : "") + String(magnitude)
         }
         return text

@@ -96,7 +96,7 @@ enum RubyNumber {
     /// Liquid's `to_integer` (the arguments of `slice`, `truncate`, `limit`,
     /// `offset`): an integer, or text that is one as a whole; anything else
     /// (a decimal, nil, an array) is an error.
-    static func integer(_ value: Value, at offset: Int) throws(TemplateFailure) -> Int64 {
+    static func integer(_ value: Value, at offset: Int) throws(TemplateOffsetError) -> Int64 {
         switch value {
         case .integer(let number): return number
         case .string(let text):

@@ -60,7 +60,10 @@ extension Value {
     /// `<`, `>`, `<=`, `>=`: numbers with numbers, strings with strings (by
     /// bytes), times with times. A string against a number (or a time
     /// against either) is an error, as in Ruby; any other pair is false.
-    static func ordered(_ lhs: Value, _ comparison: Comparison, _ rhs: Value, at offset: Int) throws(TemplateFailure) -> Bool {
+    static func ordered(_ lhs: Value, _ comparison: Comparison, _ rhs: Value, at offset: Int)
+        throws(TemplateOffsetError)
+        -> Bool
+    {
         let order: Int
         switch (lhs, rhs) {
         case (.integer(let a), .integer(let b)): order = a < b ? -1 : (a == b ? 0 : 1)
@@ -69,7 +72,7 @@ extension Value {
         case (.string(let a), .string(let b)): order = compareBytes(a, b)
         case (.time(let a), .time(let b)): order = a.instant < b.instant ? -1 : (a.instant == b.instant ? 0 : 1)
         case (.string, .integer), (.string, .float), (.integer, .string), (.float, .string),
-             (.time, .string), (.time, .integer), (.time, .float), (.string, .time), (.integer, .time), (.float, .time):
+            (.time, .string), (.time, .integer), (.time, .float), (.string, .time), (.integer, .time), (.float, .time):
             throw .invalid("comparison of \(lhs.typeName) with \(rhs.typeName) failed", at: offset)
         default:
             return false

@@ -38,7 +38,7 @@ struct ExpressionLexer {
     }
 
     /// Every token up to and including `.end`.
-    mutating func tokens() throws(TemplateFailure) -> [ExpressionToken] {
+    mutating func tokens() throws(TemplateOffsetError) -> [ExpressionToken] {
         var tokens: [ExpressionToken] = []
         while true {
             let token = try next()
@@ -51,7 +51,7 @@ struct ExpressionLexer {
         position + offset < end ? bytes[position + offset] : nil
     }
 
-    mutating func next() throws(TemplateFailure) -> ExpressionToken {
+    mutating func next() throws(TemplateOffsetError) -> ExpressionToken {
         skipSpaces()
         guard position < end else { return ExpressionToken(kind: .end, start: end, end: end) }
         let start = position
@@ -64,7 +64,9 @@ struct ExpressionLexer {
         case UInt8(ascii: "'"), UInt8(ascii: "\""):
             var close = position + 1
             while close < end, bytes[close] != first { close += 1 }
-            guard close < end else { throw .invalid("string not closed: no \(Character(Unicode.Scalar(first))) follows", at: start) }
+            guard close < end else {
+                throw .invalid("string not closed: no \(Character(Unicode.Scalar(first))) follows", at: start)
+            }
             position = close + 1
             return ExpressionToken(kind: .string, start: start + 1, end: close)
         case UInt8(ascii: "$") where byte(1) == UInt8(ascii: "{"):
@@ -130,8 +132,9 @@ struct ExpressionLexer {
             if MarkupScanner.isWhitespace(byte) {
                 position += 1
             } else if bracesAreSpaces, position + 1 < end,
-                      (byte == UInt8(ascii: "{") && bytes[position + 1] == UInt8(ascii: "{"))
-                        || (byte == UInt8(ascii: "}") && bytes[position + 1] == UInt8(ascii: "}")) {
+                (byte == UInt8(ascii: "{") && bytes[position + 1] == UInt8(ascii: "{"))
+                    || (byte == UInt8(ascii: "}") && bytes[position + 1] == UInt8(ascii: "}"))
+            {
                 position += 2
             } else {
                 return
@@ -142,7 +145,8 @@ struct ExpressionLexer {
     static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     static func isIdentifierStart(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || byte == UInt8(ascii: "_")
     }
 

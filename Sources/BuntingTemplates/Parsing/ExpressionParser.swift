@@ -8,7 +8,7 @@ struct ExpressionParser {
     private(set) var index = 0
     private var depth = 0
 
-    init(bytes: [UInt8], range: Range<Int>, inTag: Bool, maxNesting: Int) throws(TemplateFailure) {
+    init(bytes: [UInt8], range: Range<Int>, inTag: Bool, maxNesting: Int) throws(TemplateOffsetError) {
         var lexer = ExpressionLexer(bytes: bytes, range: range, bracesAreSpaces: inTag)
         self.bytes = bytes
         self.tokens = try lexer.tokens()
@@ -39,17 +39,19 @@ struct ExpressionParser {
         return token
     }
 
-    mutating func expect(_ kind: ExpressionToken.Kind, _ what: String) throws(TemplateFailure) -> ExpressionToken {
+    mutating func expect(_ kind: ExpressionToken.Kind, _ what: String) throws(TemplateOffsetError) -> ExpressionToken {
         guard current.kind == kind else { throw unexpected(expecting: what) }
         return advance()
     }
 
-    func unexpected(expecting what: String) -> TemplateFailure {
-        let found = atEnd ? "the end of the markup" : ExpressionLexer.describe(bytes, at: current.start, end: tokens.last!.end)
+    func unexpected(expecting what: String) -> TemplateOffsetError {
+        let found =
+            atEnd
+            ? "the end of the markup" : ExpressionLexer.describe(bytes, at: current.start, end: tokens.last!.end)
         return .invalid("expected \(what), found \(found)", at: current.start)
     }
 
-    mutating func expectEnd() throws(TemplateFailure) {
+    mutating func expectEnd() throws(TemplateOffsetError) {
         guard atEnd else { throw unexpected(expecting: "the end of the markup") }
     }
 
@@ -57,7 +59,7 @@ struct ExpressionParser {
 
     /// A literal, a variable with its path, an attribute, a content block or
     /// a range.
-    mutating func primary() throws(TemplateFailure) -> Expression {
+    mutating func primary() throws(TemplateOffsetError) -> Expression {
         let token = current
         switch token.kind {
         case .string:
@@ -118,7 +120,9 @@ struct ExpressionParser {
     /// Braze's `namespace.${name}`: custom attributes and content blocks are
     /// local; other namespaces (campaign, canvas, event properties…) are
     /// not known on the device and read as nil.
-    private mutating func namespaced(_ namespace: String, attribute: String, at offset: Int) throws(TemplateFailure) -> Expression {
+    private mutating func namespaced(_ namespace: String, attribute: String, at offset: Int) throws(TemplateOffsetError)
+        -> Expression
+    {
         switch namespace {
         case "custom_attribute", "custom_attributes":
             return .attribute(name: attribute, path: try path())
@@ -131,7 +135,7 @@ struct ExpressionParser {
     }
 
     /// `.key` and `[expr]` steps after a value.
-    private mutating func path() throws(TemplateFailure) -> [PathSegment] {
+    private mutating func path() throws(TemplateOffsetError) -> [PathSegment] {
         var segments: [PathSegment] = []
         while true {
             switch current.kind {
@@ -151,7 +155,7 @@ struct ExpressionParser {
         }
     }
 
-    private mutating func enter(at offset: Int) throws(TemplateFailure) {
+    private mutating func enter(at offset: Int) throws(TemplateOffsetError) {
         depth += 1
         if depth > maxNesting { throw .limit("brackets nested deeper than \(maxNesting)", at: offset) }
     }
@@ -159,7 +163,7 @@ struct ExpressionParser {
     // MARK: - Filters
 
     /// `value | filter: args | …` up to the end of the markup.
-    mutating func filtered() throws(TemplateFailure) -> FilteredExpression {
+    mutating func filtered() throws(TemplateOffsetError) -> FilteredExpression {
         let base = try primary()
         var filters: [FilterCall] = []
         while current.kind == .pipe {
@@ -169,7 +173,7 @@ struct ExpressionParser {
         return FilteredExpression(base: base, filters: filters)
     }
 
-    private mutating func filterCall() throws(TemplateFailure) -> FilterCall {
+    private mutating func filterCall() throws(TemplateOffsetError) -> FilterCall {
         let nameToken = try expect(.identifier, "a filter name after '|'")
         let name = text(nameToken)
         guard let filter = Filter(rawValue: name) else {
@@ -198,9 +202,12 @@ struct ExpressionParser {
         }
         guard filter.arity.contains(call.positional.count) else {
             let range = filter.arity
-            let expected = range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
+            let expected =
+                range.lowerBound == range.upperBound
+                ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
             throw .invalid(
-                "the filter '\(name)' takes \(expected) argument\(range.upperBound == 1 ? "" : "s"), not \(call.positional.count)",
+                "the filter '\(name)' takes \(expected) "
+                    + "argument\(range.upperBound == 1 ? "" : "s"), not \(call.positional.count)",
                 at: nameToken.start)
         }
         return call
@@ -212,7 +219,7 @@ struct ExpressionParser {
     // MARK: - Conditions
 
     /// `a == b and c contains d or e`.
-    mutating func condition() throws(TemplateFailure) -> Condition {
+    mutating func condition() throws(TemplateOffsetError) -> Condition {
         var condition = Condition(first: try comparison(), rest: [])
         while true {
             let join: ConditionJoin
@@ -228,7 +235,7 @@ struct ExpressionParser {
         }
     }
 
-    private mutating func comparison() throws(TemplateFailure) -> ConditionTest {
+    private mutating func comparison() throws(TemplateOffsetError) -> ConditionTest {
         let left = try primary()
         if case .comparison(let comparison) = current.kind {
             let operatorToken = advance()

@@ -28,7 +28,7 @@ struct MarkupScanner {
         self.bytes = bytes
     }
 
-    mutating func next() throws(TemplateFailure) -> MarkupToken? {
+    mutating func next() throws(TemplateOffsetError) -> MarkupToken? {
         while position < bytes.count {
             guard let opening = nextMarkupStart(from: position) else {
                 let token = text(from: position, to: bytes.count, trimRight: false)
@@ -51,7 +51,9 @@ struct MarkupScanner {
     /// The body of a `raw` (or `doc`) block that the scanner has just passed
     /// the opening tag of: everything up to `{% endNAME %}` (with or without
     /// dashes), verbatim. Returns the body's range and the closing tag.
-    mutating func verbatimBody(of tag: String, openedAt opening: Int) throws(TemplateFailure) -> (body: Range<Int>, closing: MarkupToken) {
+    mutating func verbatimBody(of tag: String, openedAt opening: Int) throws(TemplateOffsetError) -> (
+        body: Range<Int>, closing: MarkupToken
+    ) {
         let nameBytes = Array("end\(tag)".utf8)
         var search = position
         while let start = nextMarkupStart(from: search) {
@@ -61,13 +63,14 @@ struct MarkupScanner {
             if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "-") { cursor += 1 }
             while cursor < bytes.count, Self.isWhitespace(bytes[cursor]) { cursor += 1 }
             guard cursor + nameBytes.count <= bytes.count,
-                  bytes[cursor..<(cursor + nameBytes.count)].elementsEqual(nameBytes)
+                bytes[cursor..<(cursor + nameBytes.count)].elementsEqual(nameBytes)
             else { continue }
             cursor += nameBytes.count
             if cursor < bytes.count, Self.isWordByte(bytes[cursor]) { continue }
             while cursor < bytes.count, Self.isWhitespace(bytes[cursor]) { cursor += 1 }
             if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "-") { cursor += 1 }
-            guard cursor + 1 < bytes.count, bytes[cursor] == UInt8(ascii: "%"), bytes[cursor + 1] == UInt8(ascii: "}") else { continue }
+            guard cursor + 1 < bytes.count, bytes[cursor] == UInt8(ascii: "%"), bytes[cursor + 1] == UInt8(ascii: "}")
+            else { continue }
             let body = position..<start
             position = start
             guard let closing = try next(), closing.kind == .tag else {
@@ -93,7 +96,7 @@ struct MarkupScanner {
         return MarkupToken(kind: .text, start: start, end: end, contentStart: contentStart, contentEnd: contentEnd)
     }
 
-    private mutating func markup(at start: Int) throws(TemplateFailure) -> MarkupToken {
+    private mutating func markup(at start: Int) throws(TemplateOffsetError) -> MarkupToken {
         let isTag = bytes[start + 1] == UInt8(ascii: "%")
         var contentStart = start + 2
         if contentStart < bytes.count, bytes[contentStart] == UInt8(ascii: "-") { contentStart += 1 }
@@ -107,7 +110,9 @@ struct MarkupScanner {
             trimNextText = true
         }
         position = close + 2
-        return MarkupToken(kind: isTag ? .tag : .output, start: start, end: close + 2, contentStart: contentStart, contentEnd: contentEnd)
+        return MarkupToken(
+            kind: isTag ? .tag : .output, start: start, end: close + 2, contentStart: contentStart,
+            contentEnd: contentEnd)
     }
 
     /// The offset of the next `{{` or `{%` at or after `from`.
@@ -158,7 +163,8 @@ struct MarkupScanner {
     }
 
     static func isWordByte(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
     }
 }

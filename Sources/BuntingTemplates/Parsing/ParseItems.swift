@@ -20,15 +20,15 @@ protocol ParseItemSource {
     /// Whether the items come from a `liquid` tag, where Braze's braces are
     /// not expected and `raw` is not available.
     var isLiquidTag: Bool { get }
-    mutating func next() throws(TemplateFailure) -> ParseItem?
+    mutating func next() throws(TemplateOffsetError) -> ParseItem?
     /// The verbatim body of `tag` (raw, doc), whose opening tag was just read.
-    mutating func verbatimBody(of tag: TagItem) throws(TemplateFailure) -> Range<Int>
+    mutating func verbatimBody(of tag: TagItem) throws(TemplateOffsetError) -> Range<Int>
 }
 
 extension TagItem {
     /// Splits a tag's content into its name and markup: the name is `#` or
     /// a word of letters, digits and `_`.
-    static func reading(_ bytes: [UInt8], content: Range<Int>, offset: Int) throws(TemplateFailure) -> TagItem {
+    static func reading(_ bytes: [UInt8], content: Range<Int>, offset: Int) throws(TemplateOffsetError) -> TagItem {
         var start = content.lowerBound
         while start < content.upperBound, MarkupScanner.isWhitespace(bytes[start]) { start += 1 }
         guard start < content.upperBound else { throw .invalid("a tag needs a name", at: offset) }
@@ -38,9 +38,12 @@ extension TagItem {
         var end = start
         while end < content.upperBound, MarkupScanner.isWordByte(bytes[end]) { end += 1 }
         guard end > start else {
-            throw .invalid("a tag needs a name, not \(ExpressionLexer.describe(bytes, at: start, end: content.upperBound))", at: offset)
+            throw .invalid(
+                "a tag needs a name, not \(ExpressionLexer.describe(bytes, at: start, end: content.upperBound))",
+                at: offset)
         }
-        return TagItem(name: String(decoding: bytes[start..<end], as: UTF8.self), markup: end..<content.upperBound, offset: offset)
+        return TagItem(
+            name: String(decoding: bytes[start..<end], as: UTF8.self), markup: end..<content.upperBound, offset: offset)
     }
 }
 
@@ -53,7 +56,7 @@ struct TemplateItems: ParseItemSource {
         scanner = MarkupScanner(bytes: bytes)
     }
 
-    mutating func next() throws(TemplateFailure) -> ParseItem? {
+    mutating func next() throws(TemplateOffsetError) -> ParseItem? {
         guard let token = try scanner.next() else { return nil }
         switch token.kind {
         case .text:
@@ -61,11 +64,12 @@ struct TemplateItems: ParseItemSource {
         case .output:
             return .output(markup: token.contentStart..<token.contentEnd, offset: token.start)
         case .tag:
-            return .tag(try TagItem.reading(scanner.bytes, content: token.contentStart..<token.contentEnd, offset: token.start))
+            return .tag(
+                try TagItem.reading(scanner.bytes, content: token.contentStart..<token.contentEnd, offset: token.start))
         }
     }
 
-    mutating func verbatimBody(of tag: TagItem) throws(TemplateFailure) -> Range<Int> {
+    mutating func verbatimBody(of tag: TagItem) throws(TemplateOffsetError) -> Range<Int> {
         try scanner.verbatimBody(of: tag.name, openedAt: tag.offset).body
     }
 }
@@ -100,13 +104,13 @@ struct LiquidLines: ParseItemSource {
         return nil
     }
 
-    mutating func next() throws(TemplateFailure) -> ParseItem? {
+    mutating func next() throws(TemplateOffsetError) -> ParseItem? {
         guard let line = nextLine() else { return nil }
         let tag = try TagItem.reading(bytes, content: line, offset: line.lowerBound)
         return .tag(tag)
     }
 
-    mutating func verbatimBody(of tag: TagItem) throws(TemplateFailure) -> Range<Int> {
+    mutating func verbatimBody(of tag: TagItem) throws(TemplateOffsetError) -> Range<Int> {
         guard tag.name == "doc" else {
             throw .invalid("'\(tag.name)' cannot be used inside a liquid tag", at: tag.offset)
         }

@@ -1,7 +1,10 @@
 /// The block tags: those with a body and an end tag.
 extension TemplateParser {
     /// `if`/`unless`, with `elsif` and `else` branches, to `endif`/`endunless`.
-    mutating func conditional<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateFailure) -> Node {
+    mutating func conditional<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source)
+        throws(TemplateOffsetError)
+        -> Node
+    {
         let end = "end" + tag.name
         try enterBlock(tag)
         var branches = [Branch(condition: try condition(tag), negated: tag.name == "unless", body: [])]
@@ -21,7 +24,7 @@ extension TemplateParser {
         }
     }
 
-    private func condition(_ tag: TagItem) throws(TemplateFailure) -> Condition {
+    private func condition(_ tag: TagItem) throws(TemplateOffsetError) -> Condition {
         var parser = try expressions(tag.markup, inTag: true)
         guard !parser.atEnd else { throw .invalid("'\(tag.name)' needs a condition", at: tag.offset) }
         let condition = try parser.condition()
@@ -30,7 +33,9 @@ extension TemplateParser {
     }
 
     /// `case subject` with `when a, b or c` and `else` arms, to `endcase`.
-    mutating func caseBlock<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateFailure) -> Node {
+    mutating func caseBlock<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateOffsetError)
+        -> Node
+    {
         var parser = try expressions(tag.markup, inTag: true)
         guard !parser.atEnd else { throw .invalid("'case' needs a value", at: tag.offset) }
         let subject = try parser.primary()
@@ -55,7 +60,7 @@ extension TemplateParser {
     }
 
     /// `when a, b or c`: values separated by commas or `or`.
-    private func whenValues(_ tag: TagItem) throws(TemplateFailure) -> [Expression] {
+    private func whenValues(_ tag: TagItem) throws(TemplateOffsetError) -> [Expression] {
         var parser = try expressions(tag.markup, inTag: true)
         guard !parser.atEnd else { throw .invalid("'when' needs a value", at: tag.offset) }
         var values = [try parser.primary()]
@@ -68,7 +73,9 @@ extension TemplateParser {
     }
 
     /// `for item in collection reversed limit: n offset: m`, with `else`, to `endfor`.
-    mutating func forLoop<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateFailure) -> Node {
+    mutating func forLoop<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateOffsetError)
+        -> Node
+    {
         var parser = try expressions(tag.markup, inTag: true)
         let variable = try parser.expect(.identifier, "a loop variable after 'for'")
         guard parser.isWord("in") else { throw parser.unexpected(expecting: "'in'") }
@@ -118,7 +125,9 @@ extension TemplateParser {
     }
 
     /// `capture name` … `endcapture`.
-    mutating func capture<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateFailure) -> Node {
+    mutating func capture<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateOffsetError)
+        -> Node
+    {
         let name = try variableName(tag.markup, in: tag)
         try enterBlock(tag)
         var (nodes, stop) = try body(&source, stops: ["endcapture"])
@@ -129,7 +138,7 @@ extension TemplateParser {
     }
 
     /// `liquid`: a tag a line, up to the end of its markup.
-    mutating func liquid(_ tag: TagItem) throws(TemplateFailure) -> Node {
+    mutating func liquid(_ tag: TagItem) throws(TemplateOffsetError) -> Node {
         try enterBlock(tag)
         var lines = LiquidLines(bytes: bytes, markup: tag.markup)
         let (nodes, stop) = try body(&lines, stops: [])
@@ -140,7 +149,9 @@ extension TemplateParser {
 
     /// `comment` … `endcomment`: nothing inside is parsed, but comments nest
     /// and a `raw` inside hides its body.
-    mutating func skipComment<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateFailure) {
+    mutating func skipComment<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source)
+        throws(TemplateOffsetError)
+    {
         var open = 1
         while let item = try source.next() {
             guard case .tag(let inner) = item else { continue }

@@ -1,7 +1,7 @@
 /// The tags without a body.
 extension TemplateParser {
     /// `assign name = value | filters`.
-    func assign(_ tag: TagItem) throws(TemplateFailure) -> Node {
+    func assign(_ tag: TagItem) throws(TemplateOffsetError) -> Node {
         guard let equals = bytes[tag.markup].firstIndex(of: UInt8(ascii: "=")) else {
             throw .invalid("'assign' needs a name, '=' and a value", at: tag.offset)
         }
@@ -13,20 +13,21 @@ extension TemplateParser {
 
     /// The name `assign` and `capture` store under: ASCII letters, digits,
     /// `_`, and `-` after the first character.
-    func variableName(_ markup: Range<Int>, in tag: TagItem) throws(TemplateFailure) -> String {
+    func variableName(_ markup: Range<Int>, in tag: TagItem) throws(TemplateOffsetError) -> String {
         var start = markup.lowerBound
         var end = markup.upperBound
         while start < end, MarkupScanner.isWhitespace(bytes[start]) { start += 1 }
         while end > start, MarkupScanner.isWhitespace(bytes[end - 1]) { end -= 1 }
         guard start < end else { throw .invalid("'\(tag.name)' needs a variable name", at: tag.offset) }
-        let valid = MarkupScanner.isWordByte(bytes[start])
+        let valid =
+            MarkupScanner.isWordByte(bytes[start])
             && bytes[start..<end].allSatisfy { MarkupScanner.isWordByte($0) || $0 == UInt8(ascii: "-") }
         guard valid else { throw .invalid("'\(text(start..<end))' is not a variable name", at: start) }
         return text(start..<end)
     }
 
     /// `cycle 'a', 'b'` or `cycle group: 'a', 'b'`.
-    func cycle(_ tag: TagItem) throws(TemplateFailure) -> Node {
+    func cycle(_ tag: TagItem) throws(TemplateOffsetError) -> Node {
         var parser = try expressions(tag.markup, inTag: true)
         guard !parser.atEnd else { throw .invalid("'cycle' needs values", at: tag.offset) }
         var firstStart = parser.current.start
@@ -48,11 +49,12 @@ extension TemplateParser {
         }
         try parser.expectEnd()
         // Unnamed cycles with the same values (as written) share their place.
-        return .cycle(Cycle(group: group ?? .unnamed(texts.joined(separator: "\u{0}")), values: values, offset: tag.offset))
+        return .cycle(
+            Cycle(group: group ?? .unnamed(texts.joined(separator: "\u{0}")), values: values, offset: tag.offset))
     }
 
     /// `increment name` and `decrement name`.
-    func counter(_ tag: TagItem) throws(TemplateFailure) -> Node {
+    func counter(_ tag: TagItem) throws(TemplateOffsetError) -> Node {
         var parser = try expressions(tag.markup, inTag: true)
         let name = try parser.expect(.identifier, "a counter name")
         try parser.expectEnd()
@@ -60,7 +62,7 @@ extension TemplateParser {
     }
 
     /// Braze's `abort_message('why')`, `abort_message()` or `abort_message`.
-    func abort(_ tag: TagItem) throws(TemplateFailure) -> Node {
+    func abort(_ tag: TagItem) throws(TemplateOffsetError) -> Node {
         var parser = try expressions(tag.markup, inTag: true)
         var message: Expression?
         if parser.current.kind == .openParen {
@@ -75,7 +77,7 @@ extension TemplateParser {
     }
 
     /// `{% # … %}`: each line after the first must start with `#` too.
-    func checkInlineComment(_ tag: TagItem) throws(TemplateFailure) {
+    func checkInlineComment(_ tag: TagItem) throws(TemplateOffsetError) {
         var lineStart: Int?
         for offset in tag.markup {
             let byte = bytes[offset]

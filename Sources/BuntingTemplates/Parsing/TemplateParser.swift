@@ -14,7 +14,7 @@ struct TemplateParser {
         self.limits = limits
     }
 
-    mutating func parseDocument() throws(TemplateFailure) -> [Node] {
+    mutating func parseDocument() throws(TemplateOffsetError) -> [Node] {
         var items = TemplateItems(bytes: bytes)
         let (nodes, stop) = try body(&items, stops: [])
         if let stop { throw unexpectedTag(stop) }
@@ -25,7 +25,7 @@ struct TemplateParser {
     /// the source (nil).
     mutating func body<Source: ParseItemSource>(
         _ source: inout Source, stops: Set<String>
-    ) throws(TemplateFailure) -> (nodes: [Node], stop: TagItem?) {
+    ) throws(TemplateOffsetError) -> (nodes: [Node], stop: TagItem?) {
         var nodes: [Node] = []
         while let item = try source.next() {
             switch item {
@@ -42,7 +42,10 @@ struct TemplateParser {
     }
 
     /// One tag, with its body for a block tag; nil for a comment.
-    private mutating func tag<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source) throws(TemplateFailure) -> Node? {
+    private mutating func tag<Source: ParseItemSource>(_ tag: TagItem, _ source: inout Source)
+        throws(TemplateOffsetError)
+        -> Node?
+    {
         switch tag.name {
         case "if", "unless": return try conditional(tag, &source)
         case "case": return try caseBlock(tag, &source)
@@ -52,7 +55,9 @@ struct TemplateParser {
         case "cycle": return try cycle(tag)
         case "increment", "decrement": return try counter(tag)
         case "echo":
-            if isEmpty(tag.markup) { return .output(FilteredExpression(base: .literal(.null), filters: []), offset: tag.offset) }
+            if isEmpty(tag.markup) {
+                return .output(FilteredExpression(base: .literal(.null), filters: []), offset: tag.offset)
+            }
             return .output(try filtered(tag.markup, inTag: true), offset: tag.offset)
         case "liquid": return try liquid(tag)
         case "comment":
@@ -77,7 +82,7 @@ struct TemplateParser {
     }
 
     /// Enters a block body, within `maxNesting`.
-    mutating func enterBlock(_ tag: TagItem) throws(TemplateFailure) {
+    mutating func enterBlock(_ tag: TagItem) throws(TemplateOffsetError) {
         depth += 1
         if depth > limits.maxNesting {
             throw .limit("blocks nested deeper than \(limits.maxNesting)", at: tag.offset)
@@ -88,13 +93,13 @@ struct TemplateParser {
 
     // MARK: - Markup
 
-    func expressions(_ markup: Range<Int>, inTag: Bool) throws(TemplateFailure) -> ExpressionParser {
+    func expressions(_ markup: Range<Int>, inTag: Bool) throws(TemplateOffsetError) -> ExpressionParser {
         let parser = try ExpressionParser(bytes: bytes, range: markup, inTag: inTag, maxNesting: limits.maxNesting)
         contentBlocks.note(parser)
         return parser
     }
 
-    func filtered(_ markup: Range<Int>, inTag: Bool) throws(TemplateFailure) -> FilteredExpression {
+    func filtered(_ markup: Range<Int>, inTag: Bool) throws(TemplateOffsetError) -> FilteredExpression {
         var parser = try expressions(markup, inTag: inTag)
         guard !parser.atEnd else { return FilteredExpression(base: .literal(.null), filters: []) }
         let expression = try parser.filtered()
@@ -126,9 +131,11 @@ struct TemplateParser {
     /// include from, and no HTML tables or change tracking to render.
     static let unsupportedTags: Set<String> = ["include", "render", "tablerow", "ifchanged"]
 
-    func unexpectedTag(_ tag: TagItem) -> TemplateFailure {
+    func unexpectedTag(_ tag: TagItem) -> TemplateOffsetError {
         if Self.networkTags.contains(tag.name) {
-            return .invalid("the tag '\(tag.name)' is refused: it would reach the network, and templates render offline", at: tag.offset)
+            return .invalid(
+                "the tag '\(tag.name)' is refused: it would reach the network, and templates render offline",
+                at: tag.offset)
         }
         if Self.unsupportedTags.contains(tag.name) {
             return .invalid("the tag '\(tag.name)' is not supported", at: tag.offset)
@@ -150,8 +157,10 @@ final class ContentBlockMentions {
         let tokens = parser.tokens
         guard tokens.count >= 3 else { return }
         for index in 0..<(tokens.count - 2)
-        where tokens[index].kind == .identifier && tokens[index + 1].kind == .dot && tokens[index + 2].kind == .attribute
-            && (index == 0 || tokens[index - 1].kind != .dot) && parser.text(tokens[index]) == "content_blocks" {
+        where tokens[index].kind == .identifier && tokens[index + 1].kind == .dot
+            && tokens[index + 2].kind == .attribute
+            && (index == 0 || tokens[index - 1].kind != .dot) && parser.text(tokens[index]) == "content_blocks"
+        {
             let name = parser.text(tokens[index + 2])
             if offsets[name] == nil { offsets[name] = tokens[index].start }
         }

@@ -4,7 +4,7 @@ extension Renderer {
     /// test, or an `or` after a true one, ends the condition with that
     /// answer (which is what grouping from the right gives), so the tests
     /// after it are not evaluated, nor their errors raised.
-    mutating func holds(_ condition: Condition) throws(TemplateFailure) -> Bool {
+    mutating func holds(_ condition: Condition) throws(TemplateOffsetError) -> Bool {
         var result = try holds(condition.first)
         for (join, test) in condition.rest {
             switch join {
@@ -18,7 +18,7 @@ extension Renderer {
 
     /// Each test costs a step, so that a condition of thousands of tests
     /// in a loop is charged for its work.
-    private mutating func holds(_ test: ConditionTest) throws(TemplateFailure) -> Bool {
+    private mutating func holds(_ test: ConditionTest) throws(TemplateOffsetError) -> Bool {
         switch test {
         case .truthy(let expression):
             try spend(1, at: 0)

@@ -3,7 +3,7 @@ import BuntingJSON
 /// Evaluating expressions: variables and their paths, attributes, content
 /// blocks, ranges and filters.
 extension Renderer {
-    mutating func evaluate(_ expression: FilteredExpression) throws(TemplateFailure) -> Value {
+    mutating func evaluate(_ expression: FilteredExpression) throws(TemplateOffsetError) -> Value {
         var value = try evaluate(expression.base)
         for call in expression.filters {
             try spend(1, at: call.offset)
@@ -12,7 +12,7 @@ extension Renderer {
         return value
     }
 
-    mutating func evaluate(_ expression: Expression) throws(TemplateFailure) -> Value {
+    mutating func evaluate(_ expression: Expression) throws(TemplateOffsetError) -> Value {
         switch expression {
         case .literal(let literal):
             return literal.value
@@ -52,7 +52,7 @@ extension Renderer {
 
     /// An end of a range: integers as they are, decimals truncated, strings
     /// read for their leading digits, nil as 0.
-    private func rangeEnd(_ value: Value, at offset: Int) throws(TemplateFailure) -> Int64 {
+    private func rangeEnd(_ value: Value, at offset: Int) throws(TemplateOffsetError) -> Int64 {
         switch value {
         case .integer(let number): return number
         case .float(let number):
@@ -71,7 +71,7 @@ extension Renderer {
     }
 
     /// Renders the named content block into a string, within its depth limit.
-    private mutating func contentBlock(_ name: String, at offset: Int) throws(TemplateFailure) -> String {
+    private mutating func contentBlock(_ name: String, at offset: Int) throws(TemplateOffsetError) -> String {
         guard let block = context.contentBlocks[name] else {
             throw .invalid("no content block named '\(name)'", at: offset)
         }
@@ -89,7 +89,7 @@ extension Renderer {
         } catch {
             output = outer
             let (line, column) = SourcePosition.lineAndColumn(of: error.offset, in: block.source)
-            throw TemplateFailure(
+            throw TemplateOffsetError(
                 error.reason, "in content block '\(name)' at \(line):\(column): \(error.message)", at: offset,
                 abortMessage: error.abortMessage)
         }
@@ -102,7 +102,7 @@ extension Renderer {
 
     /// Each step of a path costs a unit: a path of thousands of steps is
     /// work like any other.
-    mutating func follow(_ path: [PathSegment], from start: Value) throws(TemplateFailure) -> Value {
+    mutating func follow(_ path: [PathSegment], from start: Value) throws(TemplateOffsetError) -> Value {
         if path.count > 1 { try spend(path.count - 1, at: 0) }
         var value = start
         for segment in path {

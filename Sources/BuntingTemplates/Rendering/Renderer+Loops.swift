@@ -4,7 +4,7 @@ import BuntingJSON
 /// continue`), `reversed`, `else`, `forloop`, and each iteration charged to
 /// the step budget whatever its body.
 extension Renderer {
-    mutating func render(_ loop: ForLoop) throws(TemplateFailure) -> Interrupt? {
+    mutating func render(_ loop: ForLoop) throws(TemplateOffsetError) -> Interrupt? {
         let items = try loopItems(try evaluate(loop.collection), at: loop.nodeOffset)
         var from = 0
         switch loop.offset {
@@ -55,7 +55,7 @@ extension Renderer {
 
     /// What a `for` loop walks: an array's elements, an object's `[key,
     /// value]` pairs, a range's integers, a non-empty string once.
-    private mutating func loopItems(_ value: Value, at offset: Int) throws(TemplateFailure) -> LoopItems {
+    private mutating func loopItems(_ value: Value, at offset: Int) throws(TemplateOffsetError) -> LoopItems {
         switch value {
         case .array(let elements): return .elements(elements)
         case .object(let members):

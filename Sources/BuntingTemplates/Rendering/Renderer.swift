@@ -40,21 +40,21 @@ struct Renderer {
         self.limits = context.limits
     }
 
-    mutating func renderDocument(_ nodes: [Node]) throws(TemplateFailure) -> String {
+    mutating func renderDocument(_ nodes: [Node]) throws(TemplateOffsetError) -> String {
         // A `break` outside any loop ends the render, as in Shopify's Liquid.
         _ = try render(nodes)
         return output
     }
 
     /// Renders nodes in order; stops at a `break` or `continue` and hands it up.
-    mutating func render(_ nodes: [Node]) throws(TemplateFailure) -> Interrupt? {
+    mutating func render(_ nodes: [Node]) throws(TemplateOffsetError) -> Interrupt? {
         for node in nodes {
             if let interrupt = try render(node) { return interrupt }
         }
         return nil
     }
 
-    private mutating func render(_ node: Node) throws(TemplateFailure) -> Interrupt? {
+    private mutating func render(_ node: Node) throws(TemplateOffsetError) -> Interrupt? {
         steps += 1
         // The node's place is worked out only for the error.
         if steps > limits.maxSteps { try spend(0, at: node.offset) }
@@ -88,8 +88,8 @@ struct Renderer {
         case .interrupt(let interrupt, _):
             return interrupt == .breakLoop ? .breakLoop : .continueLoop
         case .abort(let message, let offset):
-            let text = try message.map { expression throws(TemplateFailure) in try evaluate(expression).text } ?? ""
-            throw TemplateFailure(
+            let text = try message.map { expression throws(TemplateOffsetError) in try evaluate(expression).text } ?? ""
+            throw TemplateOffsetError(
                 .aborted, text.isEmpty ? "aborted by abort_message" : "aborted by abort_message: \(text)", at: offset,
                 abortMessage: text)
         case .sequence(let nodes):
@@ -102,7 +102,7 @@ struct Renderer {
 
     /// Spends work units; past `maxSteps` the render stops.
     @inline(__always)
-    mutating func spend(_ units: Int, at offset: Int) throws(TemplateFailure) {
+    mutating func spend(_ units: Int, at offset: Int) throws(TemplateOffsetError) {
         steps += units
         if steps > limits.maxSteps {
             throw .limit("the render took more than \(limits.maxSteps) steps", at: offset)
@@ -111,12 +111,12 @@ struct Renderer {
 
     /// Spends a unit for each 16 bytes of string work past the first 16.
     @inline(__always)
-    mutating func spend(bytes count: Int, at offset: Int) throws(TemplateFailure) {
+    mutating func spend(bytes count: Int, at offset: Int) throws(TemplateOffsetError) {
         if count >= 16 { try spend(count / 16, at: offset) }
     }
 
     /// Counts bytes that `assign` or `capture` store.
-    mutating func store(bytes count: Int, at offset: Int) throws(TemplateFailure) {
+    mutating func store(bytes count: Int, at offset: Int) throws(TemplateOffsetError) {
         capturedBytes += count
         if capturedBytes > limits.maxCapturedBytes {
             throw .limit("assign and capture stored more than \(limits.maxCapturedBytes) bytes", at: offset)
@@ -125,7 +125,7 @@ struct Renderer {
 
     /// Checks the length of a string a filter built.
     @inline(__always)
-    func checkString(_ text: String, at offset: Int) throws(TemplateFailure) -> String {
+    func checkString(_ text: String, at offset: Int) throws(TemplateOffsetError) -> String {
         if text.utf8.count > limits.maxStringBytes {
             throw .limit("a filter would build a string of more than \(limits.maxStringBytes) bytes", at: offset)
         }
@@ -134,7 +134,7 @@ struct Renderer {
 
     /// Checks the length of an array a filter built (or a range).
     @inline(__always)
-    func checkLength(_ count: Int, at offset: Int) throws(TemplateFailure) {
+    func checkLength(_ count: Int, at offset: Int) throws(TemplateOffsetError) {
         if count > limits.maxArrayLength {
             throw .limit("an array would have more than \(limits.maxArrayLength) elements", at: offset)
         }
@@ -142,7 +142,7 @@ struct Renderer {
 
     // MARK: - Output
 
-    mutating func write(_ text: String, at offset: Int = 0) throws(TemplateFailure) {
+    mutating func write(_ text: String, at offset: Int = 0) throws(TemplateOffsetError) {
         output.append(text)
         if captureDepth > 0 {
             if capturedBytes + output.utf8.count > limits.maxCapturedBytes {
@@ -153,7 +153,7 @@ struct Renderer {
         }
     }
 
-    mutating func write(_ value: Value, at offset: Int) throws(TemplateFailure) {
+    mutating func write(_ value: Value, at offset: Int) throws(TemplateOffsetError) {
         switch value {
         case .string(let text): try write(text, at: offset)
         case .null: return
@@ -164,7 +164,9 @@ struct Renderer {
         }
     }
 
-    private mutating func capture(_ name: String, _ body: [Node], at offset: Int) throws(TemplateFailure) -> Interrupt? {
+    private mutating func capture(_ name: String, _ body: [Node], at offset: Int) throws(TemplateOffsetError)
+        -> Interrupt?
+    {
         let outer = output
         output = ""
         captureDepth += 1
@@ -179,7 +181,7 @@ struct Renderer {
 
     // MARK: - Small tags
 
-    private mutating func render(_ block: CaseBlock) throws(TemplateFailure) -> Interrupt? {
+    private mutating func render(_ block: CaseBlock) throws(TemplateOffsetError) -> Interrupt? {
         let subject = try evaluate(block.subject)
         var matched = false
         for arm in block.arms {
@@ -199,7 +201,7 @@ struct Renderer {
         return nil
     }
 
-    private mutating func render(_ cycle: Cycle) throws(TemplateFailure) {
+    private mutating func render(_ cycle: Cycle) throws(TemplateOffsetError) {
         let key: String
         switch cycle.group {
         case .named(let expression): key = "n" + (try evaluate(expression).groupKey)
@@ -212,7 +214,7 @@ struct Renderer {
         cycles[key] = position + 1 >= cycle.values.count ? 0 : position + 1
     }
 
-    private mutating func count(_ name: String, step: Int64, at offset: Int) throws(TemplateFailure) {
+    private mutating func count(_ name: String, step: Int64, at offset: Int) throws(TemplateOffsetError) {
         let current = counters[name] ?? 0
         let (next, overflow) = current.addingReportingOverflow(step)
         guard !overflow else { throw .limit("the counter '\(name)' went past 64 bits", at: offset) }

@@ -36,7 +36,8 @@ struct CivilTime: Equatable {
 
     /// Seconds after the epoch of this civil time read in `offset`.
     func unixSeconds(offset: Int) -> Int64 {
-        Self.days(year: year, month: month, day: day) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
+        Self.days(year: year, month: month, day: day) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+            - Int64(offset)
     }
 
     var daysSinceEpoch: Int64 { Self.days(year: year, month: month, day: day) }

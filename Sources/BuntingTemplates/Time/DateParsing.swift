@@ -20,7 +20,7 @@ enum DateParsing {
         guard let year = reader.number(maxDigits: 4), year.digits == 4 else { return nil }
         guard let separator = reader.take(anyOf: "-/") else { return nil }
         guard let month = reader.number(maxDigits: 2), reader.take(anyOf: String(separator)) != nil,
-              let day = reader.number(maxDigits: 2)
+            let day = reader.number(maxDigits: 2)
         else { return nil }
         var civil = CivilTime(year: year.value, month: Int(month.value), day: Int(day.value))
         var nanoseconds = 0
@@ -104,7 +104,8 @@ enum DateParsing {
     }
 
     static let months = [
-        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december",
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
+        "december",
     ]
     static let weekdays = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
 
@@ -116,8 +117,9 @@ enum DateParsing {
     }
 
     private static func make(_ civil: CivilTime, nanoseconds: Int, zone: Zone?) -> ZonedTime? {
-        guard (1...12).contains(civil.month), civil.day >= 1, civil.day <= CivilTime.daysInMonth(civil.month, year: civil.year),
-              civil.hour < 24, civil.minute < 60, civil.second <= 60
+        guard (1...12).contains(civil.month), civil.day >= 1,
+            civil.day <= CivilTime.daysInMonth(civil.month, year: civil.year),
+            civil.hour < 24, civil.minute < 60, civil.second <= 60
         else { return nil }
         let zone = zone ?? Zone(offset: 0, abbreviation: "UTC", isUTC: true)
         let seconds = civil.unixSeconds(offset: zone.offset)
@@ -173,7 +175,9 @@ private struct ScalarReader {
     /// `HH:MM[:SS[.fraction]]`.
     mutating func clock() -> (Int, Int, Int, Int)? {
         let start = position
-        guard let hour = number(maxDigits: 2), take(anyOf: ":") != nil, let minute = number(maxDigits: 2), minute.digits == 2 else {
+        guard let hour = number(maxDigits: 2), take(anyOf: ":") != nil, let minute = number(maxDigits: 2),
+            minute.digits == 2
+        else {
             position = start
             return nil
         }
@@ -220,15 +224,20 @@ private struct ScalarReader {
             }
             guard hours <= 18, minutes < 60 else { return .some(nil) }
             let offset = (sign == "-" ? -1 : 1) * Int(hours * 3600 + minutes * 60)
-            return .some(DateParsing.Zone(offset: offset, abbreviation: Strftime.offsetText(offset, colons: 0), isUTC: false))
+            return .some(
+                DateParsing.Zone(offset: offset, abbreviation: Strftime.offsetText(offset, colons: 0), isUTC: false))
         }
         guard let word = word() else { return nil }
-        let known: [String: Int] = ["z": 0, "utc": 0, "gmt": 0, "ut": 0, "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7]
+        let known: [String: Int] = [
+            "z": 0, "utc": 0, "gmt": 0, "ut": 0, "est": -5, "edt": -4, "cst": -6, "cdt": -5, "mst": -7, "mdt": -6,
+            "pst": -8, "pdt": -7,
+        ]
         guard let hours = known[word] else {
             position = start
             return nil
         }
         let isUTC = hours == 0
-        return .some(DateParsing.Zone(offset: hours * 3600, abbreviation: isUTC ? "UTC" : word.uppercased(), isUTC: isUTC))
+        return .some(
+            DateParsing.Zone(offset: hours * 3600, abbreviation: isUTC ? "UTC" : word.uppercased(), isUTC: isUTC))
     }
 }

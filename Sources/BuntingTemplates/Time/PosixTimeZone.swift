@@ -41,7 +41,7 @@ struct PosixTimeZone: Sendable {
             return
         }
         guard scanner.popFirst() == UInt8(ascii: ","), let start = Self.transition(&scanner),
-              scanner.popFirst() == UInt8(ascii: ","), let end = Self.transition(&scanner), scanner.isEmpty
+            scanner.popFirst() == UInt8(ascii: ","), let end = Self.transition(&scanner), scanner.isEmpty
         else { return nil }
         self.start = start
         self.end = end
@@ -52,7 +52,8 @@ struct PosixTimeZone: Sendable {
         let year = CivilTime(unixSeconds: seconds, offset: standard.offset).year
         let startsAt = Self.day(start.date, year: year) * 86_400 + Int64(start.time) - Int64(standard.offset)
         let endsAt = Self.day(end.date, year: year) * 86_400 + Int64(end.time) - Int64(daylight.offset)
-        let inDaylight = startsAt < endsAt
+        let inDaylight =
+            startsAt < endsAt
             ? (seconds >= startsAt && seconds < endsAt)
             : !(seconds >= endsAt && seconds < startsAt)
         return inDaylight ? daylight : standard
@@ -86,7 +87,8 @@ struct PosixTimeZone: Sendable {
             return name.isEmpty ? nil : name
         }
         var end = scanner.startIndex
-        while end < scanner.endIndex, ExpressionLexer.isIdentifierStart(scanner[end]), scanner[end] != UInt8(ascii: "_") {
+        while end < scanner.endIndex, ExpressionLexer.isIdentifierStart(scanner[end]), scanner[end] != UInt8(ascii: "_")
+        {
             end = scanner.index(after: end)
         }
         let name = String(decoding: scanner[..<end], as: UTF8.self)
@@ -143,8 +145,8 @@ struct PosixTimeZone: Sendable {
         case UInt8(ascii: "M"):
             scanner = scanner.dropFirst()
             guard let month = number(), scanner.popFirst() == UInt8(ascii: "."), let week = number(),
-                  scanner.popFirst() == UInt8(ascii: "."), let weekday = number(),
-                  (1...12).contains(month), (1...5).contains(week), (0...6).contains(weekday)
+                scanner.popFirst() == UInt8(ascii: "."), let weekday = number(),
+                (1...12).contains(month), (1...5).contains(week), (0...6).contains(weekday)
             else { return nil }
             date = .monthWeekDay(month: month, week: week, weekday: weekday)
         default:

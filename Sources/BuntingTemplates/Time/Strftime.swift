@@ -9,7 +9,8 @@ enum Strftime {
 
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     static let months = [
-        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
     ]
 
     static func format(_ format: String, _ time: ZonedTime, maxWidth: Int) -> Result<String, WidthTooLarge> {
@@ -105,7 +106,10 @@ enum Strftime {
             case "s": return .success(number(time.instant.seconds, digits: 1))
             case "Q":
                 let (millis, overflow) = time.instant.seconds.multipliedReportingOverflow(by: 1000)
-                return .success(number(overflow ? time.instant.seconds : millis + Int64(time.instant.nanoseconds / 1_000_000), digits: 1))
+                return .success(
+                    number(
+                        overflow ? time.instant.seconds : millis + Int64(time.instant.nanoseconds / 1_000_000),
+                        digits: 1))
             case "u": return .success(number(Int64(civil.weekday == 0 ? 7 : civil.weekday), digits: 1))
             case "w": return .success(number(Int64(civil.weekday), digits: 1))
             case "U": return .success(number(Int64((civil.dayOfYear - 1 + 7 - civil.weekday) / 7), digits: 2))

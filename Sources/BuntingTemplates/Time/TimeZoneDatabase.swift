@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BuntingRuntime
 import Synchronization
 
 /// IANA time zones by name, read from the system's TZif files (Debian's
@@ -26,7 +27,9 @@ enum TimeZoneDatabase {
         if let fixed = fixedOffset(name) { return fixed }
         guard isZoneName(name) else { return nil }
         if let cached = cache.withLock({ $0[name] }) { return cached }
-        guard let bytes = readFile(directory + name), let rules = TimeZoneRules.parse(bytes, name: name) else { return nil }
+        guard let bytes = readFile(directory + name), let rules = TimeZoneRules.parse(bytes, name: name) else {
+            return nil
+        }
         cache.withLock { zones in
             if zones.count >= cacheSize { zones.removeAll() }
             zones[name] = rules
@@ -39,8 +42,13 @@ enum TimeZoneDatabase {
     static func isZoneName(_ name: String) -> Bool {
         guard !name.isEmpty, name.utf8.count <= 64 else { return false }
         for part in name.split(separator: "/", omittingEmptySubsequences: false) {
-            guard let first = part.utf8.first, first != UInt8(ascii: "."), first != UInt8(ascii: "-") else { return false }
-            guard part.utf8.allSatisfy({ MarkupScanner.isWordByte($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") })
+            guard let first = part.utf8.first, first != UInt8(ascii: "."), first != UInt8(ascii: "-") else {
+                return false
+            }
+            guard
+                part.utf8.allSatisfy({
+                    MarkupScanner.isWordByte($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+")
+                })
             else { return false }
         }
         return true
@@ -61,21 +69,6 @@ enum TimeZoneDatabase {
     }
 
     private static func readFile(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= maxFileBytes else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var filled = 0
-        while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-            }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return nil }
-            filled += count
-        }
-        return bytes
+        try? FileDescriptorIO.readRegularFile(path, limit: maxFileBytes).get()
     }
 }

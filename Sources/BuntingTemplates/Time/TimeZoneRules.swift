@@ -16,7 +16,10 @@ final class TimeZoneRules: Sendable {
     private let types: [LocalTimeType]
     private let footer: PosixTimeZone?
 
-    init(name: String, isUTC: Bool, transitions: [Int64], typeIndices: [UInt8], types: [LocalTimeType], footer: PosixTimeZone?) {
+    init(
+        name: String, isUTC: Bool, transitions: [Int64], typeIndices: [UInt8], types: [LocalTimeType],
+        footer: PosixTimeZone?
+    ) {
         self.name = name
         self.isUTC = isUTC
         self.transitions = transitions
@@ -98,7 +101,8 @@ final class TimeZoneRules: Sendable {
             footer = PosixTimeZone(text)
         }
         let isUTC = types.count == 1 && types[0].offset == 0 && transitions.isEmpty
-        return TimeZoneRules(name: name, isUTC: isUTC, transitions: transitions, typeIndices: typeIndices, types: types, footer: footer)
+        return TimeZoneRules(
+            name: name, isUTC: isUTC, transitions: transitions, typeIndices: typeIndices, types: types, footer: footer)
     }
 }
 
@@ -118,7 +122,9 @@ private struct TZifReader {
     }
 
     mutating func header() -> Header? {
-        guard position + 44 <= bytes.count, bytes[position..<(position + 4)].elementsEqual("TZif".utf8) else { return nil }
+        guard position + 44 <= bytes.count, bytes[position..<(position + 4)].elementsEqual("TZif".utf8) else {
+            return nil
+        }
         let versionByte = bytes[position + 4]
         let version = versionByte == 0 ? 1 : Int(versionByte) - Int(UInt8(ascii: "0"))
         position += 20

@@ -32,7 +32,9 @@ final class ZonedTime: Sendable, CustomStringConvertible {
         guard unixTime.isFinite, abs(unixTime) < Self.maxSeconds else { return nil }
         let seconds = unixTime.rounded(.down)
         let nanoseconds = Int(((unixTime - seconds) * 1e9).rounded(.down))
-        self.init(instant: Instant(seconds: Int64(seconds), nanoseconds: min(nanoseconds, 999_999_999)), offset: 0, abbreviation: "UTC", isUTC: true)
+        self.init(
+            instant: Instant(seconds: Int64(seconds), nanoseconds: min(nanoseconds, 999_999_999)), offset: 0,
+            abbreviation: "UTC", isUTC: true)
     }
 
     convenience init?(unixSeconds seconds: Int64) {

@@ -18,7 +18,7 @@ final class EngineHarness {
 
     init(
         _ document: JSON, store: MemoryStore = MemoryStore(), withSink: Bool = true, localSource: Bool = true,
-        settleAtStart: Bool = true, sourceFailures: [SourceFailure] = [], stream: ScriptedStream? = nil,
+        settleAtStart: Bool = true, sourceFailures: [SourceError] = [], stream: ScriptedStream? = nil,
         worker: any Worker = InlineWorker(), configure: (inout Engine.Configuration) -> Void = { _ in }
     ) {
         loop = EventLoop(clock: clock)
@@ -34,7 +34,8 @@ final class EngineHarness {
         engine = Engine(
             configuration: configuration, loop: loop, worker: worker, source: source,
             compile: StaticDefinitions.compile, stream: stream, sink: withSink ? sink : nil, store: store,
-            random: SplitMix64(seed: 7)) { event in recorder.record(event) }
+            random: SplitMix64(seed: 7)
+        ) { event in recorder.record(event) }
         engine.start()
         if settleAtStart { loop.runPending() }
     }
@@ -133,8 +134,12 @@ final class EngineHarness {
 
     /// `[a,b]`: the ids in a channel's data (cards, flags, or placement:banner).
     static func items(_ data: JSON) -> String {
-        if let flags = data.arrayValue { return "[" + flags.compactMap { $0["id"]?.stringValue }.joined(separator: ",") + "]" }
-        if let cards = data["cards"]?.arrayValue { return "[" + cards.compactMap { $0["id"]?.stringValue }.joined(separator: ",") + "]" }
+        if let flags = data.arrayValue {
+            return "[" + flags.compactMap { $0["id"]?.stringValue }.joined(separator: ",") + "]"
+        }
+        if let cards = data["cards"]?.arrayValue {
+            return "[" + cards.compactMap { $0["id"]?.stringValue }.joined(separator: ",") + "]"
+        }
         if let banners = data.objectValue {
             return "[" + banners.map { "\($0.key):\($0.value["id"]?.stringValue ?? "?")" }.joined(separator: ",") + "]"
         }

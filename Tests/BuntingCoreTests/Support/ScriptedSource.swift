@@ -10,7 +10,7 @@ final class ScriptedSource: DefinitionsSource {
         var document: JSON
         var version = 1
         /// Failures returned by the next fetches, in order, before the document again.
-        var failures: [SourceFailure] = []
+        var failures: [SourceError] = []
         var fetches = 0
     }
 
@@ -37,7 +37,7 @@ final class ScriptedSource: DefinitionsSource {
         }
     }
 
-    func fail(_ failures: SourceFailure...) {
+    func fail(_ failures: SourceError...) {
         state.withLock { $0.failures += failures }
     }
 
@@ -54,7 +54,9 @@ final class ScriptedSource: DefinitionsSource {
 /// A sink that records what it accepted and can be told to fail.
 final class RecordingSink: AnalyticsSink {
     let location = "test://sink"
-    private let state = Mutex<(accepted: [AnalyticsEvent], failures: [SinkFailure], refusedItems: Set<String>, batches: Int)>(([], [], [], 0))
+    private let state = Mutex<
+        (accepted: [AnalyticsEvent], failures: [SinkError], refusedItems: Set<String>, batches: Int)
+    >(([], [], [], 0))
 
     var accepted: [AnalyticsEvent] { state.withLock { $0.accepted } }
     /// How many deliveries were attempted.
@@ -65,12 +67,12 @@ final class RecordingSink: AnalyticsSink {
         state.withLock { $0.refusedItems = itemIds }
     }
 
-    func fail(_ failures: SinkFailure...) {
+    func fail(_ failures: SinkError...) {
         state.withLock { $0.failures += failures }
     }
 
-    func deliver(_ events: [AnalyticsEvent]) throws(SinkFailure) {
-        let failure: SinkFailure? = state.withLock { state in
+    func deliver(_ events: [AnalyticsEvent]) throws(SinkError) {
+        let failure: SinkError? = state.withLock { state in
             state.batches += 1
             if !state.failures.isEmpty { return state.failures.removeFirst() }
             if events.contains(where: { state.refusedItems.contains($0.itemId) }) { return .refusedContent("HTTP 400") }

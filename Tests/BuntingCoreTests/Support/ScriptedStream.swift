@@ -51,7 +51,7 @@ final class ScriptedConnection: StreamConnection, @unchecked Sendable {
         report(.event(StreamEvent(type: type, data: Array(text.utf8))))
     }
 
-    func end(_ failure: RemoteFailure = .serverError("the server ended the stream")) { report(.ended(failure)) }
+    func end(_ failure: RemoteError = .serverError("the server ended the stream")) { report(.ended(failure)) }
 }
 
 /// A worker that holds the work it is given until the test releases it:
@@ -59,8 +59,14 @@ final class ScriptedConnection: StreamConnection, @unchecked Sendable {
 final class HeldWorker: Worker, @unchecked Sendable {
     private let held = Mutex<[@Sendable () -> Void]>([])
 
-    func run<Result: Sendable>(_ work: @escaping @Sendable () -> Result, then: @escaping @Sendable (Result) -> Void, on loop: EventLoop) {
-        held.withLock { $0.append { let result = work(); loop.post { then(result) } } }
+    func run<Result: Sendable>(
+        _ work: @escaping @Sendable () -> Result, then: @escaping @Sendable (Result) -> Void, on loop: EventLoop
+    ) {
+        held.withLock {
+            $0.append {
+                let result = work(); loop.post { then(result) }
+            }
+        }
     }
 
     var waiting: Int { held.withLock { $0.count } }

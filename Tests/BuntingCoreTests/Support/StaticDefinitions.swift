@@ -45,13 +45,15 @@ final class StaticDefinitions: CompiledDefinitions {
         entries("flags", for: subject).map { entry in
             FeatureFlag(
                 id: entry["id"]!.stringValue!, enabled: entry["enabled"]?.boolValue ?? true,
-                properties: entry["properties"]?.objectValue ?? [:], trackingString: entry["trackingString"]?.stringValue)
+                properties: entry["properties"]?.objectValue ?? [:],
+                trackingString: entry["trackingString"]?.stringValue)
         }
     }
 
     func banners(for subject: EvaluationSubject, at now: Double, excluding: Set<ExactString>) -> [ExactString: Banner] {
         var banners: [ExactString: Banner] = [:]
-        for entry in entries("banners", for: subject) where !excluding.contains(ExactString(entry["id"]!.stringValue!)) {
+        for entry in entries("banners", for: subject) where !excluding.contains(ExactString(entry["id"]!.stringValue!))
+        {
             let banner = Banner(
                 id: entry["id"]!.stringValue!, placementId: entry["placementId"]!.stringValue!,
                 html: entry["html"]?.stringValue ?? "", isControl: entry["isControl"]?.boolValue ?? false,
@@ -77,7 +79,9 @@ final class StaticDefinitions: CompiledDefinitions {
     func flagsChanged(since previous: any CompiledDefinitions) -> [String] {
         func entries(_ definitions: StaticDefinitions?) -> [String: JSON] {
             var byId: [String: JSON] = [:]
-            for entry in definitions?.document["flags"]?.arrayValue ?? [] { byId[entry["id"]?.stringValue ?? ""] = entry }
+            for entry in definitions?.document["flags"]?.arrayValue ?? [] {
+                byId[entry["id"]?.stringValue ?? ""] = entry
+            }
             return byId
         }
         let before = entries(previous as? StaticDefinitions)
@@ -96,8 +100,10 @@ final class StaticDefinitions: CompiledDefinitions {
     func contentCards(for subject: EvaluationSubject, at now: Double) -> [ContentCard] {
         entries("cards", for: subject).map { entry in
             ContentCard(
-                id: entry["id"]!.stringValue!, type: ContentCard.Kind(rawValue: entry["type"]?.stringValue ?? "classic")!,
-                title: entry["title"]?.stringValue, extras: entry["extras"]?.objectValue ?? [:], created: entry["created"]?.doubleValue ?? 0,
+                id: entry["id"]!.stringValue!,
+                type: ContentCard.Kind(rawValue: entry["type"]?.stringValue ?? "classic")!,
+                title: entry["title"]?.stringValue, extras: entry["extras"]?.objectValue ?? [:],
+                created: entry["created"]?.doubleValue ?? 0,
                 expiresAt: entry["expiresAt"]?.doubleValue, pinned: entry["pinned"]?.boolValue ?? false,
                 dismissible: entry["dismissible"]?.boolValue ?? true)
         }

@@ -20,7 +20,8 @@ final class BuntingClient: @unchecked Sendable {
     /// `arguments` override the matching `quickRetries` (an option may be given once).
     init(_ arguments: [String], environment: [String: String] = BuntingClient.environmentWithoutProxies) throws {
         var defaults: [String] = []
-        for index in stride(from: 0, to: Self.quickRetries.count, by: 2) where !arguments.contains(Self.quickRetries[index]) {
+        for index in stride(from: 0, to: Self.quickRetries.count, by: 2)
+        where !arguments.contains(Self.quickRetries[index]) {
             defaults += Self.quickRetries[index...(index + 1)]
         }
         process = try ServerProcess(framing: .ndjson, arguments: defaults + arguments, environment: environment)
@@ -38,7 +39,9 @@ final class BuntingClient: @unchecked Sendable {
         let id = JSON.integer(nextId)
         nextId += 1
         let reply = try process.request(method, params: params.map(JSON.object), id: id)
-        guard let result = reply["result"] else { throw HarnessError(description: "\(method) failed: \(reply.encodedString())") }
+        guard let result = reply["result"] else {
+            throw HarnessError(description: "\(method) failed: \(reply.encodedString())")
+        }
         return result
     }
 
@@ -58,7 +61,9 @@ final class BuntingClient: @unchecked Sendable {
     /// Waits for the events that follow the first `start` up to and including
     /// the first one `isLast` accepts; returns their summaries.
     func summaries(after start: Int, through isLast: @escaping (String) -> Bool) throws -> [String] {
-        let events = try waitForEvents(after: start, "the event that ends the sequence") { $0.map(Self.summary).contains(where: isLast) }
+        let events = try waitForEvents(after: start, "the event that ends the sequence") {
+            $0.map(Self.summary).contains(where: isLast)
+        }
         let lines = events.map(Self.summary)
         return Array(lines[...lines.firstIndex(where: isLast)!])
     }
@@ -102,11 +107,15 @@ func definitions(_ version: String, extraFlags: Int = 0) -> String {
     var flags: JSONObject = [
         "greeting": [
             "state": "ENABLED", "defaultVariant": "on",
-            "variants": ["on": ["enabled": true, "properties": ["text": ["type": "string", "value": .string(version)]]]],
-        ],
+            "variants": [
+                "on": ["enabled": true, "properties": ["text": ["type": "string", "value": .string(version)]]]
+            ],
+        ]
     ]
     for index in 0..<extraFlags {
-        flags["padding-\(index)"] = ["state": "ENABLED", "defaultVariant": "off", "variants": ["on": true, "off": false]]
+        flags["padding-\(index)"] = [
+            "state": "ENABLED", "defaultVariant": "off", "variants": ["on": true, "off": false],
+        ]
     }
     let document: JSON = [
         "channels": ["featureFlags": true, "banners": true, "contentCards": true],

@@ -62,7 +62,9 @@ final class FaultServer: @unchecked Sendable {
         try process.run()
         scheme = tls == nil ? "http" : "https"
         let first = try readLine()
-        guard let port = first["port"]?.integerValue.map(Int.init) else { throw HarnessError(description: "fault server said \(first.encodedString())") }
+        guard let port = first["port"]?.integerValue.map(Int.init) else {
+            throw HarnessError(description: "fault server said \(first.encodedString())")
+        }
         self.port = port
     }
 
@@ -86,10 +88,13 @@ final class FaultServer: @unchecked Sendable {
         return reply
     }
 
-    func setDocument(_ path: String, _ body: String, etag: String? = nil, lastModified: String? = nil,
-                     contentType: String? = nil, gzip: Bool = false, headers: JSONObject = [:]) throws {
+    func setDocument(
+        _ path: String, _ body: String, etag: String? = nil, lastModified: String? = nil,
+        contentType: String? = nil, gzip: Bool = false, headers: JSONObject = [:]
+    ) throws {
         var message: JSONObject = [
-            "op": "document", "path": .string(path), "body": .string(body), "gzip": .bool(gzip), "headers": .object(headers),
+            "op": "document", "path": .string(path), "body": .string(body), "gzip": .bool(gzip),
+            "headers": .object(headers),
         ]
         if let etag { message["etag"] = .string(etag) }
         if let lastModified { message["lastModified"] = .string(lastModified) }
@@ -122,9 +127,14 @@ final class FaultServer: @unchecked Sendable {
     /// Waits until `count` requests to `path` arrived in all; returns them all.
     @discardableResult
     func waitForRequests(_ path: String, count: Int) throws -> [Received] {
-        let reply = try command(["op": "wait", "path": .string(path), "count": .integer(Int64(count)), "timeout": .number(ServerProcess.deadline)])
+        let reply = try command([
+            "op": "wait", "path": .string(path), "count": .integer(Int64(count)),
+            "timeout": .number(ServerProcess.deadline),
+        ])
         let received = reply["requests"]?.arrayValue?.map(Received.init) ?? []
-        guard received.count >= count else { throw HarnessError(description: "only \(received.count) of \(count) requests reached \(path)") }
+        guard received.count >= count else {
+            throw HarnessError(description: "only \(received.count) of \(count) requests reached \(path)")
+        }
         return received
     }
 

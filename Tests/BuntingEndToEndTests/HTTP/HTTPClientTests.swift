@@ -9,7 +9,10 @@ import Testing
 @Suite struct HTTPClientTests {
     static let path = "/definitions.json"
 
-    func source(_ server: FaultServer, _ path: String = path, settings: HTTPSettings = HTTPSettings(), maxBytes: Int = HTTPSource.defaultMaxBytes) throws -> HTTPSource {
+    func source(
+        _ server: FaultServer, _ path: String = path, settings: HTTPSettings = HTTPSettings(),
+        maxBytes: Int = HTTPSource.defaultMaxBytes
+    ) throws -> HTTPSource {
         HTTPSource(url: try HTTPURL(server.url(path)), settings: settings, maxBytes: maxBytes)
     }
 
@@ -23,7 +26,9 @@ import Testing
         let server = try FaultServer()
         try server.setDocument(Self.path, "{}", etag: "W/\"abc\"", lastModified: "Sat, 01 Nov 2025 10:00:00 GMT")
         let source = try source(server)
-        guard case .fetched(let bytes, let version) = source.fetch(ifChangedSince: nil) else { Issue.record("not fetched"); return }
+        guard case .fetched(let bytes, let version) = source.fetch(ifChangedSince: nil) else {
+            Issue.record("not fetched"); return
+        }
         #expect(bytes == Array("{}".utf8))
         #expect(version == SourceVersion(etag: "W/\"abc\"", lastModified: "Sat, 01 Nov 2025 10:00:00 GMT"))
         guard case .unchanged = source.fetch(ifChangedSince: version) else { Issue.record("not unchanged"); return }
@@ -33,7 +38,9 @@ import Testing
     @Test func a304ToAnUnconditionalRequestIsAServerError() throws {
         let server = try FaultServer()
         try server.script(Self.path, [.status(304)])
-        guard case .failed(let failure) = try source(server).fetch(ifChangedSince: nil) else { Issue.record("not failed"); return }
+        guard case .failed(let failure) = try source(server).fetch(ifChangedSince: nil) else {
+            Issue.record("not failed"); return
+        }
         #expect(failure == .serverError("HTTP 304 to a request that was not conditional"))
     }
 
@@ -50,7 +57,9 @@ import Testing
         let server = try FaultServer()
         let document = definitions("v1", extraFlags: 50)
         try server.setDocument(Self.path, document, gzip: true)
-        guard case .fetched(let bytes, _) = try source(server).fetch(ifChangedSince: nil) else { Issue.record("not fetched"); return }
+        guard case .fetched(let bytes, _) = try source(server).fetch(ifChangedSince: nil) else {
+            Issue.record("not fetched"); return
+        }
         #expect(bytes == Array(document.utf8))
         #expect(try server.requests(Self.path).first?.header("Accept-Encoding")?.contains("gzip") == true)
     }
@@ -71,10 +80,12 @@ import Testing
         try server.setDocument("/moved.json", "{}")
         try server.setDocument("/elsewhere.json", "{}")
         // Same origin: followed with the headers. Another host name: followed without them.
-        try server.script(Self.path, [
-            .status(302, headers: ["Location": "/moved.json"]),
-            .status(301, headers: ["Location": .string("http://localhost:\(server.port)/elsewhere.json")]),
-        ])
+        try server.script(
+            Self.path,
+            [
+                .status(302, headers: ["Location": "/moved.json"]),
+                .status(301, headers: ["Location": .string("http://localhost:\(server.port)/elsewhere.json")]),
+            ])
         let source = try HTTPSource(url: HTTPURL(server.url(Self.path)), settings: keyed())
         guard case .fetched = source.fetch(ifChangedSince: nil) else { Issue.record("not fetched"); return }
         guard case .fetched = source.fetch(ifChangedSince: nil) else { Issue.record("not fetched"); return }
@@ -86,7 +97,9 @@ import Testing
     @Test func tooManyRedirectsAreAClientError() throws {
         let server = try FaultServer()
         try server.setFallback(Self.path, .status(302, headers: ["Location": .string(Self.path)]))
-        guard case .failed(let failure) = try source(server).fetch(ifChangedSince: nil) else { Issue.record("not failed"); return }
+        guard case .failed(let failure) = try source(server).fetch(ifChangedSince: nil) else {
+            Issue.record("not failed"); return
+        }
         #expect(failure == .clientError("HTTP 302 (redirect to \(server.url(Self.path)) not followed)"))
         #expect(try server.requests(Self.path).count == HTTPClient.maxRedirects + 1)
     }
@@ -98,7 +111,9 @@ import Testing
         let event = AnalyticsEvent(
             eventId: "e1", kind: .impression, channel: .featureFlags, itemId: "f", userId: nil, deviceId: "d",
             sessionId: nil, time: 1, item: [:])
-        #expect(throws: SinkFailure.clientError("HTTP 307 (redirect to \(server.url("/other")) not followed)")) { try sink.deliver([event]) }
+        #expect(throws: SinkError.clientError("HTTP 307 (redirect to \(server.url("/other")) not followed)")) {
+            try sink.deliver([event])
+        }
         #expect(try server.requests("/other").isEmpty)
     }
 

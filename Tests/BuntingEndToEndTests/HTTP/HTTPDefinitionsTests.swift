@@ -20,7 +20,9 @@ struct DefinitionsFixture {
     /// Scripts `answers`, asks for a manual refresh of feature flags, and
     /// returns the events through the one that ends the refresh (DATA_UPDATED,
     /// or an ERROR nobody retries), with the requests the server saw for it.
-    func refresh(_ answers: [FaultServer.Answer]) throws -> (events: [String], requests: [FaultServer.Received], raw: [JSON]) {
+    func refresh(_ answers: [FaultServer.Answer]) throws -> (
+        events: [String], requests: [FaultServer.Received], raw: [JSON]
+    ) {
         let before = try server.requests(Self.path).count
         try server.script(Self.path, answers)
         let start = bunting.events.count
@@ -31,7 +33,8 @@ struct DefinitionsFixture {
     }
 
     static func endsARefresh(_ summary: String) -> Bool {
-        summary.hasPrefix("DATA_UPDATED") || summary.hasSuffix("INTEGRATOR_MAY_RETRY") || summary.hasSuffix("DO_NOT_RETRY")
+        summary.hasPrefix("DATA_UPDATED") || summary.hasSuffix("INTEGRATOR_MAY_RETRY")
+            || summary.hasSuffix("DO_NOT_RETRY")
     }
 
     /// After a failed refresh: the cache is the one from before, and the
@@ -43,7 +46,9 @@ struct DefinitionsFixture {
         let total = try server.requests(Self.path).count
         let (events, _, _) = try refresh([])
         #expect(events == ["DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH"], sourceLocation: sourceLocation)
-        #expect(try server.requests(Self.path).count == total + 1, "a retry outlived the failure", sourceLocation: sourceLocation)
+        #expect(
+            try server.requests(Self.path).count == total + 1, "a retry outlived the failure",
+            sourceLocation: sourceLocation)
     }
 }
 
@@ -70,7 +75,11 @@ let serverErrorCycle = [
         let fixture = try DefinitionsFixture()
         try fixture.server.setDocument(DefinitionsFixture.path, definitions("v2"), etag: "\"v2\"")
         let (events, requests, _) = try fixture.refresh([.status(503)])
-        #expect(events == ["ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY", "DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH"])
+        #expect(
+            events == [
+                "ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY",
+                "DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH",
+            ])
         #expect(requests.count == 2)
         #expect(try fixture.bunting.greeting() == "v2")
     }
@@ -114,7 +123,11 @@ let serverErrorCycle = [
         let fixture = try DefinitionsFixture(["--retry-max-delay", "10"])
         try fixture.server.setDocument(DefinitionsFixture.path, definitions("v2"), etag: "\"v2\"")
         let (events, requests, raw) = try fixture.refresh([.status(429, headers: ["Retry-After": "1"])])
-        #expect(events == ["ERROR featureFlags RATE_LIMITED SDK_WILL_RETRY", "DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH"])
+        #expect(
+            events == [
+                "ERROR featureFlags RATE_LIMITED SDK_WILL_RETRY",
+                "DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH",
+            ])
         try #require(requests.count == 2)
         let until = try #require(raw[0]["rateLimitedUntil"]?.doubleValue)
         #expect(until >= requests[0].time + 1 && until < requests[0].time + 3)
@@ -131,7 +144,11 @@ let serverErrorCycle = [
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
         let header = formatter.string(from: Date(timeIntervalSince1970: date))
         let (events, requests, raw) = try fixture.refresh([.status(429, headers: ["Retry-After": .string(header)])])
-        #expect(events == ["ERROR featureFlags RATE_LIMITED SDK_WILL_RETRY", "DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH"])
+        #expect(
+            events == [
+                "ERROR featureFlags RATE_LIMITED SDK_WILL_RETRY",
+                "DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH",
+            ])
         #expect(raw[0]["rateLimitedUntil"]?.doubleValue == date)
         try #require(requests.count == 2)
         #expect(requests[1].time >= date - 0.01, "retried before Retry-After")
@@ -144,7 +161,11 @@ let serverErrorCycle = [
         let fixture = try DefinitionsFixture(["--retry-max-delay", "0.5"])
         try fixture.server.setDocument(DefinitionsFixture.path, definitions("v2"), etag: "\"v2\"")
         let (events, requests, raw) = try fixture.refresh([.status(429, headers: ["Retry-After": .string(retryAfter)])])
-        #expect(events == ["ERROR featureFlags RATE_LIMITED SDK_WILL_RETRY", "DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH"])
+        #expect(
+            events == [
+                "ERROR featureFlags RATE_LIMITED SDK_WILL_RETRY",
+                "DATA_UPDATED featureFlags MANUAL_SERVER_REFRESH",
+            ])
         try #require(requests.count == 2)
         let until = try #require(raw[0]["rateLimitedUntil"]?.doubleValue)
         #expect(until <= requests[0].time + 0.5 + 0.05, "rateLimitedUntil is the clamped time")
@@ -157,11 +178,12 @@ let serverErrorCycle = [
         let before = try fixture.bunting.snapshot()
         let limited = FaultServer.Answer.status(429, headers: ["Retry-After": "0"])
         let (events, requests, raw) = try fixture.refresh([limited, limited, limited])
-        #expect(events == [
-            "ERROR featureFlags RATE_LIMITED SDK_WILL_RETRY",
-            "ERROR featureFlags RATE_LIMITED SDK_WILL_RETRY",
-            "ERROR featureFlags RATE_LIMITED INTEGRATOR_MAY_RETRY",
-        ])
+        #expect(
+            events == [
+                "ERROR featureFlags RATE_LIMITED SDK_WILL_RETRY",
+                "ERROR featureFlags RATE_LIMITED SDK_WILL_RETRY",
+                "ERROR featureFlags RATE_LIMITED INTEGRATOR_MAY_RETRY",
+            ])
         #expect(raw.allSatisfy { $0["rateLimitedUntil"]?.isNumber == true })
         #expect(requests.count == 3)
         try fixture.expectCacheKeptAndRecovery(before)
@@ -183,11 +205,12 @@ let serverErrorCycle = [
         let fixture = try DefinitionsFixture()
         let before = try fixture.bunting.snapshot()
         let (events, requests, _) = try fixture.refresh([.status(401), .status(403), .status(401)])
-        #expect(events == [
-            "ERROR featureFlags CLIENT_ERROR SDK_WILL_RETRY",
-            "ERROR featureFlags CLIENT_ERROR SDK_WILL_RETRY",
-            "ERROR featureFlags CLIENT_ERROR DO_NOT_RETRY",
-        ])
+        #expect(
+            events == [
+                "ERROR featureFlags CLIENT_ERROR SDK_WILL_RETRY",
+                "ERROR featureFlags CLIENT_ERROR SDK_WILL_RETRY",
+                "ERROR featureFlags CLIENT_ERROR DO_NOT_RETRY",
+            ])
         #expect(requests.count == 3)
         try fixture.expectCacheKeptAndRecovery(before)
     }
@@ -211,7 +234,9 @@ let serverErrorCycle = [
     func dataThatCannotBeInterpretedIsNotRetried(what: String, contentType: String, body: String) throws {
         let fixture = try DefinitionsFixture()
         let before = try fixture.bunting.snapshot()
-        let (events, requests, _) = try fixture.refresh([.status(200, headers: ["Content-Type": .string(contentType)], body: body)])
+        let (events, requests, _) = try fixture.refresh([
+            .status(200, headers: ["Content-Type": .string(contentType)], body: body)
+        ])
         #expect(events == ["ERROR featureFlags INVALID_SERVER_DATA DO_NOT_RETRY"], "\(what)")
         #expect(requests.count == 1)
         try fixture.expectCacheKeptAndRecovery(before)
@@ -242,12 +267,13 @@ let serverErrorCycle = [
         #expect(try bunting.snapshot()["lastSyncAt"] == .null)
         try server.release()
         let events = try bunting.summaries(after: 0) { $0.hasPrefix("DATA_UPDATED") }
-        #expect(events == [
-            "ERROR featureFlags FEATURE_DISABLED SDK_WILL_RETRY",
-            "ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY",
-            "ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY",
-            "DATA_UPDATED featureFlags AUTO_SERVER_REFRESH",
-        ])
+        #expect(
+            events == [
+                "ERROR featureFlags FEATURE_DISABLED SDK_WILL_RETRY",
+                "ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY",
+                "ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY",
+                "DATA_UPDATED featureFlags AUTO_SERVER_REFRESH",
+            ])
         #expect(try server.requests(path).count == 3)
         #expect(try bunting.greeting() == "v1")
     }

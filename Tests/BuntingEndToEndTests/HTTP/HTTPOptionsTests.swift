@@ -40,13 +40,18 @@ import Testing
         var environment = BuntingClient.environmentWithoutProxies
         environment["http_proxy"] = "http://127.0.0.1:\(proxy.port)"
         let bunting = try BuntingClient(
-            ["--definitions", "http://definitions.invalid\(DefinitionsFixture.path)", "--sink", "http://collector.invalid/collect"],
+            [
+                "--definitions", "http://definitions.invalid\(DefinitionsFixture.path)", "--sink",
+                "http://collector.invalid/collect",
+            ],
             environment: environment)
         try bunting.startSynced()
         #expect(try bunting.greeting() == "v1")
         try bunting.call("logImpression", ["channel": "featureFlags", "id": "greeting"])
         #expect(try bunting.call("flush") == ["flushed": 1, "pending": 0])
-        #expect(try proxy.requests(DefinitionsFixture.path).first?.target == "http://definitions.invalid\(DefinitionsFixture.path)")
+        #expect(
+            try proxy.requests(DefinitionsFixture.path).first?.target
+                == "http://definitions.invalid\(DefinitionsFixture.path)")
         #expect(try proxy.requests("/collect").first?.target == "http://collector.invalid/collect")
     }
 
@@ -55,7 +60,9 @@ import Testing
         defer { certificate.remove() }
         let server = try FaultServer(tls: (certificate.certificate, certificate.key))
         try server.setDocument(DefinitionsFixture.path, definitions("v1"))
-        let bunting = try BuntingClient(["--definitions", server.url(DefinitionsFixture.path), "--ca-file", certificate.certificate])
+        let bunting = try BuntingClient([
+            "--definitions", server.url(DefinitionsFixture.path), "--ca-file", certificate.certificate,
+        ])
         try bunting.startSynced()
         #expect(try bunting.greeting() == "v1")
     }
@@ -101,7 +108,9 @@ import Testing
         let server = try FaultServer()
         let path = DefinitionsFixture.path
         try server.setDocument(path, definitions("v1"))
-        let bunting = try BuntingClient(["--definitions", server.url(path) + "?token=s3cr3t-value", "--log-level", "debug"])
+        let bunting = try BuntingClient([
+            "--definitions", server.url(path) + "?token=s3cr3t-value", "--log-level", "debug",
+        ])
         try bunting.startSynced()
         let location = try bunting.call("status")["definitions"]?["location"]?.stringValue ?? ""
         #expect(location.hasSuffix("?token=…"), "status shows \(location)")

@@ -58,9 +58,13 @@ import Testing
             events.contains { $0["reason"] == "MANUAL_SERVER_REFRESH" }
         }
         let manual = try #require(events.first { $0["reason"] == "MANUAL_SERVER_REFRESH" })
-        let texts = manual["cacheSnapshot"]?["featureFlags"]?.arrayValue?.compactMap { $0["properties"]?["text"]?["value"]?.stringValue }
+        let texts = manual["cacheSnapshot"]?["featureFlags"]?.arrayValue?.compactMap {
+            $0["properties"]?["text"]?["value"]?.stringValue
+        }
         #expect(texts == ["v2"], "the manual refresh saw \(texts ?? [])")
-        #expect(try fixture.server.requests(path).contains { $0.time >= asked }, "no request was sent after the refresh was asked")
+        #expect(
+            try fixture.server.requests(path).contains { $0.time >= asked },
+            "no request was sent after the refresh was asked")
         try fixture.bunting.process.expectPromptStatusAndTermination()
     }
 }

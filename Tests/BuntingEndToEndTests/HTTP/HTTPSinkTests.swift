@@ -13,7 +13,8 @@ struct SinkFixture {
     init(_ arguments: [String] = [], keepAlive: Bool = true, sink: String? = nil) throws {
         server = try FaultServer()
         try server.setKeepAlive(keepAlive)
-        bunting = try BuntingClient(["--sink", sink ?? server.url(Self.path), "--header", "Authorization: \(Self.secret)"] + arguments)
+        bunting = try BuntingClient(
+            ["--sink", sink ?? server.url(Self.path), "--header", "Authorization: \(Self.secret)"] + arguments)
         try bunting.startSynced()
     }
 
@@ -21,7 +22,9 @@ struct SinkFixture {
     /// returns the flush result, the events through the one that ends the
     /// delivery (FLUSHED, or an ERROR nobody retries), and the POSTs the
     /// collector saw.
-    func logAndFlush(_ answers: [FaultServer.Answer]) throws -> (result: JSON, events: [String], posts: [FaultServer.Received], raw: [JSON]) {
+    func logAndFlush(_ answers: [FaultServer.Answer]) throws -> (
+        result: JSON, events: [String], posts: [FaultServer.Received], raw: [JSON]
+    ) {
         let before = try server.requests(Self.path).count
         let start = bunting.events.count
         try bunting.call("logImpression", ["channel": "featureFlags", "id": "new-checkout"])
@@ -45,7 +48,9 @@ struct SinkFixture {
 
     /// After a failed delivery the event is still queued, and the next flush
     /// delivers it, with the same id.
-    func expectNothingLost(_ failedPosts: [FaultServer.Received], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectNothingLost(_ failedPosts: [FaultServer.Received], sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
         #expect(pending == 1, sourceLocation: sourceLocation)
         let start = bunting.events.count
         let result = try bunting.call("flush")
@@ -72,7 +77,8 @@ struct SinkFixture {
         let event = try #require(batch["events"]?[0])
         #expect(batch["events"]?.arrayValue?.count == 1)
         #expect(event["eventId"]?.stringValue?.count == 32)
-        #expect(event["kind"] == "impression" && event["channel"] == "featureFlags" && event["itemId"] == "new-checkout")
+        #expect(
+            event["kind"] == "impression" && event["channel"] == "featureFlags" && event["itemId"] == "new-checkout")
         #expect(event["userId"] == "alice" && event["time"]?.isNumber == true)
     }
 
@@ -80,9 +86,11 @@ struct SinkFixture {
         let fixture = try SinkFixture()
         let (result, events, posts, _) = try fixture.logAndFlush([.status(503)])
         #expect(result == ["flushed": 0, "pending": 1])
-        #expect(events == [
-            "IMPRESSION featureFlags ENQUEUED", "ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY", "IMPRESSION featureFlags FLUSHED",
-        ])
+        #expect(
+            events == [
+                "IMPRESSION featureFlags ENQUEUED", "ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY",
+                "IMPRESSION featureFlags FLUSHED",
+            ])
         try #require(posts.count == 2)
         #expect(try SinkFixture.eventIds(posts[0]) == SinkFixture.eventIds(posts[1]))
         #expect(fixture.pending == 0)
@@ -123,9 +131,11 @@ struct SinkFixture {
     @Test func rateLimitedWithRetryAfterWaitsForIt() throws {
         let fixture = try SinkFixture(["--retry-max-delay", "10"])
         let (_, events, posts, raw) = try fixture.logAndFlush([.status(429, headers: ["Retry-After": "1"])])
-        #expect(events == [
-            "IMPRESSION featureFlags ENQUEUED", "ERROR featureFlags RATE_LIMITED SDK_WILL_RETRY", "IMPRESSION featureFlags FLUSHED",
-        ])
+        #expect(
+            events == [
+                "IMPRESSION featureFlags ENQUEUED", "ERROR featureFlags RATE_LIMITED SDK_WILL_RETRY",
+                "IMPRESSION featureFlags FLUSHED",
+            ])
         try #require(posts.count == 2)
         let until = try #require(raw[1]["rateLimitedUntil"]?.doubleValue)
         #expect(until >= posts[0].time + 1 && until < posts[0].time + 3)
@@ -134,7 +144,9 @@ struct SinkFixture {
 
     @Test func rateLimitedWithoutAUsableRetryAfterIsAServerError() throws {
         let fixture = try SinkFixture()
-        let (_, events, posts, _) = try fixture.logAndFlush([.status(429), .status(429), .status(429, headers: ["Retry-After": "later"])])
+        let (_, events, posts, _) = try fixture.logAndFlush([
+            .status(429), .status(429), .status(429, headers: ["Retry-After": "later"]),
+        ])
         #expect(events == ["IMPRESSION featureFlags ENQUEUED"] + serverErrorCycle)
         try fixture.expectNothingLost(posts)
     }
@@ -142,12 +154,13 @@ struct SinkFixture {
     @Test func authenticationFailuresAreRetriedThenGivenUpWithTheEventsKept() throws {
         let fixture = try SinkFixture()
         let (_, events, posts, _) = try fixture.logAndFlush([.status(401), .status(403), .status(401)])
-        #expect(events == [
-            "IMPRESSION featureFlags ENQUEUED",
-            "ERROR featureFlags CLIENT_ERROR SDK_WILL_RETRY",
-            "ERROR featureFlags CLIENT_ERROR SDK_WILL_RETRY",
-            "ERROR featureFlags CLIENT_ERROR DO_NOT_RETRY",
-        ])
+        #expect(
+            events == [
+                "IMPRESSION featureFlags ENQUEUED",
+                "ERROR featureFlags CLIENT_ERROR SDK_WILL_RETRY",
+                "ERROR featureFlags CLIENT_ERROR SDK_WILL_RETRY",
+                "ERROR featureFlags CLIENT_ERROR DO_NOT_RETRY",
+            ])
         #expect(posts.count == 3)
         try fixture.expectNothingLost(posts)
     }
@@ -196,7 +209,9 @@ func closedPort() throws -> Int {
     address.sin_port = 0
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+        }
     }
     guard bound else { throw HarnessError(description: "cannot bind a loopback port") }
     return Int(UInt16(bigEndian: address.sin_port))

@@ -29,7 +29,9 @@ enum LoopbackHTTP {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = UInt16(port).bigEndian
         let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
         guard connected else {
             close(fd)
@@ -44,7 +46,10 @@ enum LoopbackHTTP {
         defer { close(fd) }
         var requests: [UInt8] = []
         for body in bodies {
-            requests += Array("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/json\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+            let head =
+                "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/json\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+            requests += Array(head.utf8)
             requests += body
         }
         let writer = Thread { [requests] in
@@ -67,7 +72,10 @@ enum LoopbackHTTP {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while statuses.count < bodies.count {
             let count = read(fd, &buffer, buffer.count)
-            guard count > 0 else { throw HarnessError(description: "the server closed after \(statuses.count) of \(bodies.count) answers") }
+            guard count > 0 else {
+                throw HarnessError(
+                    description: "the server closed after \(statuses.count) of \(bodies.count) answers")
+            }
             pending += buffer[..<count]
             while let answer = Self.answer(in: pending, from: start) {
                 statuses.append(answer.status)

@@ -20,37 +20,39 @@ final class Nginx: @unchecked Sendable {
     init(modules: [String] = [], locations: String = "") throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("bunting-nginx-\(UUID().uuidString)")
         for sub in ["www", "tmp"] {
-            try FileManager.default.createDirectory(at: directory.appendingPathComponent(sub), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent(sub), withIntermediateDirectories: true)
         }
         port = try closedPort()
         let dir = directory.path
         let loads = modules.map { "load_module /usr/lib/nginx/modules/\($0);\n" }.joined()
-        let config = loads + """
-            daemon off;
-            master_process off;
-            worker_processes 1;
-            pid \(dir)/nginx.pid;
-            error_log \(dir)/error.log warn;
-            events { worker_connections 256; }
-            http {
-                access_log \(dir)/access.log;
-                client_body_temp_path \(dir)/tmp/body;
-                proxy_temp_path \(dir)/tmp/proxy;
-                fastcgi_temp_path \(dir)/tmp/fastcgi;
-                uwsgi_temp_path \(dir)/tmp/uwsgi;
-                scgi_temp_path \(dir)/tmp/scgi;
-                types { application/json json; }
-                default_type application/octet-stream;
-                gzip on;
-                gzip_types application/json;
-                gzip_min_length 0;
-                server {
-                    listen 127.0.0.1:\(port);
-                    root \(dir)/www;
-            \(locations)
+        let config =
+            loads + """
+                daemon off;
+                master_process off;
+                worker_processes 1;
+                pid \(dir)/nginx.pid;
+                error_log \(dir)/error.log warn;
+                events { worker_connections 256; }
+                http {
+                    access_log \(dir)/access.log;
+                    client_body_temp_path \(dir)/tmp/body;
+                    proxy_temp_path \(dir)/tmp/proxy;
+                    fastcgi_temp_path \(dir)/tmp/fastcgi;
+                    uwsgi_temp_path \(dir)/tmp/uwsgi;
+                    scgi_temp_path \(dir)/tmp/scgi;
+                    types { application/json json; }
+                    default_type application/octet-stream;
+                    gzip on;
+                    gzip_types application/json;
+                    gzip_min_length 0;
+                    server {
+                        listen 127.0.0.1:\(port);
+                        root \(dir)/www;
+                \(locations)
+                    }
                 }
-            }
-            """
+                """
         try config.write(to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
         try start()
     }
@@ -60,7 +62,8 @@ final class Nginx: @unchecked Sendable {
         let installed = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
         process = Process()
         process.executableURL = URL(fileURLWithPath: installed ?? "/usr/bin/env")
-        process.arguments = (installed == nil ? ["nginx"] : []) + ["-p", dir, "-e", "\(dir)/error.log", "-c", "\(dir)/nginx.conf"]
+        process.arguments =
+            (installed == nil ? ["nginx"] : []) + ["-p", dir, "-e", "\(dir)/error.log", "-c", "\(dir)/nginx.conf"]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -100,8 +103,12 @@ final class Nginx: @unchecked Sendable {
         }
     }
 
-    var accessLog: String { (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? "" }
-    var errorLog: String { (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? "" }
+    var accessLog: String {
+        (try? String(contentsOf: directory.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+    }
+    var errorLog: String {
+        (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+    }
     var isRunning: Bool { process.isRunning }
 }
 
@@ -120,14 +127,17 @@ final class Nginx: @unchecked Sendable {
             do {
                 try bunting.startSynced()
             } catch {
-                throw HarnessError(description: "\(error); nginx running: \(nginx.isRunning); error.log: \(nginx.errorLog)")
+                throw HarnessError(
+                    description: "\(error); nginx running: \(nginx.isRunning); error.log: \(nginx.errorLog)")
             }
             #expect(try bunting.greeting() == "v1")
         }
         // Polls are conditional and cost nginx no body: wait for one (a user
         // change evaluates the definitions in memory and asks nothing).
         let deadline = Date().addingTimeInterval(30)
-        while !nginx.accessLog.contains("\"GET /definitions.json HTTP/1.1\" 304 ") && Date() < deadline { usleep(20_000) }
+        while !nginx.accessLog.contains("\"GET /definitions.json HTTP/1.1\" 304 ") && Date() < deadline {
+            usleep(20_000)
+        }
         let marks = fleet.map { $0.events.count }
         try nginx.publish("definitions.json", definitions("v2"), modified: now)
         for (bunting, mark) in zip(fleet, marks) {
@@ -138,7 +148,9 @@ final class Nginx: @unchecked Sendable {
         // nginx logs a request once it has finished it, which may be after
         // Bunting has read the body and told its client: wait for the lines.
         func fullFetches() -> Int {
-            nginx.accessLog.split(separator: "\n").filter { $0.contains("\"GET /definitions.json HTTP/1.1\" 200 ") }.count
+            nginx.accessLog.split(separator: "\n").filter {
+                $0.contains("\"GET /definitions.json HTTP/1.1\" 200 ")
+            }.count
         }
         let logDeadline = Date().addingTimeInterval(30)
         while fullFetches() < 2 * fleet.count && Date() < logDeadline { usleep(20_000) }

@@ -36,33 +36,35 @@ final class NchanStream: @unchecked Sendable {
         origin = try FaultServer()
         try origin.setDocument("/definitions.json", definitions("v1"), etag: "\"v1\"")
         let port = origin.port
-        nginx = try Nginx(modules: ["ngx_nchan_module.so"], locations: Self.fleetLocations + """
+        nginx = try Nginx(
+            modules: ["ngx_nchan_module.so"],
+            locations: Self.fleetLocations + """
 
-            # The same publisher for a burst: nginx closes a connection after 1,000 requests by default.
-            location = /definitions/publish-many {
-                nchan_publisher;
-                nchan_channel_id definitions;
-                nchan_message_buffer_length 1;
-                keepalive_requests 20000;
-                access_log off;
-            }
-            # A proxy that buffers the stream and never flushes: not a byte gets through.
-            location = /buffered/stream {
-                proxy_pass http://127.0.0.1:$server_port/definitions/stream;
-                proxy_http_version 1.1;
-                proxy_set_header Connection "";
-                proxy_buffering on;
-                proxy_ignore_headers X-Accel-Buffering;
-                proxy_buffer_size 64k;
-                proxy_buffers 4 64k;
-            }
-            # Answers the fault server scripts, through nginx as a stream server would be.
-            location /scripted/ {
-                proxy_pass http://127.0.0.1:\(port)/;
-                proxy_http_version 1.1;
-                proxy_buffering off;
-            }
-            """)
+                # The same publisher for a burst: nginx closes a connection after 1,000 requests by default.
+                location = /definitions/publish-many {
+                    nchan_publisher;
+                    nchan_channel_id definitions;
+                    nchan_message_buffer_length 1;
+                    keepalive_requests 20000;
+                    access_log off;
+                }
+                # A proxy that buffers the stream and never flushes: not a byte gets through.
+                location = /buffered/stream {
+                    proxy_pass http://127.0.0.1:$server_port/definitions/stream;
+                    proxy_http_version 1.1;
+                    proxy_set_header Connection "";
+                    proxy_buffering on;
+                    proxy_ignore_headers X-Accel-Buffering;
+                    proxy_buffer_size 64k;
+                    proxy_buffers 4 64k;
+                }
+                # Answers the fault server scripts, through nginx as a stream server would be.
+                location /scripted/ {
+                    proxy_pass http://127.0.0.1:\(port)/;
+                    proxy_http_version 1.1;
+                    proxy_buffering off;
+                }
+                """)
         // A first try of the stream that finds no server would be an outage of its own.
         try LoopbackHTTP.waitUntilListening(port: nginx.port)
     }
@@ -95,7 +97,9 @@ extension BuntingClient {
         while true {
             let stream = try call("status")["stream"] ?? .null
             if condition(stream) { return stream }
-            guard Date() < deadline else { throw HarnessError(description: "the stream never was \(what): \(stream.encodedString())") }
+            guard Date() < deadline else {
+                throw HarnessError(description: "the stream never was \(what): \(stream.encodedString())")
+            }
             usleep(10_000)
         }
     }
@@ -109,7 +113,8 @@ extension BuntingClient {
         try waitForEvents(after: mark, "greeting \(version)") { events in
             events.contains { event in
                 event["type"] == "DATA_UPDATED"
-                    && event["cacheSnapshot"]?["featureFlags"]?.arrayValue?.first?["properties"]?["text"]?["value"] == .string(version)
+                    && event["cacheSnapshot"]?["featureFlags"]?.arrayValue?.first?["properties"]?["text"]?["value"]
+                        == .string(version)
             }
         }
     }
@@ -136,7 +141,10 @@ extension BuntingClient {
         #expect(try nchan.publish(definitions("v2")) == 201)
         for (bunting, mark) in zip(fleet, marks) {
             _ = try bunting.waitForGreeting("v2", after: mark)
-            #expect(try bunting.summaries(after: mark) { $0.hasPrefix("DATA_UPDATED") } == ["DATA_UPDATED featureFlags AUTO_SERVER_REFRESH"])
+            #expect(
+                try bunting.summaries(after: mark) { $0.hasPrefix("DATA_UPDATED") } == [
+                    "DATA_UPDATED featureFlags AUTO_SERVER_REFRESH"
+                ])
             #expect(try bunting.greeting() == "v2")
         }
         // Pushed, not polled: each process read the URL once, at start.
@@ -154,9 +162,13 @@ extension BuntingClient {
         let mark = bunting.events.count
         nchan.nginx.kill()
         // Tries to connect again fail, one after another; one ERROR says so.
-        try bunting.waitForStream("tried again five times") { $0["reconnects"]?.integerValue ?? 0 >= 5 && $0["connected"] == false }
+        try bunting.waitForStream("tried again five times") {
+            $0["reconnects"]?.integerValue ?? 0 >= 5 && $0["connected"] == false
+        }
         #expect(bunting.errors(after: mark) == ["ERROR featureFlags SERVER_ERROR SDK_WILL_RETRY"])
-        #expect(bunting.events.dropFirst(mark).first { $0["type"] == "ERROR" }?["message"]?.stringValue?.contains("stream") == true)
+        #expect(
+            bunting.events.dropFirst(mark).first { $0["type"] == "ERROR" }?["message"]?.stringValue?.contains("stream")
+                == true)
         // Polling goes on while the stream is down.
         try nchan.origin.setDocument("/definitions.json", definitions("v2"), etag: "\"v2\"")
         _ = try bunting.waitForGreeting("v2", after: mark)
@@ -191,10 +203,14 @@ extension BuntingClient {
         let whole = "id: 7\ndata: \(definitions("v2"))\n\n"
         let half = "id: 8\ndata: {\"flags\": {\"greeting\""
         let streamHeaders: JSONObject = ["Content-Type": "text/event-stream"]
-        try nchan.origin.script("/half", [
-            FaultServer.Answer.status(200, headers: streamHeaders, body: whole + half).streamed,
-            FaultServer.Answer.status(200, headers: streamHeaders, body: "id: 9\ndata: \(definitions("v3"))\n\n").streamed,
-        ])
+        try nchan.origin.script(
+            "/half",
+            [
+                FaultServer.Answer.status(200, headers: streamHeaders, body: whole + half).streamed,
+                FaultServer.Answer.status(
+                    200, headers: streamHeaders, body: "id: 9\ndata: \(definitions("v3"))\n\n"
+                ).streamed,
+            ])
         let bunting = try nchan.bunting(stream: nchan.nginx.url("/scripted/half"), ["--stream-idle-timeout", "0.5"])
         let mark = 0
         _ = try bunting.waitForGreeting("v2", after: mark)
@@ -253,7 +269,10 @@ extension BuntingClient {
         nonisolated(unsafe) var statuses: [Int] = []
         nonisolated(unsafe) var publishError: (any Error)?
         Thread.detachNewThread {
-            do { statuses = try LoopbackHTTP.post(port: nchan.nginx.port, path: "/definitions/publish-many", bodies: bodies) } catch { publishError = error }
+            do {
+                statuses = try LoopbackHTTP.post(
+                    port: nchan.nginx.port, path: "/definitions/publish-many", bodies: bodies)
+            } catch { publishError = error }
             published.signal()
         }
         // The loop answers while the events pour in: asked every 20 ms until the publisher is done.
@@ -265,7 +284,9 @@ extension BuntingClient {
         }
         let seconds = Date().timeIntervalSince(started)
         if let publishError { throw publishError }
-        print("published \(count) documents in \(String(format: "%.2f", seconds)) s (\(Int(Double(count) / seconds)) a second); slowest status \(Int(slowest * 1000)) ms")
+        print(
+            "published \(count) documents in \(String(format: "%.2f", seconds)) s "
+                + "(\(Int(Double(count) / seconds)) a second); slowest status \(Int(slowest * 1000)) ms")
         #expect(statuses.allSatisfy { $0 == 201 })
         // Under a sanitizer every process runs several times slower (the
         // publisher manages about 1,200 a second): the time is printed, not held.
@@ -293,9 +314,10 @@ extension BuntingClient {
         try bunting.waitForStream("given both") { $0["events"] == 2 }
         try nchan.publish(definitions("v2"))
         let events = try bunting.waitForGreeting("v2", after: mark)
-        #expect(events.map(BuntingClient.summary) == [
-            "ERROR featureFlags INVALID_SERVER_DATA DO_NOT_RETRY", "DATA_UPDATED featureFlags AUTO_SERVER_REFRESH",
-        ])
+        #expect(
+            events.map(BuntingClient.summary) == [
+                "ERROR featureFlags INVALID_SERVER_DATA DO_NOT_RETRY", "DATA_UPDATED featureFlags AUTO_SERVER_REFRESH",
+            ])
         let stream = try bunting.call("status")["stream"]
         #expect(stream?["connected"] == true && stream?["reconnects"] == reconnects)
         try bunting.process.expectPromptStatusAndTermination()
@@ -307,9 +329,13 @@ extension BuntingClient {
         (200, "text/html", "ERROR featureFlags INVALID_SERVER_DATA DO_NOT_RETRY", "HTML page"),
         (404, "text/html", "ERROR featureFlags CLIENT_ERROR DO_NOT_RETRY", "HTTP 404"),
     ])
-    func aStreamURLThatAnswersHTMLOr404IsToldOnceAndPollingGoesOn(status: Int, type: String, error: String, cause: String) throws {
+    func aStreamURLThatAnswersHTMLOr404IsToldOnceAndPollingGoesOn(
+        status: Int, type: String, error: String, cause: String
+    ) throws {
         let nchan = try NchanStream()
-        let page = FaultServer.Answer.status(status, headers: ["Content-Type": .string(type)], body: "<!doctype html><html><body>Sign in</body></html>")
+        let page = FaultServer.Answer.status(
+            status, headers: ["Content-Type": .string(type)],
+            body: "<!doctype html><html><body>Sign in</body></html>")
         try nchan.origin.setFallback("/page", page)
         try nchan.origin.script("/page", [page.held])
         let bunting = try nchan.bunting(stream: nchan.nginx.url("/scripted/page"), ["--poll-interval", "0.2"])
@@ -331,12 +357,19 @@ extension BuntingClient {
     /// the payload; no --stream is given.
     @Test func aGrowthBookPayloadURLLeadsToItsStream() throws {
         let server = try FaultServer()
-        try server.setDocument("/api/features/sdk-test", definitions("v1"), etag: "\"v1\"", headers: ["x-sse-support": "enabled"])
-        try server.script("/sub/sdk-test", [
-            FaultServer.Answer.status(200, headers: ["Content-Type": "text/event-stream"],
-                                      body: ": hello\n\nevent: features\ndata: \(definitions("v2"))\n\n").held.streamed,
+        try server.setDocument(
+            "/api/features/sdk-test", definitions("v1"), etag: "\"v1\"", headers: ["x-sse-support": "enabled"])
+        try server.script(
+            "/sub/sdk-test",
+            [
+                FaultServer.Answer.status(
+                    200, headers: ["Content-Type": "text/event-stream"],
+                    body: ": hello\n\nevent: features\ndata: \(definitions("v2"))\n\n"
+                ).held.streamed
+            ])
+        let bunting = try BuntingClient([
+            "--definitions", server.url("/api/features/sdk-test"), "--poll-interval", "3600",
         ])
-        let bunting = try BuntingClient(["--definitions", server.url("/api/features/sdk-test"), "--poll-interval", "3600"])
         try bunting.startSynced()
         #expect(try bunting.greeting() == "v1")
         let mark = bunting.events.count
@@ -376,15 +409,21 @@ extension BuntingClient {
 
     /// The document limit holds for a file too: one over it is refused at start-up.
     @Test func aDefinitionsFileOverTheDocumentLimitIsRefused() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bunting-large-\(UUID().uuidString).json").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bunting-large-\(UUID().uuidString).json"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try definitions("large", extraFlags: 40).write(toFile: path, atomically: true, encoding: .utf8)
         let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(size > 2048)
-        let refused = try runBunting(["serve", "--storage", ":memory:", "--definitions", path, "--max-document-size", "2048"])
+        let refused = try runBunting([
+            "serve", "--storage", ":memory:", "--definitions", path, "--max-document-size", "2048",
+        ])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("cannot use the definitions"))
-        let served = try runBunting(["serve", "--storage", ":memory:", "--definitions", path, "--max-document-size", "\(size)"])
+        let served = try runBunting([
+            "serve", "--storage", ":memory:", "--definitions", path, "--max-document-size", "\(size)",
+        ])
         #expect(served.status == 0)
     }
 }

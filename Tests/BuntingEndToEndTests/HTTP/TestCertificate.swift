@@ -20,7 +20,9 @@ struct TestCertificate {
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
         openssl.waitUntilExit()
-        guard openssl.terminationStatus == 0 else { throw HarnessError(description: "openssl could not make a certificate") }
+        guard openssl.terminationStatus == 0 else {
+            throw HarnessError(description: "openssl could not make a certificate")
+        }
     }
 
     func remove() { try? FileManager.default.removeItem(at: directory) }

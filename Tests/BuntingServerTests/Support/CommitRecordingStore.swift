@@ -21,8 +21,12 @@ final class CommitRecordingStore: Store {
     func saveItemState(user: String, channel: Channel, itemId: String, state: ItemState) throws(StoreError) {
         try memory.saveItemState(user: user, channel: channel, itemId: itemId, state: state)
     }
-    func saveAttributes(user: String, attributes: JSONObject) throws(StoreError) { try memory.saveAttributes(user: user, attributes: attributes) }
-    func loadStickyDocuments(_ keys: [(name: String, value: String)]) -> [StickyDocument] { memory.loadStickyDocuments(keys) }
+    func saveAttributes(user: String, attributes: JSONObject) throws(StoreError) {
+        try memory.saveAttributes(user: user, attributes: attributes)
+    }
+    func loadStickyDocuments(_ keys: [(name: String, value: String)]) -> [StickyDocument] {
+        memory.loadStickyDocuments(keys)
+    }
     func saveStickyDocument(_ document: StickyDocument) throws(StoreError) { try memory.saveStickyDocument(document) }
     func wipe() throws(StoreError) { try memory.wipe() }
     func enqueue(_ event: AnalyticsEvent) throws(StoreError) {

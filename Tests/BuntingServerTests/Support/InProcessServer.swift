@@ -247,7 +247,9 @@ final class InProcessServer {
     func eventSummaries(from index: Int = 0) -> [String] {
         received.dropFirst(index).filter { $0["method"] == "event" }.compactMap { $0["params"] }.map { event in
             var parts = [event["type"]?.stringValue ?? "?", event["channel"]?.stringValue ?? "?"]
-            for key in ["reason", "retryState", "action"] { if let value = event[key]?.stringValue { parts.append(value) } }
+            for key in ["reason", "retryState", "action"] {
+                if let value = event[key]?.stringValue { parts.append(value) }
+            }
             return parts.joined(separator: " ")
         }
     }
@@ -283,9 +285,9 @@ final class TestDefinitionsSource: DefinitionsSource {
     private struct State {
         var bytes: [UInt8]
         var version = 1
-        var failures: [SourceFailure] = []
+        var failures: [SourceError] = []
         /// Every fetch fails so until the document is set again (a file removed, a server down).
-        var outage: SourceFailure?
+        var outage: SourceError?
         var fetches = 0
     }
 
@@ -310,12 +312,12 @@ final class TestDefinitionsSource: DefinitionsSource {
     }
 
     /// The next fetches fail, one failure each.
-    func fail(_ failures: SourceFailure...) {
+    func fail(_ failures: SourceError...) {
         state.withLock { $0.failures += failures }
     }
 
     /// Every fetch fails with `failure` until `setDocument` (a definitions file removed).
-    func failUntilReplaced(_ failure: SourceFailure) {
+    func failUntilReplaced(_ failure: SourceError) {
         state.withLock { $0.outage = failure }
     }
 
@@ -333,19 +335,19 @@ final class TestDefinitionsSource: DefinitionsSource {
 /// A sink that keeps what it accepted and can be told to fail.
 final class TestSink: AnalyticsSink {
     let location = "test://sink"
-    private let state = Mutex<(accepted: [AnalyticsEvent], failures: [SinkFailure])>(([], []))
+    private let state = Mutex<(accepted: [AnalyticsEvent], failures: [SinkError])>(([], []))
 
     var accepted: [AnalyticsEvent] { state.withLock { $0.accepted } }
 
     /// What it accepted as an NDJSON sink writes it, one object an event.
     var lines: [JSON] { accepted.map(\.sinkJSON) }
 
-    func fail(_ failures: SinkFailure...) {
+    func fail(_ failures: SinkError...) {
         state.withLock { $0.failures += failures }
     }
 
-    func deliver(_ events: [AnalyticsEvent]) throws(SinkFailure) {
-        let failure = state.withLock { state -> SinkFailure? in
+    func deliver(_ events: [AnalyticsEvent]) throws(SinkError) {
+        let failure = state.withLock { state -> SinkError? in
             if !state.failures.isEmpty { return state.failures.removeFirst() }
             state.accepted += events
             return nil

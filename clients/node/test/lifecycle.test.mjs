@@ -133,6 +133,18 @@ describe("a server that dies", () => {
   it("rejects the pending calls with its last stderr lines", async (t) => {
     const client = await spawnClient(t, { logLevel: "debug" });
     await client.status();
+    // The server logs from a thread of its own, so its first reply can come
+    // before its "serving" line: wait for the line before stopping it.
+    await new Promise((resolve, reject) => {
+      if (client.stderrLines.some((line) => line.includes("serving"))) return resolve();
+      const timer = setTimeout(() => reject(new Error("no 'serving' line on stderr within 5 s")), 5000);
+      client.on("stderr", function seen(line) {
+        if (!line.includes("serving")) return;
+        clearTimeout(timer);
+        client.off("stderr", seen);
+        resolve();
+      });
+    });
     process.kill(client.pid, "SIGSTOP");
     const pending = [client.status(), client.getFeatureFlag({ id: "beta" })];
     process.kill(client.pid, "SIGKILL");

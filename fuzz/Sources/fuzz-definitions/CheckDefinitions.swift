@@ -31,14 +31,18 @@ func checkDefinitions(_ bytes: UnsafeRawBufferPointer) {
     let text = Array(bytes)
     // Loading reads the document one section at a time: it must read every
     // text as jansson reads it whole.
-    require(Definitions.readInSections(text) == (try? JSON.parse(text)), "read in sections, the text reads otherwise than whole")
+    require(
+        Definitions.readInSections(text) == (try? JSON.parse(text)),
+        "read in sections, the text reads otherwise than whole")
     switch Definitions.load(text) {
     case .failure(let failure):
         require(!failure.problems.isEmpty, "a document refused without a problem")
         let lines = text.count { $0 == UInt8(ascii: "\n") } + 1
         for problem in failure.problems {
             require(isPointer(problem.pointer), "problem pointer \(problem.pointer)")
-            require(problem.line >= 0 && problem.line <= lines, "problem line \(problem.line) in a text of \(lines) lines")
+            require(
+                problem.line >= 0 && problem.line <= lines,
+                "problem line \(problem.line) in a text of \(lines) lines")
             require(!problem.message.isEmpty, "a problem without a message at \(problem.pointer)")
         }
     case .success(let definitions):
@@ -53,7 +57,10 @@ func checkDefinitions(_ bytes: UnsafeRawBufferPointer) {
 /// (`DeferredDefinitions`): each flag, read and compiled from its own text
 /// and what flags share, answers exactly as in the whole document.
 private func checkServedFromNote(_ text: [UInt8], _ definitions: Definitions) {
-    guard let deferred = DeferredDefinitions(bytes: text, problems: definitions.problems, strict: false, beginLoading: false) else {
+    guard
+        let deferred = DeferredDefinitions(
+            bytes: text, problems: definitions.problems, strict: false, beginLoading: false)
+    else {
         require(false, "a document that loads cannot be read member by member")
         return
     }
@@ -63,7 +70,9 @@ private func checkServedFromNote(_ text: [UInt8], _ definitions: Definitions) {
             for now in times {
                 let whole = definitions.encodedFlagResult(key, context: context, type: nil, at: now)
                 let alone = deferred.encodedFlagResult(key, context: context, type: nil, at: now)
-                require(alone.bytes == whole.bytes, "flag \(key.debugDescription) answers otherwise read alone than in its document")
+                require(
+                    alone.bytes == whole.bytes,
+                    "flag \(key.debugDescription) answers otherwise read alone than in its document")
             }
         }
     }
@@ -76,14 +85,18 @@ private func evaluate(_ definitions: Definitions, _ subject: EvaluationSubject, 
     let keys = Set(definitions.flagSet.flagKeys.map { ExactString($0) })
     var seen = Set<ExactString>()
     for flag in flags {
-        require(keys.contains(ExactString(flag.id)), "the channel lists \(flag.id), which is not a flag of the document")
+        require(
+            keys.contains(ExactString(flag.id)),
+            "the channel lists \(flag.id), which is not a flag of the document")
         require(seen.insert(ExactString(flag.id)).inserted, "the channel lists \(flag.id) twice")
     }
 
     let banners = definitions.banners(for: subject, at: now)
     require(definitions.banners(for: subject, at: now) == banners, "banners differ between two evaluations")
     for placement in banners.keys {
-        require(definitions.placementIds.contains { $0.sameBytes(as: placement.string) }, "a banner fills the unknown placement \(placement)")
+        require(
+            definitions.placementIds.contains { $0.sameBytes(as: placement.string) },
+            "a banner fills the unknown placement \(placement)")
     }
     let cards = definitions.contentCards(for: subject, at: now)
     require(definitions.contentCards(for: subject, at: now) == cards, "content cards differ between two evaluations")

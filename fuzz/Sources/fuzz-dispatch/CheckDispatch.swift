@@ -8,7 +8,8 @@ import FuzzSupport
 
 /// A small document with something in every channel, so that requests reach
 /// the engine's paths rather than stopping at "not found".
-private let document = Array("""
+private let document = Array(
+    """
     {"flags": {"f": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off",
                      "targeting": {"if": [{"==": [{"var": "tier"}, "gold"]}, "on", "off"]}}},
      "contentBlocks": {"sig": "-- {{${tier} | default: 'team'}}"},
@@ -16,8 +17,8 @@ private let document = Array("""
                  {"id": "g", "placementId": "p", "priority": 2, "properties": {},
                   "html": "{% if ${tier} != 'gold' %}{% abort_message('gold') %}{% endif %}Hi {{${name}}}"}],
      "contentCards": [{"id": "c", "type": "classic", "title": "T", "extras": {"feed": "inbox"}, "created": 1},
-                      {"id": "t", "type": "classic", "title": "Hi {{${name} | default: 'you'}}", "description": "{{content_blocks.${sig}}}",
-                       "extras": {"feed": "{{${tier}}}"}, "created": 2}]}
+                      {"id": "t", "type": "classic", "title": "Hi {{${name} | default: 'you'}}",
+                       "description": "{{content_blocks.${sig}}}", "extras": {"feed": "{{${tier}}}"}, "created": 2}]}
     """.utf8)
 
 /// A source that always holds `document`.
@@ -42,9 +43,12 @@ func checkDispatch(_ bytes: UnsafeRawBufferPointer) {
     let loop = EventLoop(clock: ManualClock())
     var exited = false
     let context = ServerContext(loop: loop, stopInput: {}) { _ in exited = true }
-    let assembly = ServerAssembly(context: context, parts: ServerAssembly.Parts(
-        worker: InlineWorker(), source: FixedSource(), compile: Definitions.compiler, sink: nil, store: MemoryStore(),
-        random: SplitMix64(seed: 1)))
+    let assembly = ServerAssembly(
+        context: context,
+        parts: ServerAssembly.Parts(
+            worker: InlineWorker(), source: FixedSource(), compile: Definitions.compiler, sink: nil,
+            store: MemoryStore(),
+            random: SplitMix64(seed: 1)))
     var written: [[UInt8]] = []
     let connection = RPCConnection(methods: assembly.table) { written.append($0.encoded) }
     context.attach(connection)
@@ -71,7 +75,9 @@ func checkDispatch(_ bytes: UnsafeRawBufferPointer) {
         let parsed = try? JSON.parse(message)
         require(parsed != nil, "a written message is not JSON: \(String(decoding: message.prefix(200), as: UTF8.self))")
         if let method = parsed?["method"]?.stringValue {
-            require(["event", "updates", "definitions"].contains(method), "a notification of an unknown method \(method)")
+            require(
+                ["event", "updates", "definitions"].contains(method),
+                "a notification of an unknown method \(method)")
         } else {
             replies += 1
         }

@@ -5,14 +5,18 @@ import FuzzSupport
 /// Limits far below the defaults, so that each input runs in well under a
 /// millisecond and the fuzzer reaches the limits themselves.
 private let limits = PayloadLimits(
-    maxPayloadBytes: 1 << 16, maxConditionDepth: 12, maxVariations: 64, maxPatternLength: 128, maxEvaluationSteps: 20_000)
+    maxPayloadBytes: 1 << 16, maxConditionDepth: 12, maxVariations: 64, maxPatternLength: 128,
+    maxEvaluationSteps: 20_000)
 /// A budget so small that most evaluations run out.
 private let starved = PayloadLimits(
     maxPayloadBytes: 1 << 16, maxConditionDepth: 12, maxVariations: 64, maxPatternLength: 128, maxEvaluationSteps: 12)
 
 /// Users the payload is evaluated for when the input gives none.
 private let users: [JSON] = [
-    ["id": "ada", "country": "NZ", "age": 36, "tags": ["beta", "news"], "version": "2.4.1", "email": "ada@example.com", "beta": true],
+    [
+        "id": "ada", "country": "NZ", "age": 36, "tags": ["beta", "news"], "version": "2.4.1",
+        "email": "ada@example.com", "beta": true,
+    ],
     ["deviceId": "d-1", "company": 7],
     [:],
 ]
@@ -46,8 +50,9 @@ func checkGrowthBook(_ bytes: UnsafeRawBufferPointer) {
     }
     for problem in payload.problems {
         let pointer = problem.pointer
-        require(pointer.resolve(in: payloadJSON) != nil || pointer.parent.flatMap { $0.resolve(in: payloadJSON) } != nil,
-                "problem pointer \(pointer) names nothing in the payload")
+        require(
+            pointer.resolve(in: payloadJSON) != nil || pointer.parent.flatMap { $0.resolve(in: payloadJSON) } != nil,
+            "problem pointer \(pointer) names nothing in the payload")
     }
     let starvedPayload = try? GrowthBookPayload(document: payloadJSON, limits: starved)
     let stable = stickyAssignmentsAreStable(payloadJSON)
@@ -65,7 +70,8 @@ func checkGrowthBook(_ bytes: UnsafeRawBufferPointer) {
 private func stickyAssignmentsAreStable(_ payload: JSON) -> Bool {
     var keys = Set<String>()
     for (featureKey, feature) in payload["features"]?.objectValue ?? JSONObject() {
-        for rule in feature["rules"]?.arrayValue ?? [] where rule["variations"] != nil || rule["contextualVariations"] != nil {
+        for rule in feature["rules"]?.arrayValue ?? []
+        where rule["variations"] != nil || rule["contextualVariations"] != nil {
             let key = rule["key"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? featureKey
             guard keys.insert(key).inserted else { return false }
             if (rule["minBucketVersion"]?.doubleValue ?? 0) > (rule["bucketVersion"]?.doubleValue ?? 0) { return false }
@@ -97,15 +103,22 @@ private func check(
                 require(false, "an experiment result without its experiment for \(result.key)")
                 continue
             }
-            require(outcome.inExperiment && outcome.passthrough == nil, "an experiment's value from outside it for \(result.key)")
+            require(
+                outcome.inExperiment && outcome.passthrough == nil,
+                "an experiment's value from outside it for \(result.key)")
             require(outcome.value == result.value, "the value is not the experiment's for \(result.key)")
             let count = experiment["variations"]?.arrayValue?.count ?? 0
-            require(outcome.variationId >= 0 && outcome.variationId < count, "variation \(outcome.variationId) of \(count)")
+            require(
+                outcome.variationId >= 0 && outcome.variationId < count,
+                "variation \(outcome.variationId) of \(count)")
         case .unknownFeature:
-            require(payload.brokenFeatureKeys.contains(result.key) || !payload.featureKeys.contains(result.key),
-                    "a compiled feature evaluated as unknown: \(result.key)")
+            require(
+                payload.brokenFeatureKeys.contains(result.key) || !payload.featureKeys.contains(result.key),
+                "a compiled feature evaluated as unknown: \(result.key)")
         default:
-            require(result.experimentResult == nil && result.experiment == nil, "an experiment on a \(result.source) result")
+            require(
+                result.experimentResult == nil && result.experiment == nil,
+                "an experiment on a \(result.source) result")
         }
         let encoded = result.json.encoded()
         require((try? JSON.parse(encoded)) == result.json, "a result does not survive encoding")
@@ -127,7 +140,8 @@ private func check(
         var saved: [String: StickyAssignmentsDocument] = [:]
         for document in (documents ?? []) + first.changed { saved[document.key] = document }
         let again = evaluate(payload, context, Array(saved.values))
-        for (later, earlier) in zip(again.results, first.results) where !later.exhaustedBudget && !earlier.exhaustedBudget {
+        for (later, earlier) in zip(again.results, first.results)
+        where !later.exhaustedBudget && !earlier.exhaustedBudget {
             require(later.value == earlier.value, "\(later.key) changes value once its sticky documents are saved")
         }
         require(again.changed.isEmpty, "saved sticky documents change again")
@@ -140,10 +154,13 @@ private struct Evaluation {
     let changed: [StickyAssignmentsDocument]
 }
 
-private func evaluate(_ payload: GrowthBookPayload, _ context: EvaluationContext, _ documents: [StickyAssignmentsDocument]?) -> Evaluation {
+private func evaluate(
+    _ payload: GrowthBookPayload, _ context: EvaluationContext, _ documents: [StickyAssignmentsDocument]?
+) -> Evaluation {
     var evaluator = GrowthBookEvaluator(payload: payload, context: context, stickyDocuments: documents)
     let results = evaluator.evaluateAll() + [evaluator.evaluateFeature("no-such-feature")]
-    return Evaluation(results: results, exposures: evaluator.takeExposures(), changed: evaluator.takeChangedStickyDocuments())
+    return Evaluation(
+        results: results, exposures: evaluator.takeExposures(), changed: evaluator.takeChangedStickyDocuments())
 }
 
 private func unpack(_ document: JSON) -> (JSON, [EvaluationContext], [StickyAssignmentsDocument]?) {
@@ -158,7 +175,8 @@ private func unpack(_ document: JSON) -> (JSON, [EvaluationContext], [StickyAssi
     }
     let attributes = members["attributes"].flatMap { $0.objectValue != nil ? $0 : nil }
     let context = EvaluationContext(
-        attributes: attributes ?? .object(JSONObject()), url: members["url"]?.stringValue ?? "", forcedVariations: forced)
+        attributes: attributes ?? .object(JSONObject()), url: members["url"]?.stringValue ?? "",
+        forcedVariations: forced)
     let documents = members["stickyDocs"]?.arrayValue?.compactMap(StickyAssignmentsDocument.init(json:))
     return (payload, [context], documents)
 }

@@ -15,7 +15,9 @@ func checkJSON(_ bytes: UnsafeRawBufferPointer) {
         value = try JSON.parse(bytes)
     } catch {
         require(!error.message.isEmpty, "a parse error without a message")
-        require(error.position >= 0 && error.position <= bytes.count, "error position \(error.position) outside the input")
+        require(
+            error.position >= 0 && error.position <= bytes.count,
+            "error position \(error.position) outside the input")
         return
     }
 
@@ -78,7 +80,9 @@ private func checkMemberSpans(_ bytes: UnsafeRawBufferPointer) {
     require(spans.map(\.key) == whole.keys, "member spans give other keys than jansson")
     for (span, member) in zip(spans, whole) {
         let value = try? JSON.parse(UnsafeRawBufferPointer(rebasing: bytes[span.value]))
-        require(value?.encoded() == member.value.encoded(), "the span of member \(span.key.debugDescription) parses to another value")
+        require(
+            value?.encoded() == member.value.encoded(),
+            "the span of member \(span.key.debugDescription) parses to another value")
     }
 }
 

@@ -40,7 +40,9 @@ func checkJSONLogic(_ bytes: UnsafeRawBufferPointer) {
     if case .success(let value) = outcome {
         require(!containsNonFinite(value), "the result holds a non-finite number")
         let encoded = value.encoded()
-        require((try? JSON.parse(encoded)) == value, "the result does not survive encoding: \(value.encodedString().prefix(200))")
+        require(
+            (try? JSON.parse(encoded)) == value,
+            "the result does not survive encoding: \(value.encodedString().prefix(200))")
     }
 
     let satisfied = Result { () throws(RuleEvaluationError) -> Bool in
@@ -52,10 +54,14 @@ func checkJSONLogic(_ bytes: UnsafeRawBufferPointer) {
         // rule computed must not have been null.
         let strictlyNull = JSON.object(["===": .array([rule, .null])])
         if let check = try? JSONLogicRule(strictlyNull, evaluators: evaluators, fractionalHashing: hashing) {
-            require(evaluate(check, data, flagd) == .success(.bool(false)), "isSatisfied says true where the value is null")
+            require(
+                evaluate(check, data, flagd) == .success(.bool(false)),
+                "isSatisfied says true where the value is null")
         }
     case (.success(let value), .success(let truthy)):
-        require(value.isTruthy == truthy, "isSatisfied says \(truthy) for the value \(value.encodedString().prefix(200))")
+        require(
+            value.isTruthy == truthy,
+            "isSatisfied says \(truthy) for the value \(value.encodedString().prefix(200))")
     case (.success, .failure(let error)) where !isLimit(error):
         require(false, "isSatisfied failed with \(error) where evaluate succeeded")
     case (.failure(let error), .success) where !isLimit(error):
@@ -64,12 +70,18 @@ func checkJSONLogic(_ bytes: UnsafeRawBufferPointer) {
         break
     }
 
-    if let shallow = try? JSONLogicRule(rule, evaluators: evaluators, fractionalHashing: hashing, maxDepth: shallowDepth) {
-        require(evaluate(shallow, data, flagd) == outcome, "the rule compiled with a low depth limit evaluates differently")
+    if let shallow = try? JSONLogicRule(
+        rule, evaluators: evaluators, fractionalHashing: hashing, maxDepth: shallowDepth)
+    {
+        require(
+            evaluate(shallow, data, flagd) == outcome,
+            "the rule compiled with a low depth limit evaluates differently")
     }
 }
 
-private func evaluate(_ rule: JSONLogicRule, _ data: JSON, _ flagd: FlagdProperties) -> Result<JSON, RuleEvaluationError> {
+private func evaluate(_ rule: JSONLogicRule, _ data: JSON, _ flagd: FlagdProperties) -> Result<
+    JSON, RuleEvaluationError
+> {
     Result { () throws(RuleEvaluationError) -> JSON in try rule.evaluate(data, flagd: flagd, limits: limits) }
 }
 

@@ -24,7 +24,9 @@ func checkLiquid(_ bytes: UnsafeRawBufferPointer) {
     let split = bytes.firstIndex(of: 0) ?? bytes.count
     let source = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<split]), as: UTF8.self)
     var data = JSONObject()
-    if split < bytes.count, case .object(let object)? = try? JSON.parse(UnsafeRawBufferPointer(rebasing: bytes[(split + 1)...])) {
+    if split < bytes.count,
+        case .object(let object)? = try? JSON.parse(UnsafeRawBufferPointer(rebasing: bytes[(split + 1)...]))
+    {
         data = object
     }
     let attributes = data["attributes"]?.objectValue ?? JSONObject()
@@ -40,7 +42,8 @@ func checkLiquid(_ bytes: UnsafeRawBufferPointer) {
 
     var blocks = ContentBlocks()
     blocks["self"] = template
-    let context = RenderContext(attributes: attributes, data: data, userId: "fuzz", now: 1_773_480_413.5, contentBlocks: blocks, limits: small)
+    let context = RenderContext(
+        attributes: attributes, data: data, userId: "fuzz", now: 1_773_480_413.5, contentBlocks: blocks, limits: small)
     let first = outcome(template, context)
     let second = outcome(template, context)
     require(first == second, "two renders of one template differ")

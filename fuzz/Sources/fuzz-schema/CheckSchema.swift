@@ -47,7 +47,10 @@ func checkSchema(_ bytes: UnsafeRawBufferPointer) {
                 require(false, "no source location for \(violation.instanceLocation)")
                 return
             }
-            require(startsValue(of: value, at: location.offset, in: text), "location \(location) of \(violation.instanceLocation) in \(String(decoding: text.prefix(200), as: UTF8.self))")
+            require(
+                startsValue(of: value, at: location.offset, in: text),
+                "location \(location) of "
+                    + "\(violation.instanceLocation) in \(String(decoding: text.prefix(200), as: UTF8.self))")
         }
     }
 }
@@ -67,7 +70,9 @@ private func checkLocations(of document: JSON, in text: [UInt8]) {
             require(false, "no source location for \(pointer)")
             return
         }
-        require(startsValue(of: value, at: location.offset, in: text), "location \(location) of \(pointer) starts no \(kind(of: value))")
+        require(
+            startsValue(of: value, at: location.offset, in: text),
+            "location \(location) of \(pointer) starts no \(kind(of: value))")
         switch value {
         case .array(let elements):
             for (index, element) in elements.enumerated() { pending.append((pointer.appending(index), element)) }

@@ -6,7 +6,7 @@ protocol AnalyticsQueueDelegate: AnyObject {
     var isSDKEnabled: Bool { get }
     /// ENQUEUED or FLUSHED of one event, to the subscriptions it concerns.
     func sendAnalytics(_ channel: Channel, _ notice: AnalyticsNotice)
-    func sendError(_ channel: Channel, _ error: ChannelError)
+    func sendError(_ channel: Channel, _ error: ChannelProblem)
 }
 
 /// A `flush` waiting for the sink: how many of its events went out so far.
@@ -101,7 +101,10 @@ final class AnalyticsQueue: @unchecked Sendable {
         }
         log.warning("analytics queue full (\(maxQueuedEvents) events): dropped the \(dropped.count) oldest")
         for channel in Self.channels(of: dropped) {
-            delegate?.sendError(channel, ChannelError(.clientError, .doNotRetry, message: "analytics queue full: dropped the oldest events"))
+            delegate?.sendError(
+                channel,
+                ChannelProblem(.clientError, .doNotRetry, message: "analytics queue full: dropped the oldest events")
+            )
         }
     }
 
@@ -147,7 +150,8 @@ final class AnalyticsQueue: @unchecked Sendable {
         flushTimer = loop.schedule(after: flushInterval) { [self] in
             if let until = periodicFlushWaitsUntil, loop.clock.monotonicTime() < until {
                 // The sink asked to be left alone until then.
-            } else if store.queuedEventCount > 0 && !inFlight && retryTimer == nil && (delegate?.isSDKEnabled ?? false) {
+            } else if store.queuedEventCount > 0 && !inFlight && retryTimer == nil && (delegate?.isSDKEnabled ?? false)
+            {
                 periodicFlushWaitsUntil = nil
                 flush(all: true) { _, _ in }
             }
@@ -164,21 +168,23 @@ final class AnalyticsQueue: @unchecked Sendable {
     private func deliver(_ batch: [AnalyticsEvent]) {
         guard let sink else { return }
         inFlight = true
-        worker.run({ () -> SinkFailure? in
-            do throws(SinkFailure) {
-                try sink.deliver(batch)
-                return nil
-            } catch {
-                return error
-            }
-        }, then: { [self] failure in
-            inFlight = false
-            if let failure {
-                batchFailed(batch, failure)
-            } else {
-                batchAccepted(batch)
-            }
-        }, on: loop)
+        worker.run(
+            { () -> SinkError? in
+                do throws(SinkError) {
+                    try sink.deliver(batch)
+                    return nil
+                } catch {
+                    return error
+                }
+            },
+            then: { [self] failure in
+                inFlight = false
+                if let failure {
+                    batchFailed(batch, failure)
+                } else {
+                    batchAccepted(batch)
+                }
+            }, on: loop)
     }
 
     private func batchAccepted(_ batch: [AnalyticsEvent]) {
@@ -206,14 +212,16 @@ final class AnalyticsQueue: @unchecked Sendable {
 
     /// The sink refused: ERROR to each channel in the batch, answer waiting
     /// flushes, and retry later unless the failure says not to.
-    private func batchFailed(_ batch: [AnalyticsEvent], _ received: SinkFailure) {
+    private func batchFailed(_ batch: [AnalyticsEvent], _ received: SinkError) {
         // A Retry-After is taken up to --retry-max-delay from now (see DefinitionsFetcher).
         let failure = received.clampingRetryAfter(to: now + retry.maxDelay)
         if case .refusedContent = failure {
             // The sink refused what the batch holds: find the events it refuses.
             if isolation == nil {
-                log.info("the analytics sink \(sink?.location ?? "") refused a batch of \(batch.count) (\(failure.message)); "
-                    + "sending it in smaller parts to find the events it refuses")
+                log.info(
+                    "the analytics sink \(sink?.location ?? "") refused "
+                        + "a batch of \(batch.count) (\(failure.message)); "
+                        + "sending it in smaller parts to find the events it refuses")
                 isolation = BatchIsolation(failure: failure)
             }
             if batch.count > 1 {
@@ -230,9 +238,11 @@ final class AnalyticsQueue: @unchecked Sendable {
         let willRetry = failure.isRetried && retry.retries(afterFailedTries: failedTries)
         let until = failure.retryAfter
         for channel in Self.channels(of: batch) {
-            delegate?.sendError(channel, ChannelError(
-                failure.errorReason, willRetry ? .sdkWillRetry : failure.givenUpState, rateLimitedUntil: until,
-                message: "analytics not delivered: \(failure.message)"))
+            delegate?.sendError(
+                channel,
+                ChannelProblem(
+                    failure.errorReason, willRetry ? .sdkWillRetry : failure.givenUpState, rateLimitedUntil: until,
+                    message: "analytics not delivered: \(failure.message)"))
         }
         finishRequests()
         if willRetry {
@@ -258,8 +268,11 @@ final class AnalyticsQueue: @unchecked Sendable {
         let flushed = flushedAwaitingReply
         flushedAwaitingReply.removeAll()
         for event in flushed {
-            delegate?.sendAnalytics(event.channel, AnalyticsNotice(
-                kind: event.kind, action: .flushed, eventId: event.eventId, item: event.item, buttonId: event.buttonId))
+            delegate?.sendAnalytics(
+                event.channel,
+                AnalyticsNotice(
+                    kind: event.kind, action: .flushed, eventId: event.eventId, item: event.item,
+                    buttonId: event.buttonId))
         }
     }
 
@@ -282,11 +295,16 @@ final class AnalyticsQueue: @unchecked Sendable {
                 log.error("cannot drop refused events: \(error.message)")
             }
             for event in isolation.suspects {
-                log.warning("the analytics sink refused event \(event.eventId) (\(event.kind.rawValue) of \(event.itemId)): "
-                    + "\(isolation.failure.message); it is dropped")
-                delegate?.sendError(event.channel, ChannelError(
-                    .clientError, .doNotRetry,
-                    message: "analytics event \(event.eventId) (\(event.kind.rawValue) of \(event.itemId)) was refused by the sink (\(isolation.failure.message)) and dropped"))
+                log.warning(
+                    "the analytics sink refused event \(event.eventId) "
+                        + "(\(event.kind.rawValue) of \(event.itemId)): "
+                        + "\(isolation.failure.message); it is dropped")
+                delegate?.sendError(
+                    event.channel,
+                    ChannelProblem(
+                        .clientError, .doNotRetry,
+                        message: "analytics event \(event.eventId) (\(event.kind.rawValue) of \(event.itemId)) "
+                            + "was refused by the sink (\(isolation.failure.message)) and dropped"))
             }
             isolation.suspects.removeAll()
             let wantsMore = requests.contains { $0.all }
@@ -306,7 +324,7 @@ final class AnalyticsQueue: @unchecked Sendable {
 /// A batch the sink refused for what it holds, cut in halves until the
 /// events it refuses stand alone.
 struct BatchIsolation {
-    let failure: SinkFailure
+    let failure: SinkError
     /// Parts still to send; the last is sent next.
     var segments: [[AnalyticsEvent]] = []
     /// Events refused on their own.

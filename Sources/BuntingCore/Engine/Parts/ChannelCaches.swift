@@ -125,7 +125,7 @@ final class ChannelCaches {
     /// The banner that fills one placement now, if any.
     func visibleBanner(_ placementId: String, at now: Double) -> Banner? {
         guard let banner = cache(.banners).banners[ExactString(placementId)],
-              Self.isShown(banner, at: now, states: itemStates[.banners] ?? [:])
+            Self.isShown(banner, at: now, states: itemStates[.banners] ?? [:])
         else { return nil }
         return banner
     }

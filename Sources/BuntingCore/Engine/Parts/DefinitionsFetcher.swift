@@ -13,7 +13,7 @@ protocol DefinitionsFetcherDelegate: AnyObject {
     func definitionsAdopted(_ compiled: any CompiledDefinitions, previous: (any CompiledDefinitions)?, changed: Bool)
     /// Finishes refreshes with the definitions in use.
     func complete(_ requests: [RefreshRequest])
-    func sendError(_ channel: Channel, _ error: ChannelError)
+    func sendError(_ channel: Channel, _ error: ChannelProblem)
     func tellDefinitions(_ notice: DefinitionsNotice)
     /// The source's server announced a stream of the document (GrowthBook's way).
     func streamAnnounced(_ stream: any DefinitionsStreamSource)
@@ -54,7 +54,7 @@ final class DefinitionsFetcher: @unchecked Sendable {
     private var digest: UInt64?
     /// Why there are no definitions, while there are none: what a subscriber
     /// is told instead of FEATURE_DISABLED.
-    private(set) var problem: ChannelError?
+    private(set) var problem: ChannelProblem?
     /// The last problem a fetch found, so that a lasting problem is reported once.
     private(set) var lastProblem: String?
     /// The last document refused as invalid: polls ask for it by its exact
@@ -133,7 +133,7 @@ final class DefinitionsFetcher: @unchecked Sendable {
     /// A local source that could not be used at start-up: logged once, told
     /// to each subscriber in place of FEATURE_DISABLED, and not logged again
     /// by polls that find it the same.
-    private func noteStartUpProblem(_ error: ChannelError, problem: String, refused: (SourceVersion?, UInt64?)?) {
+    private func noteStartUpProblem(_ error: ChannelProblem, problem: String, refused: (SourceVersion?, UInt64?)?) {
         log.warning("cannot use the definitions at \(source.location): \(problem)")
         self.problem = error
         lastProblem = problem
@@ -242,7 +242,10 @@ final class DefinitionsFetcher: @unchecked Sendable {
             // A poll asks whether the refused document changed; by its ETag
             // only: a Last-Modified of a refused document made the good one,
             // put back with an older date, look unchanged for ever.
-            since = refused.version.flatMap { $0.etag == nil && $0.fingerprint == nil ? nil : SourceVersion(etag: $0.etag, fingerprint: $0.fingerprint) }
+            since = refused.version.flatMap {
+                $0.etag == nil && $0.fingerprint == nil
+                    ? nil : SourceVersion(etag: $0.etag, fingerprint: $0.fingerprint)
+            }
         } else if fromPoll {
             since = version
         } else {
@@ -251,12 +254,15 @@ final class DefinitionsFetcher: @unchecked Sendable {
         }
         let current = digest
         let refusedDigest = fromPoll ? refused?.digest : nil
-        worker.run({
-            Engine.fetchAndCompile(
-                source: source, since: since, currentDigest: current, refusedDigest: refusedDigest, compile: compile)
-        }, then: { [self] outcome in
-            finish(outcome, fromPoll: fromPoll)
-        }, on: loop)
+        worker.run(
+            {
+                Engine.fetchAndCompile(
+                    source: source, since: since, currentDigest: current, refusedDigest: refusedDigest, compile: compile
+                )
+            },
+            then: { [self] outcome in
+                finish(outcome, fromPoll: fromPoll)
+            }, on: loop)
     }
 
     private func finish(_ outcome: Outcome, fromPoll: Bool) {
@@ -287,7 +293,8 @@ final class DefinitionsFetcher: @unchecked Sendable {
             delegate.complete(requests)
             if changed {
                 let done = Set(requests.map(\.channel))
-                delegate.complete(delegate.subscribedChannels.filter { !done.contains($0) }.map { autoRefresh($0, generation) })
+                delegate.complete(
+                    delegate.subscribedChannels.filter { !done.contains($0) }.map { autoRefresh($0, generation) })
             }
         case .sameContent(let version):
             // The document in use, written again (after a broken one, say).
@@ -316,7 +323,7 @@ final class DefinitionsFetcher: @unchecked Sendable {
             tellError(invalidError(error))
             let affected = fromPoll ? channelsOf(requests, plus: delegate.subscribedChannels) : channelsOf(requests)
             for channel in affected {
-                delegate.sendError(channel, ChannelError(.invalidServerData, .doNotRetry, message: error.description))
+                delegate.sendError(channel, ChannelProblem(.invalidServerData, .doNotRetry, message: error.description))
             }
         case .failed(let failure):
             var failed = requests
@@ -358,7 +365,8 @@ final class DefinitionsFetcher: @unchecked Sendable {
         if let delegate, delegate.hasDefinitionsSubscribers, let loadedAt {
             if let previous, changed {
                 // Even when no flag changed (a banner did): a new document is in use.
-                delegate.tellDefinitions(.changed(loadedAt: loadedAt, flagsChanged: compiled.flagsChanged(since: previous)))
+                delegate.tellDefinitions(
+                    .changed(loadedAt: loadedAt, flagsChanged: compiled.flagsChanged(since: previous)))
             } else if previous == nil || errorTold {
                 // A first document, or the same flags again after an error.
                 delegate.tellDefinitions(.ready(loadedAt: loadedAt))
@@ -383,24 +391,26 @@ final class DefinitionsFetcher: @unchecked Sendable {
         pushedCompileCount += 1
         let number = pushedCompileCount
         pushedCompiles[number] = done
-        worker.run({
-            Engine.compileFetched(bytes, version: SourceVersion(), currentDigest: current, compile: compile)
-        }, then: { [self] outcome in
-            defer { pushedCompiles.removeValue(forKey: number)?() }
-            guard !isShutDown, let delegate, delegate.isSDKEnabled else { return }
-            switch outcome {
-            case .loaded(let compiled, _, let digest):
-                pushedProblem = nil
-                if adopt(compiled, version: nil, digest: digest) {
-                    let generation = delegate.userGeneration
-                    delegate.complete(delegate.subscribedChannels.map { autoRefresh($0, generation) })
+        worker.run(
+            {
+                Engine.compileFetched(bytes, version: SourceVersion(), currentDigest: current, compile: compile)
+            },
+            then: { [self] outcome in
+                defer { pushedCompiles.removeValue(forKey: number)?() }
+                guard !isShutDown, let delegate, delegate.isSDKEnabled else { return }
+                switch outcome {
+                case .loaded(let compiled, _, let digest):
+                    pushedProblem = nil
+                    if adopt(compiled, version: nil, digest: digest) {
+                        let generation = delegate.userGeneration
+                        delegate.complete(delegate.subscribedChannels.map { autoRefresh($0, generation) })
+                    }
+                case .invalid(let error, _, _):
+                    reportPushedProblem(error.description, from: location)
+                case .sameContent, .unchanged, .failed:
+                    pushedProblem = nil
                 }
-            case .invalid(let error, _, _):
-                reportPushedProblem(error.description, from: location)
-            case .sameContent, .unchanged, .failed:
-                pushedProblem = nil
-            }
-        }, on: loop)
+            }, on: loop)
     }
 
     /// What a stream pushed cannot be used: INVALID_SERVER_DATA to each
@@ -411,7 +421,7 @@ final class DefinitionsFetcher: @unchecked Sendable {
         guard let delegate, message != pushedProblem else { return }
         pushedProblem = message
         log.warning(message)
-        let error = ChannelError(.invalidServerData, .doNotRetry, message: message)
+        let error = ChannelProblem(.invalidServerData, .doNotRetry, message: message)
         tellError(error)
         for channel in delegate.subscribedChannels { delegate.sendError(channel, error) }
     }
@@ -420,7 +430,7 @@ final class DefinitionsFetcher: @unchecked Sendable {
 
     /// The failure model: report an ERROR to each waiting channel, then
     /// either schedule a retry (the requests wait for it) or give up.
-    private func handleFailure(_ received: SourceFailure, requests: [RefreshRequest]) {
+    private func handleFailure(_ received: SourceError, requests: [RefreshRequest]) {
         guard let delegate else { return }
         let failure = clamped(received)
         failedTries += 1
@@ -445,7 +455,7 @@ final class DefinitionsFetcher: @unchecked Sendable {
         retryTimer = loop.schedule(after: delay) { [self] in
             retryTimer = nil
             guard !isShutDown, self.delegate?.isSDKEnabled ?? false else { return }
-            if inFlight { return }  // a fetch started meanwhile carries the requests
+            if inFlight { return } // a fetch started meanwhile carries the requests
             startFetch(fromPoll: false)
         }
     }
@@ -453,19 +463,19 @@ final class DefinitionsFetcher: @unchecked Sendable {
     /// A Retry-After is taken up to `--retry-max-delay` from now: the server
     /// may say 100,000,000 seconds (or the year 9999), which stopped fetching
     /// and refused manual refreshes until a restart.
-    private func clamped(_ failure: SourceFailure) -> SourceFailure {
+    private func clamped(_ failure: SourceError) -> SourceError {
         failure.clampingRetryAfter(to: now + retry.maxDelay)
     }
 
     /// How long to wait before the next try: until the server's Retry-After
     /// when it gave one, else the retry policy's backoff.
-    private func retryDelay(for failure: SourceFailure, afterFailedTries tries: Int) -> Double {
+    private func retryDelay(for failure: SourceError, afterFailedTries tries: Int) -> Double {
         failure.retryAfter.map { max(0, $0 - now) } ?? random.delay(retry, beforeRetry: tries)
     }
 
     /// An ERROR to the definitions subscriptions: stale when older
     /// definitions are still served.
-    private func tellError(_ error: ChannelError) {
+    private func tellError(_ error: ChannelProblem) {
         guard let delegate, delegate.hasDefinitionsSubscribers else { return }
         errorTold = true
         delegate.tellDefinitions(.error(error, stale: definitions != nil))
@@ -473,14 +483,16 @@ final class DefinitionsFetcher: @unchecked Sendable {
 
     /// A refused document, as told to a subscriber while there are no
     /// definitions: the message names where the document came from.
-    private func invalidError(_ error: DefinitionsError) -> ChannelError {
-        ChannelError(.invalidServerData, .doNotRetry, message: "the definitions at \(source.location) are invalid: \(error.description)")
+    private func invalidError(_ error: DefinitionsError) -> ChannelProblem {
+        ChannelProblem(
+            .invalidServerData, .doNotRetry,
+            message: "the definitions at \(source.location) are invalid: \(error.description)")
     }
 
     /// The ERROR a failure is reported as: who retries depends on whether
     /// the engine will try again.
-    private func failureError(_ failure: RemoteFailure, willRetry: Bool) -> ChannelError {
-        ChannelError(
+    private func failureError(_ failure: RemoteError, willRetry: Bool) -> ChannelProblem {
+        ChannelProblem(
             failure.errorReason, willRetry ? .sdkWillRetry : failure.givenUpState, rateLimitedUntil: failure.retryAfter,
             message: failure.message)
     }

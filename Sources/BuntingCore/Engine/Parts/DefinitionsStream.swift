@@ -7,7 +7,7 @@ protocol DefinitionsStreamDelegate: AnyObject {
     var isSDKEnabled: Bool { get }
     var subscribedChannels: [Channel] { get }
     var hasDefinitionsSubscribers: Bool { get }
-    func sendError(_ channel: Channel, _ error: ChannelError)
+    func sendError(_ channel: Channel, _ error: ChannelProblem)
     func tellDefinitions(_ notice: DefinitionsNotice)
 }
 
@@ -70,7 +70,7 @@ final class DefinitionsStream: @unchecked Sendable {
     private var serverRetry: Double?
     private var reconnectTimer: EventLoop.TimerToken?
     /// The ERROR told for the outage under way.
-    private var toldError: ChannelError?
+    private var toldError: ChannelProblem?
     private var lastError: String?
     /// A document that came while another was compiled: the next to compile.
     private var nextDocument: [UInt8]?
@@ -78,7 +78,10 @@ final class DefinitionsStream: @unchecked Sendable {
     private var isShutDown = false
 
     /// `source`: the stream given on the command line, if any.
-    init(source: (any DefinitionsStreamSource)?, loop: EventLoop, fetcher: DefinitionsFetcher, retry: RetryPolicy, random: RandomSource) {
+    init(
+        source: (any DefinitionsStreamSource)?, loop: EventLoop, fetcher: DefinitionsFetcher, retry: RetryPolicy,
+        random: RandomSource
+    ) {
         self.source = source
         self.loop = loop
         self.fetcher = fetcher
@@ -161,7 +164,8 @@ final class DefinitionsStream: @unchecked Sendable {
         if let id = batch.lastEventId { lastEventId = id }
         if let seconds = batch.retry { serverRetry = seconds }
         if let limit = batch.oversized {
-            fetcher.reportPushedProblem("an event larger than \(limit) bytes (--max-document-size) was skipped", from: location)
+            fetcher.reportPushedProblem(
+                "an event larger than \(limit) bytes (--max-document-size) was skipped", from: location)
             // It may have held the change: the source may have it.
             fetcher.checkNow()
         }
@@ -182,7 +186,8 @@ final class DefinitionsStream: @unchecked Sendable {
             self.toldError = nil
             log.warning("the definitions stream at \(location) is back (was: \(toldError.message ?? "down"))")
             if let delegate, delegate.hasDefinitionsSubscribers, fetcher.definitions != nil, fetcher.lastProblem == nil,
-               let loadedAt = fetcher.loadedAt {
+                let loadedAt = fetcher.loadedAt
+            {
                 delegate.tellDefinitions(.ready(loadedAt: loadedAt))
             }
         }
@@ -191,7 +196,7 @@ final class DefinitionsStream: @unchecked Sendable {
         if reconnects > 0 { fetcher.checkNow() }
     }
 
-    private func ended(_ failure: RemoteFailure) {
+    private func ended(_ failure: RemoteError) {
         let wasConnected = isConnected
         let lasted = openedAt.map { loop.clock.monotonicTime() - $0 } ?? 0
         let wasGood = wasConnected && (eventsOnConnection > 0 || lasted >= Self.lastingConnection)
@@ -220,13 +225,14 @@ final class DefinitionsStream: @unchecked Sendable {
     /// Failures the server may get over are tried again with backoff; a
     /// refusal after the longest delay, so that a stream fixed later is
     /// found again without hammering one that is not.
-    private func reconnectDelay(after failure: RemoteFailure) -> Double {
+    private func reconnectDelay(after failure: RemoteError) -> Double {
         let delay: Double
         if let until = failure.retryAfter {
             delay = min(max(0, until - now), retry.maxDelay)
         } else if failure.isRetried {
             let base = min(serverRetry ?? retry.initialDelay, retry.maxDelay)
-            delay = random.delay(RetryPolicy(initialDelay: base, maxDelay: retry.maxDelay, maxRetries: .max), beforeRetry: failedTries)
+            delay = random.delay(
+                RetryPolicy(initialDelay: base, maxDelay: retry.maxDelay, maxRetries: .max), beforeRetry: failedTries)
         } else {
             delay = retry.maxDelay
         }
@@ -235,11 +241,12 @@ final class DefinitionsStream: @unchecked Sendable {
 
     /// The ERROR of an outage: told when it begins, and again only when
     /// what fails changes its reason or retry state, never once per try.
-    private func tellOutage(_ failure: RemoteFailure) {
-        let error = ChannelError(
+    private func tellOutage(_ failure: RemoteError) {
+        let error = ChannelProblem(
             failure.errorReason, failure.isRetried ? .sdkWillRetry : .doNotRetry, rateLimitedUntil: failure.retryAfter,
             message: "the definitions stream at \(location) is down (\(failure.message)); "
-                + (failure.isRetried ? "connecting again" : "tried again every \(seconds(retry.maxDelay)) s") + ", polling meanwhile")
+                + (failure.isRetried ? "connecting again" : "tried again every \(seconds(retry.maxDelay)) s")
+                + ", polling meanwhile")
         if let toldError, toldError.reason == error.reason, toldError.retryState == error.retryState { return }
         toldError = error
         log.warning(error.message ?? "")

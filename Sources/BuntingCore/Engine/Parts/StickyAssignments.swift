@@ -27,7 +27,10 @@ final class StickyAssignments {
         let missing = wanted.enumerated().filter { documents[$0.element] == nil && !absent.contains($0.element) }
         if !missing.isEmpty {
             let loaded = store.loadStickyDocuments(missing.map { keys[$0.offset] })
-            for document in loaded { documents[Key(name: ExactString(document.attributeName), value: ExactString(document.attributeValue))] = document }
+            for document in loaded {
+                documents[Key(name: ExactString(document.attributeName), value: ExactString(document.attributeValue))] =
+                    document
+            }
             for key in missing.map(\.element) where documents[key] == nil { absent.insert(key) }
         }
         return wanted.compactMap { documents[$0] }

@@ -24,7 +24,7 @@ final class StreamInbox: @unchecked Sendable {
         var lastEventId: String?
         /// `retry:`, in seconds.
         var retry: Double?
-        var ended: RemoteFailure?
+        var ended: RemoteError?
     }
 
     /// What an event means for the definitions.

@@ -163,7 +163,10 @@ final class UserSession {
         for (key, value) in attributes { result[key] = value.isNull ? nil : value }
         let size = JSON.object(result).encoded().count
         guard size <= maxAttributesBytes else {
-            throw EngineError(.invalidParams, field: "attributes", "the user's attributes would take \(size) bytes encoded; at most \(maxAttributesBytes) are allowed")
+            throw EngineError(
+                .invalidParams, field: "attributes",
+                "the user's attributes would take \(size) bytes encoded; at most \(maxAttributesBytes) are allowed"
+            )
         }
         return result
     }

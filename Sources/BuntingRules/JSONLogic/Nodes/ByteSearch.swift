@@ -18,7 +18,9 @@ enum ByteSearch {
     /// times slower per byte than `memchr`.
     static let searchedBytesPerUnit = 4
 
-    static func contains(_ text: UnsafeBufferPointer<UInt8>, _ part: UnsafeBufferPointer<UInt8>) -> (found: Bool, cost: Int) {
+    static func contains(_ text: UnsafeBufferPointer<UInt8>, _ part: UnsafeBufferPointer<UInt8>) -> (
+        found: Bool, cost: Int
+    ) {
         let scanCost = (text.count + part.count) / scannedBytesPerUnit
         guard part.count <= text.count else { return (false, scanCost) }
         guard let first = part.first else { return (true, scanCost) }
@@ -47,7 +49,9 @@ enum ByteSearch {
     }
 
     /// Whether `part` occurs in `text` at or after `start`.
-    static func knuthMorrisPratt(_ text: UnsafeBufferPointer<UInt8>, _ part: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+    static func knuthMorrisPratt(
+        _ text: UnsafeBufferPointer<UInt8>, _ part: UnsafeBufferPointer<UInt8>, from start: Int
+    ) -> Bool {
         // failure[i]: the length of the longest proper prefix of part[0...i] that is also its suffix.
         var failure = [Int](repeating: 0, count: part.count)
         var length = 0

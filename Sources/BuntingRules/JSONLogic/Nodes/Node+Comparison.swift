@@ -94,13 +94,17 @@ extension Node {
                     return literalFirst ? comparison.holds(literalNumber, a) : comparison.holds(a, literalNumber)
                 }
                 if literalIsShortText, case .string(let text) = value {
-                    if isEqualityWithASCII { return JavaScript.sameCodeUnits(text, ascii: shortLiteralText) == holdsWhenEqual }
-                    return literalFirst ? comparison.holds(shortLiteralText, text) : comparison.holds(text, shortLiteralText)
+                    if isEqualityWithASCII {
+                        return JavaScript.sameCodeUnits(text, ascii: shortLiteralText) == holdsWhenEqual
+                    }
+                    return literalFirst
+                        ? comparison.holds(shortLiteralText, text) : comparison.holds(text, shortLiteralText)
                 }
                 guard literalIsCheap, value.isPrimitive else { return nil }
                 // A long string compared with a number is parsed: charged.
                 if !literalIsString, case .string(let text) = value, text.utf8.count >= Interpreter.bytesPerUnit,
-                   comparison != .strictEqual, comparison != .strictNotEqual {
+                    comparison != .strictEqual, comparison != .strictNotEqual
+                {
                     return nil
                 }
                 return literalFirst ? comparison.holdsCheaply(literal, value) : comparison.holdsCheaply(value, literal)

@@ -61,7 +61,9 @@ extension Interpreter {
             // The operand counts the compiler enforces on lists, enforced here on spread arrays.
             let minimum = operation == .remainder ? 2 : (operation == .subtract || operation == .divide ? 1 : 0)
             guard elements.count >= minimum else {
-                throw .invalidOperand(operator: operation.rawValue, message: "needs at least \(minimum) operand\(minimum == 1 ? "" : "s")")
+                throw .invalidOperand(
+                    operator: operation.rawValue,
+                    message: "needs at least \(minimum) operand\(minimum == 1 ? "" : "s")")
             }
             return Self.fold(operation, try numbers(of: elements))
         }

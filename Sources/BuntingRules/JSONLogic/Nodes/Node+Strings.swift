@@ -45,7 +45,8 @@ extension Node {
 extension Interpreter {
     /// JavaScript's `join("")`: null becomes empty, everything else its string
     /// form. Charged for the bytes it builds.
-    mutating func concatenate(_ operands: Operands, into sink: inout some ConcatenationSink) throws(RuleEvaluationError) {
+    mutating func concatenate(_ operands: Operands, into sink: inout some ConcatenationSink) throws(RuleEvaluationError)
+    {
         for index in 0..<operands.count {
             let value = try operands.evaluate(index, &self)
             switch value {
@@ -81,7 +82,9 @@ extension Interpreter {
             }
             guard from < to else { return .success("") }
             // Never longer than the text, so only a built text can be too long.
-            guard to - from <= limits.maxStringLength else { return .failure(.stringTooLong(limit: limits.maxStringLength)) }
+            guard to - from <= limits.maxStringLength else {
+                return .failure(.stringTooLong(limit: limits.maxStringLength))
+            }
             if size == bytes.count {
                 return .success(String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self))
             }

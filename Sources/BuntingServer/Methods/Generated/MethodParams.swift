@@ -11,15 +11,18 @@ protocol GeneratedParams: MethodParams {}
 
 extension GeneratedParams {
     /// The enum case a checked string names.
-    static func value<Value: RawRepresentable>(_ type: Value.Type, _ params: Params, _ field: String) throws(RPCError) -> Value
+    static func value<Value: RawRepresentable>(_ type: Value.Type, _ params: Params, _ field: String) throws(RPCError)
+        -> Value
     where Value.RawValue == String {
         try value(type, try params.string(field), field)
     }
 
-    static func value<Value: RawRepresentable>(_ type: Value.Type, _ text: String, _ field: String) throws(RPCError) -> Value
+    static func value<Value: RawRepresentable>(_ type: Value.Type, _ text: String, _ field: String) throws(RPCError)
+        -> Value
     where Value.RawValue == String {
         guard let value = Value(rawValue: text) else {
-            throw .internalError("\(field): \(text.debugDescription) passed the declared values but is not a \(Value.self)")
+            throw .internalError(
+                "\(field): \(text.debugDescription) passed the declared values but is not a \(Value.self)")
         }
         return value
     }
@@ -63,7 +66,7 @@ struct ChangeUserParams: GeneratedParams {
 struct SetUserAttributesParams: GeneratedParams {
     static let method = "setUserAttributes"
     static let specs: [ParamSpec] = [
-        ParamSpec("attributes", .object, required: true),
+        ParamSpec("attributes", .object, required: true)
     ]
     /// The attributes to merge; merged, they may take at most 64 KiB encoded (-32602 past that)
     let attributes: JSONObject
@@ -111,7 +114,7 @@ struct SubscribeParams: GeneratedParams {
 struct SubscribeToUpdatesParams: GeneratedParams {
     static let method = "subscribeToUpdates"
     static let specs: [ParamSpec] = [
-        ParamSpec("channel", .string, required: true, allowedValues: ["banners", "contentCards", "featureFlags"]),
+        ParamSpec("channel", .string, required: true, allowedValues: ["banners", "contentCards", "featureFlags"])
     ]
     /// The channel to subscribe to
     let channel: Channel
@@ -133,7 +136,7 @@ struct SubscribeToDefinitionsParams: GeneratedParams {
 struct RemoveSubscriptionParams: GeneratedParams {
     static let method = "removeSubscription"
     static let specs: [ParamSpec] = [
-        ParamSpec("subscriptionId", .string, required: true, minLength: 1, maxLength: 1024),
+        ParamSpec("subscriptionId", .string, required: true, minLength: 1, maxLength: 1024)
     ]
     /// The id `subscribe` or `subscribeToUpdates` returned
     let subscriptionId: String
@@ -187,7 +190,7 @@ struct GetSnapshotParams: GeneratedParams {
 struct GetFeatureFlagParams: GeneratedParams {
     static let method = "getFeatureFlag"
     static let specs: [ParamSpec] = [
-        ParamSpec("id", .string, required: true, minLength: 1, maxLength: 1024),
+        ParamSpec("id", .string, required: true, minLength: 1, maxLength: 1024)
     ]
     /// The flag's id (its key)
     let id: String
@@ -201,7 +204,7 @@ struct GetFeatureFlagParams: GeneratedParams {
 struct GetBannerParams: GeneratedParams {
     static let method = "getBanner"
     static let specs: [ParamSpec] = [
-        ParamSpec("placementId", .string, required: true, minLength: 1, maxLength: 1024),
+        ParamSpec("placementId", .string, required: true, minLength: 1, maxLength: 1024)
     ]
     /// The placement
     let placementId: String
@@ -217,7 +220,8 @@ struct LogImpressionParams: GeneratedParams {
     static let specs: [ParamSpec] = [
         ParamSpec("channel", .string, required: true, allowedValues: ["banners", "contentCards", "featureFlags"]),
         ParamSpec("id", .string, minLength: 1, maxLength: 1024),
-        ParamSpec("ids", .array, itemKind: .string, itemMaxLength: 1024, minLength: 1, maxLength: 10000, uniqueItems: true),
+        ParamSpec(
+            "ids", .array, itemKind: .string, itemMaxLength: 1024, minLength: 1, maxLength: 10000, uniqueItems: true),
     ]
     /// The channel
     let channel: Channel
@@ -374,7 +378,9 @@ struct EvaluateFlagParams: GeneratedParams {
     init(checked params: Params) throws(RPCError) {
         flagKey = try params.string("flagKey")
         context = try params.object("context")
-        type = try params.optionalString("type").map { (text) throws(RPCError) in try Self.value(FlagType.self, text, "type") }
+        type = try params.optionalString("type").map { (text) throws(RPCError) in
+            try Self.value(FlagType.self, text, "type")
+        }
         explain = params.optionalBoolean("explain")
     }
 }
@@ -493,7 +499,7 @@ struct ShutdownParams: GeneratedParams {
 struct SetClockParams: GeneratedParams {
     static let method = "setClock"
     static let specs: [ParamSpec] = [
-        ParamSpec("time", .any, required: true),
+        ParamSpec("time", .any, required: true)
     ]
     /// The new time: Unix seconds or an RFC 3339 date-time
     let time: JSON
@@ -507,7 +513,7 @@ struct SetClockParams: GeneratedParams {
 struct AdvanceClockParams: GeneratedParams {
     static let method = "advanceClock"
     static let specs: [ParamSpec] = [
-        ParamSpec("seconds", .number, required: true),
+        ParamSpec("seconds", .number, required: true)
     ]
     /// How long passes, in seconds (≥ 0, at most a hundred years)
     let seconds: Double
@@ -543,12 +549,14 @@ struct InjectFaultParams: GeneratedParams {
 struct ClearFaultsParams: GeneratedParams {
     static let method = "clearFaults"
     static let specs: [ParamSpec] = [
-        ParamSpec("target", .string, allowedValues: ["definitions", "sink", "stream"]),
+        ParamSpec("target", .string, allowedValues: ["definitions", "sink", "stream"])
     ]
     /// The target to disarm; every one when left out
     let target: FaultTarget?
 
     init(checked params: Params) throws(RPCError) {
-        target = try params.optionalString("target").map { (text) throws(RPCError) in try Self.value(FaultTarget.self, text, "target") }
+        target = try params.optionalString("target").map { (text) throws(RPCError) in
+            try Self.value(FaultTarget.self, text, "target")
+        }
     }
 }

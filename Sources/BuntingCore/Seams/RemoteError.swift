@@ -1,7 +1,7 @@
 /// Why a fetch from the definitions source or a delivery to the analytics
 /// sink failed, sorted by what the failure model does with it. One type for
 /// both, so that both follow one model.
-public enum RemoteFailure: Error, Equatable, Sendable {
+public enum RemoteError: Error, Equatable, Sendable {
     /// Network failure, timeout, unreadable file, HTTP 5xx: retried.
     case serverError(String)
     /// HTTP 429 with a usable Retry-After: waits until then, then retries.
@@ -21,7 +21,8 @@ public enum RemoteFailure: Error, Equatable, Sendable {
     public var message: String {
         switch self {
         case .serverError(let text), .rateLimited(_, let text), .authentication(let text), .clientError(let text),
-             .refusedContent(let text), .invalidData(let text): text
+            .refusedContent(let text), .invalidData(let text):
+            text
         }
     }
 
@@ -61,7 +62,7 @@ public enum RemoteFailure: Error, Equatable, Sendable {
     /// The same failure with a Retry-After no later than `latest`: a server
     /// cannot stop Bunting for years (the caller passes now plus the retry
     /// policy's longest delay).
-    func clampingRetryAfter(to latest: Double) -> RemoteFailure {
+    func clampingRetryAfter(to latest: Double) -> RemoteError {
         guard case .rateLimited(let until, let message) = self, until > latest else { return self }
         return .rateLimited(until: latest, message + " (Retry-After taken as at most --retry-max-delay)")
     }

@@ -3,7 +3,7 @@ import CCurl
 
 /// The failure model for HTTP: which answers and transport errors are which
 /// failure. One mapping for the definitions source and the analytics sink.
-extension RemoteFailure {
+extension RemoteError {
     /// The failure an unsuccessful status stands for, or nil for 2xx. `now`
     /// turns a Retry-After in seconds into a time.
     public init?(_ response: HTTPResponse, now: Double) {
