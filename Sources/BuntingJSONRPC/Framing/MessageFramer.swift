@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import BuntingJSON
 
 /// Cuts a byte stream into messages: a small state machine fed bytes as they
 /// arrive, in chunks of any size (one byte at a time works the same as one
@@ -480,36 +481,13 @@ enum BodyShape: Equatable {
             self = .fits
             return
         }
-        var depth = 0
-        var inString = false
-        var escaped = false
-        for index in first..<body.count {
-            let byte = body[index]
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth -= 1
-                if depth == 0 {
-                    var next = index + 1
-                    while next < body.count && Self.isWhitespace(body[next]) { next += 1 }
-                    self = next == body.count ? .fits : .valueEndsEarly(index + 1)
-                    return
-                }
-            default: break
-            }
+        var scanner = JSONTokenScanner(body, from: first)
+        guard scanner.skipValue() else {
+            self = .valueUnfinished(nonASCII: nonASCII)
+            return
         }
-        self = .valueUnfinished(nonASCII: nonASCII)
+        let valueEnd = scanner.position
+        self = scanner.atEnd ? .fits : .valueEndsEarly(valueEnd)
     }
 
     /// Characters beyond ASCII: bytes that start a UTF-8 sequence of two or
