@@ -65,6 +65,7 @@ let package = Package(
             name: "BuntingDefinitions",
             dependencies: [
                 "BuntingJSON", "BuntingRuntime", "BuntingRules", "BuntingSchema", "BuntingCore", "BuntingExperiments",
+                "BuntingTemplates",
             ],
             resources: [
                 .embedInCode("Resources/definitions.schema.compact.json"),

@@ -204,6 +204,28 @@ public final class DeferredDefinitions: CompiledDefinitions {
         definitions.contentCards(for: subject, at: now)
     }
 
+    public func featureFlags(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem])
+        -> [FeatureFlag]
+    {
+        definitions.featureFlags(for: subject, at: now, unrendered: &unrendered)
+    }
+
+    public func banners(
+        for subject: EvaluationSubject, at now: Double, excluding: Set<ExactString>, unrendered: inout [UnrenderedItem]
+    ) -> [ExactString: Banner] {
+        definitions.banners(for: subject, at: now, excluding: excluding, unrendered: &unrendered)
+    }
+
+    public func contentCards(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem])
+        -> [ContentCard]
+    {
+        definitions.contentCards(for: subject, at: now, unrendered: &unrendered)
+    }
+
+    public func renderTemplate(_ request: TemplateRequest) -> Result<String, TemplateFault> {
+        definitions.renderTemplate(request)
+    }
+
     public func evaluateFlags(context: JSON, flagKeys: [String]?, at now: Double) -> JSONObject {
         definitions.evaluateFlags(context: context, flagKeys: flagKeys, at: now)
     }

@@ -69,6 +69,13 @@ extension Definitions: ExplainingDefinitions {
     /// Each flag (then each GrowthBook feature listed as one) with its
     /// resolution and whether the channel lists it.
     private func explainFlags(for subject: EvaluationSubject, at now: Double) -> [JSONObject] {
+        var entries = resolvedFlags(for: subject, at: now)
+        markUnrenderedFlags(&entries, for: subject, at: now)
+        return entries
+    }
+
+    /// Each flag as resolved for the user, with whether the channel lists its value.
+    private func resolvedFlags(for subject: EvaluationSubject, at now: Double) -> [JSONObject] {
         var entries: [JSONObject] = []
         for resolution in flagSet.resolveAll(context: subject.context, timestamp: Int64(now.rounded(.down))) {
             var entry: JSONObject = [
@@ -106,6 +113,13 @@ extension Definitions: ExplainingDefinitions {
     {
         let context = subject.context
         var budget = WorkBudget.forRound(of: banners.count)
+        // What the refresh itself shows: a banner whose template gives no
+        // text gives its placement to the next one.
+        var unrendered: [UnrenderedItem] = []
+        let shown =
+            templatedBannerCount > 0
+            ? banners(for: subject, at: now, excluding: dismissed, unrendered: &unrendered) : nil
+        let notRendered = Self.byID(unrendered)
         var decisions: [(banner: BannerDefinition, outcome: Explanation.Outcome, why: String)] = []
         // The eligible banner of highest priority, the earlier on a tie, fills its placement (as `banners(for:)`).
         var winners: [ExactString: BannerDefinition] = [:]
@@ -126,9 +140,15 @@ extension Definitions: ExplainingDefinitions {
                 }
             }
         }
+        if let shown {
+            winners = shown.compactMapValues { shownBanner in banners.first { $0.id == shownBanner.id } }
+        }
         var entries = decisions.map { banner, outcome, why -> JSONObject in
             let more: JSONObject = ["placementId": .string(banner.placementId)]
             guard outcome == .shown else { return Explanation.item(id: banner.id, outcome, why, more: more) }
+            if let item = notRendered[banner.id] {
+                return Explanation.item(id: banner.id, .notRendered, Self.notRenderedWhy(item), more: more)
+            }
             guard let winner = winners[ExactString(banner.placementId)], winner.id == banner.id else {
                 let winner = winners[ExactString(banner.placementId)]
                 return Explanation.item(
@@ -156,6 +176,9 @@ extension Definitions: ExplainingDefinitions {
     {
         let context = subject.context
         var budget = WorkBudget.forRound(of: cards.count)
+        var unrendered: [UnrenderedItem] = []
+        if templatedCardCount > 0 { _ = contentCards(for: subject, at: now, unrendered: &unrendered) }
+        let notRendered = Self.byID(unrendered)
         var entries = cards.map { definition -> JSONObject in
             let id = definition.id
             if dismissed.contains(ExactString(id)) {
@@ -174,10 +197,45 @@ extension Definitions: ExplainingDefinitions {
                 return Explanation.item(
                     id: id, .control, definition.targeting.controlWhy + ": a control card stands in")
             }
+            if let item = notRendered[id] { return Explanation.item(id: id, .notRendered, Self.notRenderedWhy(item)) }
             return Explanation.item(id: id, .shown, "its schedule and targeting admit the user")
         }
         entries += leftOut("contentCards")
         return entries
+    }
+
+    // MARK: - Templates
+
+    /// The items a refresh's templates left out, by id (the first of each).
+    private static func byID(_ items: [UnrenderedItem]) -> [String: UnrenderedItem] {
+        Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private static func notRenderedWhy(_ item: UnrenderedItem) -> String {
+        "its schedule and targeting admit the user, but its template at \(item.pointer) "
+            + "gave them no text (\(item.fault)): left out for them"
+    }
+
+    /// Flags resolved as listed that the channel leaves out for this user
+    /// all the same, their templates giving no text (or, for a variant,
+    /// not parsing): not in it, and why (the outcome stays flagd's reason).
+    private func markUnrenderedFlags(_ entries: inout [JSONObject], for subject: EvaluationSubject, at now: Double) {
+        guard !flagTemplates.isEmpty || featuresHoldTemplates else { return }
+        var unrendered: [UnrenderedItem] = []
+        let listed = Set(featureFlags(for: subject, at: now, unrendered: &unrendered).map { ExactString($0.id) })
+        let notRendered = Self.byID(unrendered)
+        for index in entries.indices {
+            guard let id = entries[index]["id"]?.stringValue, entries[index]["in"] == .bool(true),
+                !listed.contains(ExactString(id))
+            else { continue }
+            let cause =
+                notRendered[id].map { "its template at \($0.pointer) gave them no text (\($0.fault))" }
+                ?? "its variant holds a template that does not parse (see the document's problems)"
+            entries[index]["in"] = .bool(false)
+            entries[index]["why"] = .string(
+                (entries[index]["why"]?.stringValue ?? "") + "; left out of the featureFlags channel for this user: "
+                    + cause)
+        }
     }
 
     /// The entries of `section` left out when the document loaded, each with

@@ -38,6 +38,10 @@ extension Definitions {
                 evaluation.flags.append(Self.channelFlag(ChannelFlag(result)))
             }
         }
+        if listing {
+            personaliseFeatureFlags(
+                &evaluation.flags, attributes: attributes, at: now, unrendered: &evaluation.unrendered)
+        }
         evaluation.exposures = evaluator.takeExposures().map { exposure in
             ExperimentExposure(
                 experimentKey: exposure.experimentKey, variationId: exposure.variationId,

@@ -35,6 +35,16 @@ public final class Definitions: CompiledDefinitions {
     private let madeFlags = Mutex<[MadeFlags]>([])
     /// Set once a round of evaluations spent its budget (logged once).
     private let budgetSpentNoted = Atomic(false)
+    /// The Liquid templates of the items and the document's content blocks.
+    let templates: DocumentTemplates
+    /// The templates in flags' variant properties, by place.
+    let flagTemplates: FlagTemplates
+    /// How many cards, and banners, hold templates: what a refresh's render budget is sized by.
+    let templatedCardCount: Int
+    let templatedBannerCount: Int
+    /// Whether GrowthBook values may hold templates (found at load, or an
+    /// encrypted payload's, unseen): otherwise the features' flags are not scanned.
+    let featuresHoldTemplates: Bool
 
     /// A variant's position (32 bits: a flag has fewer variants) and the
     /// resolution's reason: disabled and error resolutions are not listed,
@@ -78,7 +88,9 @@ public final class Definitions: CompiledDefinitions {
     init(
         flagSet: FlagSet, growthBook: GrowthBookPayload? = nil, banners: [BannerDefinition], cards: [CardDefinition],
         channels: [Channel: Bool], problems: [DefinitionsProblem] = [],
-        fingerprints: FlagFingerprints = FlagFingerprints()
+        fingerprints: FlagFingerprints = FlagFingerprints(),
+        templates: DocumentTemplates = .none, flagTemplates: FlagTemplates = FlagTemplates(),
+        featuresHoldTemplates: Bool = false
     ) {
         self.flagSet = flagSet
         self.growthBook = growthBook
@@ -87,6 +99,11 @@ public final class Definitions: CompiledDefinitions {
         self.channels = channels
         self.problems = problems
         self.fingerprints = fingerprints
+        self.templates = templates
+        self.flagTemplates = flagTemplates
+        self.featuresHoldTemplates = featuresHoldTemplates
+        templatedCardCount = cards.reduce(0) { $0 + ($1.personalised == nil ? 0 : 1) }
+        templatedBannerCount = banners.reduce(0) { $0 + ($1.htmlTemplate == nil ? 0 : 1) }
         var placements: [String] = []
         var seen = Set<ExactString>()
         for banner in banners where seen.insert(ExactString(banner.placementId)).inserted {
@@ -214,11 +231,23 @@ public final class Definitions: CompiledDefinitions {
     /// once and shared by every user whose flag resolves to that variant:
     /// a user change costs a lookup per flag, and their caches share the text.
     public func featureFlags(for subject: EvaluationSubject, at now: Double) -> [FeatureFlag] {
+        var unrendered: [UnrenderedItem] = []
+        return featureFlags(for: subject, at: now, unrendered: &unrendered)
+    }
+
+    /// As above; a flag whose variant's properties hold templates is made
+    /// for the user (not memoized), and left out when one gives no text.
+    public func featureFlags(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem])
+        -> [FeatureFlag]
+    {
         var budget = WorkBudget.forRound(of: flagSet.flagKeys.count)
         let resolutions = flagSet.resolveAll(
             context: subject.context, timestamp: Int64(now.rounded(.down)), budget: &budget)
         if budget.isSpent { noteSpentBudget("flags") }
-        return madeFlags.withLock { made in
+        // The listed flags whose variant holds templates: (index in `flags`, place).
+        var templated: [(index: Int, place: Int)] = []
+        let personalising = !flagTemplates.isEmpty
+        var flags = madeFlags.withLock { made in
             if made.count < resolutions.count {
                 made += Array(repeating: MadeFlags(), count: resolutions.count - made.count)
             }
@@ -239,11 +268,19 @@ public final class Definitions: CompiledDefinitions {
                         flag = Self.featureFlag(resolution)
                         slots[place].add(flag, for: key)
                     }
-                    if let flag { flags.append(flag) }
+                    guard let flag else { continue }
+                    if personalising, flagTemplates.variant(at: place, resolution) != nil {
+                        templated.append((flags.count, place))
+                    }
+                    flags.append(flag)
                 }
             }
             return flags
         }
+        if !templated.isEmpty {
+            personalise(&flags, templated, resolutions, for: subject, at: now, unrendered: &unrendered)
+        }
+        return flags
     }
 
     static func featureFlag(_ resolution: FlagResolution) -> FeatureFlag? {
@@ -269,29 +306,117 @@ public final class Definitions: CompiledDefinitions {
     public func banners(
         for subject: EvaluationSubject, at now: Double, excluding: Set<ExactString> = []
     ) -> [ExactString: Banner] {
+        var unrendered: [UnrenderedItem] = []
+        return banners(for: subject, at: now, excluding: excluding, unrendered: &unrendered)
+    }
+
+    /// As above; a banner whose html is a template is rendered for the user,
+    /// and when it gives no text the placement goes to the next eligible
+    /// banner, as if the first were not eligible.
+    public func banners(
+        for subject: EvaluationSubject, at now: Double, excluding: Set<ExactString>, unrendered: inout [UnrenderedItem]
+    ) -> [ExactString: Banner] {
         let context = subject.context
         var budget = WorkBudget.forRound(of: banners.count)
+        let winners = bannerWinners(context: context, at: now, excluding: excluding, budget: &budget)
+        defer { if budget.isSpent { noteSpentBudget("banners") } }
+        guard templatedBannerCount > 0 else { return winners.mapValues { $0.banner(for: subject) } }
+        var excluded = excluding
+        var renders: UserRenders?
+        var shown: [ExactString: Banner] = [:]
+        // Placements in a stable order, so that what is left out is listed alike every time.
+        var pending = winners.sorted { $0.key.string > $1.key.string }
+        while let (placement, banner) = pending.popLast() {
+            guard let template = banner.htmlTemplate, !banner.isControl(for: subject) else {
+                shown[placement] = banner.banner(for: subject)
+                continue
+            }
+            if renders == nil { renders = UserRenders(templates, for: subject, at: now, items: templatedBannerCount) }
+            switch renders!.text(template) {
+            case .success(let html):
+                shown[placement] = banner.banner(for: subject, html: html)
+            case .failure(let fault):
+                leaveOut(
+                    UnrenderedItem(channel: .banners, id: banner.id, pointer: banner.pointer + "/html", fault: fault),
+                    &unrendered)
+                excluded.insert(ExactString(banner.id))
+                let next = bannerWinners(
+                    context: context, at: now, excluding: excluded, only: placement, budget: &budget)
+                if let next = next[placement] { pending.append((placement, next)) }
+            }
+        }
+        return shown
+    }
+
+    /// For each placement (or only `placement`), the eligible banner of highest priority.
+    private func bannerWinners(
+        context: JSON, at now: Double, excluding: Set<ExactString>, only placement: ExactString? = nil,
+        budget: inout WorkBudget
+    ) -> [ExactString: BannerDefinition] {
         var winners: [ExactString: BannerDefinition] = [:]
         for banner in banners where banner.isShown(at: now) && !excluding.contains(ExactString(banner.id)) {
+            if let placement, !placement.string.sameBytes(as: banner.placementId) { continue }
             if let current = winners[ExactString(banner.placementId)], current.priority >= banner.priority { continue }
             guard banner.targeting.matches(banner.id, context: context, at: now, budget: &budget) else { continue }
             winners[ExactString(banner.placementId)] = banner
         }
-        if budget.isSpent { noteSpentBudget("banners") }
-        return winners.mapValues { $0.banner(for: subject) }
+        return winners
+    }
+
+    /// Leaves an item out for this user: said once in the log, listed for `status`.
+    func leaveOut(_ item: UnrenderedItem, _ unrendered: inout [UnrenderedItem]) {
+        templates.noteOnce(item)
+        unrendered.append(item)
     }
 
     /// The cards whose schedule and targeting admit the user (control cards
     /// for those in a card's control group). Expiry is applied when read.
     public func contentCards(for subject: EvaluationSubject, at now: Double) -> [ContentCard] {
+        var unrendered: [UnrenderedItem] = []
+        return contentCards(for: subject, at: now, unrendered: &unrendered)
+    }
+
+    /// As above; a card whose fields hold templates is written for the user
+    /// (the cards of a refresh into one table), and left out when one gives no text.
+    public func contentCards(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem])
+        -> [ContentCard]
+    {
         let context = subject.context
         // One pass, without an array of the matching definitions in between.
         var shown: [ContentCard] = []
         shown.reserveCapacity(cards.count)
         var budget = WorkBudget.forRound(of: cards.count)
+        var renders: UserRenders?
+        var personal = ContentCard.PersonalisedTable()
+        /// Where each card written into `personal` goes among `shown`.
+        var personalPlaces: [Int] = []
         for index in cards.indices
         where cards[index].targeting.matches(cards[index].id, context: context, at: now, budget: &budget) {
-            shown.append(cards[index].card(for: subject))
+            // Read in place: a copy of the definition retains all it holds.
+            guard let personalised = cards[index].personalised, !cards[index].isControl(for: subject) else {
+                shown.append(cards[index].card(for: subject))
+                continue
+            }
+            if renders == nil {
+                renders = UserRenders(templates, for: subject, at: now, items: templatedCardCount)
+                personal.reserveCapacity(cards: templatedCardCount, bytes: personalised.textSize)
+            }
+            switch personalised.make(like: cards[index].card, renders: &renders!, into: &personal) {
+            case .placed:
+                personalPlaces.append(shown.count)
+                shown.append(cards[index].card)
+            case .card(let card):
+                shown.append(card)
+            case .fault(let field, let fault):
+                leaveOut(
+                    UnrenderedItem(
+                        channel: .contentCards, id: cards[index].id, pointer: personalised.pointer + field.pointer,
+                        fault: fault),
+                    &unrendered)
+            }
+        }
+        if !personalPlaces.isEmpty {
+            for (place, card) in zip(personalPlaces, personal.cards()) { shown[place] = card }
         }
         if budget.isSpent { noteSpentBudget("content cards") }
         return shown

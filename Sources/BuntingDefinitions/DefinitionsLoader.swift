@@ -25,6 +25,8 @@ struct DefinitionsLoader {
     /// The problems reported so far, by their exact text (a document may have thousands).
     private var reported = Set<ReportedProblem>()
     private var locator: JSONSourceLocator?
+    /// The document's Liquid templates, parsed as their items are compiled.
+    var templates = TemplateCompiler()
 
     private struct ReportedProblem: Hashable {
         let pointer: ExactString
@@ -86,9 +88,14 @@ struct DefinitionsLoader {
         let fingerprints: FlagFingerprints
         let banners: [JSON]
         var cards: [JSON]
+        let flagTemplates: [String: [String: VariantTemplates]]
+        // Content blocks first: each item's template is checked against them.
+        compileContentBlocks(sections.rest["contentBlocks"])
         do {
+            let flags = try sections.take("flags")
+            flagTemplates = compileFlagTemplates(flags)
             (violations, compiledFlags, fingerprints) = checkAndCompileFlags(
-                try sections.take("flags"), rest: sections.rest, schema: schema, hashing: hashing)
+                flags, rest: sections.rest, schema: schema, hashing: hashing)
             let bannerSection = try sections.take("banners")
             violations += Self.check("banners", bannerSection, schema: schema, found: violations.count)
             let cardSection = try sections.take("contentCards")
@@ -143,12 +150,15 @@ struct DefinitionsLoader {
         let compiledBanners = compileBanners(banners, skipping: brokenBanners, rules: rules, hashing: hashing)
         let compiledCards = compileCards(Self.taking(&cards), skipping: brokenCards, rules: rules, hashing: hashing)
         let features = compileFeatures(sections.rest, flagSet: flagSet)
+        let featureTemplates = compileFeatureTemplates(sections.rest["features"])
         if strict && !problems.isEmpty { return .failure(DefinitionsProblems(sorted(problems))) }
         return .success(
             Definitions(
                 flagSet: flagSet, growthBook: features, banners: compiledBanners, cards: compiledCards,
                 channels: Self.channels(sections.rest["channels"]), problems: sorted(problems),
-                fingerprints: fingerprints))
+                fingerprints: fingerprints,
+                templates: templates.finish(), flagTemplates: FlagTemplates(flagTemplates, flagKeys: flagSet.flagKeys),
+                featuresHoldTemplates: featureTemplates))
     }
 
     // MARK: - GrowthBook
@@ -173,11 +183,14 @@ struct DefinitionsLoader {
         let unreadable = payload.problems.contains {
             $0.pointer.tokens.count == 1 && $0.pointer.tokens[0].hasPrefix("encrypted")
         }
+        // An encrypted payload's values are seen only when rendered.
+        let featureTemplates = compileFeatureTemplates(document["features"]) || document["features"] == nil
         if unreadable || (strict && !problems.isEmpty) { return .failure(DefinitionsProblems(sorted(problems))) }
         return .success(
             Definitions(
                 flagSet: FlagSet.none, growthBook: payload, banners: [], cards: [], channels: Self.channels(nil),
-                problems: sorted(problems)))
+                problems: sorted(problems),
+                templates: templates.finish(), featuresHoldTemplates: featureTemplates))
     }
 
     /// The `features` section of Bunting's own document, with its saved
@@ -263,10 +276,15 @@ struct DefinitionsLoader {
                 report(pointer + "/id", "banner id \(id.debugDescription) is used twice; this one is left out")
                 continue
             }
-            guard let targeting = compileTargeting(entry, at: pointer, rules: rules, hashing: hashing) else { continue }
+            var leftOut = false
+            let htmlTemplate = compileBannerTemplate(entry, at: pointer, leftOut: &leftOut)
+            guard let targeting = compileTargeting(entry, at: pointer, rules: rules, hashing: hashing), !leftOut else {
+                continue
+            }
             banners.append(
                 BannerDefinition(
                     id: id, placementId: placementId, html: entry["html"]?.stringValue ?? "",
+                    htmlTemplate: htmlTemplate, pointer: pointer,
                     priority: entry["priority"]?.integerValue ?? 0, properties: entry["properties"]?.objectValue ?? [:],
                     isTestSend: entry["isTestSend"]?.boolValue ?? false, trackingId: entry["trackingId"]?.stringValue,
                     expiresAt: entry["expiresAt"]?.doubleValue, targeting: targeting))
@@ -283,22 +301,32 @@ struct DefinitionsLoader {
         var seen: Set<ExactString> = []
         var cards: [ContentCard] = []
         var targetings: [Targeting] = []
+        var personalised: [PersonalisedCard?] = []
         for index in entries.indices where !broken.contains(index) {
             let entry = entries[index]
             entries[index] = .null
             let pointer = "/contentCards/\(index)"
-            guard let card = Self.card(entry) else { continue }
+            // A card with templates is made with marks where each user's text goes (see `PersonalisedCard`).
+            var leftOut = false
+            let templated = compileCardTemplates(entry, at: pointer, leftOut: &leftOut)
+            guard let card = templated?.card ?? Self.card(entry) else { continue }
             let id = card.id
             guard seen.insert(ExactString(id)).inserted else {
                 report(pointer + "/id", "content card id \(id.debugDescription) is used twice; this one is left out")
                 continue
             }
-            guard let targeting = compileTargeting(entry, at: pointer, rules: rules, hashing: hashing) else { continue }
+            guard let targeting = compileTargeting(entry, at: pointer, rules: rules, hashing: hashing), !leftOut else {
+                continue
+            }
             cards.append(card)
             targetings.append(targeting)
+            personalised.append(templated?.personalised)
         }
         // One table for all of them, in listed order (see `ContentCard`).
-        return zip(ContentCard.sharingOneTable(cards), targetings).map { CardDefinition(card: $0, targeting: $1) }
+        let shared = ContentCard.sharingOneTable(cards)
+        return shared.indices.map {
+            CardDefinition(card: shared[$0], targeting: targetings[$0], personalised: personalised[$0])
+        }
     }
 
     /// The card an entry defines. Of its fields a card keeps the id and the
@@ -344,9 +372,16 @@ struct DefinitionsLoader {
 
     // MARK: - Problems
 
-    private mutating func report(_ pointer: JSONPointer, _ message: String) {
+    /// Reports a problem at `pointer`; with `templateOffset`, at that byte
+    /// of the template the pointer names (a string value), in the document's text.
+    mutating func report(_ pointer: JSONPointer, _ message: String, templateOffset: Int? = nil) {
         if locator == nil { locator = JSONSourceLocator(bytes) }
-        let location = locator?.location(of: pointer)
+        var location = locator?.location(of: pointer)
+        if let templateOffset, let start = location?.offset,
+            let offset = TemplatePlace.documentOffset(in: bytes, literalStart: start, decodedOffset: templateOffset)
+        {
+            location = locator?.location(ofOffset: offset)
+        }
         let problem = DefinitionsProblem(
             pointer: pointer.description, line: location?.line ?? 0, column: location?.column ?? 0, message: message)
         if reported.insert(ReportedProblem(pointer: ExactString(problem.pointer), message: ExactString(message)))

@@ -10,6 +10,9 @@ public struct Template: Sendable {
     private let nodes: [Node]
     /// The text holds no `{{` and no `{%`: rendering it gives it back unchanged.
     public let isPlainText: Bool
+    /// The content blocks the template includes (`content_blocks.${name}`),
+    /// each with the UTF-8 offset of its first mention.
+    let contentBlockMentions: [String: Int]
 
     /// Parses `source`; a template that does not parse is a `.parse` error
     /// with its line and column.
@@ -25,6 +28,7 @@ public struct Template: Sendable {
         guard Self.containsMarkup(source) else {
             nodes = []
             isPlainText = true
+            contentBlockMentions = [:]
             return
         }
         isPlainText = false
@@ -34,6 +38,19 @@ public struct Template: Sendable {
         } catch {
             throw error.located(in: source, phase: .parse)
         }
+        contentBlockMentions = parser.contentBlocks.offsets
+    }
+
+    /// The names of the content blocks the template includes.
+    public var contentBlockNames: Set<String> { Set(contentBlockMentions.keys) }
+
+    /// An error at the first mention of a content block that `blocks` does
+    /// not hold, found without rendering: what a document checks at load.
+    public func missingContentBlock(in blocks: ContentBlocks) -> TemplateError? {
+        let missing = contentBlockMentions.filter { blocks[$0.key] == nil }.min { $0.value < $1.value }
+        guard let (name, offset) = missing else { return nil }
+        return TemplateOffsetError.invalid("no content block named '\(name)'", at: offset).located(
+            in: source, phase: .parse)
     }
 
     /// Renders the template for one user. An error is a `.render` error:
@@ -52,6 +69,23 @@ public struct Template: Sendable {
             return source
         }
         var renderer = Renderer(context: context)
+        do {
+            return try renderer.renderDocument(nodes)
+        } catch {
+            throw error.located(in: source, phase: .render)
+        }
+    }
+
+    /// Renders as `render(_:)` does, within `steps` as well as the limits'
+    /// own `maxSteps`, and takes the steps the render spent from `steps`:
+    /// renders that share one budget (the items of one refresh) cannot
+    /// together run past it, whatever each is allowed alone.
+    public func render(_ context: RenderContext, steps: inout Int) throws(TemplateError) -> String {
+        if isPlainText { return try render(context) }
+        var bounded = context
+        bounded.limits.maxSteps = max(0, min(context.limits.maxSteps, steps))
+        var renderer = Renderer(context: bounded)
+        defer { steps -= min(renderer.steps, steps) }
         do {
             return try renderer.renderDocument(nodes)
         } catch {

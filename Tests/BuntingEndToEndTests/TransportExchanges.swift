@@ -22,7 +22,7 @@ let transportExchanges: [Exchange] = [
     Exchange(
         send: #"{"jsonrpc":"2.0","id":"discover","method":"rpc.discover"}"#, reply: nil,
         check: { reply in
-            reply["result"]?["openrpc"]?.stringValue == "1.3.2" && reply["result"]?["methods"]?.arrayValue?.count == 33
+            reply["result"]?["openrpc"]?.stringValue == "1.3.2" && reply["result"]?["methods"]?.arrayValue?.count == 34
         }),
     Exchange(
         send: #"{"jsonrpc":"2.0","id":2.0,"method":"status","params":{"x":1}}"#,

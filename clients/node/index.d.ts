@@ -256,6 +256,9 @@ export type RPCErrorReason =
   | "NOT_SYNCED"
   | "CHANNEL_DISABLED"
   | "LIMIT_REACHED"
+  | "INVALID_TEMPLATE"
+  | "TEMPLATE_LIMIT"
+  | "TEMPLATE_ABORTED"
   | "NOT_ENABLED";
 /** The `data` of every error response. Which fields appear depends on `reason`. */
 export interface ErrorData {
@@ -271,9 +274,12 @@ export interface ErrorData {
   method?: string;
   /** Byte offset of a parse error in the message. */
   position?: number;
-  /** 1-based line of a parse error. */
+  /** 1-based line of a parse error in the message, or of a template error in the template. */
   line?: number;
-  /** 1-based column of a parse error, in Unicode scalars. */
+  /**
+   * 1-based column of a parse error in the message, or of a template error in the template, in
+   * Unicode scalars.
+   */
   column?: number;
   /** The parser's or storage's own words. */
   detail?: string;
@@ -282,6 +288,8 @@ export interface ErrorData {
   /** METHOD_NOT_FOUND: the known method the name most likely meant. */
   suggestion?: string;
   channel?: Channel;
+  /** TEMPLATE_ABORTED: the text given to `abort_message` (may be empty). */
+  abortMessage?: string;
 }
 /**
  * For reference (not sent over JSON-RPC): one analytics event as the sink receives it, as an NDJSON
@@ -374,7 +382,8 @@ export interface DefinitionsProblem {
  * example)`), whether a document is loaded and when it was adopted, the first 100 problems of the
  * loaded document (a flag in error, a banner or card left out; `problemCount` says how many there
  * are: `bunting validate` lists them all), and the source's problem now when the last check found
- * one.
+ * one, and the items the current user's last refreshes left out because their templates gave no
+ * text (`aborted`: `abort_message` ran, or rendering failed; the first 100).
  */
 export interface DefinitionsStatus {
   location: string;
@@ -384,6 +393,11 @@ export interface DefinitionsStatus {
   /** How many problems the document has; `problems` lists the first 100. */
   problemCount?: number;
   lastError?: string;
+  /**
+   * Items the last refresh of each channel left out for the current user because their templates
+   * gave no text; empty when none.
+   */
+  aborted?: UnrenderedItem[];
 }
 /**
  * The Server-Sent Events stream of the definitions (`--stream URL`, or the one a GrowthBook server
@@ -523,11 +537,14 @@ export interface FaultsResult {
  * could not be evaluated; counted as false), `NOT_STARTED` and `ENDED` (its schedule), `EXPIRED`,
  * `OUTRANKED` (banners: one of higher priority, or listed earlier at the same priority, fills the
  * placement), `DISMISSED`, `INVALID` (left out when the definitions loaded, with `pointer` and its
- * problems). Flags: the outcome is flagd's reason, `in` says whether the channel lists the flag,
- * with `variant`, `reason` and `rule` (the JSON pointer of the targeting that decided, when one
- * did); GrowthBook features: the outcome is their `source`. In a `getSnapshot`, `in` is whether
- * this snapshot holds the item; when that differs from what is decided now (the clock or the
- * document moved since the last refresh), `why` says the next refresh applies it.
+ * problems), `NOT_RENDERED` (admitted, but one of its Liquid templates gave this user no text:
+ * `why` names the field's pointer and the reason, such as `abort_message`'s). Flags: the outcome is
+ * flagd's reason, `in` says whether the channel lists the flag (not when its properties' templates
+ * give this user no text: `why` says so), with `variant`, `reason` and `rule` (the JSON pointer of
+ * the targeting that decided, when one did); GrowthBook features: the outcome is their `source`. In
+ * a `getSnapshot`, `in` is whether this snapshot holds the item; when that differs from what is
+ * decided now (the clock or the document moved since the last refresh), `why` says the next refresh
+ * applies it.
  */
 export interface Explanation {
   id?: string;
@@ -550,6 +567,23 @@ export interface FlagExplanation {
   rule?: string;
   listed?: boolean;
   source?: string;
+}
+/**
+ * An item whose template gave the current user no text at the last refresh of its channel, so that
+ * the item is left out for this user: `abort_message` ran (TEMPLATE_ABORTED, `message` holds its
+ * text), or rendering failed (TEMPLATE_LIMIT, INVALID_TEMPLATE). `pointer` is the field's place in
+ * the document; `line` and `column` are in the template's own text.
+ */
+export interface UnrenderedItem {
+  channel: Channel;
+  /** The card's or banner's id, or the flag's key. */
+  id: string;
+  /** The JSON pointer of the field whose template gave no text. */
+  pointer: string;
+  reason: "TEMPLATE_ABORTED" | "TEMPLATE_LIMIT" | "INVALID_TEMPLATE";
+  message: string;
+  line: number;
+  column: number;
 }
 
 // The params of each method (NoParams where it takes none).
@@ -686,6 +720,18 @@ export interface EvaluateConditionParams {
   /** Saved groups (id → values) for `$inGroup`; the definitions' when absent. */
   savedGroups?: { [key: string]: unknown };
 }
+/** The params of `renderTemplate`. */
+export interface RenderTemplateParams {
+  /** The Liquid template (at most 1 MiB; more is TEMPLATE_LIMIT). */
+  template: string;
+  /** Plain Liquid variables, read by `{{ name }}`. */
+  data?: { [key: string]: unknown };
+  /**
+   * A user's attributes, read by `${name}`; the current user's when neither this nor `data` is
+   * given.
+   */
+  attributes?: { [key: string]: unknown };
+}
 /** The params of `setClock`. */
 export interface SetClockParams {
   /** The new time: Unix seconds or an RFC 3339 date-time. */
@@ -763,6 +809,8 @@ export interface ProtocolMethods {
   evaluateFeatures(params?: EvaluateFeaturesParams, options?: CallOptions): Promise<{ features: { [key: string]: FeatureResult } }>;
   /** Evaluates a GrowthBook condition. */
   evaluateCondition(params: EvaluateConditionParams, options?: CallOptions): Promise<{ result: boolean }>;
+  /** Renders a Liquid template. */
+  renderTemplate(params: RenderTemplateParams, options?: CallOptions): Promise<{ text: string }>;
   /** Flushes pending work and exits. */
   shutdown(params?: NoParams, options?: CallOptions): Promise<EmptyResult>;
   /** Sets the manual clock (`serve --clock manual`). */
@@ -1128,6 +1176,14 @@ export declare class ChannelDisabledError extends BuntingError {
 export declare class LimitReachedError extends BuntingError {}
 /** -32011 NOT_ENABLED: a method for testing campaigns on a server not started for it (`clock: "manual"`, `faults: true`). */
 export declare class NotEnabledError extends BuntingError {}
+/**
+ * -32012 INVALID_TEMPLATE, TEMPLATE_LIMIT, TEMPLATE_ABORTED: a Liquid template given to
+ * `renderTemplate` that does not parse or fails to render, reached a limit, or ran `abort_message`
+ * (`data.abortMessage`); `data.line` and `data.column` are in the template.
+ */
+export declare class TemplateError extends BuntingError {
+  readonly data: FieldWhy & { line: number; column: number; abortMessage?: string };
+}
 
 /** A call or a wait that did not finish in time (nothing is cancelled on the server). */
 export declare class BuntingTimeoutError extends Error {

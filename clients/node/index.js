@@ -27,6 +27,7 @@ export {
   SDKDisabledError,
   ShuttingDownError,
   StorageError,
+  TemplateError,
 } from "./lib/errors.js";
 export { findBinary } from "./lib/find-binary.js";
 export { BuntingProvider, ProviderEventEmitter, ProviderEvents } from "./lib/openfeature.js";

@@ -4,8 +4,11 @@
 Each tab is a feed, the cards whose `extras.feed` names it, with an unread
 badge; opening a tab logs an impression of each card shown; a tap goes where
 the card's extras say (`extras.deeplink`, a screen of the app, else the card's
-web `url`); a swipe dismisses a card. After each step it prints what the screen
-shows: the same screens as the Node client's clients/node/examples/inbox.mjs.
+web `url`); a swipe dismisses a card. The cards' texts are Liquid templates,
+rendered for each user: the welcome card greets the user by name, and the
+lounge card's template hides it (`abort_message`) from all but gold members.
+After each step it prints what the screen shows: the same screens as the Node
+client's clients/node/examples/inbox.mjs.
 
     python3 examples/inbox/inbox.py [--definitions PATH] [--sink PATH] [--framing lsp]
 """
@@ -100,6 +103,13 @@ class Inbox:
         self.show('swipes "%s" away' % card["title"])
 
 
+    def flush(self):
+        delivered = self.client.flush()
+        print("== analytics: %d events delivered, %d waiting%s"
+              % (delivered["flushed"], delivered["pending"], "" if options.sink else " (no --sink)"))
+        print()
+
+
 def destination(card):
     """Where a tap leads: the app's own screen when the extras name one, else the web page."""
     if card["extras"].get("deeplink"):
@@ -113,7 +123,7 @@ with Bunting.spawn(storage=":memory:", definitions=options.definitions, sink=opt
                    framing=options.framing) as client:
     screen = Inbox(client)
     inbox, promotions = screen.tabs
-    screen.sign_in("ada", {"openOrders": 1})
+    screen.sign_in("ada", {"openOrders": 1, "first_name": "Ada", "tier": "silver"})
     screen.open(inbox)
     screen.tap(inbox, "inbox-order-shipped")
     screen.open(promotions)
@@ -122,6 +132,9 @@ with Bunting.spawn(storage=":memory:", definitions=options.definitions, sink=opt
     screen.swipe(inbox, "inbox-new-sign-in")
     screen.swipe(inbox, "inbox-welcome")
 
-    delivered = client.flush()
-    print("== analytics: %d events delivered, %d waiting%s"
-          % (delivered["flushed"], delivered["pending"], "" if options.sink else " (no --sink)"))
+    screen.flush()
+
+    # A gold member: greeted by name, and the lounge card is hers.
+    screen.sign_in("grace", {"first_name": "Grace", "tier": "gold"})
+    screen.open(promotions)
+    screen.flush()

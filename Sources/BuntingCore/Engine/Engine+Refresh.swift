@@ -93,18 +93,26 @@ extension Engine {
         let subject = user.subject
         let now = self.now
         var cache = caches.cache(channel)
+        // Items whose templates give this user no text are left out, and listed by `status`.
+        var unrendered: [UnrenderedItem] = []
+        defer { self.unrendered.record(channel, unrendered, generation: user.generation) }
         switch channel {
         case .featureFlags:
-            let flags = definitions.featureFlags(for: subject, at: now)
+            let flags = definitions.featureFlags(for: subject, at: now, unrendered: &unrendered)
             // GrowthBook features are listed beside flagd's flags (sticky arms
             // kept; an exposure is logged when the app reads one, not here).
-            cache.setFlags(
-                definitions.featureKeys.isEmpty
-                    ? flags : flags + currentUserFeatures(definitions, keys: nil, listing: true).flags)
+            if definitions.featureKeys.isEmpty {
+                cache.setFlags(flags)
+            } else {
+                let features = currentUserFeatures(definitions, keys: nil, listing: true)
+                unrendered += features.unrendered
+                cache.setFlags(flags + features.flags)
+            }
         case .contentCards:
-            cache.cards = definitions.contentCards(for: subject, at: now)
+            cache.cards = definitions.contentCards(for: subject, at: now, unrendered: &unrendered)
         case .banners:
-            let fresh = definitions.banners(for: subject, at: now, excluding: caches.dismissedBanners)
+            let fresh = definitions.banners(
+                for: subject, at: now, excluding: caches.dismissedBanners, unrendered: &unrendered)
             if let placementIds {
                 for placement in placementIds.map({ ExactString($0) }) { cache.banners[placement] = fresh[placement] }
             } else {

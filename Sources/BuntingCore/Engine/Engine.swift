@@ -49,6 +49,8 @@ public final class Engine: @unchecked Sendable {
     var isShutDown = false
     /// Told to every event subscription after its replay (see Engine+Storage).
     var storageProblem: String?
+    /// What the last refreshes left out for their templates (for `status`).
+    var unrendered = UnrenderedItems()
     /// Gives freed memory back to the system; tests count the calls.
     public var releaseMemory: () -> Void = releaseFreedMemory
 
@@ -163,13 +165,15 @@ public final class Engine: @unchecked Sendable {
                     "itemCount": .int(caches.itemCount(channel, at: now)),
                 ])
             }
+            var definitionsStatus = fetcher.status
+            definitionsStatus["aborted"] = unrenderedStatus
             var status: JSONObject = [
                 "userId": user.userId.map(JSON.string) ?? .null,
                 "sessionId": user.sessionId.map(JSON.string) ?? .null,
                 "sdkEnabled": .bool(user.isSDKEnabled),
                 "channels": .object(channels),
                 "pendingAnalytics": .int(analytics.count),
-                "definitions": .object(fetcher.status),
+                "definitions": .object(definitionsStatus),
             ]
             if let stream = stream.status { status["stream"] = .object(stream) }
             return status

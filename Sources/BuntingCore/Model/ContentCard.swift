@@ -21,7 +21,7 @@ public struct ContentCard: Equatable, Sendable, JSONText {
     /// change then reads two arrays front to back, where an object per card
     /// cost a cache miss per card and pass once the cards outgrew the caches
     /// (at 50,000 cards, most of a change's time).
-    private final class Table: Sendable {
+    final class Table: Sendable {
         struct Row {
             let id: String
             let type: Kind
@@ -55,9 +55,9 @@ public struct ContentCard: Equatable, Sendable, JSONText {
         }
     }
 
-    private let table: Table
+    let table: Table
     /// The card's row; 32 bits keep a card (with its state) at 16 bytes.
-    private let index: UInt32
+    let index: UInt32
     public var viewed: Bool
     public var clicked: Bool
 
@@ -100,7 +100,7 @@ public struct ContentCard: Equatable, Sendable, JSONText {
         self.init(table: Table(rows: [row], text: prefix, listed: true), index: 0, viewed: viewed, clicked: clicked)
     }
 
-    private init(table: Table, index: Int, viewed: Bool, clicked: Bool) {
+    init(table: Table, index: Int, viewed: Bool, clicked: Bool) {
         self.table = table
         self.index = UInt32(index)
         self.viewed = viewed

@@ -71,6 +71,8 @@ public struct FeatureEvaluation: Sendable {
     public var flags: [FeatureFlag]
     public var exposures: [ExperimentExposure]
     public var changedStickyDocuments: [StickyDocument]
+    /// The features whose flag a template left out for this user.
+    public var unrendered: [UnrenderedItem] = []
 
     public init(
         results: [(key: String, result: EncodedJSON)] = [], flags: [FeatureFlag] = [],

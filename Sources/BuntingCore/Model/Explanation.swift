@@ -32,6 +32,9 @@ public enum Explanation {
         case dismissed = "DISMISSED"
         /// The entry has a problem and was left out when the document loaded.
         case invalid = "INVALID"
+        /// Admitted, but one of its Liquid templates gave this user no text
+        /// (`abort_message`, a render error, a limit): left out for them.
+        case notRendered = "NOT_RENDERED"
 
         public var isIn: Bool { self == .shown || self == .control }
     }

@@ -69,6 +69,21 @@ public protocol CompiledDefinitions: AnyObject, Sendable {
     /// when given, else the document's; a condition that cannot be read is
     /// refused with why.
     func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<Bool, DefinitionsError>
+
+    // MARK: Personalised text (Liquid templates in the items)
+
+    /// As the methods above, with each item whose template gave no text for
+    /// this user (`abort_message`, a render error) added to `unrendered`.
+    func featureFlags(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem])
+        -> [FeatureFlag]
+    func banners(
+        for subject: EvaluationSubject, at now: Double, excluding: Set<ExactString>, unrendered: inout [UnrenderedItem]
+    ) -> [ExactString: Banner]
+    func contentCards(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem])
+        -> [ContentCard]
+
+    /// Renders one template with the document's content blocks and limits.
+    func renderTemplate(_ request: TemplateRequest) -> Result<String, TemplateFault>
 }
 
 extension CompiledDefinitions {
@@ -90,6 +105,30 @@ extension CompiledDefinitions {
         Bool, DefinitionsError
     > {
         .failure(DefinitionsError(problems: ["these definitions hold no GrowthBook features"]))
+    }
+
+    public func featureFlags(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem])
+        -> [FeatureFlag]
+    {
+        featureFlags(for: subject, at: now)
+    }
+
+    public func banners(
+        for subject: EvaluationSubject, at now: Double, excluding: Set<ExactString>, unrendered: inout [UnrenderedItem]
+    ) -> [ExactString: Banner] {
+        banners(for: subject, at: now, excluding: excluding)
+    }
+
+    public func contentCards(for subject: EvaluationSubject, at now: Double, unrendered: inout [UnrenderedItem])
+        -> [ContentCard]
+    {
+        contentCards(for: subject, at: now)
+    }
+
+    public func renderTemplate(_ request: TemplateRequest) -> Result<String, TemplateFault> {
+        .failure(
+            TemplateFault(
+                reason: .invalidTemplate, message: "these definitions render no templates", line: 1, column: 1))
     }
 
     /// A flag resolved whatever the type of its value.

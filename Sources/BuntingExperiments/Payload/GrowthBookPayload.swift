@@ -34,6 +34,7 @@ public struct GrowthBookPayload: Sendable {
     /// with any of them is not a GrowthBook payload.
     static let definitionsKeys: Set<String> = [
         "$schema", "channels", "$evaluators", "flags", "fractionalHashing", "metadata", "banners", "contentCards",
+        "contentBlocks",
     ]
 
     /// Whether a document with these top-level keys is a GrowthBook payload:

@@ -18,6 +18,7 @@ public enum BuntingMethods {
                 + UserMethods.sdkMethods(engine)
                 + RuleMethods.methods(engine)
                 + FeatureMethods.methods(engine)
+                + TemplateMethods.methods(engine)
                 + TestingMethods.methods(testing)
                 + [ServerMethods.shutdown(context)])
     }

@@ -5,6 +5,9 @@ struct TemplateParser {
     let limits: TemplateLimits
     /// Blocks (and `liquid` tags) open around the current position.
     private var depth = 0
+    /// The content blocks the template includes, each with the offset of
+    /// its first mention (a class: every expression's parser adds to it).
+    let contentBlocks = ContentBlockMentions()
 
     init(bytes: [UInt8], limits: TemplateLimits) {
         self.bytes = bytes
@@ -91,7 +94,9 @@ struct TemplateParser {
     // MARK: - Markup
 
     func expressions(_ markup: Range<Int>, inTag: Bool) throws(TemplateOffsetError) -> ExpressionParser {
-        try ExpressionParser(bytes: bytes, range: markup, inTag: inTag, maxNesting: limits.maxNesting)
+        let parser = try ExpressionParser(bytes: bytes, range: markup, inTag: inTag, maxNesting: limits.maxNesting)
+        contentBlocks.note(parser)
+        return parser
     }
 
     func filtered(_ markup: Range<Int>, inTag: Bool) throws(TemplateOffsetError) -> FilteredExpression {
@@ -139,5 +144,25 @@ struct TemplateParser {
             return .invalid("unexpected '\(tag.name)': no open block it belongs to", at: tag.offset)
         }
         return .invalid("unknown tag '\(tag.name)'", at: tag.offset)
+    }
+}
+
+/// The content blocks a template names (`content_blocks.${name}`), found in
+/// the tokens of every expression as it is parsed, so that a document can
+/// check at load that each exists.
+final class ContentBlockMentions {
+    private(set) var offsets: [String: Int] = [:]
+
+    func note(_ parser: ExpressionParser) {
+        let tokens = parser.tokens
+        guard tokens.count >= 3 else { return }
+        for index in 0..<(tokens.count - 2)
+        where tokens[index].kind == .identifier && tokens[index + 1].kind == .dot
+            && tokens[index + 2].kind == .attribute
+            && (index == 0 || tokens[index - 1].kind != .dot) && parser.text(tokens[index]) == "content_blocks"
+        {
+            let name = parser.text(tokens[index + 2])
+            if offsets[name] == nil { offsets[name] = tokens[index].start }
+        }
     }
 }

@@ -3,7 +3,10 @@
 // `extras.feed` names it, with an unread badge; opening a tab logs an impression
 // of each card shown; a tap goes where the card's extras say (`extras.deeplink`,
 // a screen of the app, else the card's web `url`); a swipe dismisses a card.
-// After each step it prints what the screen shows.
+// The cards' texts are Liquid templates, rendered for each user: the welcome
+// card greets the user by name, and the lounge card's template hides it
+// (`abort_message`) from all but gold members. After each step it prints what
+// the screen shows.
 //
 //   node examples/inbox.mjs [--definitions PATH] [--sink PATH] [--framing lsp]
 //
@@ -100,9 +103,19 @@ try {
     show(`swipes "${card.title}" away`);
   };
 
-  await client.changeUser({ userId: "ada", attributes: { openOrders: 1 } });
-  for (const tab of tabs) tab.snapshot = (await tab.subscription.waitFor({ type: "DATA_UPDATED" })).cacheSnapshot;
-  show("ada signs in");
+  const signIn = async (userId, attributes) => {
+    await client.changeUser({ userId, attributes });
+    for (const tab of tabs) tab.snapshot = (await tab.subscription.waitFor({ type: "DATA_UPDATED" })).cacheSnapshot;
+    show(`${userId} signs in`);
+  };
+
+  const flush = async () => {
+    const { flushed, pending } = await client.flush();
+    console.log(`== analytics: ${flushed} events delivered, ${pending} waiting${values.sink ? "" : " (no --sink)"}`);
+    console.log("");
+  };
+
+  await signIn("ada", { openOrders: 1, first_name: "Ada", tier: "silver" });
 
   await open(inbox);
   await tap(inbox, "inbox-order-shipped");
@@ -112,8 +125,12 @@ try {
   await swipe(inbox, "inbox-new-sign-in");
   await swipe(inbox, "inbox-welcome");
 
-  const { flushed, pending } = await client.flush();
-  console.log(`== analytics: ${flushed} events delivered, ${pending} waiting${values.sink ? "" : " (no --sink)"}`);
+  await flush();
+
+  // A gold member: greeted by name, and the lounge card is hers.
+  await signIn("grace", { first_name: "Grace", tier: "gold" });
+  await open(promotions);
+  await flush();
 } finally {
   await client.close();
 }

@@ -60,6 +60,12 @@ export class LimitReachedError extends BuntingError {}
  * (`setClock` and `advanceClock` need `clock: "manual"`, `injectFault` and `clearFaults` `faults: true`).
  */
 export class NotEnabledError extends BuntingError {}
+/**
+ * -32012 (`data.line`, `data.column` in the template): a Liquid template given to `renderTemplate`
+ * gave no text. INVALID_TEMPLATE: it does not parse, or rendering failed; TEMPLATE_LIMIT: a bound
+ * was reached; TEMPLATE_ABORTED: it ran `abort_message` (`data.abortMessage`).
+ */
+export class TemplateError extends BuntingError {}
 
 const classByReason = {
   INVALID_JSON: ParseError,
@@ -92,6 +98,9 @@ const classByReason = {
   CHANNEL_DISABLED: ChannelDisabledError,
   LIMIT_REACHED: LimitReachedError,
   NOT_ENABLED: NotEnabledError,
+  INVALID_TEMPLATE: TemplateError,
+  TEMPLATE_LIMIT: TemplateError,
+  TEMPLATE_ABORTED: TemplateError,
 };
 
 // A reason this client does not know yet still gets the class of its code's family.
@@ -112,6 +121,7 @@ const classByCode = {
   [-32009]: ChannelDisabledError,
   [-32010]: LimitReachedError,
   [-32011]: NotEnabledError,
+  [-32012]: TemplateError,
 };
 
 /** The reasons this client has a class for, and the class (for tests and tools). */

@@ -45,13 +45,16 @@ export class BuntingMethods extends Connection {
    * analytics events wait for the sink. Reads only: it changes nothing, sends no notification, and
    * answers while the SDK is disabled. `definitions` says where the definitions are read from,
    * whether a document is loaded (and since when), every problem of the loaded document (a flag in
-   * error, a banner or card left out, each with its pointer and line:column), and the source's
-   * current problem when the last check found one. `stream`, when the definitions come over a
-   * Server-Sent Events stream too (`--stream`, or GrowthBook's announced one), says whether it is
-   * connected and since when, the last event id it would resume from, how many times it tried to
-   * connect again and how many events came, and why it is down while it is. A server started with
-   * `--clock manual` adds `clock` (`{kind: "manual", time, date}`), one started with `--faults`
-   * adds `faults`, the injected failures still armed.
+   * error, a banner or card left out, each with its pointer and line:column), the source's current
+   * problem when the last check found one, and (`aborted`) the items the current user's last
+   * refreshes left out because their Liquid templates gave this user no text (`abort_message`, a
+   * render error). `stream`, when the definitions come over a Server-Sent Events stream too
+   * (`--stream`, or GrowthBook's announced one), says whether it is connected and since when, the
+   * last event id it would resume from, how many times it tried to connect again and how many
+   * events came, and why it is down while it is. A server started with `--clock manual` adds
+   * `clock` (`{kind: "manual", time, date}`), one started with `--faults` adds `faults`, the
+   * injected failures still armed.
+   *
    *
    * @param {{}} [params] none
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
@@ -75,7 +78,13 @@ export class BuntingMethods extends Connection {
    * //       "contentCards": {"enabled":true,"lastSyncAt":0,"itemCount":0}
    * //     },
    * //     "pendingAnalytics": 0,
-   * //     "definitions": {"location":"(bundled example)","loaded":true,"loadedAt":1701000000.25,"problems":[]}
+   * //     "definitions": {
+   * //       "location": "(bundled example)",
+   * //       "loaded": true,
+   * //       "loadedAt": 1701000000.25,
+   * //       "problems": [],
+   * //       "aborted": []
+   * //     }
    * //   }
    */
   status(params, options) {
@@ -977,6 +986,48 @@ export class BuntingMethods extends Connection {
   }
 
   /**
+   * Renders a Liquid template.
+   *
+   * Renders `template`, Liquid in Braze's dialect as banners, cards and flag properties are
+   * rendered (README, Personalisation), and answers `{text}`. `data` holds plain Liquid variables
+   * (`{{ name }}`) and `attributes` a user's attributes (`{{${name}}}`,
+   * `{{custom_attribute.${name}}}`); with neither, it renders for the current user: their
+   * attributes and their id (`${user_id}`, the targeting key). The server's clock (`'now'`) and
+   * the document's content blocks (`{{content_blocks.${name}}}`) apply either way. The bounds are
+   * a template's own (README, Personalisation), with up to 1 MiB of text. A template that does not
+   * parse, or fails to render, answers -32012 with `data.reason` `INVALID_TEMPLATE`,
+   * `TEMPLATE_LIMIT` (a bound reached) or `TEMPLATE_ABORTED` (`abort_message` ran;
+   * `data.abortMessage` holds its text), and `data.line` and `data.column` in the template. Before
+   * any definitions are loaded it answers -32008 NOT_SYNCED. Touches no user state and logs
+   * nothing.
+   *
+   * @param {object} params
+   * @param {string} params.template The Liquid template (at most 1 MiB; more is TEMPLATE_LIMIT).
+   * @param {object} [params.data] Plain Liquid variables, read by `{{ name }}`.
+   * @param {object} [params.attributes] A user's attributes, read by `${name}`; the current user's
+   *     when neither this nor `data` is given.
+   * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
+   * @returns {Promise<{text: string}>} rendered
+   * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
+   * @throws {import("../index.js").TemplateError} -32012 INVALID_TEMPLATE
+   * @throws {import("../index.js").TemplateError} -32012 TEMPLATE_LIMIT
+   * @throws {import("../index.js").TemplateError} -32012 TEMPLATE_ABORTED
+   * @throws {import("../index.js").NotSyncedError} -32008 NOT_SYNCED
+   * @throws {import("../index.js").ShuttingDownError} -32006 SHUTTING_DOWN
+   * @throws {import("../index.js").InternalError} -32603 INTERNAL_ERROR
+   * @example
+   * // a greeting with a default
+   * await client.renderTemplate({
+  "template": "Hi {{${first_name} | default: 'there'}}!",
+  "attributes": {"first_name":"Ada"}
+});
+   * // → {"text":"Hi Ada!"}
+   */
+  renderTemplate(params, options) {
+    return this.call("renderTemplate", params, options);
+  }
+
+  /**
    * Flushes pending work and exits.
    *
    * Answers `{}`, then stops reading input, flushes pending analytics (bounded time, 10 s), closes
@@ -1164,6 +1215,7 @@ export const protocolMethods = Object.freeze([
   { method: "evaluateFeature", name: "evaluateFeature", subscribes: false, deprecated: false, params: [{ name: "featureKey", required: true }, { name: "attributes", required: false }, { name: "explain", required: false }] },
   { method: "evaluateFeatures", name: "evaluateFeatures", subscribes: false, deprecated: false, params: [{ name: "attributes", required: false }, { name: "featureKeys", required: false }] },
   { method: "evaluateCondition", name: "evaluateCondition", subscribes: false, deprecated: false, params: [{ name: "condition", required: true }, { name: "attributes", required: true }, { name: "savedGroups", required: false }] },
+  { method: "renderTemplate", name: "renderTemplate", subscribes: false, deprecated: false, params: [{ name: "template", required: true }, { name: "data", required: false }, { name: "attributes", required: false }] },
   { method: "shutdown", name: "shutdown", subscribes: false, deprecated: false, params: [] },
   { method: "setClock", name: "setClock", subscribes: false, deprecated: false, params: [{ name: "time", required: true }] },
   { method: "advanceClock", name: "advanceClock", subscribes: false, deprecated: false, params: [{ name: "seconds", required: true }] },

@@ -21,6 +21,7 @@ import {
   ParseError,
   SDKDisabledError,
   ShuttingDownError,
+  TemplateError,
 } from "../index.js";
 import { binary, definitionsPath, documentPath, signIn, spawnClient, temporaryDirectory } from "./support.mjs";
 
@@ -90,6 +91,18 @@ describe("errors of the real server", () => {
     await signIn(client, "bob", [cards]);
     await assert.rejects(client.logDismiss({ channel: "contentCards", id: "ada-only" }), (e) => e instanceof NotFoundError && e.reason === "NOT_FOUND");
     await assert.rejects(client.logDismiss({ channel: "contentCards", id: "house-rules" }), (e) => e instanceof NotAllowedError && e.code === -32003);
+  });
+
+  it("a template that gives no text is a TemplateError with its place in the template", async (t) => {
+    const client = await spawnClient(t);
+    assert.deepEqual(await client.renderTemplate({ template: "Hi {{${first_name}}}!", attributes: { first_name: "Ada" } }), { text: "Hi Ada!" });
+    assert.deepEqual(await client.renderTemplate({ template: "{{ xs | join: '+' }}", data: { xs: [1, 2] } }), { text: "1+2" });
+    const aborted = await client.renderTemplate({ template: "a\n{% abort_message('not today') %}", data: {} }).catch((e) => e);
+    assert.ok(aborted instanceof TemplateError, String(aborted));
+    assert.equal(aborted.code, -32012);
+    assert.equal(aborted.reason, "TEMPLATE_ABORTED");
+    assert.deepEqual([aborted.data.line, aborted.data.column, aborted.data.abortMessage], [2, 1, "not today"]);
+    await assert.rejects(client.renderTemplate({ template: "{% bogus %}" }), (e) => e instanceof TemplateError && e.reason === "INVALID_TEMPLATE");
   });
 
   it("SDK_DISABLED while the SDK is off", async (t) => {

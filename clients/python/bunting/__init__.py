@@ -22,7 +22,7 @@ from .errors import (BinaryNotFound, BuntingError, BuntingTimeout, ChannelDisabl
                      LimitReached, NotEnabled,
                      InternalError, InvalidParams, InvalidRequest, InvalidRule, MethodNotFound, MethodNotImplemented,
                      NotAllowed, NotFound, NotSynced, ParseError, ProtocolError, RequestTimeout, RPCError,
-                     SDKDisabled, ServerExited, ShuttingDown, StorageError, SubscriptionEnded)
+                     SDKDisabled, ServerExited, ShuttingDown, StorageError, SubscriptionEnded, TemplateError)
 
 __version__ = "0.1.0"
 
@@ -43,5 +43,5 @@ __all__ = [
     "LimitReached", "NotEnabled",
     "InternalError", "InvalidParams", "InvalidRequest", "InvalidRule", "MethodNotFound", "MethodNotImplemented",
     "NotAllowed", "NotFound", "NotSynced", "ParseError", "ProtocolError", "RequestTimeout", "RPCError",
-    "SDKDisabled", "ServerExited", "ShuttingDown", "StorageError", "SubscriptionEnded",
+    "SDKDisabled", "ServerExited", "ShuttingDown", "StorageError", "SubscriptionEnded", "TemplateError",
 ]

@@ -60,6 +60,7 @@ from .results import (
     PropertyNumber,
     PropertyString,
     RemoveSubscriptionResult,
+    RenderTemplateResult,
     StatusResult,
     StatusResultChannels,
     StatusResultClock,
@@ -67,6 +68,7 @@ from .results import (
     SubscribeResult,
     SubscribeResultObject,
     TrackResult,
+    UnrenderedItem,
 )
 
 
@@ -289,6 +291,15 @@ METHODS: Dict[str, MethodSpec] = {
         ),
         None, False,
     ),
+    "renderTemplate": MethodSpec(
+        "renderTemplate", "render_template",
+        (
+            Param("template", "template", True),
+            Param("data", "data", False),
+            Param("attributes", "attributes", False),
+        ),
+        None, False,
+    ),
     "shutdown": MethodSpec(
         "shutdown", "shutdown",
         (),
@@ -369,13 +380,15 @@ class SyncMethods:
         analytics events wait for the sink. Reads only: it changes nothing, sends no notification,
         and answers while the SDK is disabled. `definitions` says where the definitions are read
         from, whether a document is loaded (and since when), every problem of the loaded document (a
-        flag in error, a banner or card left out, each with its pointer and line:column), and the
-        source's current problem when the last check found one. `stream`, when the definitions come
-        over a Server-Sent Events stream too (`--stream`, or GrowthBook's announced one), says
-        whether it is connected and since when, the last event id it would resume from, how many
-        times it tried to connect again and how many events came, and why it is down while it is. A
-        server started with `--clock manual` adds `clock` (`{kind: "manual", time, date}`), one
-        started with `--faults` adds `faults`, the injected failures still armed.
+        flag in error, a banner or card left out, each with its pointer and line:column), the
+        source's current problem when the last check found one, and (`aborted`) the items the
+        current user's last refreshes left out because their Liquid templates gave this user no text
+        (`abort_message`, a render error). `stream`, when the definitions come over a Server-Sent
+        Events stream too (`--stream`, or GrowthBook's announced one), says whether it is connected
+        and since when, the last event id it would resume from, how many times it tried to connect
+        again and how many events came, and why it is down while it is. A server started with
+        `--clock manual` adds `clock` (`{kind: "manual", time, date}`), one started with `--faults`
+        adds `faults`, the injected failures still armed.
 
         Args:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
@@ -1296,6 +1309,50 @@ class SyncMethods:
             params["savedGroups"] = saved_groups
         return self._request("evaluateCondition", params, timeout)
 
+    def render_template(
+        self,
+        template: str,
+        *,
+        data: Optional[Dict[str, Any]] = None,
+        attributes: Optional[Dict[str, Any]] = None,
+        timeout: Optional[float] = None,
+    ) -> RenderTemplateResult:
+        """`renderTemplate`: Renders a Liquid template.
+
+        Renders `template`, Liquid in Braze's dialect as banners, cards and flag properties are
+        rendered (README, Personalisation), and answers `{text}`. `data` holds plain Liquid
+        variables (`{{ name }}`) and `attributes` a user's attributes (`{{${name}}}`,
+        `{{custom_attribute.${name}}}`); with neither, it renders for the current user: their
+        attributes and their id (`${user_id}`, the targeting key). The server's clock (`'now'`) and
+        the document's content blocks (`{{content_blocks.${name}}}`) apply either way. The bounds
+        are a template's own (README, Personalisation), with up to 1 MiB of text. A template that
+        does not parse, or fails to render, answers -32012 with `data.reason` `INVALID_TEMPLATE`,
+        `TEMPLATE_LIMIT` (a bound reached) or `TEMPLATE_ABORTED` (`abort_message` ran;
+        `data.abortMessage` holds its text), and `data.line` and `data.column` in the template.
+        Before any definitions are loaded it answers -32008 NOT_SYNCED. Touches no user state and
+        logs nothing.
+
+        Args:
+            template: The Liquid template (at most 1 MiB; more is TEMPLATE_LIMIT).
+            data: (optional) Plain Liquid variables, read by `{{ name }}`.
+            attributes: (optional) A user's attributes, read by `${name}`; the current user's when
+                neither this nor `data` is given.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The rendered.
+
+        Raises:
+            InvalidParams, TemplateError, NotSynced, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"template": template}
+        if data is not None:
+            params["data"] = data
+        if attributes is not None:
+            params["attributes"] = attributes
+        return self._request("renderTemplate", params, timeout)
+
     def shutdown(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
         """`shutdown`: Flushes pending work and exits.
 
@@ -1489,13 +1546,15 @@ class AsyncMethods:
         analytics events wait for the sink. Reads only: it changes nothing, sends no notification,
         and answers while the SDK is disabled. `definitions` says where the definitions are read
         from, whether a document is loaded (and since when), every problem of the loaded document (a
-        flag in error, a banner or card left out, each with its pointer and line:column), and the
-        source's current problem when the last check found one. `stream`, when the definitions come
-        over a Server-Sent Events stream too (`--stream`, or GrowthBook's announced one), says
-        whether it is connected and since when, the last event id it would resume from, how many
-        times it tried to connect again and how many events came, and why it is down while it is. A
-        server started with `--clock manual` adds `clock` (`{kind: "manual", time, date}`), one
-        started with `--faults` adds `faults`, the injected failures still armed.
+        flag in error, a banner or card left out, each with its pointer and line:column), the
+        source's current problem when the last check found one, and (`aborted`) the items the
+        current user's last refreshes left out because their Liquid templates gave this user no text
+        (`abort_message`, a render error). `stream`, when the definitions come over a Server-Sent
+        Events stream too (`--stream`, or GrowthBook's announced one), says whether it is connected
+        and since when, the last event id it would resume from, how many times it tried to connect
+        again and how many events came, and why it is down while it is. A server started with
+        `--clock manual` adds `clock` (`{kind: "manual", time, date}`), one started with `--faults`
+        adds `faults`, the injected failures still armed.
 
         Args:
             timeout: seconds to wait for the reply (default: the client's call_timeout).
@@ -2420,6 +2479,50 @@ class AsyncMethods:
         if saved_groups is not None:
             params["savedGroups"] = saved_groups
         return await self._request("evaluateCondition", params, timeout)
+
+    async def render_template(
+        self,
+        template: str,
+        *,
+        data: Optional[Dict[str, Any]] = None,
+        attributes: Optional[Dict[str, Any]] = None,
+        timeout: Optional[float] = None,
+    ) -> RenderTemplateResult:
+        """`renderTemplate`: Renders a Liquid template.
+
+        Renders `template`, Liquid in Braze's dialect as banners, cards and flag properties are
+        rendered (README, Personalisation), and answers `{text}`. `data` holds plain Liquid
+        variables (`{{ name }}`) and `attributes` a user's attributes (`{{${name}}}`,
+        `{{custom_attribute.${name}}}`); with neither, it renders for the current user: their
+        attributes and their id (`${user_id}`, the targeting key). The server's clock (`'now'`) and
+        the document's content blocks (`{{content_blocks.${name}}}`) apply either way. The bounds
+        are a template's own (README, Personalisation), with up to 1 MiB of text. A template that
+        does not parse, or fails to render, answers -32012 with `data.reason` `INVALID_TEMPLATE`,
+        `TEMPLATE_LIMIT` (a bound reached) or `TEMPLATE_ABORTED` (`abort_message` ran;
+        `data.abortMessage` holds its text), and `data.line` and `data.column` in the template.
+        Before any definitions are loaded it answers -32008 NOT_SYNCED. Touches no user state and
+        logs nothing.
+
+        Args:
+            template: The Liquid template (at most 1 MiB; more is TEMPLATE_LIMIT).
+            data: (optional) Plain Liquid variables, read by `{{ name }}`.
+            attributes: (optional) A user's attributes, read by `${name}`; the current user's when
+                neither this nor `data` is given.
+            timeout: seconds to wait for the reply (default: the client's call_timeout).
+
+        Returns:
+            The rendered.
+
+        Raises:
+            InvalidParams, TemplateError, NotSynced, ShuttingDown, InternalError (from
+                bunting.errors); RequestTimeout; ServerExited.
+        """
+        params: Dict[str, Any] = {"template": template}
+        if data is not None:
+            params["data"] = data
+        if attributes is not None:
+            params["attributes"] = attributes
+        return await self._request("renderTemplate", params, timeout)
 
     async def shutdown(self, *, timeout: Optional[float] = None) -> Dict[str, Any]:
         """`shutdown`: Flushes pending work and exits.

@@ -193,10 +193,37 @@ class NotEnabled(RPCError):
     reasons = ("NOT_ENABLED",)
 
 
+class TemplateError(_FieldError):
+    """-32012: a Liquid template given to render_template gave no text (`.line`, `.column` in it).
+
+    INVALID_TEMPLATE: it does not parse, or rendering failed (`.why` says how).
+    TEMPLATE_LIMIT: a bound on parsing or rendering was reached.
+    TEMPLATE_ABORTED: it ran abort_message (`.abort_message` holds the text given to it).
+    """
+
+    code_family = -32012
+    reasons = ("INVALID_TEMPLATE", "TEMPLATE_LIMIT", "TEMPLATE_ABORTED")
+
+    @property
+    def line(self) -> Optional[int]:
+        """1-based line in the template."""
+        return self.data.get("line") if isinstance(self.data, dict) else None
+
+    @property
+    def column(self) -> Optional[int]:
+        """1-based column in the template, in Unicode scalars."""
+        return self.data.get("column") if isinstance(self.data, dict) else None
+
+    @property
+    def abort_message(self) -> Optional[str]:
+        """TEMPLATE_ABORTED: the text given to abort_message (may be empty)."""
+        return self.data.get("abortMessage") if isinstance(self.data, dict) else None
+
+
 ERROR_CLASSES: Tuple[Type[RPCError], ...] = (
     ParseError, InvalidRequest, MethodNotFound, InvalidParams, InternalError, MethodNotImplemented,
     NotFound, NotAllowed, SDKDisabled, InvalidRule, ShuttingDown, StorageError, NotSynced, ChannelDisabled,
-    LimitReached, NotEnabled,
+    LimitReached, NotEnabled, TemplateError,
 )
 BY_REASON: Dict[str, Type[RPCError]] = {reason: cls for cls in ERROR_CLASSES for reason in cls.reasons}
 BY_CODE: Dict[int, Type[RPCError]] = {cls.code_family: cls for cls in ERROR_CLASSES}  # type: ignore[misc]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
 
+Channel = Literal["banners", "contentCards", "featureFlags"]
 FaultTarget = Literal["definitions", "sink", "stream"]
 
 
@@ -78,12 +79,14 @@ class DefinitionsStatus(_DefinitionsStatusKeys, total=False):
     example)`), whether a document is loaded and when it was adopted, the first 100 problems of the
     loaded document (a flag in error, a banner or card left out; `problemCount` says how many there
     are: `bunting validate` lists them all), and the source's problem now when the last check found
-    one.
+    one, and the items the current user's last refreshes left out because their templates gave no
+    text (`aborted`: `abort_message` ran, or rendering failed; the first 100).
     """
 
     loadedAt: float
     problemCount: int
     lastError: str
+    aborted: List[UnrenderedItem]
 
 
 class DefinitionsProblem(TypedDict):
@@ -95,6 +98,22 @@ class DefinitionsProblem(TypedDict):
     line: int
     column: int
     message: str
+
+
+class UnrenderedItem(TypedDict):
+    """An item whose template gave the current user no text at the last refresh of its channel, so that
+    the item is left out for this user: `abort_message` ran (TEMPLATE_ABORTED, `message` holds its
+    text), or rendering failed (TEMPLATE_LIMIT, INVALID_TEMPLATE). `pointer` is the field's place in
+    the document; `line` and `column` are in the template's own text.
+    """
+
+    channel: Channel
+    id: str
+    pointer: str
+    reason: Literal["TEMPLATE_ABORTED", "TEMPLATE_LIMIT", "INVALID_TEMPLATE"]
+    message: str
+    line: int
+    column: int
 
 
 class _StreamStatusKeys(TypedDict):
@@ -422,6 +441,13 @@ class EvaluateConditionResult(TypedDict):
     result: bool
 
 
+class RenderTemplateResult(TypedDict):
+    """`RenderTemplateResult`.
+    """
+
+    text: str
+
+
 class _ClockResultKeys(TypedDict):
     time: float
     date: str
@@ -481,6 +507,7 @@ __all__ = [
     "Banner",
     "BannersSnapshot",
     "CacheSnapshot",
+    "Channel",
     "ChannelStatus",
     "ClockResult",
     "ContentCard",
@@ -512,6 +539,7 @@ __all__ = [
     "PropertyNumber",
     "PropertyString",
     "RemoveSubscriptionResult",
+    "RenderTemplateResult",
     "StatusResult",
     "StatusResultChannels",
     "StatusResultClock",
@@ -519,4 +547,5 @@ __all__ = [
     "SubscribeResult",
     "SubscribeResultObject",
     "TrackResult",
+    "UnrenderedItem",
 ]

@@ -119,3 +119,15 @@ def test_requests_past_a_batchs_reply_limit_each_get_reply_too_large(spawn):
     assert len(result["result"]) == 17
     assert type(refused) is errors.InvalidRequest and refused.reason == "REPLY_TOO_LARGE"
     assert client.status()["userId"] is None
+
+
+def test_a_template_that_gives_no_text_is_a_template_error(spawn, framing):
+    client = spawn(framing=framing)
+    assert client.render_template("Hi {{${first_name}}}!", attributes={"first_name": "Ada"}) == {"text": "Hi Ada!"}
+    assert client.render_template("{{ xs | join: '+' }}", data={"xs": [1, 2]}) == {"text": "1+2"}
+    aborted = raised_by(lambda: client.render_template("a\n{% abort_message('not today') %}", data={}))
+    assert type(aborted) is errors.TemplateError and aborted.code == -32012 and aborted.reason == "TEMPLATE_ABORTED"
+    assert (aborted.line, aborted.column, aborted.abort_message, aborted.field) == (2, 1, "not today", "template")
+    broken = raised_by(lambda: client.render_template("{% bogus %}"))
+    assert type(broken) is errors.TemplateError and broken.reason == "INVALID_TEMPLATE" and broken.why
+    assert broken.abort_message is None

@@ -12,8 +12,13 @@ private let document = Array(
     """
     {"flags": {"f": {"state": "ENABLED", "variants": {"on": true, "off": false}, "defaultVariant": "off",
                      "targeting": {"if": [{"==": [{"var": "tier"}, "gold"]}, "on", "off"]}}},
-     "banners": [{"id": "b", "placementId": "p", "html": "x", "priority": 1, "properties": {}}],
-     "contentCards": [{"id": "c", "type": "classic", "title": "T", "extras": {"feed": "inbox"}, "created": 1}]}
+     "contentBlocks": {"sig": "-- {{${tier} | default: 'team'}}"},
+     "banners": [{"id": "b", "placementId": "p", "html": "x", "priority": 1, "properties": {}},
+                 {"id": "g", "placementId": "p", "priority": 2, "properties": {},
+                  "html": "{% if ${tier} != 'gold' %}{% abort_message('gold') %}{% endif %}Hi {{${name}}}"}],
+     "contentCards": [{"id": "c", "type": "classic", "title": "T", "extras": {"feed": "inbox"}, "created": 1},
+                      {"id": "t", "type": "classic", "title": "Hi {{${name} | default: 'you'}}",
+                       "description": "{{content_blocks.${sig}}}", "extras": {"feed": "{{${tier}}}"}, "created": 2}]}
     """.utf8)
 
 /// A source that always holds `document`.

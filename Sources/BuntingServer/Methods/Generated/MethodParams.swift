@@ -465,6 +465,28 @@ struct EvaluateConditionParams: GeneratedParams {
     }
 }
 
+/// `renderTemplate`.
+struct RenderTemplateParams: GeneratedParams {
+    static let method = "renderTemplate"
+    static let specs: [ParamSpec] = [
+        ParamSpec("template", .string, required: true),
+        ParamSpec("data", .object),
+        ParamSpec("attributes", .object),
+    ]
+    /// The Liquid template (at most 1 MiB; more is TEMPLATE_LIMIT)
+    let template: String
+    /// Plain Liquid variables, read by `{{ name }}`
+    let data: JSONObject?
+    /// A user's attributes, read by `${name}`; the current user's when neither this nor `data` is given
+    let attributes: JSONObject?
+
+    init(checked params: Params) throws(RPCError) {
+        template = try params.string("template")
+        data = params.optionalObject("data")
+        attributes = params.optionalObject("attributes")
+    }
+}
+
 /// `shutdown`.
 struct ShutdownParams: GeneratedParams {
     static let method = "shutdown"
