@@ -74,8 +74,11 @@ import Testing
     @Test func evalReportsTheProblemsServeLogsInItsWords() throws {
         let workspace = try workspace()
         let eval = try runBunting(["eval", "--definitions", workspace.definitions.path], input: "")
+        // A document never seen is checked in full once the first replies are
+        // out, and its problems logged then; status waits for them.
         let serve = try runBunting(
-            ["serve", "--definitions", workspace.definitions.path, "--storage", ":memory:"], input: "")
+            ["serve", "--definitions", workspace.definitions.path, "--storage", ":memory:"],
+            input: #"{"jsonrpc":"2.0","id":1,"method":"status"}"# + "\n")
         let reported = eval.stderr.split(separator: "\n").filter { $0.contains("loaded with 1 problem") }
         #expect(reported.count == 1)
         #expect(reported.first?.contains("/contentCards/1/targeting/nope") == true)
