@@ -197,6 +197,15 @@ import Testing
         let past = server.request(
             "evaluateFlags", params: ["context": [:], "flagKeys": .array(keys + ["one-more"])], id: 7)
         #expect(reason(past) == "INVALID_PARAMS" && past["error"]?["data"]?["field"] == "flagKeys")
+        // A key that would be a member name holding U+0000 (found by fuzz-dispatch): refused, not written.
+        for (id, method, field): (JSON, String, String) in [
+            (9, "evaluateFlags", "flagKeys"), (10, "evaluateFeatures", "featureKeys"),
+        ] {
+            var params: JSONObject = [field: ["a", "k\u{0}"]]
+            if method == "evaluateFlags" { params["context"] = [:] }
+            let nul = server.request(method, params: .object(params), id: id)
+            #expect(reason(nul) == "INVALID_PARAMS" && nul["error"]?["data"]?["field"]?.stringValue == "\(field)[1]")
+        }
         #expect(server.statusAnswersPromptly(id: 8))
         server.expectPromptStatusAndTermination()
     }

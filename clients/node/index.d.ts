@@ -690,7 +690,11 @@ export interface EvaluateParams {
 export interface EvaluateFlagsParams {
   /** The evaluation context, with `targetingKey`. */
   context: { targetingKey?: string; [key: string]: unknown };
-  /** The flags to resolve; every flag when left out. */
+  /**
+   * The flags to resolve; every flag when left out. A key holding U+0000 is refused
+   * (INVALID_PARAMS): it would name a member of the reply, which JSON readers such as jansson
+   * refuse.
+   */
   flagKeys?: string[];
 }
 /** The params of `evaluateFeature`. */
@@ -708,7 +712,10 @@ export interface EvaluateFeatureParams {
 export interface EvaluateFeaturesParams {
   /** GrowthBook's context for this request alone; the current user's when absent. */
   attributes?: { [key: string]: unknown };
-  /** The features to evaluate; all when absent. */
+  /**
+   * The features to evaluate; all when absent. A key holding U+0000 is refused (INVALID_PARAMS): it
+   * would name a member of the reply, which JSON readers such as jansson refuse.
+   */
   featureKeys?: string[];
 }
 /** The params of `evaluateCondition`. */

@@ -19,6 +19,7 @@ enum FeatureMethods {
                 return EncodedJSON(.object(explained))
             },
             .encoded(EvaluateFeaturesParams.self) { params throws(RPCError) in
+                try MemberKeys.check(params.featureKeys, field: "featureKeys")
                 let features = try engineCall("evaluateFeatures") { () throws(EngineError) in
                     try engine.evaluateFeatures(keys: params.featureKeys, attributes: params.attributes)
                 }

@@ -25,6 +25,7 @@ public enum RuleMethods {
             },
             .immediate(EvaluateFlagsParams.self) { params throws(RPCError) in
                 try checkTargetingKey(params.context)
+                try MemberKeys.check(params.flagKeys, field: "flagKeys")
                 return .object(engine.evaluateFlags(context: .object(params.context), flagKeys: params.flagKeys))
             },
         ]

@@ -860,7 +860,9 @@ export class BuntingMethods extends Connection {
    * @param {object} params
    * @param {{targetingKey?: string, [key: string]: any}} params.context The evaluation context,
    *     with `targetingKey`.
-   * @param {string[]} [params.flagKeys] The flags to resolve; every flag when left out.
+   * @param {string[]} [params.flagKeys] The flags to resolve; every flag when left out. A key
+   *     holding U+0000 is refused (INVALID_PARAMS): it would name a member of the reply, which
+   *     JSON readers such as jansson refuse.
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<import("../index.js").EvaluateFlagsResult>} resolutions
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS
@@ -934,7 +936,9 @@ export class BuntingMethods extends Connection {
    * @param {object} [params]
    * @param {object} [params.attributes] GrowthBook's context for this request alone; the current
    *     user's when absent.
-   * @param {string[]} [params.featureKeys] The features to evaluate; all when absent.
+   * @param {string[]} [params.featureKeys] The features to evaluate; all when absent. A key
+   *     holding U+0000 is refused (INVALID_PARAMS): it would name a member of the reply, which
+   *     JSON readers such as jansson refuse.
    * @param {import("../index.js").CallOptions} [options] `timeout` (ms) and `signal` of this call
    * @returns {Promise<{features: object}>} features
    * @throws {import("../index.js").InvalidParamsError} -32602 INVALID_PARAMS

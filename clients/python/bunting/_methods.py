@@ -1175,7 +1175,9 @@ class SyncMethods:
 
         Args:
             context: The evaluation context, with `targetingKey`.
-            flag_keys: (optional) The flags to resolve; every flag when left out.
+            flag_keys: (optional) The flags to resolve; every flag when left out. A key holding
+                U+0000 is refused (INVALID_PARAMS): it would name a member of the reply, which JSON
+                readers such as jansson refuse.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -1257,7 +1259,9 @@ class SyncMethods:
         Args:
             attributes: (optional) GrowthBook's context for this request alone; the current user's
                 when absent.
-            feature_keys: (optional) The features to evaluate; all when absent.
+            feature_keys: (optional) The features to evaluate; all when absent. A key holding U+0000
+                is refused (INVALID_PARAMS): it would name a member of the reply, which JSON readers
+                such as jansson refuse.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -2346,7 +2350,9 @@ class AsyncMethods:
 
         Args:
             context: The evaluation context, with `targetingKey`.
-            flag_keys: (optional) The flags to resolve; every flag when left out.
+            flag_keys: (optional) The flags to resolve; every flag when left out. A key holding
+                U+0000 is refused (INVALID_PARAMS): it would name a member of the reply, which JSON
+                readers such as jansson refuse.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:
@@ -2428,7 +2434,9 @@ class AsyncMethods:
         Args:
             attributes: (optional) GrowthBook's context for this request alone; the current user's
                 when absent.
-            feature_keys: (optional) The features to evaluate; all when absent.
+            feature_keys: (optional) The features to evaluate; all when absent. A key holding U+0000
+                is refused (INVALID_PARAMS): it would name a member of the reply, which JSON readers
+                such as jansson refuse.
             timeout: seconds to wait for the reply (default: the client's call_timeout).
 
         Returns:

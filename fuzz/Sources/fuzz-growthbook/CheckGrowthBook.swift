@@ -55,7 +55,7 @@ func checkGrowthBook(_ bytes: UnsafeRawBufferPointer) {
             "problem pointer \(pointer) names nothing in the payload")
     }
     let starvedPayload = try? GrowthBookPayload(document: payloadJSON, limits: starved)
-    let stable = stickyAssignmentsAreStable(payloadJSON)
+    let stable = stickyAssignmentsAreStable(payloadJSON, stickyDocuments ?? [])
     for context in contexts {
         check(payload, starvedPayload, context, stickyDocuments, stickyIsStable: stable)
     }
@@ -65,21 +65,38 @@ func checkGrowthBook(_ bytes: UnsafeRawBufferPointer) {
 /// experiment key belongs to one rule, no rule excludes the bucket version
 /// it saves (`minBucketVersion` above `bucketVersion`), and a rule's meta,
 /// if any, gives every variation a key of its own (the SDK stores the key
-/// and finds the first variation with it). Otherwise an assignment can
-/// rightly come back as another variation, or block another rule's.
-private func stickyAssignmentsAreStable(_ payload: JSON) -> Bool {
+/// and finds the first variation with it), and every assignment the input's
+/// documents hold names one of its rule's variations (one past them is no
+/// variation: the SDK answers outside the experiment and saves variation 0's
+/// key in its place). Otherwise an assignment can rightly come back as
+/// another variation, or block another rule's.
+private func stickyAssignmentsAreStable(_ payload: JSON, _ documents: [StickyAssignmentsDocument]) -> Bool {
     var keys = Set<String>()
+    var variationKeys: [String: Set<String>] = [:]
     for (featureKey, feature) in payload["features"]?.objectValue ?? JSONObject() {
         for rule in feature["rules"]?.arrayValue ?? []
         where rule["variations"] != nil || rule["contextualVariations"] != nil {
             let key = rule["key"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? featureKey
             guard keys.insert(key).inserted else { return false }
             if (rule["minBucketVersion"]?.doubleValue ?? 0) > (rule["bucketVersion"]?.doubleValue ?? 0) { return false }
+            let variations = (rule["contextualVariations"] ?? rule["variations"])?.arrayValue?.count ?? 0
             if let meta = rule["meta"]?.arrayValue {
-                let variations = (rule["contextualVariations"] ?? rule["variations"])?.arrayValue?.count ?? 0
                 let metaKeys = meta.prefix(variations).compactMap { $0["key"]?.stringValue }.filter { !$0.isEmpty }
                 if metaKeys.count < variations || Set(metaKeys).count != metaKeys.count { return false }
+                variationKeys[key] = Set(metaKeys)
+            } else {
+                variationKeys[key] = Set((0..<variations).map { String($0) })
             }
+        }
+    }
+    for document in documents {
+        for (assignmentKey, value) in document.assignments {
+            // The key is the experiment's key, "__" and the bucket version.
+            let parts = assignmentKey.split(separator: "__", omittingEmptySubsequences: false)
+            guard parts.count >= 2, let named = variationKeys[parts.dropLast().joined(separator: "__")] else {
+                continue
+            }
+            guard let variation = value.stringValue, named.contains(variation) else { return false }
         }
     }
     return true
