@@ -241,9 +241,15 @@ public final class DeferredDefinitions: CompiledDefinitions {
     }
 
     public func evaluateFeatures(
-        attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, listing: Bool, at now: Double
+        attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, listing: Bool, tracking: Bool,
+        at now: Double
     ) -> FeatureEvaluation {
-        definitions.evaluateFeatures(attributes: attributes, keys: keys, sticky: sticky, listing: listing, at: now)
+        definitions.evaluateFeatures(
+            attributes: attributes, keys: keys, sticky: sticky, listing: listing, tracking: tracking, at: now)
+    }
+
+    public func encodedFeatureResult(_ key: String, attributes: JSONObject) -> EncodedJSON? {
+        definitions.encodedFeatureResult(key, attributes: attributes)
     }
 
     public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<

@@ -15,9 +15,11 @@ extension Definitions {
     }
 
     public func evaluateFeatures(
-        attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, listing: Bool, at now: Double
+        attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, listing: Bool, tracking: Bool,
+        at now: Double
     ) -> FeatureEvaluation {
-        guard let growthBook else { return .none }
+        // Without features, every key asked for is an unknown feature.
+        guard let growthBook = growthBook ?? (keys == nil ? nil : Self.noFeatures) else { return .none }
         let documents = sticky.map { stored in
             stored.map {
                 StickyAssignmentsDocument(
@@ -25,8 +27,9 @@ extension Definitions {
             }
         }
         var evaluator = GrowthBookEvaluator(
-            payload: growthBook, context: EvaluationContext(attributes: .object(attributes)), stickyDocuments: documents
-        )
+            payload: growthBook, context: EvaluationContext(attributes: .object(attributes)),
+            stickyDocuments: documents,
+            tracksExposures: tracking)
         let results = keys.map { $0.map { evaluator.evaluateFeature($0) } } ?? evaluator.evaluateAll()
         var evaluation = FeatureEvaluation()
         evaluation.results.reserveCapacity(results.count)
@@ -56,15 +59,24 @@ extension Definitions {
         return evaluation
     }
 
+    public func encodedFeatureResult(_ key: String, attributes: JSONObject) -> EncodedJSON? {
+        var evaluator = GrowthBookEvaluator(
+            payload: growthBook ?? Self.noFeatures, context: EvaluationContext(attributes: .object(attributes)),
+            tracksExposures: false)
+        return evaluator.evaluateFeature(key).encoded
+    }
+
+    /// What a document without features evaluates against.
+    private static let noFeatures = GrowthBookPayload(features: nil)
+
     public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<
         Bool, DefinitionsError
     > {
         do throws(PayloadProblem) {
             let payload =
                 savedGroups == nil
-                ? (growthBook ?? GrowthBookPayload(features: nil))
-                : GrowthBookPayload(
-                    features: nil, savedGroups: savedGroups)
+                ? (growthBook ?? Self.noFeatures)
+                : GrowthBookPayload(features: nil, savedGroups: savedGroups)
             return .success(try payload.condition(condition).evaluate(attributes))
         } catch {
             return .failure(DefinitionsError(problems: [error.description]))

@@ -23,13 +23,14 @@ extension JSON {
     /// express, are written as `null`.
     ///
     /// A value without reals is written in Swift (`JSONWriter`, the same
-    /// bytes); one with a real is written by jansson.
+    /// bytes), and so is one whose reals jansson writes as their shortest
+    /// text (`ShortestReals`); any other is written by jansson.
     public func encode(appendingTo output: inout [UInt8]) {
         // A scalar first (a real without an exponent too), then any value
-        // without reals in Swift, then jansson.
+        // whose reals agree in Swift, then jansson.
         if appendScalarText(to: &output) { return }
         let start = output.count
-        if JSONWriter.write(self, to: &output) { return }
+        if JSONWriter.write(self, to: &output, shortestReals: true) { return }
         output.removeSubrange(start...)
         encodeWithJansson(appendingTo: &output)
     }
@@ -121,7 +122,7 @@ private struct JanssonTreeBuilder {
             return json_integer(json_int_t(number)) ?? json_null()
         case .real(let number):
             guard number.isFinite, let real = json_real(number) else { return json_null() }
-            realPrecision = max(realPrecision, Self.digitsToRoundTrip(number))
+            realPrecision = max(realPrecision, ShortestReals.digitsToRoundTrip(number))
             return real
         case .string(var text):
             let string = text.withUTF8 { bytes in
@@ -146,30 +147,5 @@ private struct JanssonTreeBuilder {
             }
             return object
         }
-    }
-
-    /// The precision `%.*g` needs to write `number` so that it reads back
-    /// exactly and without an exponent where plain digits are as short: the
-    /// significant digits of Swift's shortest round-trip form, or the number of
-    /// integer digits when that is more (so that 100000.0 is not `1e+05`).
-    private static func digitsToRoundTrip(_ number: Double) -> Int {
-        var significant = 0
-        var leadingZeros = true
-        var trailingZeros = 0
-        for character in number.magnitude.description.utf8 {
-            if character == UInt8(ascii: "e") || character == UInt8(ascii: "E") { break }
-            guard character >= UInt8(ascii: "0"), character <= UInt8(ascii: "9") else { continue }
-            if character == UInt8(ascii: "0") {
-                if leadingZeros { continue }
-                trailingZeros += 1
-            } else {
-                leadingZeros = false
-                significant += trailingZeros + 1
-                trailingZeros = 0
-            }
-        }
-        let magnitude = number.magnitude
-        let integerDigits = magnitude >= 1 && magnitude < 1e17 ? Int(magnitude.rounded(.down)).description.count : 0
-        return min(17, max(1, significant, integerDigits))
     }
 }

@@ -17,7 +17,11 @@ enum JSONWriter {
     /// Appends the text of `value` to `output` and answers true, or answers
     /// false at the first real (what was appended by then is the caller's
     /// to remove).
-    static func write(_ value: JSON, to output: inout [UInt8]) -> Bool {
+    ///
+    /// With `shortestReals`, reals that jansson's dump writes as Swift's
+    /// shortest round-trip text are written too (`ShortestReals`); it answers
+    /// false at the first other one.
+    static func write(_ value: JSON, to output: inout [UInt8], shortestReals: Bool = false) -> Bool {
         switch value {
         case .null:
             output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) // null
@@ -29,8 +33,9 @@ enum JSONWriter {
             }
         case .integer(let number):
             writeInteger(number, to: &output)
-        case .real:
-            return false
+        case .real(let number):
+            guard shortestReals, let text = ShortestReals.text(of: number) else { return false }
+            output.append(contentsOf: text.utf8)
         case .string(let text):
             writeString(text, to: &output)
         case .array(let elements):
@@ -39,7 +44,7 @@ enum JSONWriter {
             for element in elements {
                 if !first { output.append(UInt8(ascii: ",")) }
                 first = false
-                guard write(element, to: &output) else { return false }
+                guard write(element, to: &output, shortestReals: shortestReals) else { return false }
             }
             output.append(UInt8(ascii: "]"))
         case .object(let members):
@@ -50,7 +55,7 @@ enum JSONWriter {
                 first = false
                 writeString(key, to: &output)
                 output.append(UInt8(ascii: ":"))
-                guard write(member, to: &output) else { return false }
+                guard write(member, to: &output, shortestReals: shortestReals) else { return false }
             }
             output.append(UInt8(ascii: "}"))
         }

@@ -119,4 +119,43 @@ import Testing
         }
         for _ in 0..<5_000 { expectAgrees(value(0)) }
     }
+
+    /// Values whose reals `ShortestReals` lets Swift write: jansson's bytes
+    /// for reals of every number of digits and magnitude, mixed in one
+    /// value (where jansson's one precision makes them interact), and those
+    /// it does not let through still come out as jansson writes them.
+    @Test func realsJanssonWritesAsTheirShortestTextAreWrittenInSwift() {
+        var state: UInt64 = 20_261_205
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33) % bound
+        }
+        func real() -> Double {
+            switch next(4) {
+            case 0:
+                return [0.1, 0.1 + 0.2, 1e16, 1e15, 100_000.0, 5e-5, 1e-4, -0.0, 0.0, 0.5, 2.5e-3, 123_456_789.125][
+                    next(12)]
+            default:
+                // A decimal of 1 to 17 digits, scaled by a power of ten from 1e-7 to 1e16.
+                var digits = 0.0
+                for _ in 0..<(1 + next(17)) { digits = digits * 10 + Double(next(10)) }
+                let scaled = digits * pow(10.0, Double(next(24) - 7 - 8))
+                return next(2) == 0 ? scaled : -scaled
+            }
+        }
+        var swiftWritten = 0
+        for _ in 0..<20_000 {
+            let reals = (0..<(1 + next(4))).map { _ in JSON.real(real()) }
+            let value: JSON =
+                next(2) == 0
+                ? .array(reals + [.integer(7), .string("x")])
+                : .object(
+                    JSONObject(
+                        reals.enumerated().map { ("r\($0.offset)", $0.element) }))
+            var written: [UInt8] = []
+            if JSONWriter.write(value, to: &written, shortestReals: true) { swiftWritten += 1 }
+            #expect(value.encoded() == jansson(value), "\(String(decoding: jansson(value), as: UTF8.self))")
+        }
+        #expect(swiftWritten > 2_000, "\(swiftWritten) of 20,000 written in Swift")
+    }
 }

@@ -61,6 +61,25 @@ import Testing
         #expect(exposures(server).count == 1)
     }
 
+    /// A document without features has no feature of any key: each asked
+    /// for answers as unknown, as in a document with features.
+    @Test func aDocumentWithoutFeaturesAnswersEveryKeyAsUnknown() {
+        let server = InProcessServer(definitions: #"{"flags": {}}"#)
+        server.request("changeUser", params: ["userId": "ada"])
+        for attributes: JSON? in [nil, ["id": "bo"]] {
+            var params: JSONObject = ["featureKey": "missing"]
+            params["attributes"] = attributes
+            let result = server.request("evaluateFeature", params: .object(params))["result"]
+            #expect(result?["source"] == "unknownFeature", "\(String(describing: attributes))")
+            #expect(result?["value"] == .null)
+            var many: JSONObject = ["featureKeys": ["missing"]]
+            many["attributes"] = attributes
+            let features = server.request("evaluateFeatures", params: .object(many))["result"]?["features"]
+            #expect(features?["missing"]?["source"] == "unknownFeature")
+        }
+        #expect(server.request("evaluateFeatures", params: [:])["result"]?["features"] == .object([:]))
+    }
+
     @Test func whileTheSDKIsOffOnlyAGivenContextIsEvaluated() {
         let server = InProcessServer(definitions: Self.payload)
         server.request("changeUser", params: ["userId": "ada"])

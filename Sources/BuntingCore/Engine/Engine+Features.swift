@@ -14,6 +14,10 @@ extension Engine {
     /// The result is its reply's text.
     public func evaluateFeature(_ key: String, attributes: JSONObject?) throws(EngineError) -> EncodedJSON {
         try onLoop { () throws(EngineError) in
+            if let attributes, let definitions {
+                return definitions.encodedFeatureResult(key, attributes: attributes)
+                    ?? EncodedJSON(Self.unknownFeature(key))
+            }
             let results = try featureResults(keys: [key], attributes: attributes)
             return results.first?.result ?? EncodedJSON(.null)
         }
@@ -47,7 +51,7 @@ extension Engine {
         }
         if let attributes {
             return definitions.evaluateFeatures(
-                attributes: attributes, keys: keys, sticky: nil, listing: false, at: now
+                attributes: attributes, keys: keys, sticky: nil, listing: false, tracking: false, at: now
             ).results
         }
         guard user.isSDKEnabled else { throw .sdkDisabled }

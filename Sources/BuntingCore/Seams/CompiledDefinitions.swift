@@ -61,9 +61,17 @@ public protocol CompiledDefinitions: AnyObject, Sendable {
     /// `stickyDocumentKeys` names that are stored) sticky bucketing is on,
     /// and the documents it changes come back to be saved; without, it is off.
     /// `listing` makes the flags the `featureFlags` channel lists as well.
+    /// `tracking` collects the exposures; without, none are made (an
+    /// evaluation for a context given with a request logs nothing).
     func evaluateFeatures(
-        attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, listing: Bool, at now: Double
+        attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, listing: Bool, tracking: Bool,
+        at now: Double
     ) -> FeatureEvaluation
+
+    /// One feature's result text for `attributes` alone: no sticky arms, no
+    /// exposures (what `evaluateFeature` answers for a context given with
+    /// the request, without the lists `evaluateFeatures` makes).
+    func encodedFeatureResult(_ key: String, attributes: JSONObject) -> EncodedJSON?
 
     /// Evaluates a GrowthBook condition for `attributes`, against `savedGroups`
     /// when given, else the document's; a condition that cannot be read is
@@ -96,9 +104,22 @@ extension CompiledDefinitions {
     public func stickyDocumentKeys(for attributes: JSONObject) -> [(name: String, value: String)] { [] }
 
     public func evaluateFeatures(
-        attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, listing: Bool, at now: Double
+        attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, listing: Bool, tracking: Bool,
+        at now: Double
     ) -> FeatureEvaluation {
         .none
+    }
+
+    public func encodedFeatureResult(_ key: String, attributes: JSONObject) -> EncodedJSON? {
+        evaluateFeatures(attributes: attributes, keys: [key], sticky: nil, listing: false, tracking: false, at: 0)
+            .results.first?.result
+    }
+
+    /// The same, with the exposures collected.
+    public func evaluateFeatures(
+        attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, listing: Bool, at now: Double
+    ) -> FeatureEvaluation {
+        evaluateFeatures(attributes: attributes, keys: keys, sticky: sticky, listing: listing, tracking: true, at: now)
     }
 
     public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<

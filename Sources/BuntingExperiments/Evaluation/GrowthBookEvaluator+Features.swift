@@ -17,9 +17,9 @@ extension GrowthBookEvaluator {
         // Prerequisites recurse: a chain deeper than the limit fails closed.
         guard stack.count < payload.limits.maxPrerequisiteDepth else {
             budget.markExhausted()
-            return result(key, feature.defaultValue, .defaultValue)
+            return result(key, feature.defaultValue, .defaultValue, fixed: feature.defaultText)
         }
-        guard budget.take() else { return result(key, feature.defaultValue, .defaultValue) }
+        guard budget.take() else { return result(key, feature.defaultValue, .defaultValue, fixed: feature.defaultText) }
         stack.push(index)
         defer { stack.pop() }
 
@@ -52,7 +52,7 @@ extension GrowthBookEvaluator {
                         coverage: force.coverage, hashVersion: force.hashVersion)
                 else { continue }
                 for (exposure, ordinal) in force.tracks { track(exposure, keyOrdinal: ordinal) }
-                return result(key, force.value, .force, ruleId: rule.id)
+                return result(key, force.value, .force, ruleId: rule.id, fixed: force.text)
             case .experiment(let experiment):
                 let bandit = experiment.banditReference.flatMap {
                     banditAssignment($0, experiment: experiment, budget: &budget)
@@ -63,21 +63,19 @@ extension GrowthBookEvaluator {
                         key: key, value: outcome.value, source: .experiment, ruleId: rule.id,
                         experiment: experimentJSON(experiment, bandit: bandit, shown: outcome.bandit != nil),
                         experimentResult: outcome,
-                        unchangedExperiment: bandit == nil ? experiment : nil, exhaustedBudget: false)
+                        unchangedExperiment: bandit == nil ? experiment : nil, exhaustedBudget: false, fixedText: nil)
                 }
             }
         }
-        return result(key, feature.defaultValue, .defaultValue)
+        return result(key, feature.defaultValue, .defaultValue, fixed: feature.defaultText)
     }
 
     private func result(
-        _ key: String, _ value: JSON, _ source: FeatureSource, ruleId: String = "", experiment: JSONObject? = nil,
-        experimentResult: ExperimentResult? = nil
+        _ key: String, _ value: JSON, _ source: FeatureSource, ruleId: String = "", fixed: FixedResultText? = nil
     ) -> FeatureResult {
         FeatureResult(
-            key: key, value: value, source: source, ruleId: ruleId, experiment: experiment,
-            experimentResult: experimentResult,
-            unchangedExperiment: nil, exhaustedBudget: false)
+            key: key, value: value, source: source, ruleId: ruleId, experiment: nil, experimentResult: nil,
+            unchangedExperiment: nil, exhaustedBudget: false, fixedText: fixed)
     }
 
     /// The experiment as the result shows it: a bandit's leaf weights in

@@ -9,10 +9,8 @@ import BuntingJSON
 /// from one thread at a time.
 public struct GrowthBookEvaluator: Sendable {
     public let payload: GrowthBookPayload
-    public var context: EvaluationContext {
-        // Attribute values read for another context are of no use.
-        didSet { scratch = nil }
-    }
+    /// Fixed for the evaluator's life: the attribute values it keeps are this context's.
+    public let context: EvaluationContext
     /// The budget of the last evaluation, kept for the attribute values it
     /// read (see `EvaluationBudget.attributeValues`).
     private var scratch: EvaluationBudget?
@@ -26,18 +24,24 @@ public struct GrowthBookEvaluator: Sendable {
     /// `trackedElsewhere`.
     private var tracked: [Exposure.Identity?] = []
     private var trackedElsewhere = Set<Exposure.Identity>()
+    /// Whether exposures are collected: not for an evaluation whose
+    /// exposures nobody logs (the SDK without a tracking callback).
+    public var tracksExposures: Bool
 
     /// `stickyDocuments` turns sticky bucketing on (the SDK's sticky bucket
     /// service): the user's documents, as `StickyBucketStore.documents(for:attributes:)` reads them.
     public init(
-        payload: GrowthBookPayload, context: EvaluationContext, stickyDocuments: [StickyAssignmentsDocument]? = nil
+        payload: GrowthBookPayload, context: EvaluationContext, stickyDocuments: [StickyAssignmentsDocument]? = nil,
+        tracksExposures: Bool = true
     ) {
         self.payload = payload
         self.context = context
-        if let stickyDocuments {
+        self.tracksExposures = tracksExposures
+        // Each property set once, so that the evaluator is built in place.
+        self.stickyDocuments = stickyDocuments.map { documents in
             var byKey: [String: StickyAssignmentsDocument] = [:]
-            for document in stickyDocuments { byKey[document.key] = document }
-            self.stickyDocuments = byKey
+            for document in documents { byKey[document.key] = document }
+            return byKey
         }
     }
 
@@ -77,7 +81,7 @@ public struct GrowthBookEvaluator: Sendable {
             key: result.key, value: result.value, source: result.source, ruleId: result.ruleId,
             experiment: result.experiment,
             experimentResult: result.experimentResult, unchangedExperiment: result.unchangedExperiment,
-            exhaustedBudget: true)
+            exhaustedBudget: true, fixedText: result.fixedText)
     }
 
     /// Every feature of the payload, in its order.
@@ -97,20 +101,25 @@ public struct GrowthBookEvaluator: Sendable {
     }
 
     /// A full budget for one evaluation, with the attribute values read so far.
+    ///
+    /// The first evaluation of an evaluator keeps no values: one feature
+    /// asked for (most requests) reads each attribute about once, and the
+    /// table would cost more than it saves. From the second on they are kept.
     private mutating func takeBudget() -> EvaluationBudget {
-        guard var budget = scratch else {
-            var fresh = EvaluationBudget(steps: payload.limits.maxEvaluationSteps)
-            fresh.attributeValues = Array(repeating: nil, count: payload.attributePathCount)
-            return fresh
-        }
+        guard var budget = scratch else { return EvaluationBudget(steps: payload.limits.maxEvaluationSteps) }
         scratch = nil
         budget.renew(steps: payload.limits.maxEvaluationSteps)
+        if budget.attributeValues.isEmpty, payload.attributePathCount > 0 {
+            budget.attributeValues = Array(repeating: nil, count: payload.attributePathCount)
+        }
         return budget
     }
 
     // MARK: - Effects
 
-    mutating func track(_ exposure: Exposure, keyOrdinal: Int = -1) {
+    mutating func track(_ exposure: @autoclosure () -> Exposure, keyOrdinal: Int = -1) {
+        guard tracksExposures else { return }
+        let exposure = exposure()
         let identity = exposure.identity
         // A few exposures (one feature asked for) are told apart in the set;
         // past those, the table by key ordinal is worth making.

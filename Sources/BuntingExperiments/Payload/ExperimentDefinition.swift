@@ -35,6 +35,10 @@ public final class ExperimentDefinition: Sendable {
     let banditReference: String?
     /// The experiment as results show it.
     let json: JSONObject
+    /// The rule and feature that run it, for an experiment rule: what its
+    /// results' `ruleId` and `featureId` almost always are, written into
+    /// their text once (`ResultTexts`).
+    let rule: (id: String, featureKey: String)?
     /// The parts of its results' text that are the same for every user,
     /// written the first time a result is (not at load: a payload's
     /// experiments are many, those asked for over the protocol few).
@@ -48,9 +52,11 @@ public final class ExperimentDefinition: Sendable {
 
     /// An experiment rule of feature `featureKey`: the rule's keys that the
     /// SDK copies into the experiment, in the order it copies them.
-    init(rule fields: FieldReader, variations: [JSON], featureKey: String, compiler: inout ConditionCompiler)
-        throws(FeatureCompileError)
-    {
+    init(
+        rule fields: FieldReader, id ruleId: String, variations: [JSON], featureKey: String,
+        compiler: inout ConditionCompiler
+    ) throws(FeatureCompileError) {
+        rule = (ruleId, featureKey)
         let limits = compiler.limits
         var json = JSONObject()
         json["variations"] = .array(variations)
@@ -119,6 +125,7 @@ public final class ExperimentDefinition: Sendable {
     }
 
     init(experiment: JSON, at pointer: JSONPointer, compiler: inout ConditionCompiler) throws(FeatureCompileError) {
+        rule = nil
         let limits = compiler.limits
         let fields = try FieldReader(experiment, at: pointer, what: "an experiment")
         guard case .string(let key)? = fields["key"] else {
@@ -199,29 +206,79 @@ extension ExperimentDefinition {
 
 /// Text an experiment's results share: the experiment as results show it,
 /// its hash attribute, and per variation what `getExperimentResult` takes
-/// from the variation alone (its meta key, value, name and passthrough).
+/// from the variation alone (its meta key, value, name and passthrough),
+/// with the runs of a result's text that hold nothing else (see
+/// `FeatureResult.encoded`).
 final class ResultTexts: Sendable {
     let experiment: EncodedJSON
     let hashAttribute: String
     let hashAttributeText: EncodedJSON
     let variations: [Variation]
 
-    struct Variation: Sendable {
+    /// A class, so that a result written from it holds one reference.
+    final class Variation: Sendable {
         let key: EncodedJSON
         let value: EncodedJSON
         let name: EncodedJSON?
         let passthrough: EncodedJSON?
+        /// `{"value":V,"on":B,"off":B,"source":"experiment","ruleId":R,"experiment":E,`
+        /// `"experimentResult":{"key":K,"featureId":F`: a feature's result up
+        /// to its feature id, when the variation gave its value, from the
+        /// experiment's rule (nil for an experiment given whole).
+        let head: [UInt8]?
+        /// `,"variationId":N,"value":V,"hashAttribute":H,"hashValue":`,
+        /// when the result hashed the experiment's own attribute.
+        let resultMiddle: [UInt8]
+
+        init(index: Int, definition: ExperimentDefinition, experiment: EncodedJSON, hashAttribute: EncodedJSON) {
+            let meta = definition.meta(at: index)
+            let variationValue = definition.variations[index]
+            key = EncodedJSON(.string(meta?.key ?? String(index)))
+            value = EncodedJSON(variationValue)
+            name = meta?.name.map { EncodedJSON($0) }
+            passthrough = meta?.passthrough.map { EncodedJSON($0) }
+            if let rule = definition.rule {
+                var head: [UInt8] = []
+                head.reserveCapacity(
+                    160 + 2 * value.bytes.count + experiment.bytes.count + key.bytes.count + rule.id.utf8.count
+                        + rule.featureKey.utf8.count)
+                head.append(contentsOf: #"{"value":"#.utf8)
+                head.append(contentsOf: value.bytes)
+                let on = JSValues.isTruthy(variationValue)
+                head.append(contentsOf: on ? #","on":true,"off":false"#.utf8 : #","on":false,"off":true"#.utf8)
+                head.append(contentsOf: #","source":"experiment","ruleId":"#.utf8)
+                JSON.string(rule.id).encode(appendingTo: &head)
+                head.append(contentsOf: #","experiment":"#.utf8)
+                head.append(contentsOf: experiment.bytes)
+                head.append(contentsOf: #","experimentResult":{"key":"#.utf8)
+                head.append(contentsOf: key.bytes)
+                head.append(contentsOf: #","featureId":"#.utf8)
+                JSON.string(rule.featureKey).encode(appendingTo: &head)
+                self.head = head
+            } else {
+                head = nil
+            }
+            var middle: [UInt8] = []
+            middle.reserveCapacity(64 + value.bytes.count + hashAttribute.bytes.count)
+            middle.append(contentsOf: #","variationId":"#.utf8)
+            middle.append(contentsOf: String(index).utf8)
+            middle.append(contentsOf: #","value":"#.utf8)
+            middle.append(contentsOf: value.bytes)
+            middle.append(contentsOf: #","hashAttribute":"#.utf8)
+            middle.append(contentsOf: hashAttribute.bytes)
+            middle.append(contentsOf: #","hashValue":"#.utf8)
+            resultMiddle = middle
+        }
     }
 
     init(_ definition: ExperimentDefinition) {
-        experiment = EncodedJSON(.object(definition.json))
+        let experiment = EncodedJSON(.object(definition.json))
+        let hashAttributeText = EncodedJSON(.string(definition.hashAttribute))
+        self.experiment = experiment
         hashAttribute = definition.hashAttribute
-        hashAttributeText = EncodedJSON(.string(definition.hashAttribute))
+        self.hashAttributeText = hashAttributeText
         variations = definition.variations.indices.map { index in
-            let meta = definition.meta(at: index)
-            return Variation(
-                key: EncodedJSON(.string(meta?.key ?? String(index))), value: EncodedJSON(definition.variations[index]),
-                name: meta?.name.map { EncodedJSON($0) }, passthrough: meta?.passthrough.map { EncodedJSON($0) })
+            Variation(index: index, definition: definition, experiment: experiment, hashAttribute: hashAttributeText)
         }
     }
 }

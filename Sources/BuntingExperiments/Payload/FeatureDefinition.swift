@@ -3,6 +3,8 @@ import BuntingJSON
 /// A feature, compiled: its default value and ordered rules. A class, so
 /// that evaluation reads it in place instead of copying its fields.
 final class FeatureDefinition: Sendable {
+    /// The text of the result that gives the default value.
+    let defaultText = FixedResultText()
     public let key: String
     let defaultValue: JSON
     let rules: [FeatureRule]
@@ -59,7 +61,7 @@ final class FeatureRule: Sendable {
         } else if let variations = contextual ?? plain {
             action = .experiment(
                 try ExperimentDefinition(
-                    rule: fields, variations: variations, featureKey: featureKey, compiler: &compiler))
+                    rule: fields, id: id, variations: variations, featureKey: featureKey, compiler: &compiler))
         } else {
             action = .skip
         }
@@ -70,6 +72,8 @@ final class FeatureRule: Sendable {
 /// its rollout (`range`, else `coverage`).
 final class ForceRule: Sendable {
     let value: JSON
+    /// The text of the result that gives the value.
+    let text = FixedResultText()
     let condition: Condition?
     let seed: String?
     let hashAttribute: String?

@@ -9,7 +9,10 @@ import BuntingJSON
 /// left out (it evaluates as an unknown feature) and listed in `problems`
 /// with its JSON pointer. Auto experiments (`experiments`, visual changes
 /// and URL redirects for browsers) are read past.
-public struct GrowthBookPayload: Sendable {
+///
+/// A class: every evaluator (one per request or user) holds the payload,
+/// which is one reference to retain rather than each of its parts.
+public final class GrowthBookPayload: Sendable {
     /// Every feature key of the payload, in its order, broken ones included.
     public let featureKeys: [String]
     /// The compiled features, in `featureKeys`' order; nil for a broken one.
@@ -51,7 +54,9 @@ public struct GrowthBookPayload: Sendable {
 
     /// Parses and compiles a payload's text; a `decryptionKey` (base64)
     /// decrypts its `encrypted…` sections first.
-    public init(text: [UInt8], decryptionKey: String? = nil, limits: PayloadLimits = .default) throws(PayloadProblem) {
+    public convenience init(text: [UInt8], decryptionKey: String? = nil, limits: PayloadLimits = .default)
+        throws(PayloadProblem)
+    {
         guard text.count <= limits.maxPayloadBytes else {
             throw PayloadProblem(
                 pointer: .root,
@@ -67,7 +72,9 @@ public struct GrowthBookPayload: Sendable {
     }
 
     /// Compiles a parsed payload.
-    public init(document: JSON, decryptionKey: String? = nil, limits: PayloadLimits = .default) throws(PayloadProblem) {
+    public convenience init(document: JSON, decryptionKey: String? = nil, limits: PayloadLimits = .default)
+        throws(PayloadProblem)
+    {
         guard case .object(var root) = document else {
             throw PayloadProblem(
                 pointer: .root, message: "a GrowthBook payload must be an object, not \(document.typeName)")
@@ -87,7 +94,7 @@ public struct GrowthBookPayload: Sendable {
     /// The `features` section of Bunting's own document (and, optionally,
     /// its saved groups and bandits), with a payload's semantics; pointers
     /// are below `pointer`, the document's root.
-    public init(
+    public convenience init(
         features: JSON?, savedGroups: JSON? = nil, contextualBandits: JSON? = nil, at pointer: JSONPointer = .root,
         limits: PayloadLimits = .default
     ) {

@@ -13,6 +13,11 @@ extension FeatureResult {
 
     public var encoded: EncodedJSON {
         let shared = experimentResult.flatMap { $0.sharedTexts }
+        if let shared, let text = experimentText(shared) { return text }
+        if experimentResult == nil, experiment == nil {
+            guard let fixedText else { return plainText }
+            return fixedText.text { plainText }
+        }
         var builder = EncodedJSON.ObjectBuilder()
         // Room for all of it at once: growing the text member by member costs more than writing it.
         builder.reserveCapacity(
@@ -35,6 +40,45 @@ extension FeatureResult {
         }
         if let experimentResult { builder.add(TextPieces.experimentResult, experimentResult.encoded(shared)) }
         return builder.finish()
+    }
+
+    /// A result without an experiment (a default, forced or unknown value):
+    /// five members, written in place.
+    private var plainText: EncodedJSON {
+        var text: [UInt8] = []
+        text.reserveCapacity(Self.textRoom)
+        text.append(contentsOf: #"{"value":"#.utf8)
+        value.encode(appendingTo: &text)
+        text.append(
+            contentsOf: on ? #","on":true,"off":false,"source":"#.utf8 : #","on":false,"off":true,"source":"#.utf8)
+        text.append(contentsOf: TextPieces.source(source).bytes)
+        text.append(contentsOf: #","ruleId":"#.utf8)
+        JSON.string(ruleId).encode(appendingTo: &text)
+        text.append(UInt8(ascii: "}"))
+        return EncodedJSON(trustedText: text)
+    }
+
+    /// The usual result of an experiment rule (its experiment unchanged, the
+    /// value its variation's, the rule and feature its own, the hash on the
+    /// experiment's attribute) written from the runs of text its variation
+    /// fixes, with only what differs per user written now: the hash value,
+    /// bucket and flags. Nil for any other result, which is written member by member.
+    private func experimentText(_ shared: (texts: ResultTexts, variation: ResultTexts.Variation)) -> EncodedJSON? {
+        let variation = shared.variation
+        guard source == .experiment, let result = experimentResult, unchangedExperiment === result.definition,
+            let head = variation.head, let rule = result.definition.rule, ruleId == rule.id,
+            result.featureId == rule.featureKey, shared.texts.hashAttribute == result.hashAttribute
+        else { return nil }
+        var text: [UInt8] = []
+        text.reserveCapacity(head.count + variation.resultMiddle.count + Self.textRoom)
+        text.append(contentsOf: head)
+        text.append(contentsOf: result.inExperiment ? TextPieces.inExperimentTrue : TextPieces.inExperimentFalse)
+        text.append(contentsOf: result.hashUsed ? TextPieces.hashUsedTrue : TextPieces.hashUsedFalse)
+        text.append(contentsOf: variation.resultMiddle)
+        result.hashValue.encode(appendingTo: &text)
+        result.appendTail(variation, to: &text)
+        text.append(contentsOf: TextPieces.closeTwice)
+        return EncodedJSON(trustedText: text)
     }
 }
 
@@ -77,19 +121,92 @@ extension ExperimentResult {
         } else if let name {
             builder.add(TextPieces.name, name)
         }
-        if let bucket { builder.add(TextPieces.bucket, JSON.number(bucket)) }
+        if let bucket { builder.add(TextPieces.bucket, Bucket(bucket)) }
         if let shared {
             if let passthrough = shared.variation.passthrough { builder.add(TextPieces.passthrough, passthrough) }
         } else if let passthrough {
             builder.add(TextPieces.passthrough, passthrough)
         }
-        if let bandit {
-            builder.add(TextPieces.leafId, JSON.int(bandit.leafId))
-            builder.add(TextPieces.variationWeights, bandit.variationWeightsJSON)
-            if let version = bandit.banditVersion { builder.add(TextPieces.banditVersion, JSON.int(version)) }
-        }
+        if let bandit { appendBandit(bandit, to: &builder) }
         return builder.finish()
     }
+
+    private func appendBandit(_ bandit: BanditAssignment, to builder: inout EncodedJSON.ObjectBuilder) {
+        builder.add(TextPieces.leafId, JSON.int(bandit.leafId))
+        builder.add(TextPieces.variationWeights, bandit.variationWeightsJSON)
+        if let version = bandit.banditVersion { builder.add(TextPieces.banditVersion, JSON.int(version)) }
+    }
+
+    /// The members from `stickyBucketUsed` on, each with its comma: it,
+    /// name, bucket, passthrough and a bandit's assignment.
+    fileprivate func appendTail(_ variation: ResultTexts.Variation, to text: inout [UInt8]) {
+        if variation.name == nil, let bucket {
+            // The usual tail: the flag and the bucket, their names in one run.
+            text.append(contentsOf: stickyBucketUsed ? TextPieces.stickyTrueBucket : TextPieces.stickyFalseBucket)
+            Bucket(bucket).appendEncoded(to: &text)
+        } else {
+            text.append(contentsOf: stickyBucketUsed ? TextPieces.stickyTrue : TextPieces.stickyFalse)
+            if let name = variation.name {
+                text.append(contentsOf: TextPieces.nameMember)
+                text.append(contentsOf: name.bytes)
+            }
+            if let bucket {
+                text.append(contentsOf: TextPieces.bucketMember)
+                Bucket(bucket).appendEncoded(to: &text)
+            }
+        }
+        if let passthrough = variation.passthrough {
+            text.append(contentsOf: TextPieces.passthroughMember)
+            text.append(contentsOf: passthrough.bytes)
+        }
+        if let bandit {
+            // Rare: written member by member, then spliced without its braces.
+            var builder = EncodedJSON.ObjectBuilder()
+            appendBandit(bandit, to: &builder)
+            let members = builder.finish().bytes
+            text.append(UInt8(ascii: ","))
+            text.append(contentsOf: members[1..<(members.count - 1)])
+        }
+    }
+}
+
+/// A bucket as JavaScript writes it. Buckets are whole ten-thousandths (a
+/// hash of version 2 is `n % 10000 / 10000`, of version 1 thousandths), so
+/// the shortest text that reads back as the same number is its decimal
+/// digits, written here without formatting a double; any other number is
+/// written as every real is.
+struct Bucket: JSONText {
+    let value: Double
+
+    init(_ value: Double) { self.value = value }
+
+    func appendEncoded(to output: inout [UInt8]) {
+        let scaled = (value * 10_000).rounded()
+        guard value >= 0, value < 1, scaled / 10_000 == value else {
+            JSON.number(value).encode(appendingTo: &output)
+            return
+        }
+        var digits = Int(scaled)
+        // A whole number is written as an integer (`JSON.number`).
+        guard digits > 0 else {
+            output.append(UInt8(ascii: "0"))
+            return
+        }
+        output.append(contentsOf: [UInt8(ascii: "0"), UInt8(ascii: ".")])
+        var count = 4
+        while digits % 10 == 0 {
+            digits /= 10
+            count -= 1
+        }
+        var divisor = 1
+        for _ in 1..<count { divisor *= 10 }
+        while divisor > 0 {
+            output.append(UInt8(ascii: "0") + UInt8(digits / divisor % 10))
+            divisor /= 10
+        }
+    }
+
+    var encodedCount: Int { 6 }
 }
 
 /// Member names and values every result writes, each written once (by jansson).
@@ -116,11 +233,24 @@ private enum TextPieces {
     static let variationWeights = EncodedJSON.Key("variationWeights")
     static let banditVersion = EncodedJSON.Key("banditVersion")
 
+    static let inExperimentTrue = Array(#","inExperiment":true"#.utf8)
+    static let inExperimentFalse = Array(#","inExperiment":false"#.utf8)
+    static let hashUsedTrue = Array(#","hashUsed":true"#.utf8)
+    static let hashUsedFalse = Array(#","hashUsed":false"#.utf8)
+    static let stickyTrue = Array(#","stickyBucketUsed":true"#.utf8)
+    static let stickyFalse = Array(#","stickyBucketUsed":false"#.utf8)
+    static let stickyTrueBucket = Array(#","stickyBucketUsed":true,"bucket":"#.utf8)
+    static let stickyFalseBucket = Array(#","stickyBucketUsed":false,"bucket":"#.utf8)
+    static let nameMember = Array(#","name":"#.utf8)
+    static let bucketMember = Array(#","bucket":"#.utf8)
+    static let passthroughMember = Array(#","passthrough":"#.utf8)
+    static let closeTwice = Array("}}".utf8)
+
     static let trueText = EncodedJSON(.bool(true))
     static let falseText = EncodedJSON(.bool(false))
     static func boolean(_ value: Bool) -> EncodedJSON { value ? trueText : falseText }
 
-    static let sources = Dictionary(
-        uniqueKeysWithValues: FeatureSource.allCases.map { ($0, EncodedJSON(.string($0.rawValue))) })
-    static func source(_ source: FeatureSource) -> EncodedJSON { sources[source]! }
+    /// By `FeatureSource.allCases` order.
+    static let sources = FeatureSource.allCases.map { EncodedJSON(.string($0.rawValue)) }
+    static func source(_ source: FeatureSource) -> EncodedJSON { sources[source.ordinal] }
 }

@@ -17,6 +17,9 @@ public struct FeatureResult: Sendable {
     let unchangedExperiment: ExperimentDefinition?
     /// The evaluation ran out of steps: conditions it had not decided failed.
     public let exhaustedBudget: Bool
+    /// Where the text of a result the payload fixes is kept (a feature's
+    /// default, a force rule's value): written the first time, then reused.
+    let fixedText: FixedResultText?
 
     /// JavaScript truthiness of the value.
     public var on: Bool { JSValues.isTruthy(value) }
