@@ -25,7 +25,7 @@ public struct ContentCard: Equatable, Sendable, JSONText {
         struct Row {
             let id: String
             let type: Kind
-            let extras: JSONObject
+            var extras: JSONObject
             let created: Double
             let updated: Double?
             let expiresAt: Double?
@@ -121,6 +121,10 @@ public struct ContentCard: Equatable, Sendable, JSONText {
         for (position, original) in order.enumerated() {
             let card = cards[original]
             var row = card.table.rows[Int(card.index)]
+            // Copied with the rest, so that the cards' own tables are freed
+            // whole: made card by card, they are scattered among what else
+            // is kept, where the extras alone would keep their pages.
+            if !row.extras.isEmpty { row.extras = JSON.object(row.extras).detached().objectValue ?? [:] }
             row.start = text.count
             text.append(contentsOf: card.table.prefix(Int(card.index)))
             row.end = text.count

@@ -9,14 +9,17 @@ public struct FeatureFlag: Equatable, Sendable, JSONText {
     /// The fields, with the flag's text stored after them in the same
     /// allocation: a made flag is one block instead of an object and an
     /// array, which at 10,000 flags (and a memo holding every variant met)
-    /// is about 50 bytes a flag less. Never changed once made, so it is safe
+    /// is about 50 bytes a flag less. The properties are kept only in the
+    /// text, and read back from it when asked for (templates, GrowthBook's
+    /// features as flags): a tree of them beside the text took about as much
+    /// again (a flag-heavy document's variants are kept as text too,
+    /// `VariantValues`). Never changed once made, so it is safe
     /// to share between threads, which `ManagedBuffer` cannot declare
     /// (hence `nonisolated(unsafe)` on the reference).
     private final class Storage: ManagedBuffer<Storage.Fields, UInt8> {
         struct Fields {
             let id: String
             let enabled: Bool
-            let properties: JSONObject
             let trackingString: String?
             let metadata: JSONObject
             /// How many bytes of text follow.
@@ -30,8 +33,7 @@ public struct FeatureFlag: Equatable, Sendable, JSONText {
                 id: id, enabled: enabled, properties: properties, trackingString: trackingString, metadata: metadata)
             let made = create(minimumCapacity: text.count) { _ in
                 Fields(
-                    id: id, enabled: enabled, properties: properties, trackingString: trackingString,
-                    metadata: metadata, count: text.count)
+                    id: id, enabled: enabled, trackingString: trackingString, metadata: metadata, count: text.count)
             }
             made.withUnsafeMutablePointerToElements { elements in
                 text.withUnsafeBufferPointer { elements.initialize(from: $0.baseAddress!, count: $0.count) }
@@ -78,8 +80,11 @@ public struct FeatureFlag: Equatable, Sendable, JSONText {
 
     public var id: String { storage.header.id }
     public var enabled: Bool { storage.header.enabled }
-    /// Key → `{type, value}`, as the definitions give them.
-    public var properties: JSONObject { storage.header.properties }
+    /// Key → `{type, value}`, as the definitions give them (read back from the text).
+    public var properties: JSONObject {
+        let text = storage.withText { Array($0) }
+        return (try? JSON.parse(text))?["properties"]?.objectValue ?? [:]
+    }
     public var trackingString: String? { storage.header.trackingString }
     /// flagd's metadata of the flag, over the flag set's (strings, numbers, booleans).
     public var metadata: JSONObject { storage.header.metadata }
@@ -110,6 +115,8 @@ public struct FeatureFlag: Equatable, Sendable, JSONText {
 
     public static func == (lhs: FeatureFlag, rhs: FeatureFlag) -> Bool {
         if lhs.storage === rhs.storage { return true }
+        // The text is written from the fields alone, so the same text is the same flag.
+        if lhs.storage.withText({ l in rhs.storage.withText { r in l.elementsEqual(r) } }) { return true }
         return lhs.id == rhs.id && lhs.enabled == rhs.enabled && lhs.properties == rhs.properties
             && lhs.trackingString == rhs.trackingString && lhs.metadata == rhs.metadata
     }

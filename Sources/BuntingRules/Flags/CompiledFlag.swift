@@ -74,7 +74,8 @@ final class CompiledFlag: Sendable {
             case .integer, .real: name = JavaScript.toString(result)
             case .array, .object: return .failure(.general, "targeting gave \(result.typeName), not a variant name")
             }
-            guard !name.isEmpty, let position = variants.position(of: name), !variants.values[position].isNull else {
+            guard !name.isEmpty, let position = variants.position(of: name), !variants.values.isNull(at: position)
+            else {
                 return .failure(.general, "targeting gave variant \"\(name)\", which is not defined")
             }
             return .variant(position, .targetingMatch)

@@ -61,7 +61,9 @@ public struct FlagResolution: Sendable, Hashable, CustomStringConvertible {
     /// default is meant: disabled flag, no default variant, or an error).
     public var value: JSON {
         guard let flag, position >= 0 else { return .null }
-        if asInteger, case .real(let number) = flag.variants.values[position] { return .integer(Int64(number)) }
+        if asInteger, case .real(let number) = flag.variants.values.typeStandIn(at: position) {
+            return .integer(Int64(number))
+        }
         return flag.variants.values[position]
     }
 

@@ -93,7 +93,8 @@ extension FlagSet {
         switch outcome {
         case .variant(let position, let reason):
             guard let expecting else { return FlagResolution(flag: flag, position: position, reason: reason) }
-            let value = flag.variants.values[position]
+            // What the type check reads: an object's text is not read back for it.
+            let value = flag.variants.values.typeStandIn(at: position)
             guard expecting.accepts(value) else {
                 return failure(
                     flag, .typeMismatch, "expected a value of type \(expecting.rawValue), got \(value.typeName)")

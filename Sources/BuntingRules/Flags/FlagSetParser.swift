@@ -120,7 +120,7 @@ struct FlagSetParser {
                     problem(
                         path + ["defaultVariant"], "\"defaultVariant\" is a variant name; got \(other.typeName)")))
         }
-        if let defaultVariant, !variants.isEmpty, variants[defaultVariant] == nil {
+        if let defaultVariant, !variants.isEmpty, variants.position(of: defaultVariant) == nil {
             // flagd's providers resolve such a flag with a GENERAL error; the
             // flagd daemon refuses the document. Listed, not fatal.
             problems.append(

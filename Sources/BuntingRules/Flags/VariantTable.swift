@@ -13,17 +13,16 @@ import Glibc
 /// thousands of flags named `on` and `off` then keep one list of names.
 final class VariantTable: Sendable {
     let layout: VariantNames
-    let values: [JSON]
+    let values: VariantValues
 
     var names: [String] { layout.names }
 
     /// A table of its own, sharing nothing (see `VariantTables` for the shared ones).
     convenience init(_ object: JSONObject) {
-        // Copies: the table outlives the parsed document (see `JSON.detached`).
-        self.init(layout: VariantNames(object.keys), values: object.map { $0.value.detached() })
+        self.init(layout: VariantNames(object.keys), values: VariantValues(object.map { .init($0.value) }))
     }
 
-    init(layout: VariantNames, values: [JSON]) {
+    init(layout: VariantNames, values: VariantValues) {
         self.layout = layout
         self.values = values
     }
@@ -33,10 +32,6 @@ final class VariantTable: Sendable {
     /// The position of the variant called `name`.
     func position(of name: String) -> Int? {
         layout.position(of: name)
-    }
-
-    subscript(name: String) -> JSON? {
-        position(of: name).map { values[$0] }
     }
 }
 
@@ -100,14 +95,14 @@ final class VariantNames: Sendable {
 
 /// Makes the variant tables of one flag set, sharing what is written alike:
 /// the names with any earlier flag's of the same names in the same order,
-/// and each value with an earlier one written exactly alike (`ExactJSON`: a
-/// value is handed out as it is written). Whole variants objects are not
+/// and each value as kept (`VariantValues`) with an earlier one written
+/// exactly alike (`ExactJSON`: a value is handed out as it is written). Whole variants objects are not
 /// looked up: hashing each one cost a fifth of loading a 100-flag document
 /// (11M instructions, callgrind) for no saving where values differ.
 /// Used while the set is compiled, then dropped.
 struct VariantTables {
     private var layouts: [NamesKey: VariantNames] = [:]
-    private var values: [ExactJSON: JSON] = [:]
+    private var values: [ExactJSON: VariantValues.Kept] = [:]
 
     /// Names compared by their code units, in order.
     private struct NamesKey: Hashable {
@@ -126,16 +121,16 @@ struct VariantTables {
             layout = VariantNames(names)
             layouts[key] = layout
         }
-        return VariantTable(layout: layout, values: object.map { value($0.value) })
+        return VariantTable(layout: layout, values: VariantValues(object.map { value($0.value) }))
     }
 
-    /// The value as kept: an earlier copy of the same text, or a new copy.
-    private mutating func value(_ json: JSON) -> JSON {
+    /// The value as kept: an earlier one of the same text, or kept anew
+    /// (which holds nothing of the parsed document).
+    private mutating func value(_ json: JSON) -> VariantValues.Kept {
         let exact = ExactJSON(json)
         if let known = values[exact] { return known }
-        // A copy: the table outlives the parsed document (see `JSON.detached`).
-        let copy = json.detached()
-        values[exact] = copy
-        return copy
+        let kept = VariantValues.Kept(json)
+        values[exact] = kept
+        return kept
     }
 }

@@ -1,0 +1,86 @@
+import BuntingJSON
+
+/// A flag's variant values by position. An object or array is kept as the
+/// compact text it is written as (`EncodedJSON`) and read back into a tree
+/// when asked for; numbers, strings, Booleans and null stay as they are.
+///
+/// Why: held as trees, the variants were the largest part of a loaded
+/// flag-heavy document (about 14 MB of 26 MB at 18,000 flags whose `on`
+/// variant is an object of three properties, massif): every object is an
+/// array of members of its own. Their text takes about a third of that.
+/// A value is read rarely: a user's flag is made once per variant met and
+/// shared with every later user (`Definitions.featureFlags`), so reading
+/// the text again costs the first users, not every change. A type check
+/// reads only the kind of value (`typeStandIn`), never the text.
+struct VariantValues: Sendable {
+    private let values: [Kept]
+
+    /// One value as kept.
+    enum Kept: Sendable {
+        case tree(JSON)
+        /// An object or array's text, which reads back to the same value.
+        case text(EncodedJSON, isArray: Bool)
+
+        /// `value` as it is best kept: as text where it is an object or
+        /// array whose text reads back to exactly the same value (it always
+        /// should; a value that does not stays a tree, detached).
+        init(_ value: JSON) {
+            switch value {
+            case .object, .array:
+                let text = EncodedJSON(trustedText: Self.exactlySized(value.encoded()))
+                if let back = try? JSON.parse(text.bytes), ExactJSON(back) == ExactJSON(value) {
+                    self = .text(text, isArray: value.arrayValue != nil)
+                    return
+                }
+            default:
+                break
+            }
+            // A copy: the value outlives the parsed document (see `JSON.detached`).
+            self = .tree(value.detached())
+        }
+
+        /// The text in an array of its own size: as written, its array had
+        /// grown by doubling, up to twice the size (at 18,000 flags, 6.5 MB
+        /// for 4.5 MB of text, massif).
+        private static func exactlySized(_ text: [UInt8]) -> [UInt8] {
+            [UInt8](unsafeUninitializedCapacity: text.count) { buffer, count in
+                count = buffer.initialize(fromContentsOf: text)
+            }
+        }
+
+        var value: JSON {
+            switch self {
+            case .tree(let value): return value
+            // The text read back to this value when it was kept.
+            case .text(let text, _): return (try? JSON.parse(text.bytes)) ?? .null
+            }
+        }
+    }
+
+    init(_ values: [Kept]) {
+        self.values = values
+    }
+
+    var count: Int { values.count }
+    var isEmpty: Bool { values.isEmpty }
+
+    /// The value at `position`, read back from its text if kept as text.
+    subscript(position: Int) -> JSON {
+        values[position].value
+    }
+
+    func isNull(at position: Int) -> Bool {
+        if case .tree(.null) = values[position] { return true }
+        return false
+    }
+
+    /// The value where it is kept as a tree; for one kept as text, an empty
+    /// object or array: what a check of the value's type reads, without
+    /// reading the text.
+    func typeStandIn(at position: Int) -> JSON {
+        switch values[position] {
+        case .tree(let value): return value
+        case .text(_, let isArray): return isArray ? .array([]) : .object(JSONObject())
+        }
+    }
+}
