@@ -14,46 +14,41 @@ extension FeatureResult {
     public var encoded: EncodedJSON {
         let shared = experimentResult.flatMap { $0.sharedTexts }
         if let shared, let text = experimentText(shared) { return text }
-        if experimentResult == nil, experiment == nil {
-            guard let fixedText else { return plainText }
-            return fixedText.text { plainText }
-        }
-        var builder = EncodedJSON.ObjectBuilder()
-        // Room for all of it at once: growing the text member by member costs more than writing it.
-        builder.reserveCapacity(
-            Self.textRoom + (shared?.texts.experiment.bytes.count ?? 0) + 2 * (shared?.variation.value.bytes.count ?? 0)
-        )
-        // An experiment's result has its variation's value.
-        if source == .experiment, let shared {
-            builder.add(TextPieces.value, shared.variation.value)
-        } else {
-            builder.add(TextPieces.value, value)
-        }
-        builder.add(TextPieces.on, TextPieces.boolean(on))
-        builder.add(TextPieces.off, TextPieces.boolean(off))
-        builder.add(TextPieces.source, TextPieces.source(source))
-        builder.add(TextPieces.ruleId, JSON.string(ruleId))
-        if let shared, unchangedExperiment != nil, unchangedExperiment === experimentResult?.definition {
-            builder.add(TextPieces.experiment, shared.texts.experiment)
-        } else if let experiment {
-            builder.add(TextPieces.experiment, JSON.object(experiment))
-        }
-        if let experimentResult { builder.add(TextPieces.experimentResult, experimentResult.encoded(shared)) }
-        return builder.finish()
+        if experimentResult == nil, experiment == nil, let fixedText { return fixedText.text { memberText(nil) } }
+        return memberText(shared)
     }
 
-    /// A result without an experiment (a default, forced or unknown value):
-    /// five members, written in place.
-    private var plainText: EncodedJSON {
+    /// Any result, member by member: its value, `on`, `off`, source and
+    /// rule id, then its experiment and the experiment's result when it has them.
+    private func memberText(_ shared: (texts: ResultTexts, variation: ResultTexts.Variation)?) -> EncodedJSON {
         var text: [UInt8] = []
-        text.reserveCapacity(Self.textRoom)
+        // Room for all of it at once: growing the text member by member costs more than writing it.
+        text.reserveCapacity(
+            Self.textRoom + (shared?.texts.experiment.bytes.count ?? 0) + 2 * (shared?.variation.value.bytes.count ?? 0)
+        )
         text.append(contentsOf: #"{"value":"#.utf8)
-        value.encode(appendingTo: &text)
+        // An experiment's result has its variation's value.
+        if source == .experiment, let shared {
+            text.append(contentsOf: shared.variation.value.bytes)
+        } else {
+            value.encode(appendingTo: &text)
+        }
         text.append(
             contentsOf: on ? #","on":true,"off":false,"source":"#.utf8 : #","on":false,"off":true,"source":"#.utf8)
         text.append(contentsOf: TextPieces.source(source).bytes)
         text.append(contentsOf: #","ruleId":"#.utf8)
         JSON.string(ruleId).encode(appendingTo: &text)
+        if let shared, unchangedExperiment != nil, unchangedExperiment === experimentResult?.definition {
+            text.append(contentsOf: #","experiment":"#.utf8)
+            text.append(contentsOf: shared.texts.experiment.bytes)
+        } else if let experiment {
+            text.append(contentsOf: #","experiment":"#.utf8)
+            JSON.object(experiment).encode(appendingTo: &text)
+        }
+        if let experimentResult {
+            text.append(contentsOf: #","experimentResult":"#.utf8)
+            text.append(contentsOf: experimentResult.encoded(shared).bytes)
+        }
         text.append(UInt8(ascii: "}"))
         return EncodedJSON(trustedText: text)
     }
@@ -212,12 +207,6 @@ struct Bucket: JSONText {
 /// Member names and values every result writes, each written once (by jansson).
 private enum TextPieces {
     static let value = EncodedJSON.Key("value")
-    static let on = EncodedJSON.Key("on")
-    static let off = EncodedJSON.Key("off")
-    static let source = EncodedJSON.Key("source")
-    static let ruleId = EncodedJSON.Key("ruleId")
-    static let experiment = EncodedJSON.Key("experiment")
-    static let experimentResult = EncodedJSON.Key("experimentResult")
     static let key = EncodedJSON.Key("key")
     static let featureId = EncodedJSON.Key("featureId")
     static let inExperiment = EncodedJSON.Key("inExperiment")
