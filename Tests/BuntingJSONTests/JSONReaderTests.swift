@@ -210,11 +210,8 @@ import Testing
             Array(try Data(contentsOf: Self.root.appendingPathComponent("examples/definitions/bunting.json"))))
         for input in inputs { expectAgrees(input) }
         // Byte changes to the valid ones, from a fixed seed.
-        var state: UInt64 = 7
-        func next() -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int(truncatingIfNeeded: state >> 33)
-        }
+        var random = SplitMix(seed: 7)
+        func next() -> Int { random.next(below: Int.max) }
         let alphabet = Array("{}[]\",:\\ -.0123456789etrufalsn\u{00}é".utf8) + [0x80, 0xC3, 0xFF]
         let valid = inputs.filter { !$0.isEmpty && $0.count < 4096 }
         for _ in 0..<10_000 {
@@ -227,18 +224,5 @@ import Testing
             }
             expectAgrees(bytes)
         }
-    }
-}
-
-/// A small deterministic generator for the mutations.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

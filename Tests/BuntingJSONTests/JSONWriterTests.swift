@@ -96,11 +96,8 @@ import Testing
         }
         #expect(written > values.count / 4, "most documents hold no real: \(written) of \(values.count) written")
 
-        var state: UInt64 = 31
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int(truncatingIfNeeded: state >> 33) % bound
-        }
+        var random = SplitMix(seed: 31)
+        func next(_ bound: Int) -> Int { random.next(below: bound) }
         let pieces = [
             "a", "\u{0}", "\u{1}", "\u{8}", "\t", "\n", "\u{C}", "\r", "\u{1F}", " ", "\"", "\\", "/", "\u{7F}",
             "é", "\u{80}", "\u{FFFF}", "😀", "key", "0",
@@ -125,11 +122,8 @@ import Testing
     /// value (where jansson's one precision makes them interact), and those
     /// it does not let through still come out as jansson writes them.
     @Test func realsJanssonWritesAsTheirShortestTextAreWrittenInSwift() {
-        var state: UInt64 = 20_261_205
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int(truncatingIfNeeded: state >> 33) % bound
-        }
+        var random = SplitMix(seed: 20_261_205)
+        func next(_ bound: Int) -> Int { random.next(below: bound) }
         func real() -> Double {
             switch next(4) {
             case 0:
