@@ -27,7 +27,7 @@ extension Definitions {
             var growthBookAttributes = attributes
             if growthBookAttributes["id"] == nil { growthBookAttributes["id"] = .string(targetingKey) }
             let evaluation = evaluateFeatures(
-                attributes: growthBookAttributes, keys: nil, sticky: nil, listing: true, at: now)
+                attributes: growthBookAttributes, keys: nil, sticky: nil, listing: true, tracking: false, at: now)
             for (key, result) in evaluation.results { features[key] = result.value }
             featureFlags += evaluation.flags.map(\.json)
         }

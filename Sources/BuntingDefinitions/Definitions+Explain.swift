@@ -60,7 +60,8 @@ extension Definitions: ExplainingDefinitions {
         var attributes = context.objectValue ?? JSONObject()
         if attributes["id"] == nil, let targetingKey = attributes["targetingKey"] { attributes["id"] = targetingKey }
         attributes["targetingKey"] = nil
-        let evaluation = evaluateFeatures(attributes: attributes, keys: [key], sticky: nil, listing: true, at: now)
+        let evaluation = evaluateFeatures(
+            attributes: attributes, keys: [key], sticky: nil, listing: true, tracking: false, at: now)
         var explanation = Explanation.feature(evaluation.results.first?.result.value ?? .null)
         explanation["listed"] = .bool(!evaluation.flags.isEmpty)
         return explanation
@@ -92,7 +93,8 @@ extension Definitions: ExplainingDefinitions {
         if growthBook != nil {
             var attributes = subject.attributes
             if attributes["id"] == nil { attributes["id"] = .string(subject.targetingKey) }
-            let evaluation = evaluateFeatures(attributes: attributes, keys: nil, sticky: nil, listing: true, at: now)
+            let evaluation = evaluateFeatures(
+                attributes: attributes, keys: nil, sticky: nil, listing: true, tracking: false, at: now)
             let listed = Set(evaluation.flags.map { ExactString($0.id) })
             for (key, result) in evaluation.results {
                 let explanation = Explanation.feature(result.value)

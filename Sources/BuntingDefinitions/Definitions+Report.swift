@@ -22,7 +22,7 @@ extension Definitions {
             if featureAttributes["id"] == nil { featureAttributes["id"] = .string(targetingKey) }
             var features = JSONObject()
             for (key, outcome) in evaluateFeatures(
-                attributes: featureAttributes, keys: nil, sticky: nil, listing: false, at: now
+                attributes: featureAttributes, keys: nil, sticky: nil, listing: false, tracking: false, at: now
             ).results {
                 features[key] = .object(Explanation.feature(outcome.value))
             }

@@ -22,12 +22,12 @@ struct GrowthBookDocumentTests {
         #expect(definitions.problems.map(\.pointer) == ["/features/broken/rules"])
         #expect(definitions.problems.first?.line == 5)
         let evaluation = definitions.evaluateFeatures(
-            attributes: ["id": "ada"], keys: nil, sticky: nil, listing: true, at: 0)
+            attributes: ["id": "ada"], keys: nil, sticky: nil, listing: true, tracking: true, at: 0)
         // The broken feature evaluates as an unknown one: not listed.
         #expect(evaluation.flags.map(\.id) == ["checkout-button", "banner-text"])
         // Without listing, the same results and exposures, and no flags made.
         let unlisted = definitions.evaluateFeatures(
-            attributes: ["id": "ada"], keys: nil, sticky: nil, listing: false, at: 0)
+            attributes: ["id": "ada"], keys: nil, sticky: nil, listing: false, tracking: true, at: 0)
         #expect(unlisted.flags.isEmpty && unlisted.exposures == evaluation.exposures)
         #expect(unlisted.results.map(\.result) == evaluation.results.map(\.result))
         let banner = try #require(evaluation.flags.first { $0.id == "banner-text" })
@@ -52,7 +52,7 @@ struct GrowthBookDocumentTests {
             """
         let definitions = try Definitions.load(Array(encrypted.utf8), decryptionKey: "BouFvhNODCt2XtwVr5IV4w==").get()
         let french = definitions.evaluateFeatures(
-            attributes: ["country": "FR"], keys: ["greeting"], sticky: nil, listing: false, at: 0)
+            attributes: ["country": "FR"], keys: ["greeting"], sticky: nil, listing: false, tracking: true, at: 0)
         #expect(french.results.first?.result.value["value"] == "bonjour")
         let wrongKey = Definitions.load(Array(encrypted.utf8), decryptionKey: "AAAAAAAAAAAAAAAAAAAAAA==")
         let noKey = Definitions.load(Array(encrypted.utf8))
@@ -75,7 +75,9 @@ struct GrowthBookDocumentTests {
         #expect(definitions.problems.map(\.pointer) == ["/features/shared"])
         let flags =
             definitions.featureFlags(for: EvaluationSubject(targetingKey: "ada", attributes: [:]), at: 0)
-            + definitions.evaluateFeatures(attributes: ["id": "ada"], keys: nil, sticky: nil, listing: true, at: 0)
+            + definitions.evaluateFeatures(
+                attributes: ["id": "ada"], keys: nil, sticky: nil, listing: true, tracking: true, at: 0
+            )
             .flags
         #expect(flags.map(\.id) == ["shared", "new-nav"])
         #expect(flags.first?.enabled == true, "the flag of the shared key is the one used")

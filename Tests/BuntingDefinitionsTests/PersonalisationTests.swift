@@ -345,7 +345,7 @@ import Testing
         #expect(definitions.problems.map(\.pointer) == ["/features/broken/defaultValue/text"])
         let forAda = definitions.evaluateFeatures(
             attributes: ["id": "ada", "first_name": "Ada", "tier": "gold"], keys: nil, sticky: nil, listing: true,
-            at: now)
+            tracking: true, at: now)
         #expect(forAda.flags.map(\.id) == ["banner-text", "gated"])
         #expect(forAda.flags.first?.properties["text"]?["value"] == "Welcome, Ada")
         #expect(forAda.flags.first?.properties["size"]?["value"] == 2)
@@ -353,7 +353,7 @@ import Testing
         #expect(
             forAda.results.first?.result.value["value"]?["text"] == "Welcome, {{${first_name} | default: 'friend'}}")
         let forBo = definitions.evaluateFeatures(
-            attributes: ["id": "bo", "tier": "bronze"], keys: nil, sticky: nil, listing: true, at: now)
+            attributes: ["id": "bo", "tier": "bronze"], keys: nil, sticky: nil, listing: true, tracking: true, at: now)
         #expect(forBo.flags.map(\.id) == ["banner-text"])
         #expect(forBo.unrendered.map(\.id) == ["gated", "broken"])
     }

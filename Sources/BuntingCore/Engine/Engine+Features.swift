@@ -69,7 +69,7 @@ extension Engine {
         let attributes = user.growthBookAttributes
         let sticky = stickyAssignments.documents(for: definitions.stickyDocumentKeys(for: attributes))
         let evaluation = definitions.evaluateFeatures(
-            attributes: attributes, keys: keys, sticky: sticky, listing: listing, at: now)
+            attributes: attributes, keys: keys, sticky: sticky, listing: listing, tracking: true, at: now)
         stickyAssignments.save(evaluation.changedStickyDocuments)
         return evaluation
     }

@@ -115,13 +115,6 @@ extension CompiledDefinitions {
             .results.first?.result
     }
 
-    /// The same, with the exposures collected.
-    public func evaluateFeatures(
-        attributes: JSONObject, keys: [String]?, sticky: [StickyDocument]?, listing: Bool, at now: Double
-    ) -> FeatureEvaluation {
-        evaluateFeatures(attributes: attributes, keys: keys, sticky: sticky, listing: listing, tracking: true, at: now)
-    }
-
     public func evaluateCondition(_ condition: JSON, attributes: JSON, savedGroups: JSON?) -> Result<
         Bool, DefinitionsError
     > {
