@@ -24,30 +24,10 @@ enum ShortestReals {
     static func text(of number: Double) -> String? {
         guard number.isFinite else { return nil }
         let text = number.description
-        var significant = 0
-        var leadingZeros = true
-        var trailingZeros = 0
-        var integerDigits = 0
-        var inFraction = false
-        for character in text.utf8 {
-            switch character {
-            case UInt8(ascii: "e"), UInt8(ascii: "E"):
-                return nil
-            case UInt8(ascii: "."):
-                inFraction = true
-            case UInt8(ascii: "0"):
-                if !inFraction, !leadingZeros { integerDigits += 1 }
-                if !leadingZeros { trailingZeros += 1 }
-            case UInt8(ascii: "1")...UInt8(ascii: "9"):
-                if !inFraction { integerDigits += 1 }
-                leadingZeros = false
-                significant += trailingZeros + 1
-                trailingZeros = 0
-            default:
-                continue
-            }
-        }
-        return max(significant, integerDigits) <= maxPrecision ? text : nil
+        guard !text.utf8.contains(UInt8(ascii: "e")),
+            max(significantDigits(text), integerDigits(number)) <= maxPrecision
+        else { return nil }
+        return text
     }
 
     /// The precision `%.*g` needs to write `number` so that it reads back
@@ -55,10 +35,15 @@ enum ShortestReals {
     /// significant digits of Swift's shortest round-trip form, or the number of
     /// integer digits when that is more (so that 100000.0 is not `1e+05`).
     static func digitsToRoundTrip(_ number: Double) -> Int {
+        min(17, max(1, significantDigits(number.description), integerDigits(number)))
+    }
+
+    /// The significant digits of a number's text (before any exponent).
+    private static func significantDigits(_ text: String) -> Int {
         var significant = 0
         var leadingZeros = true
         var trailingZeros = 0
-        for character in number.magnitude.description.utf8 {
+        for character in text.utf8 {
             if character == UInt8(ascii: "e") || character == UInt8(ascii: "E") { break }
             guard character >= UInt8(ascii: "0"), character <= UInt8(ascii: "9") else { continue }
             if character == UInt8(ascii: "0") {
@@ -70,8 +55,13 @@ enum ShortestReals {
                 trailingZeros = 0
             }
         }
+        return significant
+    }
+
+    /// The digits of the number's integer part: 0 below 1, and from 1e17 on
+    /// (more digits than the 17 that every double reads back from).
+    private static func integerDigits(_ number: Double) -> Int {
         let magnitude = number.magnitude
-        let integerDigits = magnitude >= 1 && magnitude < 1e17 ? Int(magnitude.rounded(.down)).description.count : 0
-        return min(17, max(1, significant, integerDigits))
+        return magnitude >= 1 && magnitude < 1e17 ? Int(magnitude.rounded(.down)).description.count : 0
     }
 }
