@@ -71,7 +71,7 @@ extension FeatureResult {
         text.append(contentsOf: result.hashUsed ? TextPieces.hashUsedTrue : TextPieces.hashUsedFalse)
         text.append(contentsOf: variation.resultMiddle)
         result.hashValue.encode(appendingTo: &text)
-        result.appendTail(variation, to: &text)
+        result.appendTail(name: variation.name, passthrough: variation.passthrough, to: &text)
         text.append(contentsOf: TextPieces.closeTwice)
         return EncodedJSON(trustedText: text)
     }
@@ -88,79 +88,74 @@ extension ExperimentResult {
     }
 
     func encoded(_ shared: (texts: ResultTexts, variation: ResultTexts.Variation)?) -> EncodedJSON {
-        var builder = EncodedJSON.ObjectBuilder()
-        builder.reserveCapacity(FeatureResult.textRoom + (shared?.variation.value.bytes.count ?? 0))
+        var text: [UInt8] = []
+        text.reserveCapacity(FeatureResult.textRoom + (shared?.variation.value.bytes.count ?? 0))
+        text.append(contentsOf: #"{"key":"#.utf8)
         if let shared {
-            builder.add(TextPieces.key, shared.variation.key)
+            text.append(contentsOf: shared.variation.key.bytes)
         } else {
-            builder.add(TextPieces.key, JSON.string(key))
+            JSON.string(key).encode(appendingTo: &text)
         }
-        builder.add(TextPieces.featureId, featureId.map { JSON.string($0) } ?? .null)
-        builder.add(TextPieces.inExperiment, TextPieces.boolean(inExperiment))
-        builder.add(TextPieces.hashUsed, TextPieces.boolean(hashUsed))
-        builder.add(TextPieces.variationId, JSON.int(variationId))
+        text.append(contentsOf: #","featureId":"#.utf8)
+        (featureId.map { JSON.string($0) } ?? .null).encode(appendingTo: &text)
+        text.append(contentsOf: inExperiment ? TextPieces.inExperimentTrue : TextPieces.inExperimentFalse)
+        text.append(contentsOf: hashUsed ? TextPieces.hashUsedTrue : TextPieces.hashUsedFalse)
+        text.append(contentsOf: #","variationId":"#.utf8)
+        JSON.int(variationId).encode(appendingTo: &text)
+        text.append(contentsOf: #","value":"#.utf8)
         if let shared {
-            builder.add(TextPieces.value, shared.variation.value)
+            text.append(contentsOf: shared.variation.value.bytes)
         } else {
-            builder.add(TextPieces.value, value)
+            value.encode(appendingTo: &text)
         }
+        text.append(contentsOf: #","hashAttribute":"#.utf8)
         if let shared, shared.texts.hashAttribute == hashAttribute {
-            builder.add(TextPieces.hashAttribute, shared.texts.hashAttributeText)
+            text.append(contentsOf: shared.texts.hashAttributeText.bytes)
         } else {
-            builder.add(TextPieces.hashAttribute, JSON.string(hashAttribute))
+            JSON.string(hashAttribute).encode(appendingTo: &text)
         }
-        builder.add(TextPieces.hashValue, hashValue)
-        builder.add(TextPieces.stickyBucketUsed, TextPieces.boolean(stickyBucketUsed))
+        text.append(contentsOf: #","hashValue":"#.utf8)
+        hashValue.encode(appendingTo: &text)
         if let shared {
-            if let name = shared.variation.name { builder.add(TextPieces.name, name) }
-        } else if let name {
-            builder.add(TextPieces.name, name)
+            appendTail(name: shared.variation.name, passthrough: shared.variation.passthrough, to: &text)
+        } else {
+            appendTail(name: name.map(EncodedJSON.init), passthrough: passthrough.map(EncodedJSON.init), to: &text)
         }
-        if let bucket { builder.add(TextPieces.bucket, Bucket(bucket)) }
-        if let shared {
-            if let passthrough = shared.variation.passthrough { builder.add(TextPieces.passthrough, passthrough) }
-        } else if let passthrough {
-            builder.add(TextPieces.passthrough, passthrough)
-        }
-        if let bandit { appendBandit(bandit, to: &builder) }
-        return builder.finish()
-    }
-
-    private func appendBandit(_ bandit: BanditAssignment, to builder: inout EncodedJSON.ObjectBuilder) {
-        builder.add(TextPieces.leafId, JSON.int(bandit.leafId))
-        builder.add(TextPieces.variationWeights, bandit.variationWeightsJSON)
-        if let version = bandit.banditVersion { builder.add(TextPieces.banditVersion, JSON.int(version)) }
+        text.append(UInt8(ascii: "}"))
+        return EncodedJSON(trustedText: text)
     }
 
     /// The members from `stickyBucketUsed` on, each with its comma: it,
     /// name, bucket, passthrough and a bandit's assignment.
-    fileprivate func appendTail(_ variation: ResultTexts.Variation, to text: inout [UInt8]) {
-        if variation.name == nil, let bucket {
+    fileprivate func appendTail(name: EncodedJSON?, passthrough: EncodedJSON?, to text: inout [UInt8]) {
+        if name == nil, let bucket {
             // The usual tail: the flag and the bucket, their names in one run.
             text.append(contentsOf: stickyBucketUsed ? TextPieces.stickyTrueBucket : TextPieces.stickyFalseBucket)
             Bucket(bucket).appendEncoded(to: &text)
         } else {
             text.append(contentsOf: stickyBucketUsed ? TextPieces.stickyTrue : TextPieces.stickyFalse)
-            if let name = variation.name {
-                text.append(contentsOf: TextPieces.nameMember)
+            if let name {
+                text.append(contentsOf: #","name":"#.utf8)
                 text.append(contentsOf: name.bytes)
             }
             if let bucket {
-                text.append(contentsOf: TextPieces.bucketMember)
+                text.append(contentsOf: #","bucket":"#.utf8)
                 Bucket(bucket).appendEncoded(to: &text)
             }
         }
-        if let passthrough = variation.passthrough {
-            text.append(contentsOf: TextPieces.passthroughMember)
+        if let passthrough {
+            text.append(contentsOf: #","passthrough":"#.utf8)
             text.append(contentsOf: passthrough.bytes)
         }
         if let bandit {
-            // Rare: written member by member, then spliced without its braces.
-            var builder = EncodedJSON.ObjectBuilder()
-            appendBandit(bandit, to: &builder)
-            let members = builder.finish().bytes
-            text.append(UInt8(ascii: ","))
-            text.append(contentsOf: members[1..<(members.count - 1)])
+            text.append(contentsOf: #","leafId":"#.utf8)
+            JSON.int(bandit.leafId).encode(appendingTo: &text)
+            text.append(contentsOf: #","variationWeights":"#.utf8)
+            bandit.variationWeightsJSON.encode(appendingTo: &text)
+            if let version = bandit.banditVersion {
+                text.append(contentsOf: #","banditVersion":"#.utf8)
+                JSON.int(version).encode(appendingTo: &text)
+            }
         }
     }
 }
@@ -170,7 +165,7 @@ extension ExperimentResult {
 /// the shortest text that reads back as the same number is its decimal
 /// digits, written here without formatting a double; any other number is
 /// written as every real is.
-struct Bucket: JSONText {
+struct Bucket {
     let value: Double
 
     init(_ value: Double) { self.value = value }
@@ -200,28 +195,11 @@ struct Bucket: JSONText {
             divisor /= 10
         }
     }
-
-    var encodedCount: Int { 6 }
 }
 
-/// Member names and values every result writes, each written once (by jansson).
+/// Runs of text many results write: a member with each of its boolean
+/// values, and each source's text (written once, by jansson).
 private enum TextPieces {
-    static let value = EncodedJSON.Key("value")
-    static let key = EncodedJSON.Key("key")
-    static let featureId = EncodedJSON.Key("featureId")
-    static let inExperiment = EncodedJSON.Key("inExperiment")
-    static let hashUsed = EncodedJSON.Key("hashUsed")
-    static let variationId = EncodedJSON.Key("variationId")
-    static let hashAttribute = EncodedJSON.Key("hashAttribute")
-    static let hashValue = EncodedJSON.Key("hashValue")
-    static let stickyBucketUsed = EncodedJSON.Key("stickyBucketUsed")
-    static let name = EncodedJSON.Key("name")
-    static let bucket = EncodedJSON.Key("bucket")
-    static let passthrough = EncodedJSON.Key("passthrough")
-    static let leafId = EncodedJSON.Key("leafId")
-    static let variationWeights = EncodedJSON.Key("variationWeights")
-    static let banditVersion = EncodedJSON.Key("banditVersion")
-
     static let inExperimentTrue = Array(#","inExperiment":true"#.utf8)
     static let inExperimentFalse = Array(#","inExperiment":false"#.utf8)
     static let hashUsedTrue = Array(#","hashUsed":true"#.utf8)
@@ -230,14 +208,7 @@ private enum TextPieces {
     static let stickyFalse = Array(#","stickyBucketUsed":false"#.utf8)
     static let stickyTrueBucket = Array(#","stickyBucketUsed":true,"bucket":"#.utf8)
     static let stickyFalseBucket = Array(#","stickyBucketUsed":false,"bucket":"#.utf8)
-    static let nameMember = Array(#","name":"#.utf8)
-    static let bucketMember = Array(#","bucket":"#.utf8)
-    static let passthroughMember = Array(#","passthrough":"#.utf8)
     static let closeTwice = Array("}}".utf8)
-
-    static let trueText = EncodedJSON(.bool(true))
-    static let falseText = EncodedJSON(.bool(false))
-    static func boolean(_ value: Bool) -> EncodedJSON { value ? trueText : falseText }
 
     /// By `FeatureSource.allCases` order.
     static let sources = FeatureSource.allCases.map { EncodedJSON(.string($0.rawValue)) }
