@@ -49,6 +49,13 @@ import Testing
                 == "4|\u{301}|e\u{301}")
     }
 
+    /// Found by fuzzing: a length so negative that taking the ellipsis's
+    /// length from it overflowed. Ruby keeps nothing but the ellipsis.
+    @Test func truncatingToTheLeastIntegerKeepsOnlyTheEllipsis() throws {
+        #expect(try render("{{ 'abcdef' | truncate: -9223372036854775808, '..' }}") == "..")
+        #expect(try render("{{ 'abcdef' | truncate: -5 }}") == "...")
+    }
+
     @Test func stringsCompareByteByByte() throws {
         // Swift would call these two equal (canonical equivalence); Ruby does not.
         #expect(

@@ -290,7 +290,10 @@ extension Renderer {
         try spend(bytes: text.utf8.count, at: offset)
         let scalars = text.unicodeScalars
         guard Int64(scalars.count) > length else { return .string(text) }
-        let keep = max(length - Int64(ellipsis.unicodeScalars.count), 0)
+        // Ruby's `length - ellipsis.length`, at least 0; a length near the
+        // least integer would overflow it, and keeps nothing either way.
+        let (difference, overflowed) = length.subtractingReportingOverflow(Int64(ellipsis.unicodeScalars.count))
+        let keep = overflowed ? 0 : max(difference, 0)
         let kept = String(String.UnicodeScalarView(scalars.prefix(Int(clamping: keep))))
         return .string(try concatenated(kept, ellipsis, at: offset))
     }
