@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CRuntime
 
 /// Why a read or write on a descriptor failed: the call's errno and a readable message.
 public struct FileIOError: Error, Sendable, Equatable {
@@ -66,6 +67,27 @@ public enum FileDescriptorIO {
             default: return .failed(.last("write"))
             }
         }
+    }
+
+    /// Asks the kernel for a buffer of `bytes` on the pipe `fd` writes to,
+    /// or for the largest the system allows (`/proc/sys/fs/pipe-max-size`)
+    /// when that is less; returns the size it has then, or nil when `fd` is
+    /// not a pipe. A larger buffer means fewer hand-offs between writer and
+    /// reader for a large message; its pages are taken only while it holds
+    /// unread bytes.
+    @discardableResult
+    public static func growPipe(_ fd: Int32, to bytes: Int) -> Int? {
+        let granted = bunting_set_pipe_size(fd, Int32(clamping: bytes))
+        if granted >= 0 { return Int(granted) }
+        guard errno == EPERM, let limit = systemPipeLimit, limit < bytes else { return nil }
+        let capped = bunting_set_pipe_size(fd, Int32(clamping: limit))
+        return capped >= 0 ? Int(capped) : nil
+    }
+
+    /// The largest pipe buffer an unprivileged process may ask for.
+    private static var systemPipeLimit: Int? {
+        guard case .success(let text) = readRegularFile("/proc/sys/fs/pipe-max-size", limit: 64) else { return nil }
+        return Int(String(decoding: text.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }, as: UTF8.self))
     }
 
     /// Waits up to `seconds` (at most a second, so that callers look at

@@ -272,8 +272,12 @@ public final class SQLiteStore: Store {
         }
     }
 
-    /// Whole or not at all, inside the transaction under way.
+    /// Whole or not at all, inside the transaction under way. The pages it
+    /// frees are zeroed, so that what was wiped does not linger in the file's
+    /// free pages (the store otherwise frees pages without zeroing them).
     static func wipe(_ connection: StoreConnection) throws(SQLiteError) {
+        try connection.database.execute("PRAGMA secure_delete = ON")
+        defer { try? connection.database.execute("PRAGMA secure_delete = FAST") }
         try connection.database.savepoint { () throws(SQLiteError) in
             for statement in connection.wipe { try statement.run() }
         }

@@ -155,6 +155,11 @@ public final class StorageDirectory: Sendable {
                 return .failed(StorageError("\(databasePath): the write-ahead log cannot be used"))
             }
             try database.execute("PRAGMA synchronous = NORMAL")
+            // Debian's SQLite zeroes every freed page by default: replacing a
+            // user's cache of megabytes wrote as many megabytes of zeroes to
+            // the log. FAST zeroes what it can without more I/O; a wipe turns
+            // the full erasure back on for itself (`SQLiteStore.wipe`).
+            try database.execute("PRAGMA secure_delete = FAST")
             // Takes the exclusive lock now, while the server starts.
             try database.execute("BEGIN IMMEDIATE; COMMIT")
             // Reads every page once, so damage shows now rather than halfway

@@ -77,6 +77,48 @@ final class StateLog: Sendable {
     }
 }
 
+/// What the kernel does not take at once is written by the channel's writer
+/// thread: a snapshot of megabytes reaches the client while the loop's
+/// thread is busy with the rest of its turn (a refresh being evaluated).
+@Suite struct OutputChannelWriterTests {
+    @Test func aLargeOutputReachesTheReaderWhileTheLoopIsBusy() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let writeEnd = ends[1]
+        let loopSide = StateLog()
+        let readerSide = StateLog()
+        let message = OutgoingMessage.notification(
+            method: "event", params: EncodedJSON(["padding": .string(String(repeating: "x", count: 4000))]))
+        let expected = 1000 * (message.encoded.count + 1)
+        startThread(name: "test-output") {
+            let loop = EventLoop()
+            let output = OutputChannel(loop: loop, fd: writeEnd)
+            // 4 MB, four times what the pipe holds; the loop never runs.
+            for _ in 0..<1000 { output.stage(message) }
+            output.flush()
+            loopSide.record("staged")
+            // Busy until the reader has everything: only another thread can write it meanwhile.
+            loopSide.record(readerSide.waitFor("read all") ? "read while busy" : "not read while busy")
+            close(writeEnd)
+        }
+        #expect(loopSide.waitFor("staged"))
+        var received = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let deadline = SystemClock().monotonicTime() + 30
+        while received < expected && SystemClock().monotonicTime() < deadline {
+            var descriptor = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 1000) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            received += count
+        }
+        #expect(received == expected, "every byte reached the reader while the loop's thread waited")
+        if received == expected { readerSide.record("read all") }
+        #expect(loopSide.waitFor("read while busy"))
+    }
+}
+
 /// A reader that keeps up but never empties the pipe: the channel keeps
 /// what waits, not everything it ever wrote.
 @Suite struct OutputChannelMemoryTests {
@@ -88,7 +130,8 @@ final class StateLog: Sendable {
         let log = StateLog()
         let loopBox = Mutex<EventLoop?>(nil)
         let outputBox = LoopOwned()
-        // The most held beyond twice what waits plus the compaction floor, over every round.
+        // The most held beyond twice what waits plus one round's output (the
+        // chunk being written is held whole until it is out), over every round.
         let worstExcess = Mutex(Int.min)
         let message = OutgoingMessage.notification(
             method: "event", params: EncodedJSON(["padding": .string(String(repeating: "x", count: 4000))]))
@@ -113,7 +156,7 @@ final class StateLog: Sendable {
                 guard let output = outputBox.output else { return }
                 for _ in 0..<perRound { output.stage(message) }
                 output.flush()
-                let excess = output.heldBytes - 2 * output.waitingBytes - OutputChannel.compactionBytes
+                let excess = output.heldBytes - 2 * output.waitingBytes - perRound * messageBytes
                 worstExcess.withLock { $0 = max($0, excess) }
                 log.record("round \(round)")
             }

@@ -8,6 +8,7 @@ import Testing
 @Suite struct ReplyAfterNotificationsTests {
     final class Harness {
         var sent: [JSON] = []
+        var sentWhenAnswered: [String] = []
         var connection: RPCConnection!
 
         init() {
@@ -16,6 +17,13 @@ import Testing
                     connection.notify(method: "event", params: ["n": 1])
                     connection.notify(method: "event", params: ["n": 2])
                     responder.succeedAfterItsNotifications("settled")
+                },
+                .deferred("answerFirst") { [unowned self] _, responder in
+                    connection.notify(method: "event", params: ["n": 4])
+                    responder.succeed("answered")
+                    // Seen by the client before the handler's remaining work.
+                    sentWhenAnswered = sent.map(ReplyAfterNotificationsTests.summary)
+                    connection.notify(method: "event", params: ["n": 5])
                 },
                 .immediate("plain") { [unowned self] _ in
                     connection.notify(method: "event", params: ["n": 3])
@@ -40,6 +48,15 @@ import Testing
         #expect(
             harness.sent.suffix(2).map(Self.summary) == ["reply done", "event 3"],
             "other replies come first as always")
+    }
+
+    /// changeUser answers before its refresh: the reply and what the request
+    /// sent so far go out then, not when the handler returns.
+    @Test func aMethodThatAnswersBeforeItsWorkIsDoneReleasesWhatItSentWithTheReply() {
+        let harness = Harness()
+        harness.receive(#"{"jsonrpc":"2.0","id":1,"method":"answerFirst"}"#)
+        #expect(harness.sentWhenAnswered == ["reply answered", "event 4"])
+        #expect(harness.sent.map(Self.summary) == ["reply answered", "event 4", "event 5"])
     }
 
     @Test func inABatchTheArrayComesFirst() {

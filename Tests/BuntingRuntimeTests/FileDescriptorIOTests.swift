@@ -38,6 +38,26 @@ struct FileDescriptorIOTests {
         #expect(buffer.withUnsafeMutableBytes { FileDescriptorIO.readSome(reader, into: $0) } == .end)
     }
 
+    /// The protocol's pipe is grown so that a large snapshot takes fewer
+    /// hand-offs; what is not a pipe is left alone.
+    @Test func aPipeGrowsToTheSizeAskedForAndAFileIsNotAPipe() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { for end in ends { close(end) } }
+        let before = fcntl(ends[1], 1032 /* F_GETPIPE_SZ */)
+        let granted = try #require(FileDescriptorIO.growPipe(ends[1], to: 1 << 20))
+        #expect(granted > before, "the pipe grew from \(before) bytes")
+        #expect(fcntl(ends[1], 1032) == Int32(granted), "the kernel reports the size given")
+        // Filled without blocking up to the new size, past the old one.
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        let block = [UInt8](repeating: 1, count: granted)
+        #expect(block.withUnsafeBytes { FileDescriptorIO.writeSome(ends[1], $0) } == .transferred(granted))
+
+        let file = open("/dev/null", O_WRONLY)
+        defer { close(file) }
+        #expect(FileDescriptorIO.growPipe(file, to: 1 << 20) == nil)
+    }
+
     @Test func aClosedDescriptorFailsWithItsErrno() {
         var buffer = [UInt8](repeating: 0, count: 4)
         let outcome = buffer.withUnsafeMutableBytes { FileDescriptorIO.readSome(-1, into: $0) }

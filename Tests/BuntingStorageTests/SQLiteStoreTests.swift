@@ -94,6 +94,37 @@ func event(_ number: Int, channel: Channel = .contentCards, item: JSON = ["id": 
         #expect(store.loadProfile()?.deviceId == "d")
     }
 
+    /// Pages freed by a wipe are zeroed: what was wiped is not left in the
+    /// file's free pages. A cache merely replaced may leave its old text
+    /// there (the store frees pages without zeroing them, which halved the
+    /// bytes a returning user's changeUser writes); the scan shows both.
+    @Test func wipedDataIsNotLeftInTheFileButReplacedDataMayBe() throws {
+        func filesContain(_ marker: String, _ directory: TemporaryDirectory) throws -> Bool {
+            let needle = Data(marker.utf8)
+            return try FileManager.default.contentsOfDirectory(atPath: directory.path).contains { name in
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.path + "/" + name))
+                return bytes.range(of: needle) != nil
+            }
+        }
+        for wiping in [true, false] {
+            let directory = try TemporaryDirectory()
+            let store = try openStore(directory)
+            let marker = "secret-\(UUID().uuidString)"
+            // Far larger than a page: kept on overflow pages.
+            let text = String(repeating: marker + " ", count: 8_000)
+            try store.saveChannelCache(user: "alice", channel: .contentCards, cache: ["text": .string(text)])
+            #expect(store.commitPending() == nil)
+            if wiping {
+                try store.wipe()
+            } else {
+                try store.saveChannelCache(user: "alice", channel: .contentCards, cache: ["text": "short"])
+            }
+            #expect(store.commitPending() == nil)
+            store.close()
+            #expect(try filesContain(marker, directory) == !wiping, wiping ? "wiped" : "replaced")
+        }
+    }
+
     @Test func textKeepsNulAndEveryScript() throws {
         let directory = try TemporaryDirectory()
         let store = try openStore(directory)

@@ -9,12 +9,20 @@ extension Engine {
     /// a new session starts, refreshing each subscribed channel. Changing to
     /// the current user only merges `attributes`. `userId` is not empty (the
     /// RPC layer checks the shape of params).
-    public func changeUser(_ userId: String, attributes: JSONObject?) throws(EngineError) {
+    ///
+    /// `beforeRefresh` runs once the change can no longer be refused and the
+    /// CACHE_LOADs are sent, before the refresh is evaluated: the server
+    /// answers there, so that a returning user's cached snapshot (megabytes
+    /// at 20,000 items) goes out while the refresh is worked out, not after.
+    public func changeUser(
+        _ userId: String, attributes: JSONObject?, beforeRefresh: () -> Void = {}
+    ) throws(EngineError) {
         try onLoop { () throws(EngineError) in
             guard user.isSDKEnabled else { throw .sdkDisabled }
             if user.isCurrentUser(userId) {
                 try user.mergeAttributes(attributes ?? [:])
                 stickyAssignments.forget()
+                beforeRefresh()
                 return
             }
             // Read once, without the caches when they are kept in memory.
@@ -29,6 +37,7 @@ extension Engine {
             caches.switchUser(from: previousUser, to: userId, stored: stored)
             stickyAssignments.forget()
             for channel in subscriptions.subscribedChannels { sendCacheChange(channel, reason: nil) }
+            beforeRefresh()
             beginSession(refreshing: true)
         }
     }

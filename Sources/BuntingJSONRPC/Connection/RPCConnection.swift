@@ -83,10 +83,22 @@ public final class RPCConnection {
             receiveBatch(elements, texts)
         case .message(let value, let texts):
             hold()
+            // Released once, when the reply is out or when the handler returns,
+            // whichever comes first: a method that answers before the rest of
+            // its work (changeUser, before its refresh) lets what it sent so
+            // far follow the reply at once.
+            var held = true
             handle(IncomingMessage(value, idText: texts[0]), alone: true) { [self] reply in
                 if let reply { send(reply) }
+                if held {
+                    held = false
+                    release()
+                }
             }
-            release()
+            if held {
+                held = false
+                release()
+            }
         }
     }
 

@@ -4,21 +4,23 @@ import Glibc
 import BuntingJSON
 import BuntingRuntime
 
-/// Writes framed messages to the protocol descriptor from the event loop,
-/// in the order they were staged, without ever blocking the loop: a client
-/// that stops reading cannot stall timers, flushes to the sink or signals.
+/// Writes framed messages to the protocol descriptor in the order they were
+/// staged, without ever blocking the loop: a client that stops reading
+/// cannot stall timers, flushes to the sink or signals.
 ///
 /// Messages are encoded and framed into `staged` as the loop produces them;
-/// at the end of each turn `flush()` hands them to the kernel in as few
-/// writes as it takes. What the kernel does not take waits in `pending`
-/// until the descriptor has room again.
+/// at the end of each turn `flush()` hands them to the kernel, directly
+/// while it takes them, else to the `OutputWriter`'s thread, which writes
+/// them as the client reads while the loop goes on.
 ///
 /// Back-pressure: past `maxPendingBytes` waiting, `onFull` tells the server
 /// to stop reading input until the client catches up (`onRoom`), so memory
 /// stays bounded by what the requests already read can produce.
 ///
 /// Owned by the event loop: every method runs on the loop's thread.
-public final class OutputChannel {
+/// `@unchecked Sendable` only so that the writer's notices can be posted
+/// back to the loop, where they run.
+public final class OutputChannel: @unchecked Sendable {
     private let loop: EventLoop
     private let output: ProtocolOutput
     public let maxPendingBytes: Int
@@ -27,10 +29,8 @@ public final class OutputChannel {
     private var staged: [UInt8] = []
     /// An LSP body before its header is known.
     private var scratch: [UInt8] = []
-    /// Handed over and not yet written; `written` bytes of it are out.
-    private var pending: [UInt8] = []
-    private var written = 0
-    private var watch: EventLoop.WatchToken?
+    /// Writes what the kernel did not take at once.
+    private var writer: OutputWriter!
     /// The descriptor failed (the client closed it): output is dropped.
     public private(set) var failed = false
     /// Runs before staged bytes reach the kernel: what was staged may only be
@@ -47,7 +47,14 @@ public final class OutputChannel {
         self.loop = loop
         self.output = ProtocolOutput(fd)
         self.maxPendingBytes = maxPendingBytes
+        let relay = NoticeRelay()
+        writer = OutputWriter(output: output) { [loop] notice in
+            loop.post { relay.channel?.hear(notice) }
+        }
+        relay.channel = self
     }
+
+    deinit { writer.stop() }
 
     /// The framing of every message staged from now on.
     public func setFraming(_ framing: Framing) {
@@ -55,13 +62,12 @@ public final class OutputChannel {
     }
 
     /// Bytes flushed that the kernel has not taken yet.
-    var waitingBytes: Int { pending.count - written }
-    /// What the channel holds in memory for output: what waits, and the
-    /// written start of `pending` not yet given back.
-    var heldBytes: Int { pending.count + staged.count }
-    /// Below this the written start of `pending` is left in place: moving
-    /// the rest forward costs more than the memory is worth.
-    static let compactionBytes = 64 << 10
+    var waitingBytes: Int { writer.waitingBytes }
+    /// What the channel holds in memory for output: what is staged, what
+    /// waits, and the written start of the message being written.
+    var heldBytes: Int { staged.count + writer.heldBytes }
+    /// Staged past this, a turn's output starts out before the turn ends.
+    static let earlyFlushBytes = 256 << 10
 
     /// Encodes and frames `message` after those staged before it.
     public func stage(_ message: OutgoingMessage) {
@@ -75,11 +81,14 @@ public final class OutputChannel {
             Framing.lsp.appendFrame(scratch, to: &staged)
             if scratch.capacity > 1 << 20 { scratch = [] }
         }
-        // A turn that produces a lot (a large batch) starts writing early.
-        if staged.count >= maxPendingBytes / 4 { flush() }
+        // A turn that produces a lot (a large batch, a snapshot of thousands
+        // of items) starts writing early: the writer's thread takes what the
+        // kernel does not, while the loop goes on with the turn.
+        if staged.count >= min(maxPendingBytes / 4, Self.earlyFlushBytes) { flush() }
     }
 
-    /// Hands the staged bytes to the kernel, as much as it takes now.
+    /// Hands the staged bytes to the kernel, as much as it takes now, and
+    /// the rest to the writer.
     public func flush() {
         guard !staged.isEmpty else { return }
         beforeWrite?()
@@ -87,63 +96,54 @@ public final class OutputChannel {
             staged.removeAll()
             return
         }
-        if written == pending.count {
-            pending.removeAll(keepingCapacity: pending.capacity <= 1 << 20)
-            written = 0
-            swap(&pending, &staged)
-        } else {
-            // A reader that keeps up but never empties the pipe would
-            // otherwise keep everything ever written in `pending`: drop the
-            // written start once it is as large as what still waits (so each
-            // byte is moved at most once on average).
-            if written >= Self.compactionBytes && written >= waitingBytes {
-                pending.removeFirst(written)
-                written = 0
-            }
-            pending.append(contentsOf: staged)
-            staged.removeAll(keepingCapacity: staged.capacity <= 1 << 20)
-        }
-        writeSome()
-    }
-
-    /// Writes until the kernel takes no more; then waits for room on the loop.
-    private func writeSome() {
-        while written < pending.count {
-            let count = pending.withUnsafeBytes { output.write($0.baseAddress! + written, $0.count - written) }
-            guard let count else {
-                failed = true
-                pending.removeAll()
-                written = 0
-                stopWatching()
-                log.warning("the client stopped reading (stdout closed); further output is dropped")
-                if full {
-                    full = false
-                    onRoom?()
+        if writer.isIdle {
+            // Nothing queued before these bytes: the loop may write them itself.
+            var written = 0
+            while written < staged.count {
+                let count = staged.withUnsafeBytes { output.write($0.baseAddress! + written, $0.count - written) }
+                guard let count else {
+                    fail()
+                    return
                 }
+                written += count
+                if count == 0 || !output.writesUntilFull { break }
+            }
+            if written == staged.count {
+                staged.removeAll(keepingCapacity: staged.capacity <= 1 << 20)
                 return
             }
-            written += count
-            if count == 0 || !output.writesUntilFull { break }
+            writer.enqueue(staged, from: written)
+        } else {
+            writer.enqueue(staged)
         }
-        if written == pending.count {
-            pending.removeAll(keepingCapacity: pending.capacity <= 1 << 20)
-            written = 0
-            stopWatching()
-        } else if watch == nil {
-            watch = loop.watch(output.fd, for: .writable) { [unowned self] _ in writeSome() }
-        }
-        if !full && waitingBytes >= maxPendingBytes {
+        staged = []
+        if !full && writer.markFull(limit: maxPendingBytes, resumeBelow: maxPendingBytes / 2) {
             full = true
             onFull?()
-        } else if full && waitingBytes < maxPendingBytes / 2 {
+        }
+    }
+
+    /// What the writer's thread reported, heard on the loop.
+    private func hear(_ notice: OutputWriter.Notice) {
+        switch notice {
+        case .room:
+            guard full else { return }
+            full = false
+            onRoom?()
+        case .failed:
+            fail()
+        }
+    }
+
+    private func fail() {
+        guard !failed else { return }
+        failed = true
+        staged.removeAll()
+        log.warning("the client stopped reading (stdout closed); further output is dropped")
+        if full {
             full = false
             onRoom?()
         }
-    }
-
-    private func stopWatching() {
-        if let watch { loop.unwatch(watch) }
-        watch = nil
     }
 
     /// Writes everything staged and pending, for the end of the process, when
@@ -154,16 +154,14 @@ public final class OutputChannel {
     @discardableResult
     public func drain(timeout: Double) -> Bool {
         flush()
-        var deadline = SystemClock().monotonicTime() + timeout
-        while !failed && written < pending.count {
-            let left = deadline - SystemClock().monotonicTime()
-            guard left > 0 else { return false }
-            guard FileDescriptorIO.waitUntilWritable(output.fd, seconds: left) else { return false }
-            let count = pending.withUnsafeBytes { output.write($0.baseAddress! + written, $0.count - written) }
-            guard let count else { return false }
-            written += count
-            if count > 0 { deadline = SystemClock().monotonicTime() + timeout }
-        }
-        return !failed
+        if failed || writer.hasFailed { return false }
+        return writer.isIdle || writer.drain(timeout: timeout)
     }
+}
+
+/// Hands the writer's notices to the channel without the writer keeping it
+/// alive: the channel owns the writer, not the other way round.
+private final class NoticeRelay: @unchecked Sendable {
+    /// Set once, on the loop, before the writer can report anything.
+    weak var channel: OutputChannel?
 }

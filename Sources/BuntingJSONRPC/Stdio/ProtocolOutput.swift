@@ -25,6 +25,8 @@ struct ProtocolOutput {
 
     let fd: Int32
     let mode: Mode
+    /// The pipe buffer asked for when the protocol goes out through a pipe.
+    static let pipeBytes = 1 << 20
 
     init(_ original: Int32) {
         var info = stat()
@@ -34,6 +36,9 @@ struct ProtocolOutput {
             return
         }
         let type = info.st_mode & S_IFMT
+        // A snapshot of thousands of items is megabytes: through the default
+        // 64 KB pipe it goes in as many hand-offs to the reader.
+        if type == S_IFIFO { FileDescriptorIO.growPipe(original, to: Self.pipeBytes) }
         if type == S_IFSOCK {
             fd = original
             mode = .socket

@@ -6,12 +6,15 @@ import BuntingJSONRPC
 enum UserMethods {
     static func methods(_ engine: Engine) -> [Method] {
         [
-            .immediate(ChangeUserParams.self) { params throws(RPCError) in
+            .deferred(ChangeUserParams.self) { params, responder throws(RPCError) in
                 try CommonParams.checkAttributes(params.attributes)
+                // Answered before the refresh: the reply and the CACHE_LOADs
+                // reach the client while the new user's data is evaluated.
                 try engineCall("changeUser") { () throws(EngineError) in
-                    try engine.changeUser(params.userId, attributes: params.attributes)
+                    try engine.changeUser(params.userId, attributes: params.attributes) {
+                        responder.succeed(.object([:]))
+                    }
                 }
-                return .object([:])
             },
             .immediate(SetUserAttributesParams.self) { params throws(RPCError) in
                 try CommonParams.checkAttributes(params.attributes)

@@ -1,6 +1,6 @@
 // The C the runtime needs that Swift's Glibc module does not export: glibc's
-// malloc_trim (in <malloc.h>), eventfd, signalfd, and naming threads (a GNU
-// extension). Only BuntingRuntime imports this module.
+// malloc_trim (in <malloc.h>), eventfd, signalfd, naming threads and sizing
+// a pipe (GNU extensions). Only BuntingRuntime imports this module.
 #ifndef BUNTING_CRUNTIME_SHIM_H
 #define BUNTING_CRUNTIME_SHIM_H
 
@@ -15,5 +15,9 @@ int bunting_malloc_trim(size_t pad);
 
 /// Names the calling thread (at most 15 bytes are kept), for `top -H` and debuggers.
 int bunting_name_thread(const char *name);
+
+/// Asks for a pipe buffer of `size` bytes on `fd` (F_SETPIPE_SZ); returns
+/// the size the kernel gave, or -1 (not a pipe, or over the system's limit).
+int bunting_set_pipe_size(int fd, int size);
 
 #endif

@@ -98,7 +98,9 @@ export class BuntingMethods extends Connection {
    * resumes as this user with this user's cached data. Before the switch, the previous user's
    * queued analytics are flushed (their `FLUSHED` events may follow), and a refresh still pending
    * for the previous user is dropped. `attributes`, when given, are merged into the new user's
-   * attributes before anything is evaluated for them. After the `{}` response, each event
+   * attributes before anything is evaluated for them. After the `{}` response (written before the
+   * new user's refresh is evaluated, so that a returning user's cached data reaches the client
+   * meanwhile; a request read after `changeUser` still sees the refreshed data), each event
    * subscription receives `CACHE_LOAD` with the new user's cached data (empty, with `lastSyncAt`
    * 0, for a user never seen), each update subscription an `updates`, and a new session starts for
    * the new user: each channel that has a subscription is refreshed without costing a rate-limit

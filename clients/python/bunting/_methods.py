@@ -415,12 +415,14 @@ class SyncMethods:
         resumes as this user with this user's cached data. Before the switch, the previous user's
         queued analytics are flushed (their `FLUSHED` events may follow), and a refresh still
         pending for the previous user is dropped. `attributes`, when given, are merged into the new
-        user's attributes before anything is evaluated for them. After the `{}` response, each event
-        subscription receives `CACHE_LOAD` with the new user's cached data (empty, with `lastSyncAt`
-        0, for a user never seen), each update subscription an `updates`, and a new session starts
-        for the new user: each channel that has a subscription is refreshed without costing a
-        rate-limit token, and `DATA_UPDATED`/`AUTO_SERVER_REFRESH` (or `ERROR`) follows as each
-        refresh finishes. Before the first `changeUser` the server acts for an anonymous user
+        user's attributes before anything is evaluated for them. After the `{}` response (written
+        before the new user's refresh is evaluated, so that a returning user's cached data reaches
+        the client meanwhile; a request read after `changeUser` still sees the refreshed data), each
+        event subscription receives `CACHE_LOAD` with the new user's cached data (empty, with
+        `lastSyncAt` 0, for a user never seen), each update subscription an `updates`, and a new
+        session starts for the new user: each channel that has a subscription is refreshed without
+        costing a rate-limit token, and `DATA_UPDATED`/`AUTO_SERVER_REFRESH` (or `ERROR`) follows as
+        each refresh finishes. Before the first `changeUser` the server acts for an anonymous user
         (`status.userId` null). Changing to the current user only merges `attributes`: no event, no
         new session. While the SDK is disabled it answers -32004 SDK_DISABLED and nothing changes.
 
@@ -1585,12 +1587,14 @@ class AsyncMethods:
         resumes as this user with this user's cached data. Before the switch, the previous user's
         queued analytics are flushed (their `FLUSHED` events may follow), and a refresh still
         pending for the previous user is dropped. `attributes`, when given, are merged into the new
-        user's attributes before anything is evaluated for them. After the `{}` response, each event
-        subscription receives `CACHE_LOAD` with the new user's cached data (empty, with `lastSyncAt`
-        0, for a user never seen), each update subscription an `updates`, and a new session starts
-        for the new user: each channel that has a subscription is refreshed without costing a
-        rate-limit token, and `DATA_UPDATED`/`AUTO_SERVER_REFRESH` (or `ERROR`) follows as each
-        refresh finishes. Before the first `changeUser` the server acts for an anonymous user
+        user's attributes before anything is evaluated for them. After the `{}` response (written
+        before the new user's refresh is evaluated, so that a returning user's cached data reaches
+        the client meanwhile; a request read after `changeUser` still sees the refreshed data), each
+        event subscription receives `CACHE_LOAD` with the new user's cached data (empty, with
+        `lastSyncAt` 0, for a user never seen), each update subscription an `updates`, and a new
+        session starts for the new user: each channel that has a subscription is refreshed without
+        costing a rate-limit token, and `DATA_UPDATED`/`AUTO_SERVER_REFRESH` (or `ERROR`) follows as
+        each refresh finishes. Before the first `changeUser` the server acts for an anonymous user
         (`status.userId` null). Changing to the current user only merges `attributes`: no event, no
         new session. While the SDK is disabled it answers -32004 SDK_DISABLED and nothing changes.
 
