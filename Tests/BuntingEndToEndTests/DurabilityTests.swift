@@ -555,7 +555,10 @@ import Testing
                     + "while the server ran; keeping state in memory only"))
         // What it held serves on: the queue, the user, the dismissal; no second ERROR.
         #expect(try server.call("status")["result"]?["pendingAnalytics"] == 3)
+        let toBob = server.received.count
         _ = try server.call("changeUser", ["userId": "bob"])
+        // The answer comes before the refresh: bob's data is awaited, not assumed.
+        try server.waitForEvent("DATA_UPDATED", "contentCards", from: toBob)
         let back = server.received.count
         _ = try server.call("changeUser", ["userId": "alice"])
         let cards = try server.waitForEvent("DATA_UPDATED", "contentCards", from: back)

@@ -66,8 +66,6 @@ public final class OutputChannel: @unchecked Sendable {
     /// What the channel holds in memory for output: what is staged, what
     /// waits, and the written start of the message being written.
     var heldBytes: Int { staged.count + writer.heldBytes }
-    /// Staged past this, a turn's output starts out before the turn ends.
-    static let earlyFlushBytes = 256 << 10
 
     /// Encodes and frames `message` after those staged before it.
     public func stage(_ message: OutgoingMessage) {
@@ -81,10 +79,10 @@ public final class OutputChannel: @unchecked Sendable {
             Framing.lsp.appendFrame(scratch, to: &staged)
             if scratch.capacity > 1 << 20 { scratch = [] }
         }
-        // A turn that produces a lot (a large batch, a snapshot of thousands
-        // of items) starts writing early: the writer's thread takes what the
-        // kernel does not, while the loop goes on with the turn.
-        if staged.count >= min(maxPendingBytes / 4, Self.earlyFlushBytes) { flush() }
+        // A turn that produces a lot (a large batch) starts writing early: the
+        // writer's thread takes what the kernel does not, while the loop goes
+        // on with the turn. Not sooner: each flush commits the store first.
+        if staged.count >= maxPendingBytes / 4 { flush() }
     }
 
     /// Hands the staged bytes to the kernel, as much as it takes now, and

@@ -21,6 +21,10 @@ public final class ServerContext {
     /// write that starts before the turn ends: what a message reports must be
     /// done by the time it can be seen (a storage commit, for ENQUEUED).
     public var beforeOutput: (() -> Void)?
+    /// Hands what was staged so far to the client now, rather than at the
+    /// turn's end (set by whoever carries the bytes): for a method that
+    /// answered and has long work left in the same turn.
+    public var flushOutput: (() -> Void)?
 
     public init(loop: EventLoop, stopInput: @escaping () -> Void, exit: @escaping (Int32) -> Void) {
         self.loop = loop

@@ -87,6 +87,7 @@ public final class StdioServer {
             context.shutDown()
         }
         output.beforeWrite = { context.beforeOutput?() }
+        context.flushOutput = { output.flush() }
         output.onFull = { input.pause() }
         output.onRoom = { input.resume() }
         loop.addTurnEndHook { output.flush() }

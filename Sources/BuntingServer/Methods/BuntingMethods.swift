@@ -10,7 +10,7 @@ public enum BuntingMethods {
     public static func table(engine: Engine, context: ServerContext, testing: TestingControls = .none) -> MethodTable {
         MethodTable(
             ServerMethods.discovery(context, status: { engine.status().merging(testing.status) })
-                + UserMethods.methods(engine)
+                + UserMethods.methods(engine, context: context)
                 + SubscriptionMethods.methods(engine)
                 + CacheMethods.methods(engine)
                 + AnalyticsMethods.methods(engine)

@@ -4,15 +4,17 @@ import BuntingJSONRPC
 
 /// Users, sessions, wiping, and turning the SDK off and on.
 enum UserMethods {
-    static func methods(_ engine: Engine) -> [Method] {
+    static func methods(_ engine: Engine, context: ServerContext) -> [Method] {
         [
             .deferred(ChangeUserParams.self) { params, responder throws(RPCError) in
                 try CommonParams.checkAttributes(params.attributes)
-                // Answered before the refresh: the reply and the CACHE_LOADs
-                // reach the client while the new user's data is evaluated.
+                // Answered before the refresh, and the answer and the
+                // CACHE_LOADs handed to the client then: they reach it while
+                // the new user's data is evaluated.
                 try engineCall("changeUser") { () throws(EngineError) in
                     try engine.changeUser(params.userId, attributes: params.attributes) {
                         responder.succeed(.object([:]))
+                        context.flushOutput?()
                     }
                 }
             },
