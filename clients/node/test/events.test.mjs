@@ -126,9 +126,16 @@ describe("a subscription", () => {
   it("keeps at most maxBufferedEvents, dropping the oldest", async (t) => {
     const client = await spawnClient(t, { maxBufferedEvents: 2 });
     const flags = await client.subscribe({ channel: "featureFlags" });
-    // Seen by the client's emitter, which takes nothing from the queue.
-    const updated = new Promise((resolve) => {
-      client.on("event", (event) => event.subscriptionId === flags.id && event.type === "DATA_UPDATED" && resolve());
+    // Seen by the client's emitter, which takes nothing from the queue. A
+    // listener keeps nothing alive, and the refresh follows the reply: the
+    // deadline's timer keeps the test's process alive until it comes.
+    const updated = new Promise((resolve, reject) => {
+      const deadline = setTimeout(() => reject(new Error("no DATA_UPDATED within 10 s")), 10_000);
+      client.on("event", (event) => {
+        if (event.subscriptionId !== flags.id || event.type !== "DATA_UPDATED") return;
+        clearTimeout(deadline);
+        resolve();
+      });
     });
     await client.changeUser({ userId: "ada" });
     await updated;
