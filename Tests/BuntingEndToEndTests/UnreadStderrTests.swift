@@ -23,7 +23,10 @@ import Testing
         let start = Date()
         let status = try server.request("status", id: 2)
         #expect(status["result"]?["pendingAnalytics"] == 1)
-        #expect(Date().timeIntervalSince(start) < 0.1, "status waited for the log")
+        // A loop blocked on the log never answers; a free one answers after
+        // handling the 2,000 tracks, which took 0.11 s under ThreadSanitizer
+        // on two busy cores: the budget leaves room for sanitizer builds.
+        #expect(Date().timeIntervalSince(start) < 1, "status waited for the log")
         let took = server.terminateAndTime()
         #expect(took.map { $0 < 1 } == true, "SIGTERM took \(took.map { "\($0) s" } ?? "forever")")
     }
