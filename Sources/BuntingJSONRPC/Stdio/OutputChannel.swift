@@ -21,7 +21,6 @@ import BuntingRuntime
 /// `@unchecked Sendable` only so that the writer's notices can be posted
 /// back to the loop, where they run.
 public final class OutputChannel: @unchecked Sendable {
-    private let loop: EventLoop
     private let output: ProtocolOutput
     public let maxPendingBytes: Int
     private var framing: Framing = .ndjson
@@ -44,7 +43,6 @@ public final class OutputChannel: @unchecked Sendable {
     private var full = false
 
     public init(loop: EventLoop, fd: Int32, maxPendingBytes: Int = 8 << 20) {
-        self.loop = loop
         self.output = ProtocolOutput(fd)
         self.maxPendingBytes = maxPendingBytes
         let relay = NoticeRelay()
