@@ -120,10 +120,17 @@ public struct EncodedJSON: Sendable, Hashable {
             text.append(UInt8(ascii: ":"))
         }
 
-        /// The object's text; the builder is used up (its buffer becomes the result's).
-        public consuming func finish() -> EncodedJSON {
-            text.append(UInt8(ascii: "}"))
-            return EncodedJSON(trustedText: text)
+        /// The object's text; its buffer becomes the result's, and the builder
+        /// is left as a new one. The buffer is taken out first: appending the brace to
+        /// it in place, a `consuming` method still held a second reference (the
+        /// caller's copy of the builder), so every object of megabytes was
+        /// copied whole to add one byte (a content-card snapshot of 3.8 MB, up
+        /// to six times a user change).
+        public mutating func finish() -> EncodedJSON {
+            var finished = [UInt8(ascii: "{")]
+            swap(&finished, &text)
+            finished.append(UInt8(ascii: "}"))
+            return EncodedJSON(trustedText: finished)
         }
     }
 }

@@ -1,4 +1,4 @@
-import BuntingJSON
+@testable import BuntingJSON
 import Testing
 
 /// Text spliced from pieces already written: the builders write in place,
@@ -26,6 +26,21 @@ import Testing
         let text = object.finish()
         #expect(
             String(decoding: text.bytes, as: UTF8.self) == #"{"id":"s1","list":[1,2],"tree":{"b":true},"text":null}"#)
-        #expect(EncodedJSON.ObjectBuilder().finish().bytes == Array("{}".utf8))
+        var empty = EncodedJSON.ObjectBuilder()
+        #expect(empty.finish().bytes == Array("{}".utf8))
+    }
+
+    /// A snapshot of megabytes is written into the builder once; finishing
+    /// must hand that buffer over, not copy it to add the closing brace.
+    @Test func finishingAnObjectKeepsItsBuffer() {
+        let large = EncodedJSON.array((0..<100_000).map { EncodedJSON(.int($0)) })
+        var object = EncodedJSON.ObjectBuilder()
+        object.reserveCapacity(large.bytes.count + 64)
+        object.add("data", large)
+        let written = object.text.withUnsafeBufferPointer { $0.baseAddress }
+        let finished = object.finish()
+        #expect(finished.bytes.withUnsafeBufferPointer { $0.baseAddress } == written)
+        #expect(finished.bytes.count == large.bytes.count + #"{"data":}"#.utf8.count)
+        #expect(object.finish().bytes == Array("{}".utf8), "the builder is left as a new one")
     }
 }
