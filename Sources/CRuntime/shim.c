@@ -20,6 +20,11 @@ int bunting_malloc_trim(size_t pad) {
     return released;
 }
 
+int bunting_keep_freed_memory(size_t largest) {
+    // Both settings turn glibc's own adjustment of the thresholds off.
+    return mallopt(M_MMAP_THRESHOLD, (int)largest) && mallopt(M_TRIM_THRESHOLD, (int)(2 * largest));
+}
+
 int bunting_name_thread(const char *name) {
     return pthread_setname_np(pthread_self(), name);
 }

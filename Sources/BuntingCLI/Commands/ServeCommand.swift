@@ -36,6 +36,8 @@ enum ServeCommand {
         }
         let configuration = try ServeConfiguration(options)
         log.level = configuration.logLevel
+        // Freed memory is given back when refreshes pause (the engine's timer), not free by free.
+        keepFreedMemoryUntilReleased()
         let testing = ServeTesting(configuration.testing)
         let source = try makeSource(
             configuration.definitions, http: configuration.http, maxBytes: configuration.maxDocumentBytes,

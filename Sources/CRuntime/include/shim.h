@@ -13,6 +13,12 @@
 /// returns whether any was released (glibc's malloc_trim).
 int bunting_malloc_trim(size_t pad);
 
+/// Serves allocations up to `largest` bytes from the heap rather than from
+/// their own mappings, and keeps up to twice that freed at the heap's top
+/// instead of giving it back at once (glibc's M_MMAP_THRESHOLD and
+/// M_TRIM_THRESHOLD); returns whether both were accepted.
+int bunting_keep_freed_memory(size_t largest);
+
 /// Names the calling thread (at most 15 bytes are kept), for `top -H` and debuggers.
 int bunting_name_thread(const char *name);
 
