@@ -44,6 +44,9 @@ def main():
         if small * 10 in sizes:
             row(f"  changeUser at {small * 10:,} items vs at {small:,}", get(f"changeUser-{small * 10}", "bunting"),
                 get(f"changeUser-{small}", "bunting"), "linear: <= 12.5x for 10x the items")
+    for shape in ("flags", "cards", "banners"):
+        row(f"changeUser back to a user seen before, above a new user, 20,000 items, {shape}-heavy",
+            get(f"returningUser-{shape}-20000", "bunting"), None, "per change; time target: back <= 1.2x new")
     row("logImpression -> ENQUEUED per event, disk vs :memory:", get("logImpression", "disk"),
         get("logImpression", "memory"), "time target: disk rate >= 0.5x memory")
     queued, empty = get("restart-10000-queued", "bunting"), get("restart-empty", "bunting")

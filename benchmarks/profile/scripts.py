@@ -11,7 +11,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "engine"))
-from documents import document  # noqa: E402
+from documents import USER_ATTRIBUTES, document, shaped  # noqa: E402
 
 # The transport benchmark's request: the bundled example's richest flag, whole rule path.
 EVAL_PARAMS = {"flagKey": "new-checkout", "context": {"targetingKey": "user-2", "email": "ada@example.com",
@@ -21,6 +21,12 @@ ONE_CARD = {"channels": {"featureFlags": True, "banners": {"enabled": True}, "co
             "flags": {}, "banners": [],
             "contentCards": [{"id": "c1", "type": "classic", "title": "One", "created": 1764374400,
                               "extras": {"feed": "inbox"}}]}
+
+
+# The returning-user case: changes made, and the size of each shape's document.
+RETURNING_CHANGES = 4
+RETURNING_ITEMS = 20000
+SHAPES_PROFILED = ("flags", "cards", "banners")
 
 
 def message(id_, method, params=None):
@@ -58,6 +64,21 @@ def main():
     for items in sizes:
         with open(f"{out}/items-{items}.json", "w") as f:
             json.dump(document(int(items)), f)
+
+    # Back to users seen before (their caches kept, CACHE_LOAD carries them)
+    # against as many users never seen, after the same two: what a returning
+    # user costs above a new one, on each of the engine benchmark's shapes.
+    def change(k, user):
+        return send(20 + k, "changeUser", {"userId": user, "attributes": USER_ATTRIBUTES}) \
+            + 'wait 3 "DATA_UPDATED"\n'
+    two_users = subscribed + change(0, "alice") + change(1, "bob")
+    with open(f"{out}/back.script", "w") as f:
+        f.write(two_users + "".join(change(2 + k, ("alice", "bob")[k % 2]) for k in range(RETURNING_CHANGES)))
+    with open(f"{out}/new.script", "w") as f:
+        f.write(two_users + "".join(change(2 + k, f"new-{k}") for k in range(RETURNING_CHANGES)))
+    for shape in SHAPES_PROFILED:
+        with open(f"{out}/{shape}-{RETURNING_ITEMS}.json", "w") as f:
+            json.dump(shaped(shape, RETURNING_ITEMS), f)
 
     with open(f"{out}/one-card.json", "w") as f:
         json.dump(ONE_CARD, f)
