@@ -1,5 +1,5 @@
 // The C the runtime needs that Swift's Glibc module does not export: glibc's
-// malloc_trim (in <malloc.h>), eventfd, signalfd, naming threads and sizing
+// malloc_trim and mallopt (in <malloc.h>), eventfd, signalfd, naming threads and sizing
 // a pipe (GNU extensions). Only BuntingRuntime imports this module.
 #ifndef BUNTING_CRUNTIME_SHIM_H
 #define BUNTING_CRUNTIME_SHIM_H
