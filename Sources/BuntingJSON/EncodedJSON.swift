@@ -60,9 +60,15 @@ public struct EncodedJSON: Sendable, Hashable {
     /// Builds an object member by member, without a tree. Values that write
     /// their own text are appended in place, and `finish` hands the text over
     /// without copying it: a large member (a snapshot) is copied once, into
-    /// the object.
+    /// the object, or not at all when it is shared and the object finished
+    /// as pieces (`finishSpliced`).
     public struct ObjectBuilder {
         @usableFromInline var text: [UInt8] = [UInt8(ascii: "{")]
+        /// No member is written yet (so the next needs no comma before it).
+        @usableFromInline var isEmpty = true
+        /// What comes before `text`, when a member shared a text of its own
+        /// (`add(_:prefix:sharing:suffix:)`): closed pieces, in order.
+        private var before: [[UInt8]] = []
 
         public init() {}
 
@@ -101,23 +107,46 @@ public struct EncodedJSON: Sendable, Hashable {
         public mutating func add(contentsOf members: JSONObject) {
             guard !members.isEmpty else { return }
             let encoded = JSON.object(members).encoded()
-            if text.count > 1 { text.append(UInt8(ascii: ",")) }
+            if !isEmpty { text.append(UInt8(ascii: ",")) }
+            isEmpty = false
             text.append(contentsOf: encoded[1..<(encoded.count - 1)])
         }
 
         /// The separator, if a member came before, and `"key":`.
         @usableFromInline
         mutating func start(_ key: [UInt8]) {
-            if text.count > 1 { text.append(UInt8(ascii: ",")) }
+            if !isEmpty { text.append(UInt8(ascii: ",")) }
+            isEmpty = false
             text.append(contentsOf: key)
         }
 
         /// The same for a key written now (by jansson).
         @usableFromInline
         mutating func start(_ key: String) {
-            if text.count > 1 { text.append(UInt8(ascii: ",")) }
+            if !isEmpty { text.append(UInt8(ascii: ",")) }
+            isEmpty = false
             JSON.string(key).encode(appendingTo: &text)
             text.append(UInt8(ascii: ":"))
+        }
+
+        /// A member whose value is `prefix`, then `shared`, then `suffix`:
+        /// `shared` (a snapshot's data, say) is kept as a piece of its own by
+        /// `finishSpliced`, not copied.
+        public mutating func add(_ key: Key, prefix: [UInt8], sharing shared: [UInt8], suffix: [UInt8]) {
+            start(key.bytes)
+            text.append(contentsOf: prefix)
+            before.append(text)
+            before.append(shared)
+            text = suffix
+        }
+
+        /// The object as pieces: what members shared stays shared. The
+        /// builder is left as a new one.
+        public mutating func finishSpliced() -> SplicedJSON {
+            var pieces: [[UInt8]] = []
+            swap(&pieces, &before)
+            pieces.append(finishText())
+            return SplicedJSON(pieces: pieces)
         }
 
         /// The object's text; its buffer becomes the result's, and the builder
@@ -127,10 +156,17 @@ public struct EncodedJSON: Sendable, Hashable {
         /// copied whole to add one byte (a content-card snapshot of 3.8 MB, up
         /// to six times a user change).
         public mutating func finish() -> EncodedJSON {
+            guard before.isEmpty else { return finishSpliced().joined }
+            return EncodedJSON(trustedText: finishText())
+        }
+
+        /// The text since the last shared piece, closed, taken out of the builder.
+        private mutating func finishText() -> [UInt8] {
             var finished = [UInt8(ascii: "{")]
             swap(&finished, &text)
+            isEmpty = true
             finished.append(UInt8(ascii: "}"))
-            return EncodedJSON(trustedText: finished)
+            return finished
         }
     }
 }

@@ -44,7 +44,8 @@ final class StateLog: Sendable {
         let loopBox = Mutex<EventLoop?>(nil)
         let writeEnd = ends[1]
         let message = OutgoingMessage.notification(
-            method: "event", params: EncodedJSON(["padding": .string(String(repeating: "x", count: 4000))]))
+            method: "event", params: SplicedJSON(EncodedJSON(["padding": .string(String(repeating: "x", count: 4000))]))
+        )
         let messageBytes = message.encoded.count + 1 // and its newline
         startThread(name: "test-output") {
             let loop = EventLoop()
@@ -89,7 +90,8 @@ final class StateLog: Sendable {
         let loopSide = StateLog()
         let readerSide = StateLog()
         let message = OutgoingMessage.notification(
-            method: "event", params: EncodedJSON(["padding": .string(String(repeating: "x", count: 4000))]))
+            method: "event", params: SplicedJSON(EncodedJSON(["padding": .string(String(repeating: "x", count: 4000))]))
+        )
         let expected = 1000 * (message.encoded.count + 1)
         startThread(name: "test-output") {
             let loop = EventLoop()
@@ -134,7 +136,8 @@ final class StateLog: Sendable {
         // chunk being written is held whole until it is out), over every round.
         let worstExcess = Mutex(Int.min)
         let message = OutgoingMessage.notification(
-            method: "event", params: EncodedJSON(["padding": .string(String(repeating: "x", count: 4000))]))
+            method: "event", params: SplicedJSON(EncodedJSON(["padding": .string(String(repeating: "x", count: 4000))]))
+        )
         let messageBytes = message.encoded.count + 1
         startThread(name: "test-output") {
             let loop = EventLoop()

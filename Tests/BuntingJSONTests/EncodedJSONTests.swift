@@ -44,3 +44,32 @@ import Testing
         #expect(object.finish().bytes == Array("{}".utf8), "the builder is left as a new one")
     }
 }
+
+/// An object whose large member is shared rather than copied: its pieces
+/// join into the text the builder would have written whole.
+@Suite struct SplicedJSONTests {
+    @Test func aSharedMemberStaysItsOwnPieceAndTheRestReadsAsOneObject() throws {
+        let shared = Array(#"[1,2,3]"#.utf8)
+        var object = EncodedJSON.ObjectBuilder()
+        object.add(contentsOf: ["id": "s1"])
+        object.add(
+            EncodedJSON.Key("snapshot"), prefix: Array(#"{"cards":"#.utf8), sharing: shared,
+            suffix: Array(#","lastSyncAt":0}"#.utf8))
+        object.add(EncodedJSON.Key("bare"), prefix: [], sharing: shared, suffix: [])
+        object.add("reason", JSON.string("MANUAL"))
+        let spliced = object.finishSpliced()
+        let text = String(decoding: spliced.joined.bytes, as: UTF8.self)
+        #expect(text == #"{"id":"s1","snapshot":{"cards":[1,2,3],"lastSyncAt":0},"bare":[1,2,3],"reason":"MANUAL"}"#)
+        #expect(spliced.encodedCount == spliced.joined.bytes.count)
+        #expect(spliced.largestPiece == max(shared.count, spliced.pieces.map(\.count).max() ?? 0))
+        // The shared text is the caller's buffer, not a copy of it.
+        let address = shared.withUnsafeBufferPointer { $0.baseAddress }
+        #expect(spliced.pieces.filter { $0.withUnsafeBufferPointer { $0.baseAddress } == address }.count == 2)
+        // Finished whole, the same text; the builder is a new one after either.
+        var again = EncodedJSON.ObjectBuilder()
+        again.add(EncodedJSON.Key("bare"), prefix: [], sharing: shared, suffix: [])
+        #expect(again.finish().bytes == Array(#"{"bare":[1,2,3]}"#.utf8))
+        #expect(again.finishSpliced().joined.bytes == Array("{}".utf8))
+        #expect(object.finish().bytes == Array("{}".utf8))
+    }
+}

@@ -115,6 +115,12 @@ public struct ChannelSnapshot: Sendable, JSONText {
 
     public var encodedCount: Int { Self.heads[channel]!.count + encodedData.bytes.count + tail.count }
 
+    /// The same as `key`'s value in an object, the data shared rather than
+    /// copied (the notification is then written as pieces, see `SplicedJSON`).
+    public func add(to object: inout EncodedJSON.ObjectBuilder, as key: EncodedJSON.Key) {
+        object.add(key, prefix: Self.heads[channel]!, sharing: encodedData.bytes, suffix: tail)
+    }
+
     /// `{"<channel>":` for each channel.
     private static let heads = Dictionary(
         uniqueKeysWithValues: Channel.allCases.map {

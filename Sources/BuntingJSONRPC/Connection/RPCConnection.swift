@@ -45,13 +45,17 @@ public final class RPCConnection {
     }
 
     /// Sends a notification, after any reply being put together now.
-    public func notify(method: String, params: EncodedJSON) {
+    public func notify(method: String, params: SplicedJSON) {
         let message = OutgoingMessage.notification(method: method, params: params)
         if holds > 0 {
             heldNotifications.append(message)
         } else {
             send(message)
         }
+    }
+
+    public func notify(method: String, params: EncodedJSON) {
+        notify(method: method, params: SplicedJSON(params))
     }
 
     public func notify(method: String, params: JSON) {

@@ -14,17 +14,22 @@ public enum Framing: String, Sendable, CaseIterable {
             output.append(contentsOf: body)
             output.append(UInt8(ascii: "\n"))
         case .lsp:
-            output.append(contentsOf: Self.lengthHeader)
-            var digits: [UInt8] = []
-            var length = body.count
-            repeat {
-                digits.append(UInt8(ascii: "0") + UInt8(length % 10))
-                length /= 10
-            } while length > 0
-            output.append(contentsOf: digits.reversed())
-            output.append(contentsOf: [0x0D, 0x0A, 0x0D, 0x0A])
+            Self.appendLSPHeader(bodyLength: body.count, to: &output)
             output.append(contentsOf: body)
         }
+    }
+
+    /// `Content-Length: N` and the blank line, for a body written after it.
+    static func appendLSPHeader(bodyLength: Int, to output: inout [UInt8]) {
+        output.append(contentsOf: Self.lengthHeader)
+        var digits: [UInt8] = []
+        var length = bodyLength
+        repeat {
+            digits.append(UInt8(ascii: "0") + UInt8(length % 10))
+            length /= 10
+        } while length > 0
+        output.append(contentsOf: digits.reversed())
+        output.append(contentsOf: [0x0D, 0x0A, 0x0D, 0x0A])
     }
 }
 

@@ -7,7 +7,9 @@ import BuntingJSON
 public enum OutgoingMessage: Sendable {
     case success(id: RequestID, result: EncodedJSON)
     case failure(id: RequestID?, error: RPCError)
-    case notification(method: String, params: EncodedJSON)
+    /// Params as pieces: a snapshot among them is written from the engine's
+    /// own buffer (see `SplicedJSON`).
+    case notification(method: String, params: SplicedJSON)
     /// A batch's replies, each already encoded (so that the batch's size is
     /// known while it is put together).
     case batch([[UInt8]])
@@ -31,7 +33,7 @@ public enum OutgoingMessage: Sendable {
             output.append(contentsOf: Self.notificationStart)
             JSON.string(method).encode(appendingTo: &output)
             output.append(contentsOf: Self.paramsKey)
-            output.append(contentsOf: params.bytes)
+            params.appendEncoded(to: &output)
             output.append(UInt8(ascii: "}"))
         case .batch(let replies):
             output.append(UInt8(ascii: "["))
@@ -40,6 +42,35 @@ public enum OutgoingMessage: Sendable {
                 output.append(contentsOf: reply)
             }
             output.append(UInt8(ascii: "]"))
+        }
+    }
+
+    /// The message's text as pieces, its largest text shared (a result's or
+    /// params' pieces) rather than copied: what the output channel writes in
+    /// place when it is large. The pieces joined are `encode`'s text.
+    public var pieces: [[UInt8]] {
+        switch self {
+        case .success(let id, let result):
+            var head = Self.replyStart
+            id.encode(appendingTo: &head)
+            head.append(contentsOf: Self.resultKey)
+            return [head, result.bytes, Self.closingBrace]
+        case .notification(let method, let params):
+            var head = Self.notificationStart
+            JSON.string(method).encode(appendingTo: &head)
+            head.append(contentsOf: Self.paramsKey)
+            return [head] + params.pieces + [Self.closingBrace]
+        case .failure, .batch:
+            return [encoded]
+        }
+    }
+
+    /// The size of the largest text the message shares (see `pieces`), without writing anything.
+    public var largestSharedText: Int {
+        switch self {
+        case .success(_, let result): result.bytes.count
+        case .notification(_, let params): params.largestPiece
+        case .failure, .batch: 0
         }
     }
 
@@ -54,4 +85,5 @@ public enum OutgoingMessage: Sendable {
     private static let errorKey = Array(#","error":"#.utf8)
     private static let notificationStart = Array(#"{"jsonrpc":"2.0","method":"#.utf8)
     private static let paramsKey = Array(#","params":"#.utf8)
+    private static let closingBrace = [UInt8(ascii: "}")]
 }

@@ -11,7 +11,9 @@ import BuntingRuntime
 /// Messages are encoded and framed into `staged` as the loop produces them;
 /// at the end of each turn `flush()` hands them to the kernel, directly
 /// while it takes them, else to the `OutputWriter`'s thread, which writes
-/// them as the client reads while the loop goes on.
+/// them as the client reads while the loop goes on. A message that carries
+/// a large text (a snapshot of megabytes) is not copied into `staged`: the
+/// text is written from its own buffer, between the bytes framed around it.
 ///
 /// Back-pressure: past `maxPendingBytes` waiting, `onFull` tells the server
 /// to stop reading input until the client catches up (`onRoom`), so memory
@@ -24,8 +26,12 @@ public final class OutputChannel: @unchecked Sendable {
     private let output: ProtocolOutput
     public let maxPendingBytes: Int
     private var framing: Framing = .ndjson
-    /// Framed messages of this turn, not yet handed to the kernel.
+    /// Framed messages of this turn, not yet handed to the kernel: `sealed`
+    /// (large texts in their own buffers, and what was staged before each),
+    /// then `staged`.
     private var staged: [UInt8] = []
+    private var sealed: [[UInt8]] = []
+    private var sealedBytes = 0
     /// An LSP body before its header is known.
     private var scratch: [UInt8] = []
     /// Writes what the kernel did not take at once.
@@ -63,10 +69,26 @@ public final class OutputChannel: @unchecked Sendable {
     var waitingBytes: Int { writer.waitingBytes }
     /// What the channel holds in memory for output: what is staged, what
     /// waits, and the written start of the message being written.
-    var heldBytes: Int { staged.count + writer.heldBytes }
+    var heldBytes: Int { staged.count + sealedBytes + writer.heldBytes }
+
+    /// A text this large is written from its own buffer rather than copied
+    /// into the staged bytes (copying 4 MB costs more than a write of its own).
+    static let sharedTextMinimum = 64 << 10
 
     /// Encodes and frames `message` after those staged before it.
     public func stage(_ message: OutgoingMessage) {
+        if message.largestSharedText >= Self.sharedTextMinimum {
+            stageInPieces(message.pieces)
+        } else {
+            stageCopied(message)
+        }
+        // A turn that produces a lot (a large batch) starts writing early: the
+        // writer's thread takes what the kernel does not, while the loop goes
+        // on with the turn. Not sooner: each flush commits the store first.
+        if staged.count + sealedBytes >= maxPendingBytes / 4 { flush() }
+    }
+
+    private func stageCopied(_ message: OutgoingMessage) {
         switch framing {
         case .ndjson:
             message.encode(appendingTo: &staged)
@@ -77,46 +99,95 @@ public final class OutputChannel: @unchecked Sendable {
             Framing.lsp.appendFrame(scratch, to: &staged)
             if scratch.capacity > 1 << 20 { scratch = [] }
         }
-        // A turn that produces a lot (a large batch) starts writing early: the
-        // writer's thread takes what the kernel does not, while the loop goes
-        // on with the turn. Not sooner: each flush commits the store first.
-        if staged.count >= maxPendingBytes / 4 { flush() }
+    }
+
+    /// The message's large pieces sealed as they are, the small ones (and
+    /// the framing) copied into `staged` around them.
+    private func stageInPieces(_ pieces: [[UInt8]]) {
+        if framing == .lsp {
+            Framing.appendLSPHeader(bodyLength: pieces.reduce(0) { $0 + $1.count }, to: &staged)
+        }
+        for piece in pieces {
+            if piece.count >= Self.sharedTextMinimum {
+                seal(staged)
+                staged = []
+                seal(piece)
+            } else {
+                staged.append(contentsOf: piece)
+            }
+        }
+        if framing == .ndjson { staged.append(UInt8(ascii: "\n")) }
+    }
+
+    private func seal(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        sealed.append(bytes)
+        sealedBytes += bytes.count
     }
 
     /// Hands the staged bytes to the kernel, as much as it takes now, and
     /// the rest to the writer.
     public func flush() {
-        guard !staged.isEmpty else { return }
+        guard !staged.isEmpty || !sealed.isEmpty else { return }
         beforeWrite?()
         if failed {
-            staged.removeAll()
+            dropStaged()
             return
         }
-        if writer.isIdle {
-            // Nothing queued before these bytes: the loop may write them itself.
-            var written = 0
-            while written < staged.count {
-                let count = staged.withUnsafeBytes { output.write($0.baseAddress! + written, $0.count - written) }
-                guard let count else {
-                    fail()
+        if sealed.isEmpty {
+            if writer.isIdle {
+                // Nothing queued before these bytes: the loop may write them itself.
+                guard let written = writeNow(staged) else { return fail() }
+                if written == staged.count {
+                    staged.removeAll(keepingCapacity: staged.capacity <= 1 << 20)
                     return
                 }
-                written += count
-                if count == 0 || !output.writesUntilFull { break }
+                writer.enqueue(CollectionOfOne(staged), from: written)
+            } else {
+                writer.enqueue(CollectionOfOne(staged))
             }
-            if written == staged.count {
-                staged.removeAll(keepingCapacity: staged.capacity <= 1 << 20)
-                return
-            }
-            writer.enqueue(staged, from: written)
+            staged = []
         } else {
-            writer.enqueue(staged)
+            seal(staged)
+            let chunks = sealed
+            dropStaged()
+            var first = 0
+            var written = 0
+            if writer.isIdle {
+                while first < chunks.count {
+                    guard let count = writeNow(chunks[first]) else { return fail() }
+                    guard count == chunks[first].count else {
+                        written = count
+                        break
+                    }
+                    first += 1
+                }
+            }
+            writer.enqueue(chunks[first...], from: written)
         }
-        staged = []
         if !full && writer.markFull(limit: maxPendingBytes, resumeBelow: maxPendingBytes / 2) {
             full = true
             onFull?()
         }
+    }
+
+    /// Writes what the kernel takes of `bytes` now: how many it took, or nil
+    /// when the descriptor failed.
+    private func writeNow(_ bytes: [UInt8]) -> Int? {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { output.write($0.baseAddress! + written, $0.count - written) }
+            guard let count else { return nil }
+            written += count
+            if count == 0 || !output.writesUntilFull { break }
+        }
+        return written
+    }
+
+    private func dropStaged() {
+        staged = []
+        sealed = []
+        sealedBytes = 0
     }
 
     /// What the writer's thread reported, heard on the loop.
@@ -134,7 +205,7 @@ public final class OutputChannel: @unchecked Sendable {
     private func fail() {
         guard !failed else { return }
         failed = true
-        staged.removeAll()
+        dropStaged()
         log.warning("the client stopped reading (stdout closed); further output is dropped")
         if full {
             full = false

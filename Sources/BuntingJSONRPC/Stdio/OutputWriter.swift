@@ -57,15 +57,17 @@ final class OutputWriter: @unchecked Sendable {
 
     var hasFailed: Bool { lock.withLock { failed } }
 
-    /// Queues `bytes` after what is queued; `from` of them are already
-    /// written (the loop's direct write took them). Dropped once failed.
-    func enqueue(_ bytes: [UInt8], from written: Int = 0) {
-        guard written < bytes.count else { return }
+    /// Queues `bytes`, in order, after what is queued; `from` bytes of the
+    /// first are already written (the loop's direct write took them).
+    /// Dropped once failed.
+    func enqueue(_ bytes: some Collection<[UInt8]>, from written: Int = 0) {
+        let total = bytes.reduce(0) { $0 + $1.count }
+        guard written < total else { return }
         lock.withLock {
             guard !failed, !stopping else { return }
             if chunks.isEmpty { offset = written }
-            chunks.append(bytes)
-            waiting += bytes.count - written
+            chunks.append(contentsOf: bytes)
+            waiting += total - written
             lastProgress = SystemClock().monotonicTime()
             if !running {
                 running = true

@@ -38,8 +38,12 @@ public final class ServerContext {
     }
 
     /// Sends a notification to the client (after the reply being written now, if any).
-    public func notify(method: String, params: EncodedJSON) {
+    public func notify(method: String, params: SplicedJSON) {
         connection?.notify(method: method, params: params)
+    }
+
+    public func notify(method: String, params: EncodedJSON) {
+        notify(method: method, params: SplicedJSON(params))
     }
 
     public func notify(method: String, params: JSON) {

@@ -10,16 +10,15 @@ import BuntingJSON
 /// `{"subscriptionId", "channel", "<channel>": data}`; definitions
 /// subscriptions get `definitions`: `{"subscriptionId", "type", …}`.
 public enum EventNotifications {
-    public static func notification(for event: EngineEvent) -> (method: String, params: EncodedJSON) {
+    public static func notification(for event: EngineEvent) -> (method: String, params: SplicedJSON) {
         switch event {
         case .definitions(let subscriptionId, let notice):
-            return ("definitions", EncodedJSON(.object(definitionsParams(subscriptionId, notice))))
+            return ("definitions", SplicedJSON(EncodedJSON(.object(definitionsParams(subscriptionId, notice)))))
         case .updates(let target, let snapshot):
             var params = EncodedJSON.ObjectBuilder()
             params.add(contentsOf: addressed(target))
-            params.reserveCapacity(snapshot.encodedData.bytes.count + roomForSmallMembers)
-            params.add(target.channel.dataKey, snapshot.encodedData)
-            return ("updates", params.finish())
+            params.add(dataKeys[target.channel]!, prefix: [], sharing: snapshot.encodedData.bytes, suffix: [])
+            return ("updates", params.finishSpliced())
         case .cacheReplay(let target, let snapshot):
             return eventNotification(target, "CACHE_REPLAY", snapshot: snapshot)
         case .cacheLoad(let target, let snapshot):
@@ -48,29 +47,23 @@ public enum EventNotifications {
 
     /// `{subscriptionId, channel, type, cacheSnapshot?, …fields}`: the small
     /// members are written by jansson, the snapshot (kept as text by the
-    /// engine, and often large) is spliced between them.
+    /// engine, and often megabytes) is shared between them, not copied: the
+    /// output channel writes it to the client from the engine's own buffer.
     private static func eventNotification(
         _ target: EventTarget, _ type: String, snapshot: ChannelSnapshot? = nil, _ fields: JSONObject = [:]
-    ) -> (method: String, params: EncodedJSON) {
+    ) -> (method: String, params: SplicedJSON) {
         var head = addressed(target)
         head["type"] = .string(type)
         var params = EncodedJSON.ObjectBuilder()
         params.add(contentsOf: head)
-        if let snapshot {
-            // Written in place, into a buffer that need not grow (and move) after it.
-            params.reserveCapacity(snapshot.encodedCount + roomForSmallMembers)
-            params.add(cacheSnapshotKey, snapshot)
-        }
+        snapshot?.add(to: &params, as: cacheSnapshotKey)
         params.add(contentsOf: fields)
-        return ("event", params.finish())
+        return ("event", params.finishSpliced())
     }
 
     private static let cacheSnapshotKey = EncodedJSON.Key("cacheSnapshot")
-
-    /// Room reserved for what follows a snapshot's data in its params (a
-    /// key, a reason): enough that the buffer, megabytes for a large
-    /// snapshot, is not moved to add a few bytes. Only a size hint.
-    private static let roomForSmallMembers = 128
+    private static let dataKeys = Dictionary(
+        uniqueKeysWithValues: Channel.allCases.map { ($0, EncodedJSON.Key($0.dataKey)) })
 
     /// The fields of an ERROR: its reason, who retries, and the optional rest.
     private static func errorFields(_ error: ChannelProblem) -> JSONObject {
