@@ -17,10 +17,8 @@ public enum OutgoingMessage: Sendable {
     /// Appends the message's JSON text (without framing).
     public func encode(appendingTo output: inout [UInt8]) {
         switch self {
-        case .success(let id, let result):
-            output.append(contentsOf: Self.replyStart)
-            id.encode(appendingTo: &output)
-            output.append(contentsOf: Self.resultKey)
+        case .success(_, let result):
+            appendHead(to: &output)
             output.append(contentsOf: result.bytes)
             output.append(UInt8(ascii: "}"))
         case .failure(let id, let error):
@@ -29,10 +27,8 @@ public enum OutgoingMessage: Sendable {
             output.append(contentsOf: Self.errorKey)
             error.json.encode(appendingTo: &output)
             output.append(UInt8(ascii: "}"))
-        case .notification(let method, let params):
-            output.append(contentsOf: Self.notificationStart)
-            JSON.string(method).encode(appendingTo: &output)
-            output.append(contentsOf: Self.paramsKey)
+        case .notification(_, let params):
+            appendHead(to: &output)
             params.appendEncoded(to: &output)
             output.append(UInt8(ascii: "}"))
         case .batch(let replies):
@@ -49,19 +45,29 @@ public enum OutgoingMessage: Sendable {
     /// params' pieces) rather than copied: what the output channel writes in
     /// place when it is large. The pieces joined are `encode`'s text.
     public var pieces: [[UInt8]] {
+        var head: [UInt8] = []
+        appendHead(to: &head)
         switch self {
-        case .success(let id, let result):
-            var head = Self.replyStart
-            id.encode(appendingTo: &head)
-            head.append(contentsOf: Self.resultKey)
-            return [head, result.bytes, Self.closingBrace]
-        case .notification(let method, let params):
-            var head = Self.notificationStart
-            JSON.string(method).encode(appendingTo: &head)
-            head.append(contentsOf: Self.paramsKey)
-            return [head] + params.pieces + [Self.closingBrace]
+        case .success(_, let result): return [head, result.bytes, Self.closingBrace]
+        case .notification(_, let params): return [head] + params.pieces + [Self.closingBrace]
+        case .failure, .batch: return [encoded]
+        }
+    }
+
+    /// What comes before a reply's result or a notification's params:
+    /// `{"jsonrpc":"2.0","id":…,"result":` or `{"jsonrpc":"2.0","method":…,"params":`.
+    private func appendHead(to output: inout [UInt8]) {
+        switch self {
+        case .success(let id, _):
+            output.append(contentsOf: Self.replyStart)
+            id.encode(appendingTo: &output)
+            output.append(contentsOf: Self.resultKey)
+        case .notification(let method, _):
+            output.append(contentsOf: Self.notificationStart)
+            JSON.string(method).encode(appendingTo: &output)
+            output.append(contentsOf: Self.paramsKey)
         case .failure, .batch:
-            return [encoded]
+            break
         }
     }
 
