@@ -16,7 +16,15 @@ struct ChannelCache: Equatable {
     /// Placement id → banner.
     /// By placement id, keyed by its bytes.
     var banners: [ExactString: Banner] = [:]
-    var cards: [ContentCard] = []
+    var cards: [ContentCard] = [] {
+        didSet { listedCards = nil }
+    }
+    /// The cards' snapshot data (no `extras` filter) as last written, while
+    /// the cards and the user's card states stay as they were: written again
+    /// only when the time passes a card's expiry. Nil until a snapshot is
+    /// written, and in caches read back from the store or kept aside after
+    /// memory is given back (`withoutText`).
+    var listedCards: ListedCardsText?
 
     mutating func setFlags(_ flags: [FeatureFlag]) {
         self.flags = flags
@@ -26,12 +34,13 @@ struct ChannelCache: Equatable {
     /// The flags' array text: the one written by the refresh, or a new one.
     var flagsText: EncodedJSON { encodedFlags ?? .array(flags) }
 
-    /// The same cache without the flags' text, for one kept aside: the text
-    /// is as large as the flags' own, and is needed again only if the user
-    /// comes back before a refresh.
+    /// The same cache without the texts kept only to be quicker (the flags'
+    /// array and the listed cards' snapshot): each is as large as the items'
+    /// own, and is needed again only for a snapshot before the next refresh.
     var withoutText: ChannelCache {
         var cache = self
         cache.encodedFlags = nil
+        cache.listedCards = nil
         return cache
     }
 
@@ -58,7 +67,7 @@ struct ChannelCache: Equatable {
     /// The four keys, their commas and the number: a size hint.
     private static let roomForKeys = 96
 
-    /// Equal when the items are: the flags' text is written from them.
+    /// Equal when the items are: the texts are written from them.
     static func == (lhs: ChannelCache, rhs: ChannelCache) -> Bool {
         lhs.lastSyncAt == rhs.lastSyncAt && lhs.flags == rhs.flags && lhs.banners == rhs.banners
             && lhs.cards == rhs.cards

@@ -8,28 +8,49 @@ import BuntingJSON
 /// are shared with the definitions. Only the current user's caches are
 /// written, so a kept cache is what the store holds for that user until the
 /// store is wiped or replaced; the engine forgets them all then.
+///
+/// The texts their last refresh wrote (the flags' array, the listed cards)
+/// are kept with them until memory is given back, so that switching back
+/// soon sends them as written: they cost as much memory as the items, for
+/// a few users, while changes come one after another.
 struct RecentUserCaches {
-    /// How many users are kept; each costs little (their items are shared).
+    /// How many users are kept; each costs little once their texts are
+    /// dropped (their items are shared).
     static let capacity = 4
 
-    /// Least recently left first.
-    private var users: [(user: String, caches: [Channel: ChannelCache])] = []
+    private struct Kept {
+        let user: String
+        var caches: [Channel: ChannelCache]
+        /// The card states the listed cards' text was written with.
+        let cardStates: [ExactString: ItemState]
+    }
 
-    /// Keeps `user`'s caches (without the text their refresh wrote, which
-    /// only a snapshot before the next refresh would use), forgetting the
-    /// least recently left past `capacity`.
-    mutating func keep(_ caches: [Channel: ChannelCache], of user: String) {
+    /// Least recently left first.
+    private var users: [Kept] = []
+
+    /// Keeps `user`'s caches and the card states they were listed with,
+    /// forgetting the least recently left past `capacity`.
+    mutating func keep(_ caches: [Channel: ChannelCache], cardStates: [ExactString: ItemState], of user: String) {
         users.removeAll { $0.user.sameBytes(as: user) }
-        users.append((user, caches.mapValues(\.withoutText)))
+        users.append(Kept(user: user, caches: caches, cardStates: cardStates))
         if users.count > Self.capacity { users.removeFirst(users.count - Self.capacity) }
     }
 
     func contains(_ user: String) -> Bool { users.contains { $0.user.sameBytes(as: user) } }
 
     /// `user`'s kept caches, no longer kept (they become the current ones).
-    mutating func take(_ user: String) -> [Channel: ChannelCache]? {
+    /// The listed cards' text goes unless the card states read back from the
+    /// store are those it was written with (a state whose save failed is not).
+    mutating func take(_ user: String, cardStates: [ExactString: ItemState]) -> [Channel: ChannelCache]? {
         guard let index = users.firstIndex(where: { $0.user.sameBytes(as: user) }) else { return nil }
-        return users.remove(at: index).caches
+        let kept = users.remove(at: index)
+        var caches = kept.caches
+        if kept.cardStates != cardStates { caches[.contentCards]?.listedCards = nil }
+        return caches
+    }
+
+    mutating func dropKeptText() {
+        for index in users.indices { users[index].caches = users[index].caches.mapValues(\.withoutText) }
     }
 
     mutating func forgetAll() { users.removeAll() }

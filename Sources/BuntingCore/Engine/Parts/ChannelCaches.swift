@@ -48,8 +48,8 @@ final class ChannelCaches {
     /// the caches kept of the new user) the current ones.
     func switchUser(from previousUser: String, to newUser: String, stored: StoredUser) {
         // Taken before the old user's are kept, which may push out the oldest.
-        let kept = recent.take(newUser)
-        recent.keep(caches, of: previousUser)
+        let kept = recent.take(newUser, cardStates: stored.itemStates[.contentCards] ?? [:])
+        recent.keep(caches, cardStates: itemStates[.contentCards] ?? [:], of: previousUser)
         caches = kept ?? stored.caches.mapValues(ChannelCache.init(stored:))
         itemStates = stored.itemStates
     }
@@ -65,9 +65,11 @@ final class ChannelCaches {
     func forgetOtherUsers() { recent.forgetAll() }
 
     /// Drops what is kept only to be quicker (the flags' text of the last
-    /// refresh), before memory is given back.
+    /// refresh, the listed cards' snapshot), the current user's and the
+    /// kept users', before memory is given back.
     func dropKeptText() {
         caches = caches.mapValues(\.withoutText)
+        recent.dropKeptText()
     }
 
     // MARK: - Item states
@@ -81,6 +83,8 @@ final class ChannelCaches {
         // A card seen again is already viewed: no write (each is a disk commit).
         guard state != before else { return }
         itemStates[channel, default: [:]][key] = state
+        // The listed cards show their viewed, clicked and dismissed state.
+        if channel == .contentCards { caches[.contentCards]?.listedCards = nil }
         do {
             try store.saveItemState(user: userKey, channel: channel, itemId: itemId, state: state)
         } catch {
@@ -103,10 +107,19 @@ final class ChannelCaches {
     /// clicked applied, pinned first, then newest; with `extras`, only the
     /// cards whose extras hold every one of those keys and values.
     func visibleCards(matching extras: JSONObject? = nil, at now: Double) -> [ContentCard] {
+        var span = ListedCardsText.Span()
+        return visibleCards(matching: extras, at: now, span: &span)
+    }
+
+    /// The same, noting in `span` how long the same cards stay unexpired.
+    private func visibleCards(
+        matching extras: JSONObject?, at now: Double, span: inout ListedCardsText.Span
+    ) -> [ContentCard] {
         let states = itemStates[.contentCards] ?? [:]
         return ContentCard.inListedOrder(
             cache(.contentCards).cards.compactMap { card in
                 if let extras, !extras.allSatisfy({ card.extras[$0.key] == $0.value }) { return nil }
+                span.note(expiresAt: card.expiresAt, at: now)
                 return Self.visible(card, at: now, states: states)
             })
     }
@@ -162,14 +175,23 @@ final class ChannelCaches {
             }
             return object.finish()
         case .contentCards:
-            let cards = visibleCards(matching: extras, at: now)
+            // Written once for each change of the cards, their states or
+            // which of them expired: a returning user's CACHE_LOAD, and every
+            // getSnapshot, send the text the last refresh wrote.
+            if extras == nil, let kept = caches[.contentCards]?.listedCards, kept.holds(at: now) {
+                return kept.data
+            }
+            var span = ListedCardsText.Span()
+            let cards = visibleCards(matching: extras, at: now, span: &span)
             let unviewed = cards.count { !$0.viewed && !$0.isControl }
             let listed = EncodedArray(cards)
             var object = EncodedJSON.ObjectBuilder()
             object.reserveCapacity(listed.encodedCount + Self.roomForUnviewedCount)
             object.add(Self.cardsKey, listed)
             object.add(Self.unviewedCountKey, .int(unviewed))
-            return object.finish()
+            let data = object.finish()
+            if extras == nil { caches[.contentCards]?.listedCards = ListedCardsText(data: data, span: span) }
+            return data
         }
     }
 
