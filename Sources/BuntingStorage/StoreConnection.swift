@@ -38,7 +38,18 @@ final class StoreConnection {
             VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         loadCaches = try database.prepare("SELECT channel, cache FROM channel_cache WHERE user = ?")
-        saveCache = try database.prepare("INSERT OR REPLACE INTO channel_cache (user, channel, cache) VALUES (?, ?, ?)")
+        // An update, not a replacement: SQLite then writes over the row in
+        // place when its size is unchanged, and marks only the pages whose
+        // bytes differ, so a refresh that finds the same items (a returning
+        // user, a poll with nothing new) logs a page, not megabytes.
+        // `ChannelCache.encoded` keeps the size: its one changing number is
+        // written to a fixed width. A replacement frees the row's pages and
+        // writes all of them again.
+        saveCache = try database.prepare(
+            """
+            INSERT INTO channel_cache (user, channel, cache) VALUES (?, ?, ?)
+            ON CONFLICT (user, channel) DO UPDATE SET cache = excluded.cache
+            """)
         loadItemStates = try database.prepare(
             "SELECT channel, item_id, viewed, clicked, dismissed FROM item_state WHERE user = ?")
         saveItemState = try database.prepare(

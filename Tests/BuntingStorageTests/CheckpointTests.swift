@@ -4,10 +4,15 @@ import BuntingRuntime
 @testable import BuntingStorage
 import Testing
 
-/// The text of a cache of about `megabytes` in the log.
-func largeCache(megabytes: Double, mark: Int = 0) -> EncodedJSON {
+/// The text of a cache of about `megabytes` in the log, filled with `fill`,
+/// or else with a letter chosen by `mark`: caches of consecutive marks differ
+/// in every page, so that each is logged whole (one saved over another of the
+/// same size and bytes logs only the pages that changed).
+func largeCache(megabytes: Double, mark: Int = 0, fill: Character? = nil) -> EncodedJSON {
+    let letter = fill ?? Character(Unicode.Scalar(UInt8(ascii: "a") + UInt8(mark % 26)))
     let text =
-        #"{"lastSyncAt":\#(mark),"cards":[""# + String(repeating: "x", count: Int(megabytes * 1_048_576)) + #""]}"#
+        #"{"lastSyncAt":\#(mark),"cards":[""# + String(repeating: letter, count: Int(megabytes * 1_048_576))
+        + #""]}"#
     return EncodedJSON(trustedText: Array(text.utf8))
 }
 

@@ -45,7 +45,10 @@ struct ChannelCache: Equatable {
     }
 
     /// The form kept by the store, written from the text of its items into
-    /// one buffer of its final size.
+    /// one buffer of its final size. Its first member, `lastSyncAt`, changes
+    /// with every refresh and is written to a fixed width, so that a refresh
+    /// that finds the same items writes a text of the same size, differing
+    /// in its first bytes only, which the store writes over in place.
     var encoded: EncodedJSON {
         let flags = flagsText
         let banners = self.banners.keys.sorted(by: { $0.string < $1.string }).map { self.banners[$0]!.encoded }
@@ -53,7 +56,7 @@ struct ChannelCache: Equatable {
         object.reserveCapacity(
             flags.bytes.count + EncodedArray(banners).encodedCount + EncodedArray(cards).encodedCount + Self.roomForKeys
         )
-        object.add(Self.lastSyncAtKey, .number(lastSyncAt))
+        object.add(Self.lastSyncAtKey, FixedWidthNumber(lastSyncAt))
         object.add(Self.flagsKey, flags)
         object.add(Self.bannersKey, EncodedArray(banners))
         object.add(Self.cardsKey, EncodedArray(cards))
@@ -84,6 +87,23 @@ struct ChannelCache: Equatable {
         }
         cards = stored["cards"]?.arrayValue?.compactMap(ContentCard.init(json:)) ?? []
     }
+}
+
+/// A number followed by spaces up to `width` bytes, which JSON allows
+/// between a value and what follows it. 24 bytes hold any double jansson
+/// writes (17 digits, a sign, a point and an exponent of four).
+private struct FixedWidthNumber: JSONText {
+    static let width = 24
+    let text: [UInt8]
+
+    init(_ value: Double) {
+        var text = JSON.number(value).encoded()
+        if text.count < Self.width { text += repeatElement(UInt8(ascii: " "), count: Self.width - text.count) }
+        self.text = text
+    }
+
+    func appendEncoded(to output: inout [UInt8]) { output.append(contentsOf: text) }
+    var encodedCount: Int { text.count }
 }
 
 extension FeatureFlag {

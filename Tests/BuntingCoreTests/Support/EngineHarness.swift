@@ -11,6 +11,8 @@ final class EngineHarness {
     let source: ScriptedSource
     let sink = RecordingSink()
     let store: MemoryStore
+    /// The engine's store: `store`, recording the caches' texts.
+    let recordingStore: TextRecordingStore
     let engine: Engine
     private let recorder = NotificationRecorder()
 
@@ -25,6 +27,7 @@ final class EngineHarness {
         source = ScriptedSource(document, isLocal: localSource)
         for failure in sourceFailures { source.fail(failure) }
         self.store = store
+        recordingStore = TextRecordingStore(store)
         var configuration = Engine.Configuration()
         configuration.pollInterval = nil
         configuration.flushInterval = 1_000_000
@@ -33,7 +36,7 @@ final class EngineHarness {
         let recorder = self.recorder
         engine = Engine(
             configuration: configuration, loop: loop, worker: worker, source: source,
-            compile: StaticDefinitions.compile, stream: stream, sink: withSink ? sink : nil, store: store,
+            compile: StaticDefinitions.compile, stream: stream, sink: withSink ? sink : nil, store: recordingStore,
             random: SplitMix64(seed: 7)
         ) { event in recorder.record(event) }
         engine.start()
