@@ -27,6 +27,15 @@ struct DefinitionsLoader {
     private var locator: JSONSourceLocator?
     /// The document's Liquid templates, parsed as their items are compiled.
     var templates = TemplateCompiler()
+    /// While not nil, problems are held here instead of reported: what
+    /// compiling banners and cards finds, said only if the document loads.
+    private var reportsHeldBack: [HeldReport]?
+
+    private struct HeldReport {
+        let pointer: JSONPointer
+        let message: String
+        let templateOffset: Int?
+    }
 
     private struct ReportedProblem: Hashable {
         let pointer: ExactString
@@ -37,7 +46,9 @@ struct DefinitionsLoader {
     /// about where each takes longer than starting a thread (100 flags are 65 KB).
     static let sideBySideBytes = 16 << 10
 
-    /// How many compiled banner or card entries are freed together (see `dropCompiled`).
+    /// How many banner or card entries are parsed, checked and compiled
+    /// together (see `SectionEntries`): what a batch keeps is made while its
+    /// entries are near in memory, and the batch is freed in one block.
     static let entriesDroppedTogether = 512
 
     init(_ bytes: [UInt8], strict: Bool, decryptionKey: String? = nil) {
@@ -80,51 +91,56 @@ struct DefinitionsLoader {
         }
         // One large section at a time: the flags (with what they share) are
         // checked and compiled, and their parsed tree is freed, before the
-        // banners and cards are parsed and checked. The schema's root is
-        // `properties` and `additionalProperties: false` and nothing else,
-        // so checking the sections apart finds what checking the whole
-        // document finds (past `defaultViolationLimit` violations, possibly
-        // another selection of them).
+        // banners and cards are parsed and checked, a batch of entries at a
+        // time. The schema's root is `properties` and `additionalProperties:
+        // false` and nothing else, and the item sections' schemas are their
+        // type and `items`, so checking the sections apart, and their entries
+        // apart, finds what checking the whole document finds (past
+        // `defaultViolationLimit` violations, possibly another selection).
         let hashing = FractionalHashing(rawValue: sections.rest["fractionalHashing"]?.stringValue ?? "") ?? .default
         var violations: [JSONSchemaViolation]
         let compiledFlags: Result<FlagSet, RuleCompileError>
         let fingerprints: FlagFingerprints
-        var banners: [JSON]
-        var cards: [JSON]
         let flagTemplates: [String: [String: VariantTemplates]]
+        let compiledBanners: [BannerDefinition]
+        let compiledCards: [CardDefinition]
         // Content blocks first: each item's template is checked against them.
         compileContentBlocks(sections.rest["contentBlocks"])
+        // Banners and cards written with the same targeting share its compiled parts.
+        let rules = SharedRuleParts(evaluators: RuleEvaluators(sections.rest["$evaluators"]?.objectValue ?? [:]))
         do {
             let flags = try sections.take("flags")
             flagTemplates = compileFlagTemplates(flags)
             (violations, compiledFlags, fingerprints) = checkAndCompileFlags(
                 flags, rest: sections.rest, schema: schema, hashing: hashing)
-            let bannerSection = try sections.take("banners")
-            violations += Self.check("banners", bannerSection, schema: schema, found: violations.count)
-            let cardSection = try sections.take("contentCards")
-            violations += Self.check("contentCards", cardSection, schema: schema, found: violations.count)
-            banners = bannerSection?.arrayValue ?? []
-            cards = cardSection?.arrayValue ?? []
+            // Each banner and card is checked and compiled as it is parsed
+            // (see `SectionEntries`), before the document is known to load:
+            // what compiling them finds is said only if it does.
+            reportsHeldBack = []
+            compiledBanners = try checkAndCompileBanners(
+                sections.takeEntries("banners"), violations: &violations, schema: schema, rules: rules,
+                hashing: hashing)
+            compiledCards = try checkAndCompileCards(
+                sections.takeEntries("contentCards"), violations: &violations, schema: schema, rules: rules,
+                hashing: hashing)
         } catch {
             return .failure(Self.parseFailure(error))
         }
+        let itemReports = reportsHeldBack ?? []
+        reportsHeldBack = nil
 
-        // Which items the schema finds wrong; a mistake anywhere else (the
-        // document's own structure) refuses it.
+        // Which items the schema finds wrong (left out as they were
+        // compiled); a mistake anywhere else (the document's own structure)
+        // refuses it.
         var structural = false
-        var brokenBanners = Set<Int>()
-        var brokenCards = Set<Int>()
         for violation in violations {
             report(violation.instanceLocation, violation.message)
             let tokens = violation.instanceLocation.tokens
             switch tokens.first.flatMap(Section.init(rawValue:)) {
             // (Each pattern takes its own `where`: `/flags` itself is structure.)
-            case .flags? where tokens.count >= 2, .evaluators? where tokens.count >= 2:
-                break // the flag set decides what each flag's mistakes mean
-            case .banners? where tokens.count >= 2:
-                if let index = Int(tokens[1]) { brokenBanners.insert(index) }
-            case .contentCards? where tokens.count >= 2:
-                if let index = Int(tokens[1]) { brokenCards.insert(index) }
+            case .flags? where tokens.count >= 2, .evaluators? where tokens.count >= 2,
+                .banners? where tokens.count >= 2, .contentCards? where tokens.count >= 2:
+                break // the item's own mistake
             default:
                 structural = true
             }
@@ -148,11 +164,7 @@ struct DefinitionsLoader {
         for problem in flagSet.problems where !named.contains(ExactString(problem.pointer)) {
             report(problem.pointer, problem.message)
         }
-        // Banners and cards written with the same targeting share its compiled parts.
-        let rules = SharedRuleParts(evaluators: RuleEvaluators(sections.rest["$evaluators"]?.objectValue ?? [:]))
-        let compiledBanners = compileBanners(
-            Self.taking(&banners), skipping: brokenBanners, rules: rules, hashing: hashing)
-        let compiledCards = compileCards(Self.taking(&cards), skipping: brokenCards, rules: rules, hashing: hashing)
+        for held in itemReports { report(held.pointer, held.message, templateOffset: held.templateOffset) }
         let features = compileFeatures(sections.rest, flagSet: flagSet)
         let featureTemplates = compileFeatureTemplates(sections.rest["features"])
         if strict && !problems.isEmpty { return .failure(DefinitionsProblems(sorted(problems))) }
@@ -219,35 +231,33 @@ struct DefinitionsLoader {
         ])
     }
 
-    /// The entries of a section, no longer held by the caller: the compiler
-    /// then holds the only reference and can free them as they are compiled.
-    private static func taking(_ entries: inout [JSON]) -> [JSON] {
-        defer { entries = [] }
-        return entries
-    }
-
-    /// Frees the batch of entries that ends before `index`, when one does:
-    /// entries are freed `entriesDroppedTogether` at a time (the last ones
-    /// at the end), so that what is left of the document shrinks while what
-    /// is compiled grows, instead of the two adding up to the peak of
-    /// loading. Freed together, the entries make one free block; what the
-    /// next entries keep takes its start, and the rest is given back once
-    /// the load is done. Freed one by one, each entry's room was taken in
-    /// part by what the next one keeps, which left every page of the freed
-    /// document partly used and none given back (at 18,000 cards, about
-    /// 20 MB of RSS freed but kept, `malloc_info`).
-    private static func dropCompiled(before index: Int, of entries: inout [JSON]) {
-        guard index > 0 && (index % entriesDroppedTogether == 0 || index == entries.count) else { return }
-        for compiled in ((index - 1) / entriesDroppedTogether * entriesDroppedTogether)..<index {
-            entries[compiled] = .null
-        }
-    }
-
     /// What the schema finds wrong in one large section (the document as if it held only that).
     private static func check(_ name: String, _ section: JSON?, schema: JSONSchema, found: Int) -> [JSONSchemaViolation]
     {
         guard let section, found < JSONSchema.defaultViolationLimit else { return [] }
         return schema.validate(.object([name: section]), limit: JSONSchema.defaultViolationLimit - found)
+    }
+
+    /// Checks entry `index` of an array section as the schema checks it in
+    /// place (as the one entry of its section, the violations' locations
+    /// then given its index: the section's schema is `type: array` and
+    /// `items`, so the entries are checked apart), adding what it finds to
+    /// `violations`. False when it found something: the entry is left out.
+    private static func checkEntry(
+        _ name: String, _ entry: JSON, at index: Int, schema: JSONSchema, violations: inout [JSONSchemaViolation]
+    ) -> Bool {
+        let found = check(name, .array([entry]), schema: schema, found: violations.count)
+        guard !found.isEmpty else { return true }
+        let position = String(index)
+        for violation in found {
+            var tokens = violation.instanceLocation.tokens
+            if tokens.count >= 2 { tokens[1] = position }
+            violations.append(
+                JSONSchemaViolation(
+                    instanceLocation: JSONPointer(tokens: tokens), keywordLocation: violation.keywordLocation,
+                    message: violation.message))
+        }
+        return false
     }
 
     /// The schema's check of the flags and what they share (every member
@@ -283,65 +293,95 @@ struct DefinitionsLoader {
 
     // MARK: - Sections
 
-    /// Entries are dropped from `entries` once compiled (see `dropCompiled`).
-    private mutating func compileBanners(
-        _ entries: consuming [JSON], skipping broken: Set<Int>, rules: SharedRuleParts, hashing: FractionalHashing
-    ) -> [BannerDefinition] {
+    /// The banners section, checked and compiled a batch of entries at a
+    /// time; an entry the schema finds wrong is left out.
+    private mutating func checkAndCompileBanners(
+        _ section: LargeSection?, violations: inout [JSONSchemaViolation], schema: JSONSchema,
+        rules: SharedRuleParts, hashing: FractionalHashing
+    ) throws(JSONParseError) -> [BannerDefinition] {
+        guard case .entries(let entries)? = section else {
+            if case .other(let value)? = section {
+                violations += Self.check("banners", value, schema: schema, found: violations.count)
+            }
+            return []
+        }
         var seen: Set<ExactString> = []
         var banners: [BannerDefinition] = []
-        for index in entries.indices {
-            Self.dropCompiled(before: index, of: &entries)
-            guard !broken.contains(index) else { continue }
-            let entry = entries[index]
-            let pointer = "/banners/\(index)"
-            guard let id = entry["id"]?.stringValue, let placementId = entry["placementId"]?.stringValue else {
-                continue
+        for first in stride(from: 0, to: entries.count, by: Self.entriesDroppedTogether) {
+            let batch = try entries.batch(first..<min(entries.count, first + Self.entriesDroppedTogether))
+            for (offset, entry) in batch.enumerated() {
+                let index = first + offset
+                guard Self.checkEntry("banners", entry, at: index, schema: schema, violations: &violations) else {
+                    continue
+                }
+                compileBanner(entry, at: index, seen: &seen, into: &banners, rules: rules, hashing: hashing)
             }
-            guard seen.insert(ExactString(id)).inserted else {
-                report(pointer + "/id", "banner id \(id.debugDescription) is used twice; this one is left out")
-                continue
-            }
-            var leftOut = false
-            let htmlTemplate = compileBannerTemplate(entry, at: pointer, leftOut: &leftOut)
-            guard let targeting = compileTargeting(entry, at: pointer, rules: rules, hashing: hashing), !leftOut else {
-                continue
-            }
-            // What is kept of the entry is copied (see `JSON.detached`): held
-            // from the parsed document, each banner's text and properties
-            // kept the pages of its entry from being given back once the
-            // document is freed (at 18,000 banners, most of the document).
-            banners.append(
-                BannerDefinition(
-                    id: JSON.detached(id), placementId: JSON.detached(placementId),
-                    html: JSON.detached(entry["html"]?.stringValue ?? ""), htmlTemplate: htmlTemplate, pointer: pointer,
-                    priority: entry["priority"]?.integerValue ?? 0,
-                    properties: entry["properties"]?.detached().objectValue ?? [:],
-                    isTestSend: entry["isTestSend"]?.boolValue ?? false,
-                    trackingId: entry["trackingId"]?.stringValue.map(JSON.detached),
-                    expiresAt: entry["expiresAt"]?.doubleValue, targeting: targeting))
         }
         return banners
     }
 
-    /// Entries are compiled and dropped `entriesDroppedTogether` at a time
-    /// (see `dropCompiled`), and within each batch every card is made
-    /// before any card's targeting is compiled: the cards are copied into
-    /// one table at the end and freed, and made one between two targetings
-    /// that are kept, each left a hole among them that the trim cannot give
-    /// back (at 18,000 cards, 9 MB in holes of 737 bytes, `malloc_info`).
-    /// Made a batch together, they are freed as one block a batch.
-    private mutating func compileCards(
-        _ entries: consuming [JSON], skipping broken: Set<Int>, rules: SharedRuleParts, hashing: FractionalHashing
-    ) -> [CardDefinition] {
+    /// One banner, unless its id is used by an earlier one or its
+    /// targeting or template does not compile.
+    private mutating func compileBanner(
+        _ entry: JSON, at index: Int, seen: inout Set<ExactString>, into banners: inout [BannerDefinition],
+        rules: SharedRuleParts, hashing: FractionalHashing
+    ) {
+        let pointer = "/banners/\(index)"
+        guard let id = entry["id"]?.stringValue, let placementId = entry["placementId"]?.stringValue else { return }
+        guard seen.insert(ExactString(id)).inserted else {
+            report(pointer + "/id", "banner id \(id.debugDescription) is used twice; this one is left out")
+            return
+        }
+        var leftOut = false
+        let htmlTemplate = compileBannerTemplate(entry, at: pointer, leftOut: &leftOut)
+        guard let targeting = compileTargeting(entry, at: pointer, rules: rules, hashing: hashing), !leftOut else {
+            return
+        }
+        // What is kept of the entry is copied (see `JSON.detached`): held
+        // from the parsed document, each banner's text and properties
+        // kept the pages of its entry from being given back once the
+        // document is freed (at 18,000 banners, most of the document).
+        banners.append(
+            BannerDefinition(
+                id: JSON.detached(id), placementId: JSON.detached(placementId),
+                html: JSON.detached(entry["html"]?.stringValue ?? ""), htmlTemplate: htmlTemplate, pointer: pointer,
+                priority: entry["priority"]?.integerValue ?? 0,
+                properties: entry["properties"]?.detached().objectValue ?? [:],
+                isTestSend: entry["isTestSend"]?.boolValue ?? false,
+                trackingId: entry["trackingId"]?.stringValue.map(JSON.detached),
+                expiresAt: entry["expiresAt"]?.doubleValue, targeting: targeting))
+    }
+
+    /// The content cards section, checked and compiled a batch of entries
+    /// at a time (an entry the schema finds wrong is left out), and within
+    /// each batch every card is made before any card's targeting is
+    /// compiled: the cards are copied into one table at the end and freed,
+    /// and made one between two targetings that are kept, each left a hole
+    /// among them that the trim cannot give back (at 18,000 cards, 9 MB in
+    /// holes of 737 bytes, `malloc_info`). Made a batch together, they are
+    /// freed as one block a batch.
+    private mutating func checkAndCompileCards(
+        _ section: LargeSection?, violations: inout [JSONSchemaViolation], schema: JSONSchema,
+        rules: SharedRuleParts, hashing: FractionalHashing
+    ) throws(JSONParseError) -> [CardDefinition] {
+        guard case .entries(let entries)? = section else {
+            if case .other(let value)? = section {
+                violations += Self.check("contentCards", value, schema: schema, found: violations.count)
+            }
+            return []
+        }
         var seen: Set<ExactString> = []
         var cards: [ContentCard] = []
         var targetings: [Targeting] = []
         var personalised: [PersonalisedCard?] = []
         for first in stride(from: 0, to: entries.count, by: Self.entriesDroppedTogether) {
-            let batch = first..<min(entries.count, first + Self.entriesDroppedTogether)
+            let batch = try entries.batch(first..<min(entries.count, first + Self.entriesDroppedTogether))
             var made: [(index: Int, card: ContentCard, personalised: PersonalisedCard?, leftOut: Bool)] = []
-            for index in batch where !broken.contains(index) {
-                let entry = entries[index]
+            for (offset, entry) in batch.enumerated() {
+                let index = first + offset
+                guard Self.checkEntry("contentCards", entry, at: index, schema: schema, violations: &violations) else {
+                    continue
+                }
                 let pointer = "/contentCards/\(index)"
                 // A card with templates is made with marks where each user's text goes (see `PersonalisedCard`).
                 var leftOut = false
@@ -356,7 +396,7 @@ struct DefinitionsLoader {
                 made.append((index, card, templated?.personalised, leftOut))
             }
             for card in made {
-                let entry = entries[card.index]
+                let entry = batch[card.index - first]
                 let pointer = "/contentCards/\(card.index)"
                 guard let targeting = compileTargeting(entry, at: pointer, rules: rules, hashing: hashing),
                     !card.leftOut
@@ -365,8 +405,6 @@ struct DefinitionsLoader {
                 targetings.append(targeting)
                 personalised.append(card.personalised)
             }
-            made = []
-            Self.dropCompiled(before: batch.upperBound, of: &entries)
         }
         // One table for all of them, in listed order (see `ContentCard`).
         let shared = ContentCard.sharingOneTable(cards)
@@ -421,6 +459,10 @@ struct DefinitionsLoader {
     /// Reports a problem at `pointer`; with `templateOffset`, at that byte
     /// of the template the pointer names (a string value), in the document's text.
     mutating func report(_ pointer: JSONPointer, _ message: String, templateOffset: Int? = nil) {
+        if reportsHeldBack != nil {
+            reportsHeldBack?.append(HeldReport(pointer: pointer, message: message, templateOffset: templateOffset))
+            return
+        }
         if locator == nil { locator = JSONSourceLocator(bytes) }
         var location = locator?.location(of: pointer)
         if let templateOffset, let start = location?.offset,

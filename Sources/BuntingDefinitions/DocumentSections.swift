@@ -4,7 +4,9 @@ import BuntingJSON
 /// `banners` and `contentCards` are parsed when taken, and no longer held
 /// here once they are, so that the parsed flags are freed before the cards
 /// are parsed. At 10,000 flags + 10,000 cards the whole parsed document was
-/// most of the peak of loading; it never exists here.
+/// most of the peak of loading; it never exists here. The banners and cards
+/// are not parsed whole either: `takeEntries` gives them out a batch of
+/// entries at a time, each parsed from its own text (`SectionEntries`).
 ///
 /// The sections are found in the text by `JSONMemberSpans`, every key is
 /// read by jansson, and every value is parsed by jansson on its own, so
@@ -75,6 +77,24 @@ struct DocumentSections {
         try JSON.parse(UnsafeRawBufferPointer(rebasing: text[range]), maxDepth: JSON.defaultMaxDepth - 1)
     }
 
+    /// The large section `name` as entries parsed a batch at a time when it
+    /// is an array written in the text (`SectionEntries`), else parsed now;
+    /// nil when the document has none. Not held here afterwards.
+    mutating func takeEntries(_ name: String) throws(JSONParseError) -> LargeSection? {
+        if parsed[name] == nil, let range = unparsed[name] {
+            let spans = bytes.withUnsafeBytes { JSONElementSpans.elements(of: $0, in: range) }
+            if let spans {
+                unparsed.removeValue(forKey: name)
+                return .entries(SectionEntries(text: bytes, spans: spans, section: name))
+            }
+        }
+        switch try take(name) {
+        case nil: return nil
+        case .array(let entries)?: return .entries(SectionEntries(parsed: entries))
+        case let other?: return .other(other)
+        }
+    }
+
     /// The large section `name`, parsed now (nil when the document has none);
     /// it is not held here afterwards.
     mutating func take(_ name: String) throws(JSONParseError) -> JSON? {
@@ -87,11 +107,35 @@ struct DocumentSections {
         case .success(let value):
             return value
         case .failure:
-            // The whole text then does not parse either; its error has the
-            // message and position a reader expects.
+            throw Self.wholeTextError(bytes, section: name)
+        }
+    }
+
+    /// A section's text did not parse: the whole text then does not parse
+    /// either, and its error has the message and position a reader expects.
+    static func wholeTextError(_ bytes: [UInt8], section name: String) -> JSONParseError {
+        do {
             _ = try JSON.parse(bytes)
-            throw JSONParseError(
-                kind: .other, message: "the \(name) section does not parse", line: 0, column: 0, position: 0)
+        } catch {
+            return error
+        }
+        return JSONParseError(
+            kind: .other, message: "the \(name) section does not parse", line: 0, column: 0, position: 0)
+    }
+}
+
+/// A large section as `DocumentSections.takeEntries` gives it.
+enum LargeSection {
+    /// An array, its entries to be taken a batch at a time.
+    case entries(SectionEntries)
+    /// Anything else (the schema says what is wrong with it).
+    case other(JSON)
+
+    /// The section whole, for what reads it as one value.
+    func whole() throws(JSONParseError) -> JSON {
+        switch self {
+        case .other(let value): return value
+        case .entries(let entries): return .array(try entries.batch(0..<entries.count))
         }
     }
 }
@@ -107,7 +151,11 @@ extension Definitions {
         var document = sections.rest
         for name in ["flags", "banners", "contentCards"] {
             do {
-                if let section = try sections.take(name) { document[name] = section }
+                if name == "flags" {
+                    if let section = try sections.take(name) { document[name] = section }
+                } else if let section = try sections.takeEntries(name) {
+                    document[name] = try section.whole()
+                }
             } catch {
                 return nil
             }
