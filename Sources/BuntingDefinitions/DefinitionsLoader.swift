@@ -353,13 +353,12 @@ struct DefinitionsLoader {
     }
 
     /// The content cards section, checked and compiled a batch of entries
-    /// at a time (an entry the schema finds wrong is left out), and within
-    /// each batch every card is made before any card's targeting is
-    /// compiled: the cards are copied into one table at the end and freed,
-    /// and made one between two targetings that are kept, each left a hole
-    /// among them that the trim cannot give back (at 18,000 cards, 9 MB in
-    /// holes of 737 bytes, `malloc_info`). Made a batch together, they are
-    /// freed as one block a batch.
+    /// at a time (an entry the schema finds wrong is left out). The cards
+    /// are made straight into the one table they share (`TableBuilder`),
+    /// and within each batch every card is made before any card's targeting
+    /// is compiled: made one between two targetings that are kept, each
+    /// card's parts left holes among them that the trim cannot give back (at
+    /// 18,000 cards, 9 MB in holes of 737 bytes, `malloc_info`).
     private mutating func checkAndCompileCards(
         _ section: LargeSection?, violations: inout [JSONSchemaViolation], schema: JSONSchema,
         rules: SharedRuleParts, hashing: FractionalHashing
@@ -371,12 +370,14 @@ struct DefinitionsLoader {
             return []
         }
         var seen: Set<ExactString> = []
-        var cards: [ContentCard] = []
+        // Every card made goes into the one table the kept ones share.
+        var table = ContentCard.TableBuilder()
+        var kept: [Int] = []
         var targetings: [Targeting] = []
         var personalised: [PersonalisedCard?] = []
         for first in stride(from: 0, to: entries.count, by: Self.entriesDroppedTogether) {
             let batch = try entries.batch(first..<min(entries.count, first + Self.entriesDroppedTogether))
-            var made: [(index: Int, card: ContentCard, personalised: PersonalisedCard?, leftOut: Bool)] = []
+            var made: [(index: Int, card: Int, personalised: PersonalisedCard?, leftOut: Bool)] = []
             for (offset, entry) in batch.enumerated() {
                 let index = first + offset
                 guard Self.checkEntry("contentCards", entry, at: index, schema: schema, violations: &violations) else {
@@ -386,8 +387,10 @@ struct DefinitionsLoader {
                 // A card with templates is made with marks where each user's text goes (see `PersonalisedCard`).
                 var leftOut = false
                 let templated = compileCardTemplates(entry, at: pointer, leftOut: &leftOut)
-                guard let card = templated?.card ?? Self.card(entry) else { continue }
-                let id = card.id
+                guard let card = templated.map({ table.add($0.card) }) ?? Self.addCard(entry, to: &table) else {
+                    continue
+                }
+                let id = table.id(of: card)
                 guard seen.insert(ExactString(id)).inserted else {
                     report(
                         pointer + "/id", "content card id \(id.debugDescription) is used twice; this one is left out")
@@ -401,13 +404,12 @@ struct DefinitionsLoader {
                 guard let targeting = compileTargeting(entry, at: pointer, rules: rules, hashing: hashing),
                     !card.leftOut
                 else { continue }
-                cards.append(card.card)
+                kept.append(card.card)
                 targetings.append(targeting)
                 personalised.append(card.personalised)
             }
         }
-        // One table for all of them, in listed order (see `ContentCard`).
-        let shared = ContentCard.sharingOneTable(cards)
+        let shared = table.cards(keeping: kept)
         return shared.indices.map {
             CardDefinition(card: shared[$0], targeting: targetings[$0], personalised: personalised[$0])
         }
@@ -416,12 +418,12 @@ struct DefinitionsLoader {
     /// The card an entry defines. Of its fields a card keeps the id and the
     /// extras as values (the rest only as its text), so only those are copied
     /// (see `JSON.detached`): the card outlives the parsed document.
-    private static func card(_ entry: JSON) -> ContentCard? {
+    private static func addCard(_ entry: JSON, to table: inout ContentCard.TableBuilder) -> Int? {
         guard case .object(var fields) = entry else { return nil }
         for kept in ["id", "extras"] {
             if let value = fields[kept] { fields[kept] = value.detached() }
         }
-        return ContentCard(json: .object(fields))
+        return table.add(json: .object(fields))
     }
 
     private mutating func compileTargeting(

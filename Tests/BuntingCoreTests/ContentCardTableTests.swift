@@ -81,4 +81,35 @@ import Testing
         #expect(ContentCard.inListedOrder(shared).map(\.id) == ["pinned", "new", "control", "a", "b"])
         #expect(ContentCard.inListedOrder([]).isEmpty)
     }
+
+    /// A document's cards are made straight into their table: the cards
+    /// kept are those a card made on its own would be, and the ones left
+    /// out (a duplicate id, a targeting that does not compile) are not listed.
+    @Test func cardsMadeInTheTableAreTheCardsMadeAlone() throws {
+        let definitions: [JSON] = [
+            ["id": "b", "type": "classic", "title": "Older", "extras": ["feed": "inbox"], "created": 100],
+            ["id": "left-out", "type": "classic", "created": 500, "pinned": true],
+            [
+                "id": "pinned", "type": "captionedImage", "imageUrl": "https://example.com/p.png", "created": 50,
+                "pinned": true, "dismissible": false,
+            ],
+            ["id": "a", "type": "classic", "title": "Same date as b", "created": 100, "expiresAt": 900],
+        ]
+        var table = ContentCard.TableBuilder()
+        var numbers: [Int] = []
+        for definition in definitions {
+            let number = table.add(json: definition)
+            numbers.append(try #require(number))
+        }
+        #expect(table.add(json: ["id": "no-date", "type": "classic"]) == nil)
+        #expect(table.id(of: numbers[2]) == "pinned")
+        let kept = [numbers[0], numbers[2], numbers[3]]
+        let cards = table.cards(keeping: kept)
+        let alone = try [0, 2, 3].map { try #require(ContentCard(json: definitions[$0])) }
+        #expect(cards == alone)
+        #expect(cards.map(\.encoded.bytes) == alone.map(\.encoded.bytes))
+        #expect(cards.map(\.extras) == alone.map(\.extras))
+        #expect(ContentCard.inListedOrder(cards).map(\.id) == ["pinned", "a", "b"])
+        #expect(ContentCard.inListedOrder(cards + alone).map(\.id) == ["pinned", "pinned", "a", "a", "b", "b"])
+    }
 }

@@ -133,15 +133,8 @@ extension ContentCard {
     /// writes it); nil when a required field is missing or of the wrong type.
     /// `viewed` and `clicked` are user state, kept apart, and start false.
     public init?(json: JSON) {
-        guard let id = json["id"]?.stringValue, let typeName = json["type"]?.stringValue,
-            let type = Kind(rawValue: typeName), let created = json["created"]?.doubleValue
-        else { return nil }
-        self.init(
-            id: id, type: type, title: json["title"]?.stringValue, description: json["description"]?.stringValue,
-            imageUrl: json["imageUrl"]?.stringValue, aspectRatio: json["aspectRatio"]?.doubleValue,
-            url: json["url"]?.stringValue, linkText: json["linkText"]?.stringValue,
-            extras: json["extras"]?.objectValue ?? [:], created: created, updated: json["updated"]?.doubleValue,
-            expiresAt: json["expiresAt"]?.doubleValue, pinned: json["pinned"]?.boolValue ?? false,
-            dismissible: json["dismissible"]?.boolValue ?? true)
+        var builder = TableBuilder()
+        guard builder.add(json: json) != nil else { return nil }
+        self = builder.onlyCard()
     }
 }

@@ -9,7 +9,7 @@ extension ContentCard {
     }
 
     /// Builds the personalised cards of one refresh into one table, as a
-    /// document's cards share one (`sharingOneTable`): thousands of rendered
+    /// document's cards share one (`TableBuilder`): thousands of rendered
     /// cards are then two arrays, not an object and two buffers each.
     public struct PersonalisedTable {
         private var rows: [Table.Row] = []

@@ -15,7 +15,7 @@ public struct ContentCard: Equatable, Sendable, JSONText {
     /// others (title, description, …) are read back from the text when asked
     /// for, which only tests and tools do.
     ///
-    /// A definitions document's cards share one table (`sharingOneTable`),
+    /// A definitions document's cards share one table (`TableBuilder`),
     /// its rows in listed order and their texts one after another in one
     /// buffer: listing, sorting and writing thousands of cards on a user
     /// change then reads two arrays front to back, where an object per card
@@ -108,35 +108,16 @@ public struct ContentCard: Equatable, Sendable, JSONText {
     }
 
     /// The same cards (and state), their definitions copied into one table
-    /// in listed order, which the cards then share: what a definitions
-    /// document does with its cards once they are made.
+    /// in listed order, which the cards then share (see `TableBuilder`,
+    /// which a definitions document's cards are made in directly).
     public static func sharingOneTable(_ cards: [ContentCard]) -> [ContentCard] {
-        guard cards.count <= Int(UInt32.max) else { return cards }
-        let order = cards.indices.sorted { listedBefore(cards[$0], cards[$1]) }
-        var rows: [Table.Row] = []
-        rows.reserveCapacity(cards.count)
-        var text: [UInt8] = []
-        text.reserveCapacity(cards.reduce(0) { $0 + $1.table.prefix(Int($1.index)).count })
-        var place = Array(repeating: 0, count: cards.count)
-        for (position, original) in order.enumerated() {
-            let card = cards[original]
-            var row = card.table.rows[Int(card.index)]
-            // Copied with the rest, so that the cards' own tables are freed
-            // whole: made card by card, they are scattered among what else
-            // is kept, where the extras alone would keep their pages.
-            if !row.extras.isEmpty { row.extras = JSON.object(row.extras).detached().objectValue ?? [:] }
-            row.start = text.count
-            text.append(contentsOf: card.table.prefix(Int(card.index)))
-            row.end = text.count
-            rows.append(row)
-            place[original] = position
-        }
-        // Two cards that list as equals (the same id, pinning and date) would
-        // compare by place; only a table without them is marked as listed.
-        let distinct = zip(order, order.dropFirst()).allSatisfy { listedBefore(cards[$0], cards[$1]) }
-        let table = Table(rows: rows, text: text, listed: distinct)
-        return cards.indices.map {
-            ContentCard(table: table, index: place[$0], viewed: cards[$0].viewed, clicked: cards[$0].clicked)
+        var table = TableBuilder()
+        let numbers = cards.map { table.add($0) }
+        return zip(table.cards(keeping: numbers), cards).map { shared, card in
+            var shared = shared
+            shared.viewed = card.viewed
+            shared.clicked = card.clicked
+            return shared
         }
     }
 
@@ -252,7 +233,7 @@ public struct ContentCard: Equatable, Sendable, JSONText {
                 || lhs.table.prefix(Int(lhs.index)) == rhs.table.prefix(Int(rhs.index)))
     }
 
-    fileprivate static func definitionJSON(
+    static func definitionJSON(
         id: String, type: Kind, title: String?, description: String?, imageUrl: String?, aspectRatio: Double?,
         url: String?,
         linkText: String?, extras: JSONObject, created: Double, updated: Double?, expiresAt: Double?, pinned: Bool,

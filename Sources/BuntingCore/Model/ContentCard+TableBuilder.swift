@@ -1,0 +1,100 @@
+import BuntingJSON
+
+extension ContentCard {
+    /// Makes a definitions document's cards straight into the one table
+    /// they share (see `Table`): each card's text is written once, after the
+    /// last one's, and only the rows are put in listed order at the end. Made
+    /// each with a text and a table of its own and then copied into the
+    /// shared one, 18,000 cards held their texts twice at the peak of loading
+    /// (9 MB of per-card buffers beside the table's 5 MB), and the freed
+    /// per-card buffers were holes among what the cards keep.
+    public struct TableBuilder {
+        private var rows: [Table.Row] = []
+        private var text: [UInt8] = []
+
+        public init() {}
+
+        /// The id of card `number`.
+        public func id(of number: Int) -> String { rows[number].id }
+
+        /// Adds the card `json` defines (as stored, or as a definitions
+        /// document writes it) and returns its number; nil when a required
+        /// field is missing or of the wrong type. Its values are used as
+        /// given: a caller holding a large parsed document copies what the
+        /// card keeps (`id`, `extras`) first, so that the card does not keep
+        /// the document's pages.
+        public mutating func add(json: JSON) -> Int? {
+            guard let id = json["id"]?.stringValue, let typeName = json["type"]?.stringValue,
+                let type = Kind(rawValue: typeName), let created = json["created"]?.doubleValue
+            else { return nil }
+            let extras = json["extras"]?.objectValue ?? [:]
+            let updated = json["updated"]?.doubleValue
+            let expiresAt = json["expiresAt"]?.doubleValue
+            let pinned = json["pinned"]?.boolValue ?? false
+            let dismissible = json["dismissible"]?.boolValue ?? true
+            let start = text.count
+            ContentCard.definitionJSON(
+                id: id, type: type, title: json["title"]?.stringValue, description: json["description"]?.stringValue,
+                imageUrl: json["imageUrl"]?.stringValue, aspectRatio: json["aspectRatio"]?.doubleValue,
+                url: json["url"]?.stringValue, linkText: json["linkText"]?.stringValue, extras: extras,
+                created: created, updated: updated, expiresAt: expiresAt, pinned: pinned, dismissible: dismissible
+            ).encode(appendingTo: &text)
+            text.removeLast() // the closing brace; `appendEncoded` writes the user state and its own
+            rows.append(
+                Table.Row(
+                    id: id, type: type, extras: extras, created: created, updated: updated, expiresAt: expiresAt,
+                    pinned: pinned, dismissible: dismissible, start: start, end: text.count))
+            return rows.count - 1
+        }
+
+        /// Adds a card made elsewhere (its text copied); returns its number.
+        public mutating func add(_ card: ContentCard) -> Int {
+            var row = card.table.rows[Int(card.index)]
+            row.start = text.count
+            text.append(contentsOf: card.table.prefix(Int(card.index)))
+            row.end = text.count
+            rows.append(row)
+            return rows.count - 1
+        }
+
+        /// The one card added, in a table of its own (with no sort, nor any array beside the rows).
+        consuming func onlyCard() -> ContentCard {
+            precondition(rows.count == 1, "onlyCard() is for a builder of one card")
+            return ContentCard(
+                table: Table(rows: rows, text: text, listed: true), index: 0, viewed: false, clicked: false)
+        }
+
+        /// The cards numbered `kept`, in that order, sharing one table whose
+        /// rows are in listed order (viewed and clicked not set). The text of
+        /// a card added but not kept stays in the table's text, unused. With
+        /// `copyingExtras`, the extras are copied into the table's rows.
+        public consuming func cards(keeping kept: [Int], copyingExtras: Bool = true) -> [ContentCard] {
+            guard kept.count <= Int(UInt32.max) else { return [] }
+            func before(_ lhs: Table.Row, _ rhs: Table.Row) -> Bool {
+                if lhs.pinned != rhs.pinned { return lhs.pinned }
+                if lhs.created != rhs.created { return lhs.created > rhs.created }
+                return lhs.id < rhs.id
+            }
+            let order = kept.indices.sorted { before(rows[kept[$0]], rows[kept[$1]]) }
+            var listed: [Table.Row] = []
+            listed.reserveCapacity(kept.count)
+            var place = Array(repeating: 0, count: kept.count)
+            for (position, keptIndex) in order.enumerated() {
+                var row = rows[kept[keptIndex]]
+                // Copied now, one after another, so that what the table
+                // keeps is together rather than among what was freed.
+                if copyingExtras, !row.extras.isEmpty {
+                    row.extras = JSON.object(row.extras).detached().objectValue ?? [:]
+                }
+                listed.append(row)
+                place[keptIndex] = position
+            }
+            rows = []
+            // Two cards that list as equals (the same id, pinning and date)
+            // would compare by place; only a table without them is marked as listed.
+            let distinct = zip(listed, listed.dropFirst()).allSatisfy { before($0, $1) }
+            let table = Table(rows: listed, text: text, listed: distinct)
+            return place.map { ContentCard(table: table, index: $0, viewed: false, clicked: false) }
+        }
+    }
+}
