@@ -66,9 +66,8 @@ extension ContentCard {
 
         /// The cards numbered `kept`, in that order, sharing one table whose
         /// rows are in listed order (viewed and clicked not set). The text of
-        /// a card added but not kept stays in the table's text, unused. With
-        /// `copyingExtras`, the extras are copied into the table's rows.
-        public consuming func cards(keeping kept: [Int], copyingExtras: Bool = true) -> [ContentCard] {
+        /// a card added but not kept stays in the table's text, unused.
+        public consuming func cards(keeping kept: [Int]) -> [ContentCard] {
             guard kept.count <= Int(UInt32.max) else { return [] }
             func before(_ lhs: Table.Row, _ rhs: Table.Row) -> Bool {
                 if lhs.pinned != rhs.pinned { return lhs.pinned }
@@ -83,9 +82,7 @@ extension ContentCard {
                 var row = rows[kept[keptIndex]]
                 // Copied now, one after another, so that what the table
                 // keeps is together rather than among what was freed.
-                if copyingExtras, !row.extras.isEmpty {
-                    row.extras = JSON.object(row.extras).detached().objectValue ?? [:]
-                }
+                if !row.extras.isEmpty { row.extras = JSON.object(row.extras).detached().objectValue ?? [:] }
                 listed.append(row)
                 place[keptIndex] = position
             }
