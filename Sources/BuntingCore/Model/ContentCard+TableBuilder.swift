@@ -27,17 +27,28 @@ extension ContentCard {
             guard let id = json["id"]?.stringValue, let typeName = json["type"]?.stringValue,
                 let type = Kind(rawValue: typeName), let created = json["created"]?.doubleValue
             else { return nil }
-            let extras = json["extras"]?.objectValue ?? [:]
-            let updated = json["updated"]?.doubleValue
-            let expiresAt = json["expiresAt"]?.doubleValue
-            let pinned = json["pinned"]?.boolValue ?? false
-            let dismissible = json["dismissible"]?.boolValue ?? true
-            let start = text.count
-            ContentCard.definitionJSON(
+            return add(
                 id: id, type: type, title: json["title"]?.stringValue, description: json["description"]?.stringValue,
                 imageUrl: json["imageUrl"]?.stringValue, aspectRatio: json["aspectRatio"]?.doubleValue,
-                url: json["url"]?.stringValue, linkText: json["linkText"]?.stringValue, extras: extras,
-                created: created, updated: updated, expiresAt: expiresAt, pinned: pinned, dismissible: dismissible
+                url: json["url"]?.stringValue, linkText: json["linkText"]?.stringValue,
+                extras: json["extras"]?.objectValue ?? [:], created: created, updated: json["updated"]?.doubleValue,
+                expiresAt: json["expiresAt"]?.doubleValue, pinned: json["pinned"]?.boolValue ?? false,
+                dismissible: json["dismissible"]?.boolValue ?? true)
+        }
+
+        /// Adds the card these fields define and returns its number: its
+        /// definition's text (up to its user state) and its row.
+        @discardableResult
+        mutating func add(
+            id: String, type: Kind, title: String?, description: String?, imageUrl: String?, aspectRatio: Double?,
+            url: String?, linkText: String?, extras: JSONObject, created: Double, updated: Double?,
+            expiresAt: Double?, pinned: Bool, dismissible: Bool
+        ) -> Int {
+            let start = text.count
+            ContentCard.definitionJSON(
+                id: id, type: type, title: title, description: description, imageUrl: imageUrl,
+                aspectRatio: aspectRatio, url: url, linkText: linkText, extras: extras, created: created,
+                updated: updated, expiresAt: expiresAt, pinned: pinned, dismissible: dismissible
             ).encode(appendingTo: &text)
             text.removeLast() // the closing brace; `appendEncoded` writes the user state and its own
             rows.append(

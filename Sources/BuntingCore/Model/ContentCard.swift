@@ -88,16 +88,14 @@ public struct ContentCard: Equatable, Sendable, JSONText {
         created: Double, updated: Double? = nil, expiresAt: Double? = nil, pinned: Bool = false,
         dismissible: Bool = true, viewed: Bool = false, clicked: Bool = false
     ) {
-        var prefix = ContentCard.definitionJSON(
+        var builder = TableBuilder()
+        builder.add(
             id: id, type: type, title: title, description: description, imageUrl: imageUrl, aspectRatio: aspectRatio,
             url: url, linkText: linkText, extras: extras, created: created, updated: updated, expiresAt: expiresAt,
-            pinned: pinned, dismissible: dismissible
-        ).encoded()
-        prefix.removeLast() // the closing brace; `appendEncoded` writes the user state and its own
-        let row = Table.Row(
-            id: id, type: type, extras: extras, created: created, updated: updated, expiresAt: expiresAt,
-            pinned: pinned, dismissible: dismissible, start: 0, end: prefix.count)
-        self.init(table: Table(rows: [row], text: prefix, listed: true), index: 0, viewed: viewed, clicked: clicked)
+            pinned: pinned, dismissible: dismissible)
+        self = builder.onlyCard()
+        self.viewed = viewed
+        self.clicked = clicked
     }
 
     init(table: Table, index: Int, viewed: Bool, clicked: Bool) {
