@@ -299,25 +299,40 @@ struct DefinitionsLoader {
         _ section: LargeSection?, violations: inout [JSONSchemaViolation], schema: JSONSchema,
         rules: SharedRuleParts, hashing: FractionalHashing
     ) throws(JSONParseError) -> [BannerDefinition] {
-        guard case .entries(let entries)? = section else {
-            if case .other(let value)? = section {
-                violations += Self.check("banners", value, schema: schema, found: violations.count)
-            }
-            return []
-        }
         var seen: Set<ExactString> = []
         var banners: [BannerDefinition] = []
-        for first in stride(from: 0, to: entries.count, by: Self.entriesDroppedTogether) {
-            let batch = try entries.batch(first..<min(entries.count, first + Self.entriesDroppedTogether))
-            for (offset, entry) in batch.enumerated() {
-                let index = first + offset
-                guard Self.checkEntry("banners", entry, at: index, schema: schema, violations: &violations) else {
-                    continue
-                }
+        try Self.forEachCheckedBatch("banners", section, violations: &violations, schema: schema) { batch in
+            for (index, entry) in batch {
                 compileBanner(entry, at: index, seen: &seen, into: &banners, rules: rules, hashing: hashing)
             }
         }
         return banners
+    }
+
+    /// An item section's entries a batch at a time (`entriesDroppedTogether`),
+    /// each with its index, those the schema finds wrong left out (their
+    /// violations added to `violations`); a section that is not an array is
+    /// checked whole and has no entries.
+    private static func forEachCheckedBatch(
+        _ name: String, _ section: LargeSection?, violations: inout [JSONSchemaViolation], schema: JSONSchema,
+        _ body: ([(index: Int, entry: JSON)]) -> Void
+    ) throws(JSONParseError) {
+        guard case .entries(let entries)? = section else {
+            if case .other(let value)? = section {
+                violations += check(name, value, schema: schema, found: violations.count)
+            }
+            return
+        }
+        for first in stride(from: 0, to: entries.count, by: entriesDroppedTogether) {
+            let batch = try entries.batch(first..<min(entries.count, first + entriesDroppedTogether))
+            var checked: [(index: Int, entry: JSON)] = []
+            checked.reserveCapacity(batch.count)
+            for (offset, entry) in batch.enumerated()
+            where checkEntry(name, entry, at: first + offset, schema: schema, violations: &violations) {
+                checked.append((first + offset, entry))
+            }
+            body(checked)
+        }
     }
 
     /// One banner, unless its id is used by an earlier one or its
@@ -363,26 +378,15 @@ struct DefinitionsLoader {
         _ section: LargeSection?, violations: inout [JSONSchemaViolation], schema: JSONSchema,
         rules: SharedRuleParts, hashing: FractionalHashing
     ) throws(JSONParseError) -> [CardDefinition] {
-        guard case .entries(let entries)? = section else {
-            if case .other(let value)? = section {
-                violations += Self.check("contentCards", value, schema: schema, found: violations.count)
-            }
-            return []
-        }
         var seen: Set<ExactString> = []
         // Every card made goes into the one table the kept ones share.
         var table = ContentCard.TableBuilder()
         var kept: [Int] = []
         var targetings: [Targeting] = []
         var personalised: [PersonalisedCard?] = []
-        for first in stride(from: 0, to: entries.count, by: Self.entriesDroppedTogether) {
-            let batch = try entries.batch(first..<min(entries.count, first + Self.entriesDroppedTogether))
-            var made: [(index: Int, card: Int, personalised: PersonalisedCard?, leftOut: Bool)] = []
-            for (offset, entry) in batch.enumerated() {
-                let index = first + offset
-                guard Self.checkEntry("contentCards", entry, at: index, schema: schema, violations: &violations) else {
-                    continue
-                }
+        try Self.forEachCheckedBatch("contentCards", section, violations: &violations, schema: schema) { batch in
+            var made: [(entry: JSON, index: Int, card: Int, personalised: PersonalisedCard?, leftOut: Bool)] = []
+            for (index, entry) in batch {
                 let pointer = "/contentCards/\(index)"
                 // A card with templates is made with marks where each user's text goes (see `PersonalisedCard`).
                 var leftOut = false
@@ -396,12 +400,11 @@ struct DefinitionsLoader {
                         pointer + "/id", "content card id \(id.debugDescription) is used twice; this one is left out")
                     continue
                 }
-                made.append((index, card, templated?.personalised, leftOut))
+                made.append((entry, index, card, templated?.personalised, leftOut))
             }
             for card in made {
-                let entry = batch[card.index - first]
                 let pointer = "/contentCards/\(card.index)"
-                guard let targeting = compileTargeting(entry, at: pointer, rules: rules, hashing: hashing),
+                guard let targeting = compileTargeting(card.entry, at: pointer, rules: rules, hashing: hashing),
                     !card.leftOut
                 else { continue }
                 kept.append(card.card)
