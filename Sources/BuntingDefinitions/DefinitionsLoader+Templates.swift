@@ -115,33 +115,38 @@ extension DefinitionsLoader {
     mutating func compileFlagTemplates(_ flags: JSON?) -> [String: [String: VariantTemplates]] {
         guard case .object(let flags)? = flags else { return [:] }
         var found: [String: [String: VariantTemplates]] = [:]
-        for (key, flag) in flags {
-            guard case .object(let variants)? = flag["variants"] else { continue }
-            for (name, variant) in variants {
-                guard case .object(let properties)? = variant["properties"],
-                    properties.contains(where: { $0.value["value"]?.stringValue.map(Template.containsMarkup) ?? false })
-                else { continue }
-                let variantPointer = JSONPointer(tokens: ["flags", key, "variants", name])
-                var templated: [VariantTemplates.Property] = []
-                var broken = false
-                for (property, typed) in properties {
-                    guard let text = typed["value"]?.stringValue else { continue }
-                    let pointer = variantPointer.appending("properties").appending(property).appending("value")
-                    switch compileText(
-                        text, at: pointer,
-                        leaving: "the flag is left out of the featureFlags channel for users given this variant")
-                    {
-                    case nil: broken = true
-                    case .some(nil): break
-                    case .some(let ref?): templated.append(VariantTemplates.Property(key: property, template: ref))
-                    }
-                }
-                guard broken || !templated.isEmpty else { continue }
-                found[key, default: [:]][name] = VariantTemplates(
-                    pointer: variantPointer.description, properties: templated, isBroken: broken)
-            }
-        }
+        for (key, flag) in flags { compileFlagTemplates(key: key, flag, into: &found) }
         return found
+    }
+
+    /// The templates of one flag's variants, added to `found`.
+    mutating func compileFlagTemplates(
+        key: String, _ flag: JSON, into found: inout [String: [String: VariantTemplates]]
+    ) {
+        guard case .object(let variants)? = flag["variants"] else { return }
+        for (name, variant) in variants {
+            guard case .object(let properties)? = variant["properties"],
+                properties.contains(where: { $0.value["value"]?.stringValue.map(Template.containsMarkup) ?? false })
+            else { continue }
+            let variantPointer = JSONPointer(tokens: ["flags", key, "variants", name])
+            var templated: [VariantTemplates.Property] = []
+            var broken = false
+            for (property, typed) in properties {
+                guard let text = typed["value"]?.stringValue else { continue }
+                let pointer = variantPointer.appending("properties").appending(property).appending("value")
+                switch compileText(
+                    text, at: pointer,
+                    leaving: "the flag is left out of the featureFlags channel for users given this variant")
+                {
+                case nil: broken = true
+                case .some(nil): break
+                case .some(let ref?): templated.append(VariantTemplates.Property(key: property, template: ref))
+                }
+            }
+            guard broken || !templated.isEmpty else { continue }
+            found[key, default: [:]][name] = VariantTemplates(
+                pointer: variantPointer.description, properties: templated, isBroken: broken)
+        }
     }
 
     /// The templates in GrowthBook values: the string members of object

@@ -109,10 +109,8 @@ struct DefinitionsLoader {
         // Banners and cards written with the same targeting share its compiled parts.
         let rules = SharedRuleParts(evaluators: RuleEvaluators(sections.rest["$evaluators"]?.objectValue ?? [:]))
         do {
-            let flags = try sections.take("flags")
-            flagTemplates = compileFlagTemplates(flags)
-            (violations, compiledFlags, fingerprints) = checkAndCompileFlags(
-                flags, rest: sections.rest, schema: schema, hashing: hashing)
+            (violations, compiledFlags, fingerprints, flagTemplates) = try checkAndCompileFlags(
+                sections.takeMembers("flags"), rest: sections.rest, schema: schema, hashing: hashing)
             // Each banner and card is checked and compiled as it is parsed
             // (see `SectionEntries`), before the document is known to load:
             // what compiling them finds is said only if it does.
@@ -261,34 +259,83 @@ struct DefinitionsLoader {
     }
 
     /// The schema's check of the flags and what they share (every member
-    /// but the banners and cards), and the flag set's compilation with the
-    /// flags' fingerprints: each needs only that part of the document, and
-    /// on a large one they run side by side. The flag set is compiled even
-    /// when the check then refuses the document. A function of its own, so
-    /// that the flags' tree is gone when it returns.
-    private func checkAndCompileFlags(
-        _ flags: consuming JSON?, rest: JSONObject, schema: JSONSchema, hashing: FractionalHashing
-    ) -> ([JSONSchemaViolation], Result<FlagSet, RuleCompileError>, FlagFingerprints) {
-        var members = rest
-        if let flags { members["flags"] = flags }
-        let checked = JSON.object(members)
+    /// but the banners and cards), the flag set's compilation, the flags'
+    /// fingerprints and their variants' templates. An object `flags` is
+    /// taken a batch of members at a time (`entriesDroppedTogether`): each
+    /// batch is checked as the document's only flags (the section's schema
+    /// is `type`, `propertyNames` and `additionalProperties`, so its members
+    /// are checked apart; the first batch with the document's other
+    /// members) while it is compiled, side by side on a large document, and
+    /// freed. At 20,000 flags the whole parsed section was most of the peak
+    /// of loading. The flag set is compiled even when the check then
+    /// refuses the document.
+    private mutating func checkAndCompileFlags(
+        _ section: LargeSection?, rest: JSONObject, schema: JSONSchema, hashing: FractionalHashing
+    ) throws(JSONParseError) -> (
+        violations: [JSONSchemaViolation], flagSet: Result<FlagSet, RuleCompileError>,
+        fingerprints: FlagFingerprints, templates: [String: [String: VariantTemplates]]
+    ) {
+        var checked = rest
+        var members: SectionEntries?
+        switch section {
+        case .entries(let entries)?:
+            // Flags are an object: its members come in batches, after what they share.
+            members = entries
+            checked["flags"] = .object([:])
+        case .other(let value)?:
+            checked["flags"] = value
+        case nil:
+            break
+        }
+        var document = checked
         // A document may hold only banners or cards; flagd's format wants `flags`.
-        if members["flags"] == nil { members["flags"] = .object([:]) }
-        let document = JSON.object(members)
-        let compileFlags = { () -> (Result<FlagSet, RuleCompileError>, FlagFingerprints) in
-            let compiled = Result { () throws(RuleCompileError) -> FlagSet in
-                try FlagSet(document: document, fractionalHashing: hashing)
+        if document["flags"] == nil { document["flags"] = .object([:]) }
+        var builder: FlagSet.Builder?
+        var failure: RuleCompileError?
+        do {
+            builder = try FlagSet.Builder(document: .object(document), fractionalHashing: hashing)
+        } catch {
+            failure = error
+        }
+        var fingerprints = FlagFingerprints(document: .object(document), hashing: hashing.rawValue)
+        var templates = compileFlagTemplates(document["flags"])
+
+        var violations: [JSONSchemaViolation] = []
+        let count = members?.count ?? 0
+        var first = 0
+        repeat {
+            var batch: [(key: String, definition: JSON)] = []
+            if let members, let keys = members.keys, first < count {
+                let range = first..<min(count, first + Self.entriesDroppedTogether)
+                batch = Array(zip(keys[range], try members.batch(range)))
+                let flags = JSON.object(JSONObject(batch.map { ($0.key, $0.definition) }))
+                if first == 0 {
+                    checked["flags"] = flags
+                } else {
+                    checked = ["flags": flags]
+                }
             }
-            return (compiled, FlagFingerprints(document: document, hashing: hashing.rawValue))
-        }
-        let violations: [JSONSchemaViolation]
-        let (compiledFlags, fingerprints): (Result<FlagSet, RuleCompileError>, FlagFingerprints)
-        if bytes.count >= Self.sideBySideBytes {
-            (violations, (compiledFlags, fingerprints)) = sideBySide({ schema.validate(checked) }, compileFlags)
-        } else {
-            (violations, (compiledFlags, fingerprints)) = (schema.validate(checked), compileFlags())
-        }
-        return (violations, compiledFlags, fingerprints)
+            let whole = JSON.object(checked)
+            let limit = JSONSchema.defaultViolationLimit - violations.count
+            func compileBatch() {
+                for flag in batch {
+                    compileFlagTemplates(key: flag.key, flag.definition, into: &templates)
+                    builder?.add(key: flag.key, definition: flag.definition)
+                    fingerprints.add(key: flag.key, definition: flag.definition)
+                }
+            }
+            let found: [JSONSchemaViolation]
+            if bytes.count >= Self.sideBySideBytes {
+                (found, _) = sideBySide({ limit > 0 ? schema.validate(whole, limit: limit) : [] }, compileBatch)
+            } else {
+                found = limit > 0 ? schema.validate(whole, limit: limit) : []
+                compileBatch()
+            }
+            violations += found
+            first += Self.entriesDroppedTogether
+        } while first < count
+        let flagSet = builder.map { Result.success($0.finish()) } ?? .failure(failure!)
+        return (violations, flagSet, fingerprints, templates)
     }
 
     // MARK: - Sections

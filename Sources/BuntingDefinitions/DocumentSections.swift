@@ -95,6 +95,50 @@ struct DocumentSections {
         }
     }
 
+    /// The large section `name` as members parsed a batch at a time when it
+    /// is an object written in the text with distinct keys that jansson
+    /// reads as they were decoded (else parsed now, and given out in
+    /// batches all the same when it is an object); nil when the document
+    /// has none. Not held here afterwards.
+    mutating func takeMembers(_ name: String) throws(JSONParseError) -> LargeSection? {
+        if parsed[name] == nil, let range = unparsed[name] {
+            let members = bytes.withUnsafeBytes { Self.distinctMembers(of: $0, in: range) }
+            if let members {
+                unparsed.removeValue(forKey: name)
+                return .entries(SectionEntries(text: bytes, members: members, section: name))
+            }
+        }
+        switch try take(name) {
+        case nil: return nil
+        case .object(let members)?: return .entries(SectionEntries(parsed: members))
+        case let other?: return .other(other)
+        }
+    }
+
+    /// The members of the object written at `range`, when they can be
+    /// parsed apart to what jansson reads from the whole: no key given
+    /// twice (jansson keeps one member of such a key), none holding
+    /// `\u0000` (which jansson refuses in a key), and every key that is not
+    /// plain printable ASCII read by jansson itself, which also checks its
+    /// UTF-8. Nil otherwise: the section is then parsed whole.
+    private static func distinctMembers(of text: UnsafeRawBufferPointer, in range: Range<Int>)
+        -> [JSONMemberSpans.Member]?
+    {
+        guard let members = JSONMemberSpans.members(of: text, in: range) else { return nil }
+        var keys = Set<ExactString>(minimumCapacity: members.count)
+        for member in members {
+            let written = UnsafeRawBufferPointer(rebasing: text[member.keyText])
+            let plain = !written.contains { $0 < 0x20 || $0 >= 0x80 || $0 == UInt8(ascii: "\\") }
+            if !plain {
+                guard case .string(let key)? = try? JSON.parse(written), key.utf8.elementsEqual(member.key.utf8),
+                    !key.utf8.contains(0)
+                else { return nil }
+            }
+            guard keys.insert(ExactString(member.key)).inserted else { return nil }
+        }
+        return members
+    }
+
     /// The large section `name`, parsed now (nil when the document has none);
     /// it is not held here afterwards.
     mutating func take(_ name: String) throws(JSONParseError) -> JSON? {
@@ -135,7 +179,10 @@ enum LargeSection {
     func whole() throws(JSONParseError) -> JSON {
         switch self {
         case .other(let value): return value
-        case .entries(let entries): return .array(try entries.batch(0..<entries.count))
+        case .entries(let entries):
+            let values = try entries.batch(0..<entries.count)
+            guard let keys = entries.keys else { return .array(values) }
+            return .object(JSONObject(Array(zip(keys, values))))
         }
     }
 }
@@ -152,7 +199,7 @@ extension Definitions {
         for name in ["flags", "banners", "contentCards"] {
             do {
                 if name == "flags" {
-                    if let section = try sections.take(name) { document[name] = section }
+                    if let section = try sections.takeMembers(name) { document[name] = try section.whole() }
                 } else if let section = try sections.takeEntries(name) {
                     document[name] = try section.whole()
                 }

@@ -28,6 +28,11 @@ struct FlagFingerprints: Sendable {
         }
     }
 
+    /// One more member of the document's object `flags` (see `FlagSet.Builder`).
+    mutating func add(key: String, definition: JSON) {
+        flags.append((key, definition.hashValue))
+    }
+
     /// Added, removed and changed flags (all of them when what they share
     /// changed): this document's in its order, then the removed ones.
     func changedFlags(since previous: FlagFingerprints?) -> [String] {

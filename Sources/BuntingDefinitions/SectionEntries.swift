@@ -1,6 +1,7 @@
 import BuntingJSON
 
-/// The entries of a large array section (banners, cards), handed out a
+/// The entries of a large section — an array's elements (banners, cards)
+/// or an object's members (flags, their keys in `keys`) — handed out a
 /// batch at a time and not held here afterwards. When the document was read
 /// in sections, each entry is parsed from its own text as its batch is
 /// taken (`JSONElementSpans`), so that no more than a batch of entries is
@@ -17,15 +18,35 @@ final class SectionEntries {
 
     private var source: Source
     let count: Int
+    /// An object section's keys, in the order written (distinct); nil for an array.
+    let keys: [String]?
 
     init(text: [UInt8], spans: [Range<Int>], section: String) {
         source = .text(text, spans: spans, section: section)
         count = spans.count
+        keys = nil
+    }
+
+    /// An object's members as written in `text`, their keys distinct.
+    init(text: [UInt8], members: [JSONMemberSpans.Member], section: String) {
+        source = .text(text, spans: members.map(\.value), section: section)
+        count = members.count
+        keys = members.map(\.key)
     }
 
     init(parsed entries: [JSON]) {
         source = .parsed(entries)
         count = entries.count
+        keys = nil
+    }
+
+    init(parsed object: JSONObject) {
+        var values: [JSON] = []
+        values.reserveCapacity(object.count)
+        for member in object { values.append(member.value) }
+        source = .parsed(values)
+        count = object.count
+        keys = object.keys
     }
 
     /// The entries at `range`; each is given out once. An entry that does not
@@ -35,7 +56,7 @@ final class SectionEntries {
         case .text(let bytes, let spans, let section):
             let parsed = bytes.withUnsafeBytes { text in
                 Result { () throws(JSONParseError) -> [JSON] in
-                    // Two levels below the document: its object, the section's array.
+                    // Two levels below the document: its object, the section's array or object.
                     try range.map { (index) throws(JSONParseError) -> JSON in
                         try JSON.parse(
                             UnsafeRawBufferPointer(rebasing: text[spans[index]]), maxDepth: JSON.defaultMaxDepth - 2)

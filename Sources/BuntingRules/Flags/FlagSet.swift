@@ -48,19 +48,52 @@ public struct FlagSet: Sendable {
     public init(
         document: JSON, fractionalHashing: FractionalHashing = .default, pointerPrefix: String = ""
     ) throws(RuleCompileError) {
-        var parser = FlagSetParser(pointerPrefix: pointerPrefix, fractionalHashing: fractionalHashing)
-        let parsed = try parser.parse(document)
-        flags = parsed.flags
-        flagKeys = parsed.flags.map(\.key)
+        self = try Builder(document: document, fractionalHashing: fractionalHashing, pointerPrefix: pointerPrefix)
+            .finish()
+    }
+
+    private init(flags: [CompiledFlag], parser: FlagSetParser, metadata: JSONObject) {
+        self.flags = flags
+        flagKeys = flags.map(\.key)
         var index: [ExactString: Int] = [:]
-        for (position, flag) in parsed.flags.enumerated() where index[ExactString(flag.key)] == nil {
+        for (position, flag) in flags.enumerated() where index[ExactString(flag.key)] == nil {
             index[ExactString(flag.key)] = position
         }
         self.index = index
         problems = parser.problems
-        metadata = parsed.metadata
+        self.metadata = metadata
         attributes = parser.attributes
-        self.fractionalHashing = fractionalHashing
+        fractionalHashing = parser.fractionalHashing
+    }
+
+    /// A flag set compiled a flag at a time: the document's shared members
+    /// (and any flags it holds) first, then more members of its object
+    /// `flags`, each given once. What `FlagSet(document:)` compiles from the
+    /// document with those members in its `flags` after its own, so that
+    /// the flags of a large document need never be one tree.
+    public struct Builder {
+        private var parser: FlagSetParser
+        private var flags: [CompiledFlag]
+        private let metadata: JSONObject
+
+        /// Reads the document as `FlagSet(document:)` does, and throws what it throws.
+        public init(
+            document: JSON, fractionalHashing: FractionalHashing = .default, pointerPrefix: String = ""
+        ) throws(RuleCompileError) {
+            parser = FlagSetParser(pointerPrefix: pointerPrefix, fractionalHashing: fractionalHashing)
+            let parsed = try parser.parse(document)
+            flags = parsed.flags
+            metadata = parsed.metadata
+        }
+
+        /// One more member of `flags`, whose key no flag has yet.
+        public mutating func add(key: String, definition: JSON) {
+            flags.append(parser.parseMember(key: key, definition))
+        }
+
+        public consuming func finish() -> FlagSet {
+            FlagSet(flags: flags, parser: parser, metadata: metadata)
+        }
     }
 
     /// No flags: the flag set of a document that holds none (a GrowthBook payload).

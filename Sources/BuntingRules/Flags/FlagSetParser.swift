@@ -9,6 +9,11 @@ struct FlagSetParser {
     let attributes = AttributeTable()
     /// The flags' variants, sharing what is written alike.
     private var variantTables = VariantTables()
+    /// The parts the flags' rules share, their evaluators among them, once
+    /// the document's shared members are read (`parse`).
+    private var rules: SharedRuleParts?
+    /// The flag set's `metadata`, which every flag's own metadata extends.
+    private var setMetadata = JSONObject()
 
     init(pointerPrefix: String, fractionalHashing: FractionalHashing) {
         self.pointerPrefix = pointerPrefix
@@ -39,8 +44,8 @@ struct FlagSetParser {
 
         // The flags' rules share the parts written alike (see `SharedRuleParts`).
         let rules = SharedRuleParts(evaluators: evaluators, attributes: attributes)
+        self.rules = rules
 
-        var setMetadata = JSONObject()
         switch root["metadata"] {
         case nil, .null?: break
         case .object(let object)?: setMetadata = checkedMetadata(object, at: ["metadata"])
@@ -74,6 +79,14 @@ struct FlagSetParser {
             throw problem(["flags"], "\"flags\" is an object of flags by key; got \(other.typeName)")
         }
         return Parsed(flags: flags, metadata: setMetadata)
+    }
+
+    /// One more member of an object `flags`, read after `parse` read the
+    /// document's other members: how a document too large to be one tree
+    /// gives its flags (its keys are distinct, as an object's are).
+    mutating func parseMember(key: String, _ definition: JSON) -> CompiledFlag {
+        guard let rules else { preconditionFailure("a flag member read before the document's shared members") }
+        return compileFlag(key: key, definition, at: ["flags", key], rules, setMetadata)
     }
 
     // MARK: - One flag

@@ -23,11 +23,16 @@ struct VariantValues: Sendable {
 
         /// `value` as it is best kept: as text where it is an object or
         /// array whose text reads back to exactly the same value (it always
-        /// should; a value that does not stays a tree, detached).
+        /// should; a value that does not stays a tree, detached). `text` is
+        /// `value.encoded()` in an array of its own size (`exactlySized`).
         init(_ value: JSON) {
+            self.init(value, text: Self.exactlySized(value.encoded()))
+        }
+
+        init(_ value: JSON, text: [UInt8]) {
             switch value {
             case .object, .array:
-                let text = EncodedJSON(trustedText: Self.exactlySized(value.encoded()))
+                let text = EncodedJSON(trustedText: text)
                 if let back = try? JSON.parse(text.bytes), ExactJSON(back) == ExactJSON(value) {
                     self = .text(text, isArray: value.arrayValue != nil)
                     return
@@ -42,7 +47,7 @@ struct VariantValues: Sendable {
         /// The text in an array of its own size: as written, its array had
         /// grown by doubling, up to twice the size (at 18,000 flags, 6.5 MB
         /// for 4.5 MB of text, massif).
-        private static func exactlySized(_ text: [UInt8]) -> [UInt8] {
+        static func exactlySized(_ text: [UInt8]) -> [UInt8] {
             [UInt8](unsafeUninitializedCapacity: text.count) { buffer, count in
                 count = buffer.initialize(fromContentsOf: text)
             }
