@@ -27,6 +27,8 @@ struct DefinitionsLoader {
     private var locator: JSONSourceLocator?
     /// The document's Liquid templates, parsed as their items are compiled.
     var templates = TemplateCompiler()
+    /// The banners' properties, those written alike sharing one copy.
+    private var bannerProperties = SharedCopies()
     /// While not nil, problems are held here instead of reported: what
     /// compiling banners and cards finds, said only if the document loads.
     private var reportsHeldBack: [HeldReport]?
@@ -348,6 +350,7 @@ struct DefinitionsLoader {
     ) throws(JSONParseError) -> [BannerDefinition] {
         var seen: Set<ExactString> = []
         var banners: [BannerDefinition] = []
+        if case .entries(let entries)? = section { banners.reserveCapacity(entries.count) }
         try Self.forEachCheckedBatch("banners", section, violations: &violations, schema: schema) { batch in
             for (index, entry) in batch {
                 compileBanner(entry, at: index, seen: &seen, into: &banners, rules: rules, hashing: hashing)
@@ -408,7 +411,7 @@ struct DefinitionsLoader {
                 id: JSON.detached(id), placementId: JSON.detached(placementId),
                 html: JSON.detached(entry["html"]?.stringValue ?? ""), htmlTemplate: htmlTemplate, pointer: pointer,
                 priority: entry["priority"]?.integerValue ?? 0,
-                properties: entry["properties"]?.detached().objectValue ?? [:],
+                properties: entry["properties"].map { bannerProperties.copy(of: $0) }?.objectValue ?? [:],
                 isTestSend: entry["isTestSend"]?.boolValue ?? false,
                 trackingId: entry["trackingId"]?.stringValue.map(JSON.detached),
                 expiresAt: entry["expiresAt"]?.doubleValue, targeting: targeting))
@@ -426,11 +429,21 @@ struct DefinitionsLoader {
         rules: SharedRuleParts, hashing: FractionalHashing
     ) throws(JSONParseError) -> [CardDefinition] {
         var seen: Set<ExactString> = []
-        // Every card made goes into the one table the kept ones share.
-        var table = ContentCard.TableBuilder()
+        // Every card made goes into the one table the kept ones share. Room
+        // for every entry is made at once: grown by doubling, these arrays
+        // held up to twice their size at the peak of loading. A card's text
+        // in the table is mostly shorter than its entry (no targeting,
+        // schedule or control share), so the entries' bytes are the text's room.
+        let entries: SectionEntries? = if case .entries(let entries)? = section { entries } else { nil }
+        let count = entries?.count ?? 0
+        var table = ContentCard.TableBuilder(reservingCapacity: count, textBytes: entries?.textBytes ?? 0)
         var kept: [Int] = []
         var targetings: [Targeting] = []
         var personalised: [PersonalisedCard?] = []
+        var extras = SharedCopies()
+        kept.reserveCapacity(count)
+        targetings.reserveCapacity(count)
+        personalised.reserveCapacity(count)
         try Self.forEachCheckedBatch("contentCards", section, violations: &violations, schema: schema) { batch in
             var made: [(entry: JSON, index: Int, card: Int, personalised: PersonalisedCard?, leftOut: Bool)] = []
             for (index, entry) in batch {
@@ -438,7 +451,9 @@ struct DefinitionsLoader {
                 // A card with templates is made with marks where each user's text goes (see `PersonalisedCard`).
                 var leftOut = false
                 let templated = compileCardTemplates(entry, at: pointer, leftOut: &leftOut)
-                guard let card = templated.map({ table.add($0.card) }) ?? Self.addCard(entry, to: &table) else {
+                guard
+                    let card = templated.map({ table.add($0.card) }) ?? Self.addCard(entry, to: &table, extras: &extras)
+                else {
                     continue
                 }
                 let id = table.id(of: card)
@@ -467,12 +482,14 @@ struct DefinitionsLoader {
 
     /// The card an entry defines. Of its fields a card keeps the id and the
     /// extras as values (the rest only as its text), so only those are copied
-    /// (see `JSON.detached`): the card outlives the parsed document.
-    private static func addCard(_ entry: JSON, to table: inout ContentCard.TableBuilder) -> Int? {
+    /// (see `JSON.detached`): the card outlives the parsed document. Extras
+    /// written alike share one copy until the table makes its own.
+    private static func addCard(
+        _ entry: JSON, to table: inout ContentCard.TableBuilder, extras: inout SharedCopies
+    ) -> Int? {
         guard case .object(var fields) = entry else { return nil }
-        for kept in ["id", "extras"] {
-            if let value = fields[kept] { fields[kept] = value.detached() }
-        }
+        if let id = fields["id"] { fields["id"] = id.detached() }
+        if let value = fields["extras"] { fields["extras"] = extras.copy(of: value) }
         return table.add(json: .object(fields))
     }
 

@@ -20,6 +20,11 @@ final class SectionEntries {
     let count: Int
     /// An object section's keys, in the order written (distinct); nil for an array.
     let keys: [String]?
+    /// How many bytes the entries are written in, when given out from their text (else 0).
+    var textBytes: Int {
+        guard case .text(_, let spans, _) = source else { return 0 }
+        return spans.reduce(0) { $0 + $1.count }
+    }
 
     init(text: [UInt8], spans: [Range<Int>], section: String) {
         source = .text(text, spans: spans, section: section)

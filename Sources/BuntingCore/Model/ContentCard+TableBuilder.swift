@@ -14,6 +14,16 @@ extension ContentCard {
 
         public init() {}
 
+        /// A builder with room for `cards` rows and `textBytes` of text from
+        /// the start: grown by doubling, the rows' array held up to twice
+        /// their size while the listed copy is made (at 18,000 cards, 3.1 MB
+        /// for 1.7 MB of rows), and the text was copied from each size to
+        /// the next, the last time from 4 MiB to 8 MiB.
+        public init(reservingCapacity cards: Int, textBytes: Int = 0) {
+            rows.reserveCapacity(cards)
+            text.reserveCapacity(textBytes)
+        }
+
         /// The id of card `number`.
         public func id(of number: Int) -> String { rows[number].id }
 
@@ -89,11 +99,18 @@ extension ContentCard {
             var listed: [Table.Row] = []
             listed.reserveCapacity(kept.count)
             var place = Array(repeating: 0, count: kept.count)
+            // Extras written alike share one copy (see `SharedCopies`).
+            var extras = SharedCopies()
             for (position, keptIndex) in order.enumerated() {
                 var row = rows[kept[keptIndex]]
                 // Copied now, one after another, so that what the table
-                // keeps is together rather than among what was freed.
-                if !row.extras.isEmpty { row.extras = JSON.object(row.extras).detached().objectValue ?? [:] }
+                // keeps is together rather than among what was freed; the
+                // builder's copy is let go as each is made, so that the
+                // extras are never held twice.
+                if !row.extras.isEmpty {
+                    rows[kept[keptIndex]].extras = [:]
+                    row.extras = extras.copy(of: .object(row.extras)).objectValue ?? [:]
+                }
                 listed.append(row)
                 place[keptIndex] = position
             }
@@ -104,5 +121,6 @@ extension ContentCard {
             let table = Table(rows: listed, text: text, listed: distinct)
             return place.map { ContentCard(table: table, index: $0, viewed: false, clicked: false) }
         }
+
     }
 }
