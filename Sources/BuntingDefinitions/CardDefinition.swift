@@ -3,7 +3,7 @@ import BuntingJSON
 
 /// One entry of the document's `contentCards`.
 struct CardDefinition: Sendable {
-    let card: ContentCard
+    var card: ContentCard
     let targeting: Targeting
     /// The card's templates, when it has any: its text is then written per
     /// user; without, every user shares `card`.

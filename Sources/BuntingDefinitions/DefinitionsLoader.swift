@@ -438,12 +438,11 @@ struct DefinitionsLoader {
         let count = entries?.count ?? 0
         var table = ContentCard.TableBuilder(reservingCapacity: count, textBytes: entries?.textBytes ?? 0)
         var kept: [Int] = []
-        var targetings: [Targeting] = []
-        var personalised: [PersonalisedCard?] = []
+        // Made as the cards are compiled, each with its card once the table is listed.
+        var definitions: [CardDefinition] = []
         var extras = SharedCopies()
         kept.reserveCapacity(count)
-        targetings.reserveCapacity(count)
-        personalised.reserveCapacity(count)
+        definitions.reserveCapacity(count)
         try Self.forEachCheckedBatch("contentCards", section, violations: &violations, schema: schema) { batch in
             var made: [(entry: JSON, index: Int, card: Int, personalised: PersonalisedCard?, leftOut: Bool)] = []
             for (index, entry) in batch {
@@ -470,15 +469,24 @@ struct DefinitionsLoader {
                     !card.leftOut
                 else { continue }
                 kept.append(card.card)
-                targetings.append(targeting)
-                personalised.append(card.personalised)
+                definitions.append(
+                    CardDefinition(card: Self.cardNotListedYet, targeting: targeting, personalised: card.personalised))
             }
         }
-        let shared = table.cards(keeping: kept)
-        return shared.indices.map {
-            CardDefinition(card: shared[$0], targeting: targetings[$0], personalised: personalised[$0])
-        }
+        // What only the batches needed is let go before the table is listed,
+        // the last peak of loading.
+        seen = []
+        let shared = (consume table).cards(keeping: kept)
+        for index in definitions.indices { definitions[index].card = shared[index] }
+        return definitions
     }
+
+    /// What a card definition holds until the table is listed (the
+    /// definitions are made as their cards are compiled, rather than in an
+    /// array beside the targetings and cards at the last peak of loading).
+    private static let cardNotListedYet = ContentCard(
+        id: "", type: .classic, extras: [:], created: 0, updated: nil, expiresAt: nil, pinned: false,
+        dismissible: false)
 
     /// The card an entry defines. Of its fields a card keeps the id and the
     /// extras as values (the rest only as its text), so only those are copied

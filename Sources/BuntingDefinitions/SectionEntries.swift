@@ -71,6 +71,8 @@ final class SectionEntries {
             guard case .success(let entries) = parsed else {
                 throw DocumentSections.wholeTextError(bytes, section: section)
             }
+            // The last batch given out: the spans are not needed again.
+            if range.upperBound == count { source = .parsed([]) }
             return entries
         case .parsed(var entries):
             let batch = Array(entries[range])

@@ -112,4 +112,38 @@ import Testing
         #expect(ContentCard.inListedOrder(cards).map(\.id) == ["pinned", "a", "b"])
         #expect(ContentCard.inListedOrder(cards + alone).map(\.id) == ["pinned", "pinned", "a", "a", "b", "b"])
     }
+
+    /// The kept rows are put in listed order in place (`gather`): whatever
+    /// the order and subset kept, each card is the card made alone, and the
+    /// table lists as the cards' fields say.
+    @Test func cardsKeptInAnyOrderAreListedInPlace() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for round in 0..<20 {
+            let count = 1 + next(200)
+            let definitions: [JSON] = (0..<count).map { index in
+                [
+                    "id": .string("c\(round)-\(next(count))-\(index)"), "type": "classic",
+                    "created": .integer(Int64(next(20))), "pinned": .bool(next(5) == 0),
+                    "extras": ["rank": .string(String(next(3)))],
+                ]
+            }
+            var table = ContentCard.TableBuilder(reservingCapacity: count / 2)
+            var numbers: [Int] = []
+            for definition in definitions {
+                let number = table.add(json: definition)
+                numbers.append(try #require(number))
+            }
+            var kept = numbers.filter { _ in next(4) != 0 }
+            for index in kept.indices.reversed() { kept.swapAt(index, next(index + 1)) }
+            let cards = (consume table).cards(keeping: kept)
+            let alone = try kept.map { try #require(ContentCard(json: definitions[$0])) }
+            #expect(cards == alone)
+            #expect(cards.map(\.encoded.bytes) == alone.map(\.encoded.bytes))
+            #expect(ContentCard.inListedOrder(cards).map(\.id) == ContentCard.inListedOrder(alone).map(\.id))
+        }
+    }
 }

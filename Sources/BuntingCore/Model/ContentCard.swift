@@ -111,7 +111,7 @@ public struct ContentCard: Equatable, Sendable, JSONText {
     public static func sharingOneTable(_ cards: [ContentCard]) -> [ContentCard] {
         var table = TableBuilder()
         let numbers = cards.map { table.add($0) }
-        return zip(table.cards(keeping: numbers), cards).map { shared, card in
+        return zip((consume table).cards(keeping: numbers), cards).map { shared, card in
             var shared = shared
             shared.viewed = card.viewed
             shared.clicked = card.clicked
