@@ -24,6 +24,9 @@ struct JSONReader {
     private let maxDepth: Int
     /// A scratch buffer for strings with escapes.
     private var scratch: [UInt8] = []
+    /// The keys, as written (quotes left out), of the objects being checked
+    /// by `checkObjectAsWritten`, innermost last.
+    private var writtenKeys: [Range<Int>] = []
 
     /// jansson refuses nesting deeper than this whatever the caller allows.
     static let janssonMaxDepth = 2048
@@ -399,9 +402,7 @@ struct JSONReader {
         skipWhitespace()
         guard position < bytes.count else { return false }
         switch byte(at: position) {
-        case UInt8(ascii: "{"):
-            var none: [String: [JSONMemberSpans.Member]] = [:]
-            return checkObject(depth: depth, recording: false, inside: [], nested: &none) != nil
+        case UInt8(ascii: "{"): return checkObjectAsWritten(depth: depth)
         case UInt8(ascii: "["): return checkArray(depth: depth)
         case UInt8(ascii: "\""): return skipString()
         case UInt8(ascii: "t"): return literal("true", .bool(true)) != nil
@@ -474,6 +475,103 @@ struct JSONReader {
                 return nil
             }
         }
+    }
+
+    /// An object checked as `checkObject` checks it, its keys compared as
+    /// written while none holds an escape and they are few: the same text
+    /// is then the same key, and no string is made (at a start on a 100-flag
+    /// document, making a string of every key was a third of the pass over
+    /// the text). An object with an escaped key or more keys is checked
+    /// again from its start by `checkObject`.
+    private mutating func checkObjectAsWritten(depth: Int) -> Bool {
+        guard depth < maxDepth else { return false }
+        let objectStart = position
+        let base = writtenKeys.count
+        defer { writtenKeys.removeSubrange(base...) }
+        position += 1
+        skipWhitespace()
+        if position < bytes.count && byte(at: position) == UInt8(ascii: "}") {
+            position += 1
+            return true
+        }
+        while true {
+            skipWhitespace()
+            guard position < bytes.count, byte(at: position) == UInt8(ascii: "\"") else { return false }
+            switch plainKey() {
+            case .invalid:
+                return false
+            case .escaped:
+                return checkObjectAgain(from: objectStart, depth: depth, writtenKeysFrom: base)
+            case .plain(let key):
+                guard writtenKeys.count - base < JSONObject.indexThreshold else {
+                    return checkObjectAgain(from: objectStart, depth: depth, writtenKeysFrom: base)
+                }
+                guard !writtenKeys[base...].contains(where: { sameText($0, key) }) else { return false }
+                writtenKeys.append(key)
+            }
+            skipWhitespace()
+            guard position < bytes.count, byte(at: position) == UInt8(ascii: ":") else { return false }
+            position += 1
+            guard check(depth: depth + 1) else { return false }
+            skipWhitespace()
+            guard position < bytes.count else { return false }
+            switch byte(at: position) {
+            case UInt8(ascii: ","):
+                position += 1
+            case UInt8(ascii: "}"):
+                position += 1
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
+    /// The object at `start` checked by `checkObject` (its keys decoded).
+    private mutating func checkObjectAgain(from start: Int, depth: Int, writtenKeysFrom base: Int) -> Bool {
+        writtenKeys.removeSubrange(base...)
+        position = start
+        var none: [String: [JSONMemberSpans.Member]] = [:]
+        return checkObject(depth: depth, recording: false, inside: [], nested: &none) != nil
+    }
+
+    private enum PlainKey {
+        /// Where the key is written, quotes left out.
+        case plain(Range<Int>)
+        /// It holds an escape: to be decoded.
+        case escaped
+        /// Not a string `string(isKey:)` reads.
+        case invalid
+    }
+
+    /// Steps over a key without an escape, checked as `string(isKey:)`
+    /// checks it; at an escape, stays where it is.
+    private mutating func plainKey() -> PlainKey {
+        let start = position + 1
+        var at = start
+        while at < bytes.count {
+            let byte = byte(at: at)
+            if byte == UInt8(ascii: "\"") {
+                position = at + 1
+                return .plain(start..<at)
+            }
+            if byte == UInt8(ascii: "\\") { return .escaped }
+            if byte < 0x20 { return .invalid }
+            if byte < 0x80 {
+                at += 1
+            } else {
+                guard let length = utf8Length(at: at) else { return .invalid }
+                at += length
+            }
+        }
+        return .invalid
+    }
+
+    /// Whether two ranges of the text hold the same bytes.
+    private func sameText(_ lhs: Range<Int>, _ rhs: Range<Int>) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return lhs.count == 0
+            || memcmp(bytes.baseAddress! + lhs.lowerBound, bytes.baseAddress! + rhs.lowerBound, lhs.count) == 0
     }
 
     private mutating func checkArray(depth: Int) -> Bool {

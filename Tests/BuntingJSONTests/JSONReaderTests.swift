@@ -195,11 +195,18 @@ import Testing
     }
 
     @Test func outlinesWhatTheReaderReadsAsAnObjectAndNothingElse() throws {
-        var inputs = [
-            #"{"flags":{"a":{"x":[1,2,{"y":"z"}]},"b\u00e9":true,"c":"\"q\""},"banners":[1,2],"n":-0.5e3,"a":{"k":null}}"#,
-            " { \"a\" : { } , \"flags\" : [ ] } ", "{}", "[]", "{\"a\":1,\"a\":2}", "{\"flags\":{\"k\":1,\"k\":2}}",
-            "{\"a\":{\"b\":1}} x", "{\"a\":1e400}", "{\"a\":12345678901234567890}", "{\"a\":\"\\ud800\"}",
-        ].map { Array($0.utf8) }
+        var inputs =
+            [
+                #"{"flags":{"a":{"x":[1,2,{"y":"z"}]},"b\u00e9":true,"c":"\"q\""},"banners":[1,2],"n":-0.5e3,"a":{"k":null}}"#,
+                " { \"a\" : { } , \"flags\" : [ ] } ", "{}", "[]", "{\"a\":1,\"a\":2}", "{\"flags\":{\"k\":1,\"k\":2}}",
+                "{\"a\":{\"b\":1}} x", "{\"a\":1e400}", "{\"a\":12345678901234567890}", "{\"a\":\"\\ud800\"}",
+                // Keys of inner objects, compared as written until an escape or the thirteenth key.
+                #"{"z":{"k":1,"k":2}}"#, #"{"z":{"k":1,"\u006b":2}}"#, #"{"z":{"\u006b":1,"k":2}}"#,
+                #"{"z":{"k\u0000":1}}"#, "{\"z\":{\"k\u{01}\":1}}", #"{"z":[{"a":{"a":1},"b":{"a":2}}]}"#,
+                "{\"z\":{" + (0..<14).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}}",
+                "{\"z\":{" + (0..<14).map { "\"k\($0 % 13)\":\($0)" }.joined(separator: ",") + "}}",
+                "{\"z\":{" + (0..<14).map { "\"k\($0)\":{\"k\":\($0),\"k\($0)\":1}" }.joined(separator: ",") + "}}",
+            ].map { Array($0.utf8) } + [[0x7B, 0x22, 0x7A, 0x22, 0x3A, 0x7B, 0x22, 0xC3, 0x22, 0x3A, 0x31, 0x7D, 0x7D]]
         for directory in ["fuzz/corpus/json", "fuzz/corpus/definitions", "fuzz/corpus/dispatch", "fuzz/corpus/schema"] {
             let url = Self.root.appendingPathComponent(directory)
             for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] {
