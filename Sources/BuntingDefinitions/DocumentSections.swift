@@ -81,12 +81,8 @@ struct DocumentSections {
     /// is an array written in the text (`SectionEntries`), else parsed now;
     /// nil when the document has none. Not held here afterwards.
     mutating func takeEntries(_ name: String) throws(JSONParseError) -> LargeSection? {
-        if parsed[name] == nil, let range = unparsed[name] {
-            let spans = bytes.withUnsafeBytes { JSONElementSpans.elements(of: $0, in: range) }
-            if let spans {
-                unparsed.removeValue(forKey: name)
-                return .entries(SectionEntries(text: bytes, spans: spans, section: name))
-            }
+        if let spans = takeApart(name, { JSONElementSpans.elements(of: $0, in: $1) }) {
+            return .entries(SectionEntries(text: bytes, spans: spans, section: name))
         }
         switch try take(name) {
         case nil: return nil
@@ -101,12 +97,8 @@ struct DocumentSections {
     /// batches all the same when it is an object); nil when the document
     /// has none. Not held here afterwards.
     mutating func takeMembers(_ name: String) throws(JSONParseError) -> LargeSection? {
-        if parsed[name] == nil, let range = unparsed[name] {
-            let members = bytes.withUnsafeBytes { Self.distinctMembers(of: $0, in: range) }
-            if let members {
-                unparsed.removeValue(forKey: name)
-                return .entries(SectionEntries(text: bytes, members: members, section: name))
-            }
+        if let members = takeApart(name, Self.distinctMembers) {
+            return .entries(SectionEntries(text: bytes, members: members, section: name))
         }
         switch try take(name) {
         case nil: return nil
@@ -115,9 +107,22 @@ struct DocumentSections {
         }
     }
 
+    /// Where the pieces of the large section `name` are written, as `find`
+    /// finds them in its text (nil when it finds none, or the section was
+    /// read whole); the section is then taken.
+    private mutating func takeApart<Pieces>(
+        _ name: String, _ find: (UnsafeRawBufferPointer, Range<Int>) -> Pieces?
+    ) -> Pieces? {
+        guard parsed[name] == nil, let range = unparsed[name],
+            let pieces = bytes.withUnsafeBytes({ find($0, range) })
+        else { return nil }
+        unparsed.removeValue(forKey: name)
+        return pieces
+    }
+
     /// The members of the object written at `range`, when they can be
     /// parsed apart to what jansson reads from the whole: no key given
-    /// twice (jansson keeps one member of such a key), none holding
+    /// twice (jansson refuses a text with one), none holding
     /// `\u0000` (which jansson refuses in a key), and every key that is not
     /// plain printable ASCII read by jansson itself, which also checks its
     /// UTF-8. Nil otherwise: the section is then parsed whole.
