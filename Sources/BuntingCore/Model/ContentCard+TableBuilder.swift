@@ -90,12 +90,7 @@ extension ContentCard {
         /// a card added but not kept stays in the table's text, unused.
         public consuming func cards(keeping kept: [Int]) -> [ContentCard] {
             guard kept.count <= Int(UInt32.max) else { return [] }
-            func before(_ lhs: Table.Row, _ rhs: Table.Row) -> Bool {
-                if lhs.pinned != rhs.pinned { return lhs.pinned }
-                if lhs.created != rhs.created { return lhs.created > rhs.created }
-                return lhs.id < rhs.id
-            }
-            let order = kept.indices.sorted { before(rows[kept[$0]], rows[kept[$1]]) }
+            let order = kept.indices.sorted { Table.Row.listsBefore(rows[kept[$0]], rows[kept[$1]]) }
             // The kept rows are put in listed order in place, the rows not
             // kept moved to the end and dropped: a listed copy beside them was
             // 1.7 MB more at the peak of loading 18,000 cards. (A caller that
@@ -121,14 +116,14 @@ extension ContentCard {
             rows = []
             // Two cards that list as equals (the same id, pinning and date)
             // would compare by place; only a table without them is marked as listed.
-            let distinct = zip(listed, listed.dropFirst()).allSatisfy { before($0, $1) }
+            let distinct = zip(listed, listed.dropFirst()).allSatisfy { Table.Row.listsBefore($0, $1) }
             let table = Table(rows: listed, text: text, listed: distinct)
             return place.map { ContentCard(table: table, index: $0, viewed: false, clicked: false) }
         }
 
         /// Rearranges `rows` in place so that row `i` is the one that was at
         /// `source[i]` (`source` holds every index once), a cycle at a time.
-        static func gather(_ rows: inout [Table.Row], from source: [Int]) {
+        private static func gather(_ rows: inout [Table.Row], from source: [Int]) {
             var done = [Bool](repeating: false, count: rows.count)
             for start in rows.indices where !done[start] {
                 let first = rows[start]
@@ -145,6 +140,5 @@ extension ContentCard {
                 }
             }
         }
-
     }
 }

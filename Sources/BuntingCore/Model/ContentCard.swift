@@ -36,6 +36,13 @@ public struct ContentCard: Equatable, Sendable, JSONText {
             /// Set again when the row is copied into another table.
             var start: Int
             var end: Int
+
+            /// Whether a card of this row lists before one of `other` (see `listedBefore`).
+            static func listsBefore(_ lhs: Row, _ rhs: Row) -> Bool {
+                if lhs.pinned != rhs.pinned { return lhs.pinned }
+                if lhs.created != rhs.created { return lhs.created > rhs.created }
+                return lhs.id < rhs.id
+            }
         }
 
         let rows: [Row]
@@ -192,9 +199,7 @@ public struct ContentCard: Equatable, Sendable, JSONText {
     /// Pinned first, then newest `created` first, then by id.
     public static func listedBefore(_ lhs: ContentCard, _ rhs: ContentCard) -> Bool {
         if lhs.table === rhs.table && lhs.table.listed { return lhs.index < rhs.index }
-        if lhs.pinned != rhs.pinned { return lhs.pinned }
-        if lhs.created != rhs.created { return lhs.created > rhs.created }
-        return lhs.id < rhs.id
+        return Table.Row.listsBefore(lhs.table.rows[Int(lhs.index)], rhs.table.rows[Int(rhs.index)])
     }
 
     public var json: JSON {
