@@ -46,4 +46,34 @@ import Testing
         #expect(parsed == harness.store.loadUser("alice").caches[.contentCards])
         #expect(parsed["cards"]?.arrayValue?.isEmpty == false)
     }
+
+    /// A refresh's caches are stored once its DATA_UPDATED events are sent
+    /// (the client reads them while the loop writes), each channel's once,
+    /// under the user it was evaluated for, before anything else is done.
+    @Test func aRefreshStoresItsCachesOnceItsEventsAreSent() throws {
+        let harness = EngineHarness(testDocument)
+        for channel in Channel.allCases { _ = try harness.engine.subscribe(channel, kind: .events) }
+        _ = harness.take()
+        let store = harness.recordingStore
+        let savedBefore = store.savedTexts.count
+        let sentBefore = store.notificationsSent()
+        try harness.engine.changeUser("alice", attributes: nil)
+        let sent = harness.takeWithoutRunning()
+        #expect(sent.count { $0.contains("DATA_UPDATED") } == 3, "\(sent)")
+        let saves = store.savedTexts[savedBefore...]
+        #expect(saves.map(\.user) == ["alice", "alice", "alice"])
+        #expect(Set(saves.map(\.channel)) == Set(Channel.allCases))
+        // Every save came after every notification the change sent.
+        #expect(
+            store.notificationsBeforeSave[savedBefore...].allSatisfy { $0 == sentBefore + sent.count },
+            "\(store.notificationsBeforeSave[savedBefore...]) \(sentBefore) \(sent)")
+        for channel in Channel.allCases {
+            #expect(harness.store.loadUser("alice").caches[channel]?["lastSyncAt"] != nil, "\(channel)")
+        }
+        // Switching users stores nothing of the new user's before its own refresh.
+        try harness.engine.changeUser("bob", attributes: nil)
+        _ = harness.takeWithoutRunning()
+        #expect(store.savedTexts[(savedBefore + 3)...].allSatisfy { $0.user == "bob" })
+        #expect(store.texts("alice", .featureFlags).count == 1)
+    }
 }

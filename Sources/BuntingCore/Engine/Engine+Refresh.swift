@@ -55,6 +55,14 @@ extension Engine {
         }
     }
 
+    /// Refreshes every subscribed channel as a session start does; their
+    /// caches are stored once every channel's DATA_UPDATED is sent.
+    func refreshSubscribedChannels() {
+        caches.storingAfter {
+            for channel in subscriptions.subscribedChannels { refreshFromDefinitions(channel) }
+        }
+    }
+
     /// Hands a refresh that needs the source read to the fetcher.
     func requestRefresh(_ channel: Channel, reason: DataUpdatedReason, placementIds: [String]?) {
         guard user.isSDKEnabled else {
@@ -74,17 +82,20 @@ extension Engine {
             // Large snapshots leave megabytes of freed text behind.
             if items > Self.largeRefreshItems { releaseMemorySoon() }
         }
-        for request in requests {
-            guard isEnabled(request.channel), let definitions else {
-                sendError(
-                    request.channel, .featureDisabled, .doNotRetry,
-                    message: "the \(request.channel.rawValue) channel is disabled")
-                continue
+        // The caches are stored once every request's event is sent.
+        caches.storingAfter {
+            for request in requests {
+                guard isEnabled(request.channel), let definitions else {
+                    sendError(
+                        request.channel, .featureDisabled, .doNotRetry,
+                        message: "the \(request.channel.rawValue) channel is disabled")
+                    continue
+                }
+                evaluate(request.channel, with: definitions, placementIds: request.placementIds)
+                sendCacheChange(request.channel, reason: request.reason)
+                let cached = caches.cache(request.channel)
+                items += cached.flags.count + cached.banners.count + cached.cards.count
             }
-            evaluate(request.channel, with: definitions, placementIds: request.placementIds)
-            sendCacheChange(request.channel, reason: request.reason)
-            let cached = caches.cache(request.channel)
-            items += cached.flags.count + cached.banners.count + cached.cards.count
         }
     }
 

@@ -112,7 +112,7 @@ extension Engine {
             guard !user.isSDKEnabled else { return }
             user.setSDKEnabled(true)
             stream.resume()
-            for channel in subscriptions.subscribedChannels { refreshFromDefinitions(channel) }
+            refreshSubscribedChannels()
         }
     }
 
@@ -124,7 +124,7 @@ extension Engine {
         user.beginSession(id: random.identifier())
         refreshLimiter.refillForSession(now: loop.clock.monotonicTime())
         guard refreshing else { return }
-        for channel in subscriptions.subscribedChannels { refreshFromDefinitions(channel) }
+        refreshSubscribedChannels()
     }
 
     /// The most a user's attributes may take, encoded (see `UserSession`).

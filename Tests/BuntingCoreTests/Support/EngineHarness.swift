@@ -39,6 +39,7 @@ final class EngineHarness {
             compile: StaticDefinitions.compile, stream: stream, sink: withSink ? sink : nil, store: recordingStore,
             random: SplitMix64(seed: 7)
         ) { event in recorder.record(event) }
+        recordingStore.notificationsSent = { recorder.recordedCount }
         engine.start()
         if settleAtStart { loop.runPending() }
     }
@@ -158,8 +159,13 @@ final class EngineHarness {
 /// Events in the order they were sent.
 final class NotificationRecorder: @unchecked Sendable {
     private var events: [EngineEvent] = []
+    /// Every notification recorded so far, taken or not.
+    private(set) var recordedCount = 0
 
-    func record(_ event: EngineEvent) { events.append(event) }
+    func record(_ event: EngineEvent) {
+        events.append(event)
+        recordedCount += 1
+    }
 
     func take() -> [EngineEvent] {
         defer { events.removeAll() }

@@ -7,6 +7,10 @@ final class TextRecordingStore: Store {
     let memory: MemoryStore
     /// Every `saveChannelCache`, in order.
     private(set) var savedTexts: [(user: String, channel: Channel, text: [UInt8])] = []
+    /// How many notifications the engine had sent when each cache was saved (as `savedTexts`).
+    private(set) var notificationsBeforeSave: [Int] = []
+    /// Counts the notifications the engine has sent (set by the harness).
+    var notificationsSent: () -> Int = { 0 }
 
     init(_ memory: MemoryStore) { self.memory = memory }
 
@@ -17,6 +21,7 @@ final class TextRecordingStore: Store {
 
     func saveChannelCache(user: String, channel: Channel, encoded cache: EncodedJSON) throws(StoreError) {
         savedTexts.append((user, channel, cache.bytes))
+        notificationsBeforeSave.append(notificationsSent())
         try memory.saveChannelCache(user: user, channel: channel, encoded: cache)
     }
 

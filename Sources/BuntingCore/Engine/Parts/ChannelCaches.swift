@@ -13,6 +13,10 @@ final class ChannelCaches {
     private var itemStates: [Channel: [ExactString: ItemState]] = [:]
     /// The caches of users switched away from, for switching back.
     private var recent = RecentUserCaches()
+    /// The channels whose cache `set` changed and `storeReplaced` has not stored yet, and their user.
+    private var unstored: (user: String, channels: Set<Channel>)?
+    /// How many `storingAfter` bodies are running.
+    private var batches = 0
 
     init(store: any Store, user stored: StoredUser) {
         self.store = store
@@ -24,13 +28,40 @@ final class ChannelCaches {
         caches[channel] ?? ChannelCache()
     }
 
-    /// Replaces `channel`'s cache of user `userKey` and stores it.
+    /// Replaces `channel`'s cache of user `userKey` and stores it; within
+    /// `storingAfter`, once its body is done.
     func set(_ channel: Channel, _ cache: ChannelCache?, user userKey: String) {
+        if let pending = unstored, pending.user != userKey { storeReplaced() }
         caches[channel] = cache
-        do {
-            try store.saveChannelCache(user: userKey, channel: channel, encoded: self.cache(channel).encoded)
-        } catch {
-            log.error("cannot save the \(channel.rawValue) cache: \(error.message)")
+        unstored = (userKey, (unstored?.channels ?? []).union([channel]))
+        if batches == 0 { storeReplaced() }
+    }
+
+    /// Runs `body` (refreshes and the events they send), storing the caches
+    /// it sets once it is done. At 100,000 flags a flags cache is a 25 MB
+    /// write, about a tenth of a user change, which the client then no longer
+    /// waits for: it reads the events while the loop writes. A cache is what
+    /// a later start or a returning user begins with, not an event: one lost
+    /// to `kill -9` between the two is written again by the next refresh.
+    func storingAfter<Result>(_ body: () -> Result) -> Result {
+        batches += 1
+        defer {
+            batches -= 1
+            if batches == 0 { storeReplaced() }
+        }
+        return body()
+    }
+
+    /// Stores the caches set since the last call, under their user's key.
+    func storeReplaced() {
+        guard let (userKey, channels) = unstored else { return }
+        unstored = nil
+        for channel in Channel.allCases where channels.contains(channel) {
+            do {
+                try store.saveChannelCache(user: userKey, channel: channel, encoded: cache(channel).encoded)
+            } catch {
+                log.error("cannot save the \(channel.rawValue) cache: \(error.message)")
+            }
         }
     }
 
@@ -47,6 +78,7 @@ final class ChannelCaches {
     /// Keeps the current caches as `previousUser`'s and makes `stored` (or
     /// the caches kept of the new user) the current ones.
     func switchUser(from previousUser: String, to newUser: String, stored: StoredUser) {
+        storeReplaced()
         // Taken before the old user's are kept, which may push out the oldest.
         let kept = recent.take(newUser, cardStates: stored.itemStates[.contentCards] ?? [:])
         recent.keep(caches, cardStates: itemStates[.contentCards] ?? [:], of: previousUser)
@@ -56,6 +88,7 @@ final class ChannelCaches {
 
     /// After a wipe, or when the store may hold less than what is kept.
     func forgetAll() {
+        unstored = nil
         caches = [:]
         itemStates = [:]
         recent.forgetAll()
