@@ -291,6 +291,11 @@ public final class Definitions: CompiledDefinitions {
         guard resolution.reason != .error, resolution.reason != .disabled else { return nil }
         let tracking = resolution.metadata["trackingString"]?.stringValue
         let metadata = resolution.metadata
+        if let text = resolution.objectText,
+            let made = featureFlag(resolution.flagKey, variantText: text, tracking: tracking, metadata: metadata)
+        {
+            return made
+        }
         switch resolution.value {
         case .bool(let enabled):
             return FeatureFlag(id: resolution.flagKey, enabled: enabled, trackingString: tracking, metadata: metadata)
@@ -303,6 +308,38 @@ public final class Definitions: CompiledDefinitions {
             return nil
         }
     }
+
+    /// The flag a variant's object value makes, read from the text it is
+    /// kept as, its members found and not parsed, as the tree is read above:
+    /// `enabled` a Boolean or no flag, `properties` an object (its text
+    /// spliced in as the variant writes it) or none, `trackingString` a
+    /// string or the metadata's. `.some(nil)`: no flag; nil: the text did
+    /// not read as an object (it always does), for the tree to decide.
+    private static func featureFlag(
+        _ id: String, variantText text: EncodedJSON, tracking: String?, metadata: JSONObject
+    ) -> FeatureFlag?? {
+        text.bytes.withUnsafeBytes { bytes -> FeatureFlag?? in
+            guard let members = JSONMemberSpans.members(of: bytes, in: 0..<bytes.count) else { return nil }
+            // The first member of each name, as a tree's lookup finds it.
+            func value(_ key: String) -> Range<Int>? { members.first { $0.key == key }?.value }
+            let enabled: Bool
+            switch value("enabled").map({ bytes[$0.lowerBound] }) {
+            case UInt8(ascii: "t"): enabled = true
+            case UInt8(ascii: "f"): enabled = false
+            default: return .some(nil)
+            }
+            var trackingString = tracking
+            if let written = value("trackingString"), bytes[written.lowerBound] == UInt8(ascii: "\"") {
+                trackingString = JSONTokenScanner.decodedString(bytes, written)
+            }
+            let properties = value("properties").flatMap { bytes[$0.lowerBound] == UInt8(ascii: "{") ? $0 : nil }
+            return FeatureFlag(
+                id: id, enabled: enabled, propertiesText: properties.map { text.bytes[$0] } ?? Self.emptyObjectText,
+                trackingString: trackingString, metadata: metadata)
+        }
+    }
+
+    private static let emptyObjectText: ArraySlice<UInt8> = [UInt8(ascii: "{"), UInt8(ascii: "}")]
 
     /// For each placement, the eligible banner of highest priority (the
     /// earlier entry on a tie), or its control banner for a user in the

@@ -67,6 +67,13 @@ public struct FlagResolution: Sendable, Hashable, CustomStringConvertible {
         return flag.variants.values[position]
     }
 
+    /// The variant's value as compact text where it is an object kept as
+    /// text (`VariantValues`), nil otherwise: `value` without reading it.
+    public var objectText: EncodedJSON? {
+        guard let flag, position >= 0 else { return nil }
+        return flag.variants.values.objectText(at: position)
+    }
+
     public var variant: String? {
         guard let flag, position >= 0 else { return nil }
         return flag.variants.names[position]

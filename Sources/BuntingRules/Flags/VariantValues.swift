@@ -74,6 +74,13 @@ struct VariantValues: Sendable {
         values[position].value
     }
 
+    /// The text of the value at `position` where it is an object kept as
+    /// text: what a flag is made from without reading the value into a tree.
+    func objectText(at position: Int) -> EncodedJSON? {
+        if case .text(let text, isArray: false) = values[position] { return text }
+        return nil
+    }
+
     func isNull(at position: Int) -> Bool {
         if case .tree(.null) = values[position] { return true }
         return false
