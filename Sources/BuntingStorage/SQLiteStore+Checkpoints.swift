@@ -13,9 +13,10 @@ import BuntingRuntime
 /// `Checkpoints.deferredBytes` or more in the log only arranges a checkpoint
 /// for when the store has had no commit for `Checkpoints.pause` seconds. A
 /// busy server that never pauses still checkpoints inside the commit that
-/// leaves `Checkpoints.immediateBytes` in the log, or four times what that
-/// commit added if more: the bound on the log, and a limit on how often a
-/// run of commits pays for a checkpoint. With a fixed bound alone, a store
+/// leaves `Checkpoints.immediateBytes` in the log, or four times the last
+/// commit of `Checkpoints.deferredBytes` or more it holds, if that is more:
+/// the bound on the log, and a limit on how often a run of commits pays for
+/// a checkpoint. With a fixed bound alone, a store
 /// whose every commit writes 14 MB (a user change at 100,000 items)
 /// checkpointed inside every third, where one of 3 MB (10,000 flags +
 /// 10,000 cards) does inside every eleventh. Scaled, a run of large commits
@@ -52,8 +53,14 @@ extension SQLiteStore {
     /// Called after each successful commit, which added `committed` bytes to the log.
     func checkpointIfDue(_ connection: StoreConnection, committed: Int) {
         let logged = connection.database.logBytes
+        // Scaled by the last large commit, not by the last commit: a small
+        // one after large ones (a user change's first writes, before its
+        // events, after the last change's caches) checkpointed at once, on
+        // the path of that change, every second change at 100,000 items.
+        if committed >= Checkpoints.deferredBytes { lastLargeCommit = committed }
         guard logged >= Checkpoints.deferredBytes else { return }
-        let bound = max(Checkpoints.immediateBytes, Checkpoints.commitsPerImmediate * committed)
+        let bound = max(
+            Checkpoints.immediateBytes, Checkpoints.commitsPerImmediate * max(committed, lastLargeCommit))
         guard let loop = checkpointLoop, logged < bound else {
             checkpointNow()
             return
@@ -88,6 +95,7 @@ extension SQLiteStore {
         guard memory == nil, let connection, transaction == nil else { return }
         do {
             try connection.database.checkpoint()
+            lastLargeCommit = 0
         } catch {
             log.error("storage: cannot checkpoint \(path): \(error.message)")
         }

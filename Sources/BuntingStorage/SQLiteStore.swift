@@ -49,6 +49,9 @@ public final class SQLiteStore: Store {
     var checkpointTimer: EventLoop.TimerToken?
     /// On `checkpointLoop`'s monotonic clock.
     var lastCommitTime = 0.0
+    /// What the last commit of `Checkpoints.deferredBytes` or more added to
+    /// the log since it was last checkpointed, in bytes (0: none).
+    var lastLargeCommit = 0
     /// The file the connection opened; each commit checks that `path` still names it.
     var openedFile: FileIdentity?
     /// How long users are kept (SQLiteStore+Retention.swift); nil: for ever.

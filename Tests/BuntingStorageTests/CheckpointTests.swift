@@ -122,6 +122,33 @@ private func openStore(_ directory: TemporaryDirectory, deferringCheckpointsOn l
         #expect(store.loadUser("alice").caches[.contentCards]?["lastSyncAt"] == 4)
     }
 
+    /// The bound is four of the largest commits in the log, not of the
+    /// last: a small commit after large ones (a user change's first writes)
+    /// does not checkpoint before four large ones wait.
+    @Test func aSmallCommitAfterLargeOnesLeavesThemInTheLog() throws {
+        let directory = try TemporaryDirectory()
+        let loop = EventLoop(clock: ManualClock())
+        let store = try openStore(directory, deferringCheckpointsOn: loop)
+        defer { store.close() }
+        var logged: [Int] = []
+        for mark in 1...3 {
+            try store.saveChannelCache(
+                user: "alice", channel: .contentCards, encoded: largeCache(megabytes: 12, mark: mark))
+            _ = store.commitPending()
+            try store.saveChannelCache(user: "alice", channel: .banners, cache: ["lastSyncAt": .integer(Int64(mark))])
+            _ = store.commitPending()
+            logged.append(logBytes(store))
+        }
+        #expect(logged[2] >= Checkpoints.immediateBytes)
+        #expect(logged.allSatisfy { $0 > 0 })
+        #expect(store.checkpointIsDeferred)
+        try store.saveChannelCache(user: "alice", channel: .contentCards, encoded: largeCache(megabytes: 12, mark: 4))
+        _ = store.commitPending()
+        #expect(logBytes(store) == 0)
+        #expect(store.loadUser("alice").caches[.contentCards]?["lastSyncAt"] == 4)
+        #expect(store.loadUser("alice").caches[.banners]?["lastSyncAt"] == 3)
+    }
+
     @Test func whatWaitsInTheLogIsThereAfterTheStoreIsOpenedAgain() throws {
         let directory = try TemporaryDirectory()
         let loop = EventLoop(clock: ManualClock())
