@@ -57,8 +57,14 @@ import Testing
         let store = harness.recordingStore
         let savedBefore = store.savedTexts.count
         let sentBefore = store.notificationsSent()
+        // When the engine hands its events over: (saves made, notifications sent) then.
+        var handedOver: [(saved: Int, sent: Int)] = []
+        harness.engine.handOverEvents = { handedOver.append((store.savedTexts.count, store.notificationsSent())) }
         try harness.engine.changeUser("alice", attributes: nil)
         let sent = harness.takeWithoutRunning()
+        // Once, after every event of the change and before any of its saves.
+        #expect(handedOver.map(\.saved) == [savedBefore])
+        #expect(handedOver.map(\.sent) == [sentBefore + sent.count])
         #expect(sent.count { $0.contains("DATA_UPDATED") } == 3, "\(sent)")
         let saves = store.savedTexts[savedBefore...]
         #expect(saves.map(\.user) == ["alice", "alice", "alice"])

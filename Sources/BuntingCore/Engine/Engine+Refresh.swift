@@ -58,7 +58,7 @@ extension Engine {
     /// Refreshes every subscribed channel as a session start does; their
     /// caches are stored once every channel's DATA_UPDATED is sent.
     func refreshSubscribedChannels() {
-        caches.storingAfter {
+        caches.storingAfter(handingOver: handOverEvents) {
             for channel in subscriptions.subscribedChannels { refreshFromDefinitions(channel) }
         }
     }
@@ -83,7 +83,7 @@ extension Engine {
             if items > Self.largeRefreshItems { releaseMemorySoon() }
         }
         // The caches are stored once every request's event is sent.
-        caches.storingAfter {
+        caches.storingAfter(handingOver: handOverEvents) {
             for request in requests {
                 guard isEnabled(request.channel), let definitions else {
                     sendError(

@@ -53,6 +53,10 @@ public final class Engine: @unchecked Sendable {
     var unrendered = UnrenderedItems()
     /// Gives freed memory back to the system; tests count the calls.
     public var releaseMemory: () -> Void = releaseFreedMemory
+    /// Hands the events sent so far to the client (a server writes its
+    /// output); called once a refresh's events are sent, before its caches
+    /// are stored, so that the client reads them while the caches are written.
+    public var handOverEvents: () -> Void = {}
 
     public init(
         configuration: Configuration, loop: EventLoop, worker: any Worker, source: any DefinitionsSource,

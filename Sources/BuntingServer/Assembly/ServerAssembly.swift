@@ -71,6 +71,8 @@ public final class ServerAssembly {
         }
         context.beforeOutput = commit
         context.loop.addTurnEndHook(commit)
+        // A refresh's events go out before its caches are written (and committed).
+        engine.handOverEvents = { [weak context] in context?.flushOutput?() }
         context.onShutdown { done in engine.shutDown(done) }
         self.engine = engine
         table = BuntingMethods.table(engine: engine, context: context, testing: parts.testing)

@@ -43,11 +43,15 @@ final class ChannelCaches {
     /// waits for: it reads the events while the loop writes. A cache is what
     /// a later start or a returning user begins with, not an event: one lost
     /// to `kill -9` between the two is written again by the next refresh.
-    func storingAfter<Result>(_ body: () -> Result) -> Result {
+    /// `handOver` runs first, when there is something to store.
+    func storingAfter<Result>(handingOver handOver: () -> Void, _ body: () -> Result) -> Result {
         batches += 1
         defer {
             batches -= 1
-            if batches == 0 { storeReplaced() }
+            if batches == 0, unstored != nil {
+                handOver()
+                storeReplaced()
+            }
         }
         return body()
     }
