@@ -65,6 +65,40 @@ import Testing
         #expect(loaded == [left.text])
     }
 
+    /// A refresh that finds the cards a returning user's `CACHE_LOAD` listed
+    /// sends that listing again, the same buffer, instead of listing them anew.
+    @Test func aRefreshThatFindsAReturningUsersCardsSendsTheListingItsCacheLoadSent() throws {
+        let harness = EngineHarness(testDocument)
+        _ = try harness.engine.subscribe(.contentCards, kind: .events)
+        try harness.engine.changeUser("alice", attributes: nil)
+        try harness.engine.changeUser("bob", attributes: nil)
+        _ = harness.takeRaw()
+        try harness.engine.changeUser("alice", attributes: nil)
+        var loaded: [UInt8] = []
+        var updated: [UInt8] = []
+        for event in harness.takeRaw() {
+            switch event {
+            case .cacheLoad(_, let snapshot): loaded = snapshot.encodedData.bytes
+            case .dataUpdated(_, let snapshot, _): updated = snapshot.encodedData.bytes
+            default: break
+            }
+        }
+        #expect(!loaded.isEmpty)
+        #expect(loaded == updated)
+        let shared = loaded.withUnsafeBufferPointer { load in
+            updated.withUnsafeBufferPointer { update in load.baseAddress == update.baseAddress }
+        }
+        #expect(shared)
+        // A card's state changed meanwhile: listed anew, with the change.
+        try harness.engine.logImpression(.contentCards, ids: ["c2"])
+        try harness.engine.refresh(.contentCards, placementIds: nil)
+        let refreshed = harness.takeRaw().compactMap { event -> [UInt8]? in
+            guard case .dataUpdated(_, let snapshot, _) = event else { return nil }
+            return snapshot.encodedData.bytes
+        }
+        #expect(refreshed.count == 1 && refreshed.first != loaded)
+    }
+
     @Test func aReturningUserWhoseCardExpiredMeanwhileIsListedWithoutIt() throws {
         let harness = EngineHarness(testDocument)
         _ = try harness.engine.subscribe(.contentCards, kind: .events)
