@@ -13,7 +13,7 @@ final class ChannelCaches {
     private var itemStates: [Channel: [ExactString: ItemState]] = [:]
     /// The caches of users switched away from, for switching back.
     private var recent = RecentUserCaches()
-    /// The channels whose cache `set` changed and `storeReplaced` has not stored yet, and their user.
+    /// The channels whose cache `set` changed and `storePending` has not stored yet, and whose they are.
     private var unstored: (user: String, channels: Set<Channel>)?
     /// How many `storingAfter` bodies are running.
     private var batches = 0
@@ -31,10 +31,10 @@ final class ChannelCaches {
     /// Replaces `channel`'s cache of user `userKey` and stores it; within
     /// `storingAfter`, once its body is done.
     func set(_ channel: Channel, _ cache: ChannelCache?, user userKey: String) {
-        if let pending = unstored, pending.user != userKey { storeReplaced() }
+        if let pending = unstored, pending.user != userKey { storePending() }
         caches[channel] = cache
         unstored = (userKey, (unstored?.channels ?? []).union([channel]))
-        if batches == 0 { storeReplaced() }
+        if batches == 0 { storePending() }
     }
 
     /// Runs `body` (refreshes and the events they send), storing the caches
@@ -50,14 +50,14 @@ final class ChannelCaches {
             batches -= 1
             if batches == 0, unstored != nil {
                 handOver()
-                storeReplaced()
+                storePending()
             }
         }
         return body()
     }
 
     /// Stores the caches set since the last call, under their user's key.
-    func storeReplaced() {
+    private func storePending() {
         guard let (userKey, channels) = unstored else { return }
         unstored = nil
         for channel in Channel.allCases where channels.contains(channel) {
@@ -82,7 +82,7 @@ final class ChannelCaches {
     /// Keeps the current caches as `previousUser`'s and makes `stored` (or
     /// the caches kept of the new user) the current ones.
     func switchUser(from previousUser: String, to newUser: String, stored: StoredUser) {
-        storeReplaced()
+        storePending()
         // Taken before the old user's are kept, which may push out the oldest.
         let kept = recent.take(newUser, cardStates: stored.itemStates[.contentCards] ?? [:])
         recent.keep(caches, cardStates: itemStates[.contentCards] ?? [:], of: previousUser)
