@@ -330,7 +330,7 @@ public final class Definitions: CompiledDefinitions {
             }
             var trackingString = tracking
             if let written = value("trackingString"), bytes[written.lowerBound] == UInt8(ascii: "\"") {
-                trackingString = JSONTokenScanner.decodedString(bytes, written)
+                trackingString = JSONTokenScanner.decodedString(bytes, written) ?? tracking
             }
             let properties = value("properties").flatMap { bytes[$0.lowerBound] == UInt8(ascii: "{") ? $0 : nil }
             return FeatureFlag(

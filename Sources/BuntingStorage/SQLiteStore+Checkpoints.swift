@@ -16,15 +16,14 @@ import BuntingRuntime
 /// leaves `Checkpoints.immediateBytes` in the log, or four times the last
 /// commit of `Checkpoints.deferredBytes` or more it holds, if that is more:
 /// the bound on the log, and a limit on how often a run of commits pays for
-/// a checkpoint. With a fixed bound alone, a store
-/// whose every commit writes 14 MB (a user change at 100,000 items)
-/// checkpointed inside every third, where one of 3 MB (10,000 flags +
-/// 10,000 cards) does inside every eleventh. Scaled, a run of large commits
-/// pays for one checkpoint in four, and the log (what a restart after a kill
-/// replays) stays within four of the largest commits. Without a loop
-/// to wait on, the store checkpoints as SQLite would have. Sizes are in
-/// bytes, not pages: a database made by this code has pages of 16 KB, an
-/// older one keeps its 4 KB.
+/// a checkpoint. With a fixed bound alone, a store whose every commit writes
+/// 14 MB (a user change at 100,000 items) checkpointed inside every third,
+/// where one of 3 MB (10,000 flags + 10,000 cards) does inside every
+/// eleventh. Scaled, a run of large commits pays for one checkpoint in four,
+/// and the log (what a restart after a kill replays) stays within four of
+/// the largest commits. Without a loop to wait on, the store checkpoints as
+/// SQLite would have. Sizes are in bytes, not pages: a database made by this
+/// code has pages of 16 KB, an older one keeps its 4 KB.
 ///
 /// Durability does not change: a commit is in the log file (written, not
 /// synced, see `SQLiteStore`) before the next output, checkpointed or not,
