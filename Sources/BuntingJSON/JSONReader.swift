@@ -80,13 +80,8 @@ struct JSONReader {
 
     private mutating func object(depth: Int) -> JSON? {
         guard depth < maxDepth else { return nil }
-        position += 1
         var object = JSONObject()
-        skipWhitespace()
-        if position < bytes.count && byte(at: position) == UInt8(ascii: "}") {
-            position += 1
-            return .object(object)
-        }
+        if openIsEmpty(closing: UInt8(ascii: "}")) { return .object(object) }
         while true {
             skipWhitespace()
             guard position < bytes.count, byte(at: position) == UInt8(ascii: "\""), let key = string(isKey: true),
@@ -104,13 +99,8 @@ struct JSONReader {
 
     private mutating func array(depth: Int) -> JSON? {
         guard depth < maxDepth else { return nil }
-        position += 1
         var array: [JSON] = []
-        skipWhitespace()
-        if position < bytes.count && byte(at: position) == UInt8(ascii: "]") {
-            position += 1
-            return .array(array)
-        }
+        if openIsEmpty(closing: UInt8(ascii: "]")) { return .array(array) }
         while true {
             guard let element = value(depth: depth + 1) else { return nil }
             array.append(element)
@@ -395,15 +385,10 @@ struct JSONReader {
         depth: Int, recording: Bool, inside: Set<String>, nested: inout [String: [JSONMemberSpans.Member]]
     ) -> [JSONMemberSpans.Member]? {
         guard depth < maxDepth else { return nil }
-        position += 1
         var members: [JSONMemberSpans.Member] = []
         var keys: [String] = []
         var keySet: Set<ExactString>?
-        skipWhitespace()
-        if position < bytes.count && byte(at: position) == UInt8(ascii: "}") {
-            position += 1
-            return members
-        }
+        if openIsEmpty(closing: UInt8(ascii: "}")) { return members }
         while true {
             skipWhitespace()
             let keyStart = position
@@ -452,12 +437,7 @@ struct JSONReader {
         let objectStart = position
         let base = writtenKeys.count
         defer { writtenKeys.removeSubrange(base...) }
-        position += 1
-        skipWhitespace()
-        if position < bytes.count && byte(at: position) == UInt8(ascii: "}") {
-            position += 1
-            return true
-        }
+        if openIsEmpty(closing: UInt8(ascii: "}")) { return true }
         while true {
             skipWhitespace()
             guard position < bytes.count, byte(at: position) == UInt8(ascii: "\"") else { return false }
@@ -503,17 +483,24 @@ struct JSONReader {
 
     private mutating func checkArray(depth: Int) -> Bool {
         guard depth < maxDepth else { return false }
-        position += 1
-        skipWhitespace()
-        if position < bytes.count && byte(at: position) == UInt8(ascii: "]") {
-            position += 1
-            return true
-        }
+        if openIsEmpty(closing: UInt8(ascii: "]")) { return true }
         while true {
             guard check(depth: depth + 1) else { return false }
             guard let more = nextMember(closing: UInt8(ascii: "]")) else { return false }
             if !more { return true }
         }
+    }
+
+    /// Steps over an object's or array's opening bracket and the white
+    /// space after it; true when `closing` follows at once (stepped over
+    /// too): the object or array is empty. Inlined, as `nextMember` is.
+    @inline(__always)
+    private mutating func openIsEmpty(closing: UInt8) -> Bool {
+        position += 1
+        skipWhitespace()
+        guard position < bytes.count && byte(at: position) == closing else { return false }
+        position += 1
+        return true
     }
 
     /// After a member or an element: steps over a comma (true: another
