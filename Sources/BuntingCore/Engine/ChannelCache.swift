@@ -17,7 +17,12 @@ struct ChannelCache: Equatable {
     /// By placement id, keyed by its bytes.
     var banners: [ExactString: Banner] = [:]
     var cards: [ContentCard] = [] {
-        didSet { if !Self.sameCards(cards, oldValue) { listedCards = nil } }
+        // A refresh that finds the cards a returning user's `CACHE_LOAD`
+        // listed keeps that listing for its `DATA_UPDATED`, so a returning
+        // user's change lists its cards once, as a new user's does. Cards
+        // compare by their rows, and by their texts only where those differ
+        // (a control card is made per refresh, in a table of its own).
+        didSet { if cards != oldValue { listedCards = nil } }
     }
     /// The cards' snapshot data (no `extras` filter) as last written, while
     /// the cards and the user's card states stay as they were: written again
@@ -25,17 +30,6 @@ struct ChannelCache: Equatable {
     /// written, and in caches read back from the store or kept aside after
     /// memory is given back (`withoutText`).
     var listedCards: ListedCardsText?
-
-    /// Whether two lists hold the same cards in the same order: told by
-    /// their rows (the same table and row, the same states), which reads no
-    /// card's text, else by their texts (a control card is made for each
-    /// refresh, in a table of its own). A refresh that finds the cards a
-    /// returning user's `CACHE_LOAD` listed keeps that listing for its
-    /// `DATA_UPDATED`, so a returning user's change lists its cards once,
-    /// as a new user's does.
-    static func sameCards(_ cards: [ContentCard], _ others: [ContentCard]) -> Bool {
-        cards.count == others.count && zip(cards, others).allSatisfy { $0.isSameRow(as: $1) || $0 == $1 }
-    }
 
     mutating func setFlags(_ flags: [FeatureFlag]) {
         self.flags = flags

@@ -230,12 +230,6 @@ public struct ContentCard: Equatable, Sendable, JSONText {
     private static let clickedTrue = Array(#","clicked":true}"#.utf8)
     private static let clickedFalse = Array(#","clicked":false}"#.utf8)
 
-    /// The same row of the same table, in the same states: the same card
-    /// and text, told without reading them (`==` compares texts otherwise).
-    func isSameRow(as other: ContentCard) -> Bool {
-        table === other.table && index == other.index && viewed == other.viewed && clicked == other.clicked
-    }
-
     public static func == (lhs: ContentCard, rhs: ContentCard) -> Bool {
         lhs.viewed == rhs.viewed && lhs.clicked == rhs.clicked
             && ((lhs.table === rhs.table && lhs.index == rhs.index)
