@@ -14,6 +14,19 @@ import Testing
         return (EngineHarness.items(snapshot.json["contentCards"]!), snapshot.encodedData.bytes)
     }
 
+    /// The data texts of the CACHE_LOADs and DATA_UPDATEDs sent since the last take, in order.
+    private func sentData(_ harness: EngineHarness) -> (loaded: [[UInt8]], updated: [[UInt8]]) {
+        var sent: (loaded: [[UInt8]], updated: [[UInt8]]) = ([], [])
+        for event in harness.takeRaw() {
+            switch event {
+            case .cacheLoad(_, let snapshot): sent.loaded.append(snapshot.encodedData.bytes)
+            case .dataUpdated(_, let snapshot, _): sent.updated.append(snapshot.encodedData.bytes)
+            default: break
+            }
+        }
+        return sent
+    }
+
     private func card(_ id: String, in harness: EngineHarness) -> JSON? {
         harness.engine.snapshot(.contentCards).json["contentCards"]?["cards"]?.arrayValue?
             .first { $0["id"]?.stringValue == id }
@@ -58,11 +71,7 @@ import Testing
         try harness.engine.changeUser("bob", attributes: nil)
         _ = harness.takeRaw()
         try harness.engine.changeUser("alice", attributes: nil)
-        let loaded = harness.takeRaw().compactMap { event -> [UInt8]? in
-            guard case .cacheLoad(_, let snapshot) = event else { return nil }
-            return snapshot.encodedData.bytes
-        }
-        #expect(loaded == [left.text])
+        #expect(sentData(harness).loaded == [left.text])
     }
 
     /// A refresh that finds the cards a returning user's `CACHE_LOAD` listed
@@ -74,15 +83,10 @@ import Testing
         try harness.engine.changeUser("bob", attributes: nil)
         _ = harness.takeRaw()
         try harness.engine.changeUser("alice", attributes: nil)
-        var loaded: [UInt8] = []
-        var updated: [UInt8] = []
-        for event in harness.takeRaw() {
-            switch event {
-            case .cacheLoad(_, let snapshot): loaded = snapshot.encodedData.bytes
-            case .dataUpdated(_, let snapshot, _): updated = snapshot.encodedData.bytes
-            default: break
-            }
-        }
+        let sent = sentData(harness)
+        let loaded = try #require(sent.loaded.first)
+        let updated = try #require(sent.updated.first)
+        #expect(sent.loaded.count == 1 && sent.updated.count == 1)
         #expect(!loaded.isEmpty)
         #expect(loaded == updated)
         let shared = loaded.withUnsafeBufferPointer { load in
@@ -92,10 +96,7 @@ import Testing
         // A card's state changed meanwhile: listed anew, with the change.
         try harness.engine.logImpression(.contentCards, ids: ["c2"])
         try harness.engine.refresh(.contentCards, placementIds: nil)
-        let refreshed = harness.takeRaw().compactMap { event -> [UInt8]? in
-            guard case .dataUpdated(_, let snapshot, _) = event else { return nil }
-            return snapshot.encodedData.bytes
-        }
+        let refreshed = sentData(harness).updated
         #expect(refreshed.count == 1 && refreshed.first != loaded)
     }
 
