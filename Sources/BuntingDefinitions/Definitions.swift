@@ -33,6 +33,8 @@ public final class Definitions: CompiledDefinitions {
     /// at 50,000 flags, comparing names was a cache miss per flag. The
     /// slots lie in one array, their first two variants inline.
     private let madeFlags = Mutex<[MadeFlags]>([])
+    /// The flag set's metadata, written once for every made flag that carries it.
+    private let setMetadata: FeatureFlag.SharedMetadata
     /// Set once a round of evaluations spent its budget (logged once).
     private let budgetSpentNoted = Atomic(false)
     /// The Liquid templates of the items and the document's content blocks.
@@ -97,6 +99,7 @@ public final class Definitions: CompiledDefinitions {
         featuresHoldTemplates: Bool = false
     ) {
         self.flagSet = flagSet
+        setMetadata = FeatureFlag.SharedMetadata(flagSet.metadata)
         self.growthBook = growthBook
         self.banners = banners
         self.cards = cards
@@ -261,7 +264,7 @@ public final class Definitions: CompiledDefinitions {
             made.withUnsafeMutableBufferPointer { slots in
                 for (place, resolution) in resolutions.enumerated() {
                     guard let position = resolution.variantPosition else {
-                        if let flag = Self.featureFlag(resolution) { flags.append(flag) }
+                        if let flag = Self.featureFlag(resolution, setMetadata: setMetadata) { flags.append(flag) }
                         continue
                     }
                     let key = MadeKey(resolution, at: position)
@@ -269,7 +272,7 @@ public final class Definitions: CompiledDefinitions {
                     if let known = MadeFlags.made(in: slots.baseAddress! + place, for: key) {
                         flag = known
                     } else {
-                        flag = Self.featureFlag(resolution)
+                        flag = Self.featureFlag(resolution, setMetadata: setMetadata)
                         slots[place].add(flag, for: key)
                     }
                     guard let flag else { continue }
@@ -287,10 +290,17 @@ public final class Definitions: CompiledDefinitions {
         return flags
     }
 
-    static func featureFlag(_ resolution: FlagResolution) -> FeatureFlag? {
+    static func featureFlag(_ resolution: FlagResolution, setMetadata: FeatureFlag.SharedMetadata? = nil)
+        -> FeatureFlag?
+    {
         guard resolution.reason != .error, resolution.reason != .disabled else { return nil }
-        let tracking = resolution.metadata["trackingString"]?.stringValue
-        let metadata = resolution.metadata
+        let object = resolution.metadata
+        let tracking = object["trackingString"]?.stringValue
+        // A flag without metadata of its own carries the flag set's, the same storage: its text is shared.
+        let metadata =
+            if let setMetadata, object.sharesStorage(with: setMetadata.object) { setMetadata } else {
+                object.isEmpty ? FeatureFlag.SharedMetadata.none : FeatureFlag.SharedMetadata(object)
+            }
         if let text = resolution.objectText,
             let made = featureFlag(resolution.flagKey, variantText: text, tracking: tracking, metadata: metadata)
         {
@@ -316,7 +326,7 @@ public final class Definitions: CompiledDefinitions {
     /// string or the metadata's. `.some(nil)`: no flag; nil: the text did
     /// not read as an object (it always does), for the tree to decide.
     private static func featureFlag(
-        _ id: String, variantText text: EncodedJSON, tracking: String?, metadata: JSONObject
+        _ id: String, variantText text: EncodedJSON, tracking: String?, metadata: FeatureFlag.SharedMetadata
     ) -> FeatureFlag?? {
         text.bytes.withUnsafeBytes { bytes -> FeatureFlag?? in
             guard let members = JSONMemberSpans.members(of: bytes, in: 0..<bytes.count) else { return nil }
@@ -332,14 +342,14 @@ public final class Definitions: CompiledDefinitions {
             if let written = value("trackingString"), bytes[written.lowerBound] == UInt8(ascii: "\"") {
                 trackingString = JSONTokenScanner.decodedString(bytes, written) ?? tracking
             }
-            let properties = value("properties").flatMap { bytes[$0.lowerBound] == UInt8(ascii: "{") ? $0 : nil }
+            guard let properties = value("properties"), bytes[properties.lowerBound] == UInt8(ascii: "{") else {
+                return FeatureFlag(id: id, enabled: enabled, trackingString: trackingString, metadata: metadata)
+            }
             return FeatureFlag(
-                id: id, enabled: enabled, propertiesText: properties.map { text.bytes[$0] } ?? Self.emptyObjectText,
-                trackingString: trackingString, metadata: metadata)
+                id: id, enabled: enabled, propertiesIn: text.bytes, at: properties, trackingString: trackingString,
+                metadata: metadata)
         }
     }
-
-    private static let emptyObjectText: ArraySlice<UInt8> = [UInt8(ascii: "{"), UInt8(ascii: "}")]
 
     /// For each placement, the eligible banner of highest priority (the
     /// earlier entry on a tie), or its control banner for a user in the

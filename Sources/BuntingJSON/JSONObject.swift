@@ -63,6 +63,17 @@ public struct JSONObject: Sendable {
         members.reserveCapacity(capacity)
     }
 
+    /// Whether the two are copies of one object (their members in one
+    /// storage, never changed since): the same members in the same order,
+    /// known without comparing them. False says nothing.
+    public func sharesStorage(with other: JSONObject) -> Bool {
+        members.withUnsafeBufferPointer { mine in
+            other.members.withUnsafeBufferPointer { theirs in
+                mine.baseAddress == theirs.baseAddress && mine.count == theirs.count
+            }
+        }
+    }
+
     /// Copies every member of `other` into this object, `other` winning on a clash.
     public mutating func merge(_ other: JSONObject) {
         for (key, value) in other { self[key] = value }

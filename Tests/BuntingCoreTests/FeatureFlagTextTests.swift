@@ -22,6 +22,35 @@ import Testing
         #expect(object["trackingString"] == "t\u{0}x")
         #expect(object["metadata"] == .object(metadata))
         #expect(flag.encodedCount == flag.encoded.bytes.count)
+        // The fields read back from the pieces the flag keeps as text.
+        #expect(flag.id == "new \"checkout\"")
+        #expect(flag.trackingString == "t\u{0}x")
+        #expect(flag.properties == properties)
+        #expect(flag.metadata == metadata)
+        #expect(flag.enabled)
+    }
+
+    /// Flags that share their metadata and their properties' text (a
+    /// variant's) write the same text as flags that hold their own.
+    @Test func aFlagSharingItsTextsWritesWhatAFlagOfItsOwnWrites() throws {
+        let metadata = FeatureFlag.SharedMetadata(["version": "7", "scope": "caf\u{E9}"])
+        let variant = Array(#"{"enabled":true,"properties":{"a":{"type":"number","value":1}}}"#.utf8)
+        let properties = try #require(variant.firstRange(of: Array(#"{"a""#.utf8))).lowerBound..<(variant.count - 1)
+        for (id, tracking) in [("a", "t-1"), ("caf\u{E9}\\", nil), ("", "\u{2028}")] as [(String, String?)] {
+            let shared = FeatureFlag(
+                id: id, enabled: false, propertiesIn: variant, at: properties, trackingString: tracking,
+                metadata: metadata)
+            let own = FeatureFlag(
+                id: id, enabled: false, properties: ["a": ["type": "number", "value": .integer(1)]],
+                trackingString: tracking, metadata: metadata.object)
+            #expect(shared.encoded.bytes == own.encoded.bytes)
+            #expect(shared.encodedCount == own.encoded.bytes.count)
+            #expect(shared == own)
+            #expect(shared.id == id && shared.trackingString == tracking)
+            var output = Array("[".utf8)
+            shared.appendEncoded(to: &output)
+            #expect(output == Array("[".utf8) + own.encoded.bytes)
+        }
     }
 
     @Test func optionalMembersAreLeftOutWhenAbsent() throws {
