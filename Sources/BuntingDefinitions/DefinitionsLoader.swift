@@ -304,6 +304,8 @@ struct DefinitionsLoader {
 
         var violations: [JSONSchemaViolation] = []
         let count = members?.count ?? 0
+        // Sized once: grown by doubling, the list took up to twice its size for as long as the document is current.
+        fingerprints.reserveCapacity(count)
         var first = 0
         repeat {
             var batch: [(key: String, definition: JSON)] = []

@@ -28,6 +28,11 @@ struct FlagFingerprints: Sendable {
         }
     }
 
+    /// Room for `count` flags added one by one (`add`).
+    mutating func reserveCapacity(_ count: Int) {
+        flags.reserveCapacity(flags.count + count)
+    }
+
     /// One more member of the document's object `flags` (see `FlagSet.Builder`).
     mutating func add(key: String, definition: JSON) {
         flags.append((key, definition.hashValue))

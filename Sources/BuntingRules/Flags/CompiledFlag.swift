@@ -2,18 +2,41 @@ import BuntingJSON
 
 /// One flag of a `FlagSet`, ready to resolve. A class, so that resolving
 /// all flags passes one reference per flag rather than copying every field.
+///
+/// Small on purpose (80 bytes, from 128): a flag-heavy document keeps tens
+/// of thousands. What few flags have (a definition that cannot be used, a
+/// default variant that is not defined) is kept apart, behind one reference.
 final class CompiledFlag: Sendable {
     let key: String
     let variants: VariantTable
-    /// Nil when the definition names none (or names it as "" or null).
-    let defaultVariant: String?
-    /// The default variant's position in `variants`; nil when it names none.
-    let defaultPosition: Int?
     let metadata: JSONObject
-    /// Why the definition cannot be used, when it cannot.
-    let unusable: RuleCompileError?
     /// How the flag resolves, worked out as far as the context does not matter.
     let plan: ResolutionPlan
+    private let rare: Rare?
+    /// The default variant's position in `variants`; -1 when it names none
+    /// or one that is not defined.
+    private let defaultIndex: Int32
+
+    /// What few flags have.
+    private final class Rare: Sendable {
+        let unusable: RuleCompileError?
+        /// A default variant named but not defined.
+        let undefinedDefault: String?
+
+        init(unusable: RuleCompileError?, undefinedDefault: String?) {
+            self.unusable = unusable
+            self.undefinedDefault = undefinedDefault
+        }
+    }
+
+    /// Nil when the definition names none (or names it as "" or null).
+    var defaultVariant: String? {
+        defaultIndex >= 0 ? variants.names[Int(defaultIndex)] : rare?.undefinedDefault
+    }
+    /// The default variant's position in `variants`; nil when it names none.
+    var defaultPosition: Int? { defaultIndex >= 0 ? Int(defaultIndex) : nil }
+    /// Why the definition cannot be used, when it cannot.
+    var unusable: RuleCompileError? { rare?.unusable }
 
     /// - Parameters:
     ///   - targeting: nil when there is none (absent, null, or `{}`).
@@ -25,11 +48,13 @@ final class CompiledFlag: Sendable {
     ) {
         self.key = key
         self.variants = variants
-        self.defaultVariant = defaultVariant
         let defaultPosition = defaultVariant.flatMap { variants.position(of: $0) }
-        self.defaultPosition = defaultPosition
+        defaultIndex = defaultPosition.map { Int32($0) } ?? -1
+        let undefinedDefault = defaultPosition == nil ? defaultVariant : nil
+        rare =
+            unusable == nil && undefinedDefault == nil
+            ? nil : Rare(unusable: unusable, undefinedDefault: undefinedDefault)
         self.metadata = metadata
-        self.unusable = unusable
         let answers = Answers(variants: variants, defaultVariant: defaultVariant, defaultPosition: defaultPosition)
         if let unusable {
             plan = ResolutionPlan.Fixed(.failure(.parseError, "flag definition is invalid: \(unusable)"))

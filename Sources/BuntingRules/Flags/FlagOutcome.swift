@@ -4,5 +4,7 @@ enum FlagOutcome: Sendable {
     case variant(Int, FlagReason)
     /// The caller's default applies: disabled, or no default variant.
     case noVariant(FlagReason)
-    case failure(FlagErrorCode, String)
+    /// Boxed: rare, and its message would double the size of every outcome
+    /// a flag's plan keeps (a targeting `if`'s, found in advance).
+    indirect case failure(FlagErrorCode, String)
 }

@@ -67,8 +67,11 @@ class ResolutionPlan: @unchecked Sendable {
             }
             // As `Node.Condition` reads them: condition and result in pairs,
             // then an optional last result (null when absent).
+            // Sized once: the plan keeps both for as long as the document is current.
             var conditions: [Node] = []
+            conditions.reserveCapacity(nodes.count / 2)
             var outcomes: [FlagOutcome] = []
+            outcomes.reserveCapacity(nodes.count / 2 + 1)
             var index = 0
             while index + 1 < nodes.count {
                 guard let result = nodes[index + 1].literalValue else { return nil }
