@@ -55,7 +55,8 @@ public struct FlagSet: Sendable {
     private init(flags: [CompiledFlag], parser: FlagSetParser, metadata: JSONObject) {
         self.flags = flags
         flagKeys = flags.map(\.key)
-        var index: [ExactString: Int] = [:]
+        // Sized once: grown by doubling, each step held the old table beside the new at the peak of loading.
+        var index: [ExactString: Int] = Dictionary(minimumCapacity: flags.count)
         for (position, flag) in flags.enumerated() where index[ExactString(flag.key)] == nil {
             index[ExactString(flag.key)] = position
         }
@@ -92,7 +93,9 @@ public struct FlagSet: Sendable {
         }
 
         public consuming func finish() -> FlagSet {
-            FlagSet(flags: flags, parser: parser, metadata: metadata)
+            // What shared variants while compiling is freed before the set's index is made beside the flags.
+            parser.finishCompiling()
+            return FlagSet(flags: flags, parser: parser, metadata: metadata)
         }
     }
 

@@ -84,6 +84,12 @@ struct FlagSetParser {
     /// One more member of an object `flags`, read after `parse` read the
     /// document's other members: how a document too large to be one tree
     /// gives its flags (its keys are distinct, as an object's are).
+    /// Frees what is only used while flags are compiled (the variants met
+    /// so far, to share values written alike): no flag is compiled after.
+    mutating func finishCompiling() {
+        variantTables = VariantTables()
+    }
+
     mutating func parseMember(key: String, _ definition: JSON) -> CompiledFlag {
         guard let rules else { preconditionFailure("a flag member read before the document's shared members") }
         return compileFlag(key: key, definition, at: ["flags", key], rules, setMetadata)

@@ -105,11 +105,18 @@ final class VariantNames: Sendable {
 /// until the set was made (at 18,000 flags, 16 MB at the peak of loading). Whole variants objects are not
 /// looked up: hashing each one cost a fifth of loading a 100-flag document
 /// (11M instructions, callgrind) for no saving where values differ.
+/// Only short values are looked up (`sharedTextLimit`): they are what
+/// documents repeat (`true`, `"on"`, `{"enabled":false,"properties":{}}`);
+/// a longer one is rarely written twice (a flag's own properties, its own
+/// tracking string), and the table of every value met was 1.9 MB at the
+/// peak of loading 18,000 flags for none shared.
 /// Used while the set is compiled, then dropped.
 struct VariantTables {
     private var layouts: [NamesKey: VariantNames] = [:]
-    /// Each value kept so far, by its text.
+    /// Each short value kept so far, by its text.
     private var values: [[UInt8]: VariantValues.Kept] = [:]
+    /// The longest text of a value looked up to be shared, in bytes.
+    static let sharedTextLimit = 64
 
     /// Names compared by their code units, in order.
     private struct NamesKey: Hashable {
@@ -135,6 +142,9 @@ struct VariantTables {
     /// (which holds nothing of the parsed document).
     private mutating func value(_ json: JSON) -> VariantValues.Kept {
         let written = json.encoded()
+        guard written.count <= Self.sharedTextLimit else {
+            return VariantValues.Kept(json, text: VariantValues.Kept.exactlySized(written))
+        }
         if let known = values[written] { return known }
         // The key shares the kept text's array, sized to it.
         let text = VariantValues.Kept.exactlySized(written)
