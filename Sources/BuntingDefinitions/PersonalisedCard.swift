@@ -133,21 +133,34 @@ final class PersonalisedCard: Sendable {
         -> Made
     {
         guard let pieces else { return slowly(renders: &renders) }
-        let start = table.textEnd
+        // The user's texts first (each template rendered once a refresh), so
+        // that the card is written in one piece, or not at all.
+        var count = pieces[fields.count].count
         var extras: JSONObject?
         for index in fields.indices {
-            table.write(pieces[index])
             let template = fields[index].template
-            if let fault = renders.writeEncodedText(template, into: &table) {
-                table.dropText(from: start)
-                return .fault(fields[index], fault)
+            switch renders.encodedText(template) {
+            case .success(let text): count += pieces[index].count + text.count
+            case .failure(let fault): return .fault(fields[index], fault)
             }
             if let key = fields[index].extrasKey, case .success(let text) = renders.text(template) {
                 if extras == nil { extras = base.extras }
                 extras?[key] = .string(text)
             }
         }
-        table.write(pieces[fields.count])
+        let start = table.textEnd
+        table.write(count: count) { next in
+            var next = next
+            func put(_ bytes: [UInt8]) {
+                bytes.withUnsafeBufferPointer { next.initialize(from: $0.baseAddress!, count: $0.count) }
+                next += bytes.count
+            }
+            for index in fields.indices {
+                put(pieces[index])
+                put(renders.knownEncodedText(fields[index].template))
+            }
+            put(pieces[fields.count])
+        }
         return .placed(table.addCard(like: base, extras: extras, textFrom: start))
     }
 

@@ -65,23 +65,9 @@ struct UserRenders {
         }
     }
 
-    /// Writes the text as a JSON string into the card being written; the
-    /// fault when the template gives this user no text.
-    mutating func writeEncodedText(_ ref: TemplateRef, into table: inout ContentCard.PersonalisedTable)
-        -> TemplateFault?
-    {
-        let index = Int(ref.index)
-        if index < encodedTexts.count, let known = encodedTexts[index] {
-            table.write(known)
-            return nil
-        }
-        switch encodedText(ref) {
-        case .success(let encoded):
-            table.write(encoded)
-            return nil
-        case .failure(let fault):
-            return fault
-        }
+    /// The text as a JSON string of a template `encodedText` gave one for.
+    func knownEncodedText(_ ref: TemplateRef) -> [UInt8] {
+        encodedTexts[Int(ref.index)]!
     }
 
     /// A template met by its text (a GrowthBook value), not memoized.
