@@ -212,12 +212,9 @@ public struct FeatureFlag: Equatable, Sendable, JSONText {
         return EncodedJSON(trustedText: text)
     }
 
-    /// A string as jansson wrote it, read back: without escapes, the bytes
-    /// between the quotes (jansson writes UTF-8 as it is).
+    /// A string as jansson wrote it, read back.
     private static func decodedString(_ text: UnsafeBufferPointer<UInt8>) -> String {
-        let inner = UnsafeBufferPointer(rebasing: text[1..<(text.count - 1)])
-        if !inner.contains(UInt8(ascii: "\\")) { return String(decoding: inner, as: UTF8.self) }
-        return (try? JSON.parse(Array(text)))?.stringValue ?? ""
+        JSONTokenScanner.decodedString(UnsafeRawBufferPointer(text), 0..<text.count) ?? ""
     }
 
     private static let emptyObjectText: [UInt8] = [UInt8(ascii: "{"), UInt8(ascii: "}")]
