@@ -1,8 +1,9 @@
 import CCrypto
 
-/// AES in CBC mode with PKCS#7 padding, through OpenSSL's libcrypto: what
-/// the Web Crypto API's `AES-CBC` does, and so what GrowthBook's encrypted
-/// payloads need. The key's length picks AES-128, -192 or -256.
+/// AES in CBC mode with PKCS#7 padding, through OpenSSL's libcrypto (loaded
+/// on first use, see `CCrypto`): what the Web Crypto API's `AES-CBC` does,
+/// and so what GrowthBook's encrypted payloads need. The key's length picks
+/// AES-128, -192 or -256.
 public enum AESCBC {
     public static let blockSize = 16
 
@@ -19,24 +20,18 @@ public enum AESCBC {
     private static func crypt(_ input: [UInt8], key: [UInt8], iv: [UInt8], encrypting: Bool) throws(CryptoError)
         -> [UInt8]
     {
-        let cipher: OpaquePointer?
-        switch key.count {
-        case 16: cipher = EVP_aes_128_cbc()
-        case 24: cipher = EVP_aes_192_cbc()
-        case 32: cipher = EVP_aes_256_cbc()
-        default: throw .invalidKeyLength(key.count)
-        }
+        guard [16, 24, 32].contains(key.count) else { throw .invalidKeyLength(key.count) }
         guard iv.count == blockSize else { throw .invalidIVLength(iv.count) }
         if !encrypting {
             guard !input.isEmpty, input.count % blockSize == 0 else { throw .invalidCiphertextLength(input.count) }
         }
-        guard let cipher, let context = EVP_CIPHER_CTX_new() else { throw .cipherUnavailable }
-        defer { EVP_CIPHER_CTX_free(context) }
-        let initialised =
-            encrypting
-            ? EVP_EncryptInit_ex(context, cipher, nil, key, iv)
-            : EVP_DecryptInit_ex(context, cipher, nil, key, iv)
-        guard initialised == 1 else { throw .cipherUnavailable }
+        if let why = bunting_crypto_load() { throw .libraryUnavailable(String(cString: why)) }
+        let direction: Int32 = encrypting ? 1 : 0
+        guard let cipher = bunting_crypto_aes_cbc(Int32(key.count)), let context = bunting_crypto_context_new() else {
+            throw .cipherUnavailable
+        }
+        defer { bunting_crypto_context_free(context) }
+        guard bunting_crypto_init(context, cipher, key, iv, direction) == 1 else { throw .cipherUnavailable }
 
         // Room for the input and one block of padding.
         var output = [UInt8](repeating: 0, count: input.count + blockSize)
@@ -44,15 +39,10 @@ public enum AESCBC {
         var finished: Int32 = 0
         let status = output.withUnsafeMutableBufferPointer { buffer -> Int32 in
             let length = Int32(clamping: input.count)
-            let updated =
-                encrypting
-                ? EVP_EncryptUpdate(context, buffer.baseAddress, &written, input, length)
-                : EVP_DecryptUpdate(context, buffer.baseAddress, &written, input, length)
-            guard updated == 1 else { return 0 }
-            let tail = buffer.baseAddress! + Int(written)
-            return encrypting
-                ? EVP_EncryptFinal_ex(context, tail, &finished)
-                : EVP_DecryptFinal_ex(context, tail, &finished)
+            guard bunting_crypto_update(context, buffer.baseAddress, &written, input, length, direction) == 1 else {
+                return 0
+            }
+            return bunting_crypto_final(context, buffer.baseAddress! + Int(written), &finished, direction)
         }
         guard status == 1 else {
             // Nothing of a failed decryption is returned.

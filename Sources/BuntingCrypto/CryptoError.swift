@@ -16,6 +16,8 @@ public enum CryptoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// libcrypto could not set up the cipher (out of memory, or a build of it
     /// without AES).
     case cipherUnavailable
+    /// libcrypto could not be loaded (it is loaded on first use, not linked).
+    case libraryUnavailable(String)
 
     public var description: String {
         switch self {
@@ -26,6 +28,7 @@ public enum CryptoError: Error, Sendable, Equatable, CustomStringConvertible {
             return "AES-CBC ciphertext is a whole number of 16-byte blocks, not \(count) bytes"
         case .badPadding: return "the plaintext's padding is wrong (a wrong key, or changed ciphertext)"
         case .cipherUnavailable: return "libcrypto could not set up AES-CBC"
+        case .libraryUnavailable(let why): return why
         }
     }
 }

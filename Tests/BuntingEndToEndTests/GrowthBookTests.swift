@@ -135,4 +135,32 @@ import Testing
         #expect(exposures.first?["userId"] == "dee")
         #expect(exposures.first?["variationKey"]?.stringValue == variation)
     }
+
+    /// An encrypted payload is decrypted by the served binary with its key;
+    /// libcrypto, loaded on first use rather than linked, is mapped only by
+    /// a process that decrypted something.
+    @Test func anEncryptedPayloadIsServedAndOnlyItsServerLoadsLibcrypto() throws {
+        func mapsLibcrypto(_ server: ServerProcess) throws -> Bool {
+            let maps = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/maps", encoding: .utf8)
+            return maps.contains("libcrypto")
+        }
+        let plain = try StorageWorkspace()
+        let unencrypted = try plain.startServer(sink: false)
+        _ = try unencrypted.call("status")
+        #expect(try !mapsLibcrypto(unencrypted))
+        try unencrypted.expectPromptStatusAndTermination()
+
+        // The encrypted payload of the unit tests (GrowthBookDocumentTests), with its key.
+        let workspace = try StorageWorkspace()
+        let payload = """
+            {"features": {}, "encryptedFeatures": "tDwPJBDcPEPF/NjfJ23Asw==.SSumD9SPzruyAJTkHCRAVkOLc0rW5EC78cOp8xpAePgzjvN0fHPEXrIEPHzxuf6sf6l0tLvEkB+DlSTQebEkPSYcH4iumgFPXFSTqq3DBvKQAXvg/T4gugnKEp0UxuTVbQjqBDCkVKpRRJUMAMJZRg=="}
+            """
+        try Data(payload.utf8).write(to: URL(fileURLWithPath: workspace.definitions))
+        let server = try workspace.startServer(sink: false, ["--decryption-key", "BouFvhNODCt2XtwVr5IV4w=="])
+        _ = try server.call("changeUser", ["userId": "ada", "attributes": ["country": "FR"]])
+        let greeting = try server.call("evaluateFeature", ["featureKey": "greeting"])
+        #expect(greeting["result"]?["value"] == "bonjour", "\(greeting)")
+        #expect(try mapsLibcrypto(server))
+        try server.expectPromptStatusAndTermination()
+    }
 }
