@@ -6,11 +6,15 @@ which must not close the input before the work it measures is done.
     drive.py SCRIPT -- COMMAND [ARGS...]
 
 SCRIPT has one step a line: `send <json>` writes one NDJSON request,
-`wait <n> <marker>` reads until <marker> has gone by n more times.
+`wait <n> <marker>` reads until <marker> has gone by n more times, `idle
+<seconds>` reads whatever comes for that long (what a server does once it
+is left alone: its timers, a memory release).
 """
 import os
+import select
 import subprocess
 import sys
+import time
 
 
 def main():
@@ -32,6 +36,13 @@ def main():
                 window = tail + chunk
                 seen += window.count(marker)
                 tail = window[-(len(marker) - 1):] if len(marker) > 1 else b""
+            tail = b""
+        elif verb == b"idle":
+            deadline = time.monotonic() + float(rest)
+            while (left := deadline - time.monotonic()) > 0:
+                if select.select([server.stdout], [], [], left)[0]:
+                    if not os.read(server.stdout.fileno(), 1 << 20):
+                        sys.exit("drive: the server ended while idle")
             tail = b""
     server.stdin.close()
     while os.read(server.stdout.fileno(), 1 << 20):

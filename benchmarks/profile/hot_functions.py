@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""The functions of the `bunting` binary that the callgrind profiles name
+(recorded with --demangle=no, so names are the symbols), as the linker
+sections that hold them with -function-sections: `.text.<symbol>`, one a
+line, sorted so that the list changes only where the code does.
+
+    hot_functions.py CALLGRIND.out...
+"""
+import re
+import sys
+
+# callgrind's compressed names: "fn=(12) name" defines id 12, "fn=(12)" reuses it.
+NAME = re.compile(r"^(ob|fn|cob|cfn)=\((\d+)\)(?: (.*))?$")
+
+
+def functions(path):
+    """Names of the functions run in the object named `bunting`."""
+    objects, names, run = {}, {}, set()
+    current = None
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = NAME.match(line.rstrip("\n"))
+            if not m:
+                continue
+            kind, ident, name = m.groups()
+            table = objects if kind.endswith("ob") else names
+            if name is not None:
+                table[ident] = name
+            if kind == "ob":
+                current = objects[ident]
+            elif kind == "fn" and current is not None and current.endswith("/bunting"):
+                run.add(names[ident])
+    return run
+
+
+def main():
+    run = set()
+    for path in sys.argv[1:]:
+        run |= functions(path)
+    for name in sorted(run):
+        # Addresses callgrind could not name are left out.
+        if not name.startswith("0x"):
+            print(".text." + name)
+
+
+if __name__ == "__main__":
+    main()
