@@ -21,7 +21,11 @@ func runBunting(_ arguments: [String], input: String = "") throws -> (status: In
         errorData.append(stderr.fileHandleForReading.readDataToEndOfFile())
         errorDone.signal()
     }
-    try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+    // A program that exits before reading its input (a usage error) closes
+    // the pipe first: what it answered is the result, not the broken pipe.
+    do {
+        try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
+    } catch let error as NSError where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(EPIPE) {}
     try stdin.fileHandleForWriting.close()
     let output = stdout.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
