@@ -48,18 +48,16 @@ struct DefinitionsLoader {
     /// about where each takes longer than starting a thread (100 flags are 65 KB).
     static let sideBySideBytes = 16 << 10
 
-    /// How many banner or card entries are parsed, checked and compiled
+    /// How many flags, banners or cards are parsed, checked and compiled
     /// together (see `SectionEntries`): what a batch keeps is made while its
-    /// entries are near in memory, and the batch is freed in one block.
-    static let entriesDroppedTogether = 512
-
-    /// How many flags are parsed, checked and compiled together: fewer than
-    /// banners or cards, because a batch's parsed tree sits beside the whole
-    /// document's text and every flag compiled so far at the peak of loading,
-    /// the figure that may be no more than 1.25 times the settled one. At
-    /// 18,000 flags, 128 instead of 512 took the peak `RssAnon` from 31.9 to
-    /// 30.8 MB, the load's time unchanged (470 vs 467 ms, median of six).
-    static let flagsCheckedTogether = 128
+    /// entries are near in memory, and the batch is freed in one block. Few,
+    /// because a batch's parsed tree sits beside the whole document's text
+    /// and everything compiled so far at the peak of loading, the figure
+    /// that may be no more than 1.25 times the settled one: 128 instead of
+    /// 512 took the peak `RssAnon` at 18,000 flags from 31.9 to 30.8 MB, and
+    /// VmHWM at 18,000 cards from 32.8 to 32.3 MB, the loads' time unchanged
+    /// (18,000 flags: 470 vs 467 ms, median of six).
+    static let entriesDroppedTogether = 128
 
     init(_ bytes: [UInt8], strict: Bool, decryptionKey: String? = nil) {
         self.bytes = bytes
@@ -271,7 +269,7 @@ struct DefinitionsLoader {
     /// The schema's check of the flags and what they share (every member
     /// but the banners and cards), the flag set's compilation, the flags'
     /// fingerprints and their variants' templates. An object `flags` is
-    /// taken a batch of members at a time (`flagsCheckedTogether`): each
+    /// taken a batch of members at a time (`entriesDroppedTogether`): each
     /// batch is checked as the document's only flags (the section's schema
     /// is `type`, `propertyNames` and `additionalProperties`, so its members
     /// are checked apart; the first batch with the document's other
@@ -318,7 +316,7 @@ struct DefinitionsLoader {
         repeat {
             var batch: [(key: String, definition: JSON)] = []
             if let members, let keys = members.keys, first < count {
-                let range = first..<min(count, first + Self.flagsCheckedTogether)
+                let range = first..<min(count, first + Self.entriesDroppedTogether)
                 batch = Array(zip(keys[range], try members.batch(range)))
                 let flags = JSON.object(JSONObject(batch.map { ($0.key, $0.definition) }))
                 if first == 0 {
@@ -344,7 +342,7 @@ struct DefinitionsLoader {
                 compileBatch()
             }
             violations += found
-            first += Self.flagsCheckedTogether
+            first += Self.entriesDroppedTogether
         } while first < count
         let flagSet = builder.map { Result.success($0.finish()) } ?? .failure(failure!)
         return (violations, flagSet, fingerprints, templates)

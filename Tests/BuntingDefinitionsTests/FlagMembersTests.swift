@@ -22,7 +22,7 @@ import Testing
     private static let gold = #"{"if": [{"$ref": "gold"}, "on", "off"]}"#
 
     @Test func flagsPastTheFirstBatchAreCheckedAndCompiledWhereTheyStand() throws {
-        let count = 10 * DefinitionsLoader.flagsCheckedTogether + 20
+        let count = 10 * DefinitionsLoader.entriesDroppedTogether + 20
         // The evaluators are written after the flags, and serve them all.
         let evaluators = ",\n" + #""$evaluators": {"gold": {"==": [{"var": "tier"}, "gold"]}}"#
         let text = flags(count, after: evaluators) { index in

@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func entriesPastTheFirstBatchAreCheckedAndCompiledWhereTheyStand() throws {
-        let count = 2 * DefinitionsLoader.entriesDroppedTogether + 276
+        let count = 10 * DefinitionsLoader.entriesDroppedTogether + 20
         let text = cards(count) { index in
             switch index {
             case 0, 700, count - 1: card(index, created: false)
