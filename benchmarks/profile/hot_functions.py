@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The functions of the `bunting` binary that the callgrind profiles name
-(recorded with --demangle=no, so names are the symbols), as the linker
-sections that hold them with -function-sections: `.text.<symbol>`, one a
-line, sorted so that the list changes only where the code does.
+(recorded with --demangle=no, so names are the symbols), one symbol a line
+as lld's --symbol-ordering-file reads them, sorted so that the list changes
+only where the code does.
 
     hot_functions.py CALLGRIND.out...
 """
@@ -40,7 +40,7 @@ def main():
     for name in sorted(run):
         # Addresses callgrind could not name are left out.
         if not name.startswith("0x"):
-            print(".text." + name)
+            print(name)
 
 
 if __name__ == "__main__":
