@@ -326,10 +326,10 @@ public final class Definitions: CompiledDefinitions {
     /// string or the metadata's. `.some(nil)`: no flag; nil: the text did
     /// not read as an object (it always does), for the tree to decide.
     private static func featureFlag(
-        _ id: String, variantText text: EncodedJSON, tracking: String?, metadata: FeatureFlag.SharedMetadata
+        _ id: String, variantText text: VariantText, tracking: String?, metadata: FeatureFlag.SharedMetadata
     ) -> FeatureFlag?? {
-        text.bytes.withUnsafeBytes { bytes -> FeatureFlag?? in
-            guard let members = JSONMemberSpans.members(of: bytes, in: 0..<bytes.count) else { return nil }
+        text.owner.withUnsafeBytes { bytes -> FeatureFlag?? in
+            guard let members = JSONMemberSpans.members(of: bytes, in: text.range) else { return nil }
             // The first member of each name, as a tree's lookup finds it.
             func value(_ key: String) -> Range<Int>? { members.first { $0.key == key }?.value }
             let enabled: Bool
@@ -346,7 +346,7 @@ public final class Definitions: CompiledDefinitions {
                 return FeatureFlag(id: id, enabled: enabled, trackingString: trackingString, metadata: metadata)
             }
             return FeatureFlag(
-                id: id, enabled: enabled, propertiesIn: text.bytes, at: properties, trackingString: trackingString,
+                id: id, enabled: enabled, propertiesIn: text.owner, at: properties, trackingString: trackingString,
                 metadata: metadata)
         }
     }

@@ -7,7 +7,9 @@ import Testing
 /// longer ones are kept per flag, and every value reads back as written.
 @Suite struct SharedVariantValuesTests {
     private static func storage(_ set: FlagSet, _ flag: Int, _ variant: Int) -> UnsafePointer<UInt8>? {
-        set.flags[flag].variants.values.objectText(at: variant)?.bytes.withUnsafeBufferPointer { $0.baseAddress }
+        set.flags[flag].variants.values.objectText(at: variant).map { text in
+            text.owner.withUnsafeBufferPointer { $0.baseAddress! + text.range.lowerBound }
+        }
     }
 
     @Test func shortValuesWrittenAlikeShareOneTextAndLongOnesReadBackAlike() throws {
@@ -29,5 +31,34 @@ import Testing
             #expect(ExactJSON(set.flags[flag].variants.values[0]) == ExactJSON(long))
             #expect(ExactJSON(set.flags[flag].variants.values[1]) == ExactJSON(short))
         }
+    }
+
+    /// A flag's longer values are kept in one text of the flag's (one array
+    /// for all of them, not one each), each at its own place in it, and
+    /// each reads back as written.
+    @Test func aFlagsLongValuesShareOneTextOfTheFlags() throws {
+        let values: [JSON] = (0..<3).map { index in
+            let colour: JSON = ["type": "string", "value": .string("long enough value \(index)")]
+            return ["enabled": true, "properties": ["colour": colour]]
+        }
+        #expect(values.allSatisfy { $0.encoded().count > VariantTables.sharedTextLimit })
+        let variants = JSONObject(
+            values.enumerated().map { ("v\($0.offset)", $0.element) } + [("flag", JSON.bool(true))])
+        let set = try FlagSet(document: [
+            "flags": ["f": ["state": "ENABLED", "defaultVariant": "v0", "variants": .object(variants)]]
+        ])
+        let kept = set.flags[0].variants.values
+        let texts = try (0..<3).map { try #require(kept.objectText(at: $0)) }
+        let owners = texts.map { text in text.owner.withUnsafeBufferPointer { $0.baseAddress } }
+        #expect(owners.allSatisfy { $0 == owners[0] }, "one text for the flag")
+        #expect(texts[0].range.upperBound == texts[1].range.lowerBound)
+        #expect(texts[1].range.upperBound == texts[2].range.lowerBound)
+        #expect(texts[2].range.upperBound == texts[0].owner.count, "sized to its values")
+        for (position, value) in values.enumerated() {
+            #expect(ExactJSON(kept[position]) == ExactJSON(value))
+            #expect(Array(texts[position].owner[texts[position].range]) == value.encoded())
+        }
+        #expect(kept.objectText(at: 3) == nil, "a Boolean is kept as itself")
+        #expect(kept[3] == true)
     }
 }

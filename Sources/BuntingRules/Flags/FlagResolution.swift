@@ -69,7 +69,7 @@ public struct FlagResolution: Sendable, Hashable, CustomStringConvertible {
 
     /// The variant's value as compact text where it is an object kept as
     /// text (`VariantValues`), nil otherwise: `value` without reading it.
-    public var objectText: EncodedJSON? {
+    public var objectText: VariantText? {
         guard let flag, position >= 0 else { return nil }
         return flag.variants.values.objectText(at: position)
     }

@@ -109,7 +109,8 @@ final class VariantNames: Sendable {
 /// documents repeat (`true`, `"on"`, `{"enabled":false,"properties":{}}`);
 /// a longer one is rarely written twice (a flag's own properties, its own
 /// tracking string), and the table of every value met was 1.9 MB at the
-/// peak of loading 18,000 flags for none shared.
+/// peak of loading 18,000 flags for none shared. A longer one is kept in
+/// its flag's one text, beside the flag's other such values.
 /// Used while the set is compiled, then dropped.
 struct VariantTables {
     private var layouts: [NamesKey: VariantNames] = [:]
@@ -135,21 +136,53 @@ struct VariantTables {
             layout = VariantNames(names)
             layouts[key] = layout
         }
-        return VariantTable(layout: layout, values: VariantValues(object.map { value($0.value) }))
+        // Values kept per flag go into one text for the flag, sized once.
+        var kept: [VariantValues.Kept] = []
+        kept.reserveCapacity(object.count)
+        var own: [(position: Int, text: [UInt8], isArray: Bool)] = []
+        for member in object {
+            switch value(member.value) {
+            case .kept(let value):
+                kept.append(value)
+            case .own(let text, let isArray):
+                own.append((kept.count, text, isArray))
+                kept.append(.tree(.null)) // until the flag's text is made, below
+            }
+        }
+        let total = own.reduce(0) { $0 + $1.text.count }
+        let text = [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
+            for value in own {
+                _ = buffer[count..<(count + value.text.count)].initialize(fromContentsOf: value.text)
+                kept[value.position] = .inline(
+                    start: Int32(count), count: Int32(value.text.count), isArray: value.isArray)
+                count += value.text.count
+            }
+        }
+        return VariantTable(layout: layout, values: VariantValues(kept, text: text))
     }
 
-    /// The value as kept: an earlier one of the same text, or kept anew
-    /// (which holds nothing of the parsed document).
-    private mutating func value(_ json: JSON) -> VariantValues.Kept {
+    /// How one value is kept: as it is (a tree, or a text shared with
+    /// earlier flags), or in the flag's own text.
+    private enum Keeping {
+        case kept(VariantValues.Kept)
+        case own(text: [UInt8], isArray: Bool)
+    }
+
+    /// The value as kept: an earlier one of the same text, kept anew
+    /// (which holds nothing of the parsed document), or its text, for the
+    /// flag's own.
+    private mutating func value(_ json: JSON) -> Keeping {
         let written = json.encoded()
         guard written.count <= Self.sharedTextLimit else {
-            return VariantValues.Kept(json, text: VariantValues.Kept.exactlySized(written))
+            // A copy: the value outlives the parsed document (see `JSON.detached`).
+            guard VariantValues.Kept.readsBack(written, as: json) else { return .kept(.tree(json.detached())) }
+            return .own(text: written, isArray: json.arrayValue != nil)
         }
-        if let known = values[written] { return known }
+        if let known = values[written] { return .kept(known) }
         // The key shares the kept text's array, sized to it.
         let text = VariantValues.Kept.exactlySized(written)
         let kept = VariantValues.Kept(json, text: text)
         values[text] = kept
-        return kept
+        return .kept(kept)
     }
 }
