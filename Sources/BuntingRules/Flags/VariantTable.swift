@@ -150,6 +150,10 @@ struct VariantTables {
             }
         }
         let total = own.reduce(0) { $0 + $1.text.count }
+        // None: the empty array itself (made with a capacity of 0, an array
+        // writes its count into the one empty storage every thread shares,
+        // a data race ThreadSanitizer reports).
+        guard total > 0 else { return VariantTable(layout: layout, values: VariantValues(kept)) }
         let text = [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
             for value in own {
                 _ = buffer[count..<(count + value.text.count)].initialize(fromContentsOf: value.text)
