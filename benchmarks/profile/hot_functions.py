@@ -17,6 +17,7 @@ import sys
 
 # callgrind's compressed names: "fn=(12) name" defines id 12, "fn=(12)" reuses it.
 NAME = re.compile(r"^(ob|fn|cob|cfn)=\((\d+)\)(?: (.*))?$")
+RECURSION = re.compile(r"'\d+$")
 
 
 def functions(path):
@@ -35,7 +36,8 @@ def functions(path):
             if kind == "ob":
                 current = objects[ident]
             elif kind == "fn" and current is not None and current.endswith("/bunting"):
-                run.add(names[ident])
+                # A recursive call's level ("name'2") is the same function.
+                run.add(RECURSION.sub("", names[ident]))
     return run
 
 
