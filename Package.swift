@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // Bunting: the client-side core of a messaging and experimentation SDK, served
 // over JSON-RPC 2.0 on stdin/stdout. Modules follow the layers of the design:
-// each C library is reached through one system library target and one module.
+// each C library is reached through one C target (its system library, or a
+// loader that opens it on first use) and one module.
 import PackageDescription
 
 // How a release build of `bunting` is laid out, for the memory every process
