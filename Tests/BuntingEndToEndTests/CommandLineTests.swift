@@ -15,6 +15,7 @@ func runBunting(_ arguments: [String], input: String = "") throws -> (status: In
     process.standardOutput = stdout
     process.standardError = stderr
     try process.run()
+    let deadline = ChildDeadline(process)
     let errorData = LockedData()
     let errorDone = DispatchSemaphore(value: 0)
     Thread.detachNewThread {
@@ -28,8 +29,9 @@ func runBunting(_ arguments: [String], input: String = "") throws -> (status: In
     } catch let error as NSError where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(EPIPE) {}
     try stdin.fileHandleForWriting.close()
     let output = stdout.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    try process.waitForExit("bunting \(arguments.joined(separator: " "))")
     errorDone.wait()
+    try deadline.settle("bunting \(arguments.joined(separator: " "))")
     return (
         process.terminationStatus, String(decoding: output, as: UTF8.self),
         String(decoding: errorData.value, as: UTF8.self)

@@ -156,10 +156,12 @@ import Testing
         sum.standardInput = input
         sum.standardOutput = output
         try sum.run()
+        let deadline = ChildDeadline(sum)
         try input.fileHandleForWriting.write(contentsOf: Data(bytes))
         try input.fileHandleForWriting.close()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        sum.waitUntilExit()
+        try sum.waitForExit("sha256sum")
+        try deadline.settle("sha256sum")
         return String(text.prefix(64))
     }
 

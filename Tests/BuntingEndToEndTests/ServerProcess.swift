@@ -277,7 +277,9 @@ final class ServerProcess: @unchecked Sendable {
             }
         }
         condition.unlock()
-        process.waitUntilExit()
+        try process.waitForExit(
+            within: max(1, deadline.timeIntervalSinceNow),
+            "the server (pid \(process.processIdentifier)), its stdout closed,")
         // All of stderr, read by its own thread, before a test looks at it.
         guard stderrData.waitUntilClosed(deadline: deadline) else {
             throw HarnessError(description: "the server exited but stderr stayed open; stderr: \(stderr)")

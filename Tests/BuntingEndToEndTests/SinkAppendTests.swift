@@ -54,7 +54,7 @@ import Testing
         lift.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
         lift.arguments = ["--pid", "\(server.process.processIdentifier)", "--fsize=unlimited:"]
         try lift.run()
-        lift.waitUntilExit()
+        try lift.waitForExit("prlimit")
         #expect(lift.terminationStatus == 0)
         #expect(try server.call("flush")["result"] == ["flushed": .int(200 - Int(flushed)), "pending": 0])
         try server.expectPromptStatusAndTermination()

@@ -152,7 +152,7 @@ extension ServerProcess {
     /// SIGKILL: the server dies at once, wherever it is; returns when it is gone.
     func killHard() {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.endsWithin(ServerProcess.deadline)
     }
 
     /// `shutdown`, then the exit status.

@@ -90,6 +90,7 @@ import Testing
             Self.packageRoot.appendingPathComponent("Tests/python/openrpc-meta-schema.json").path,
         ]
         let output = Pipe()
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = output
         try process.run()

@@ -71,7 +71,8 @@ final class FaultServer: @unchecked Sendable {
     deinit {
         try? input.fileHandleForWriting.close()
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        // It ends at the end of its input; SIGKILL if it has not within 10 s.
+        process.endsWithin(10)
     }
 
     func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }

@@ -95,8 +95,10 @@ import Testing
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         try process.run()
+        let deadline = ChildDeadline(process)
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        try process.waitForExit("bunting serve \(arguments.joined(separator: " "))")
+        try deadline.settle("bunting serve \(arguments.joined(separator: " "))")
         #expect(process.terminationStatus == 64)
         #expect(text.contains(message), "\(text)")
     }

@@ -37,6 +37,12 @@ enum LoopbackHTTP {
             close(fd)
             throw HarnessError(description: "connect to port \(port): \(String(cString: strerror(errno)))")
         }
+        // A server that stops answering fails the test at the harness's
+        // deadline rather than blocking a read or a write for ever.
+        var timeout = timeval(tv_sec: Int(ServerProcess.deadline), tv_usec: 0)
+        for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+            setsockopt(fd, SOL_SOCKET, option, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
         return fd
     }
 
@@ -73,8 +79,8 @@ enum LoopbackHTTP {
         while statuses.count < bodies.count {
             let count = read(fd, &buffer, buffer.count)
             guard count > 0 else {
-                throw HarnessError(
-                    description: "the server closed after \(statuses.count) of \(bodies.count) answers")
+                let why = count == 0 ? "closed the connection" : "did not answer: \(String(cString: strerror(errno)))"
+                throw HarnessError(description: "the server \(why) after \(statuses.count) of \(bodies.count) answers")
             }
             pending += buffer[..<count]
             while let answer = Self.answer(in: pending, from: start) {

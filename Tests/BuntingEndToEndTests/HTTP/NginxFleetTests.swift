@@ -75,7 +75,7 @@ final class Nginx: @unchecked Sendable {
         // SIGKILL: a child spawned from a test thread inherits its blocked
         // signals, and nginx without a master process leaves SIGTERM blocked.
         if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.endsWithin(ServerProcess.deadline)
     }
 
     /// Starts it again on the same port, with the same configuration.

@@ -16,10 +16,11 @@ struct TestCertificate {
             "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
             "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate,
         ]
+        openssl.standardInput = FileHandle.nullDevice
         openssl.standardOutput = FileHandle.nullDevice
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
-        openssl.waitUntilExit()
+        try openssl.waitForExit("openssl req")
         guard openssl.terminationStatus == 0 else {
             throw HarnessError(description: "openssl could not make a certificate")
         }
