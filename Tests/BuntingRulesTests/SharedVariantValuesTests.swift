@@ -61,4 +61,40 @@ import Testing
         #expect(kept.objectText(at: 3) == nil, "a Boolean is kept as itself")
         #expect(kept[3] == true)
     }
+
+    /// A flag whose values are all objects or arrays of its own text, or
+    /// literals (`true`, `false`, `null`), keeps them in one array; any
+    /// other value (a number, a short text shared with other flags) keeps
+    /// the general form. Both read back every value as written.
+    @Test func ownTextsAndLiteralsAreKeptInOneArrayAndReadBackAsTheGeneralFormDoes() throws {
+        let object: JSON = [
+            "enabled": true, "properties": ["colour": ["type": "string", "value": "a long enough value"]],
+        ]
+        let array: JSON = [.string("a long enough first entry"), .string("and a second as long as the first one")]
+        let literals: [(String, JSON)] = [("yes", true), ("no", false), ("none", .null)]
+        let packable = JSONObject([("object", object), ("array", array)] + literals)
+        let general = JSONObject([("object", object), ("array", array), ("three", 3)] + literals)
+        #expect([object, array].allSatisfy { $0.encoded().count > VariantTables.sharedTextLimit })
+        let set = try FlagSet(document: [
+            "flags": [
+                "packed": ["state": "ENABLED", "defaultVariant": "yes", "variants": .object(packable)],
+                "general": ["state": "ENABLED", "defaultVariant": "yes", "variants": .object(general)],
+            ]
+        ])
+        let packed = try #require(set.flags.first { $0.key == "packed" }).variants
+        let kept = try #require(set.flags.first { $0.key == "general" }).variants
+        #expect(packed.values.isPacked && !kept.values.isPacked)
+        for name in packable.keys {
+            let at = try #require(packed.position(of: name))
+            let there = try #require(kept.position(of: name))
+            #expect(ExactJSON(packed.values[at]) == ExactJSON(packable[name]!), "\(name)")
+            #expect(ExactJSON(packed.values[at]) == ExactJSON(kept.values[there]), "\(name)")
+            #expect(ExactJSON(packed.values.typeStandIn(at: at)) == ExactJSON(kept.values.typeStandIn(at: there)))
+            #expect(packed.values.isNull(at: at) == (name == "none"))
+            let text = packed.values.objectText(at: at)
+            #expect((text != nil) == (name == "object"), "only an object is made from its text: \(name)")
+            if let text { #expect(Array(text.owner[text.range]) == object.encoded()) }
+        }
+        #expect(packed.values.count == 5 && kept.values.count == 6)
+    }
 }

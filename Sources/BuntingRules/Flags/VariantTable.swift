@@ -5,20 +5,23 @@ import Glibc
 
 /// A flag's variants by name. Names match by their exact code units, as in
 /// flagd (Swift's `==` would also match canonically equivalent spellings).
-/// A class, so that a lookup does not copy the table.
+/// A struct held in its flag (`CompiledFlag`, a class): an object of its
+/// own was another allocation per flag, 48 bytes and the allocator's
+/// overhead (about 1.3 MB at 20,000 flags), for two references and the
+/// values' storage.
 ///
 /// The names (and their lookup layout) are shared by every flag of the set
 /// whose variants have the same names in the same order, and each value by
 /// every flag with a value written exactly alike (see `VariantTables`):
 /// thousands of flags named `on` and `off` then keep one list of names.
-final class VariantTable: Sendable {
+struct VariantTable: Sendable {
     let layout: VariantNames
     let values: VariantValues
 
     var names: [String] { layout.names }
 
     /// A table of its own, sharing nothing (see `VariantTables` for the shared ones).
-    convenience init(_ object: JSONObject) {
+    init(_ object: JSONObject) {
         self.init(layout: VariantNames(object.keys), values: VariantValues(object.map { .init($0.value) }))
     }
 
@@ -139,7 +142,7 @@ struct VariantTables {
         // Values kept per flag go into one text for the flag, sized once.
         var kept: [VariantValues.Kept] = []
         kept.reserveCapacity(object.count)
-        var own: [(position: Int, text: [UInt8], isArray: Bool)] = []
+        var own: [VariantValues.OwnText] = []
         for member in object {
             switch value(member.value) {
             case .kept(let value):
@@ -149,6 +152,7 @@ struct VariantTables {
                 kept.append(.tree(.null)) // until the flag's text is made, below
             }
         }
+        if let packed = VariantValues.packed(kept, own: own) { return VariantTable(layout: layout, values: packed) }
         let total = own.reduce(0) { $0 + $1.text.count }
         // None: the empty array itself (made with a capacity of 0, an array
         // writes its count into the one empty storage every thread shares,

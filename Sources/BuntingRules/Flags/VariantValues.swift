@@ -13,12 +13,48 @@ import BuntingJSON
 /// the text again costs the first users, not every change. A type check
 /// reads only the kind of value (`typeStandIn`), never the text.
 struct VariantValues: Sendable {
-    private let values: [Kept]
-    /// The texts of this flag's values kept as `inline`, one after another,
-    /// in one array sized to them: an array for each value cost its header
-    /// and the allocator's overhead again (at 18,000 flags of two object
-    /// variants, about 1.6 MB over 4.3 MB of text, massif).
-    private let text: [UInt8]
+    private let storage: Storage
+
+    /// How the values are held.
+    private enum Storage: Sendable {
+        /// Each value as kept, and the texts of those kept as `inline`, one
+        /// after another in one array sized to them: an array for each value
+        /// cost its header and the allocator's overhead again (at 18,000
+        /// flags of two object variants, about 1.6 MB over 4.3 MB of text,
+        /// massif).
+        case kept([Kept], text: [UInt8])
+        /// Where every value is an object or array of the flag's own text,
+        /// `true`, `false` or `null` (what most flags hold): one array, an
+        /// 8-byte `Entry` per value, then the texts. The array of `Kept`
+        /// beside the text was another allocation per flag (1.4 MB at 20,000
+        /// flags, massif).
+        case packed([UInt8], count: Int32)
+    }
+
+    /// A value of a `packed` storage: its kind, and where its text is.
+    private struct Entry {
+        let raw: UInt64
+
+        enum Kind: UInt64 {
+            case object = 0, array, `true`, `false`, null
+        }
+
+        /// Bits 0-3 the kind, 4-33 the start, 34-63 the count: a document
+        /// is far under a gigabyte (`--max-document-size`).
+        static let fieldLimit = 1 << 30
+
+        init(_ kind: Kind, start: Int = 0, count: Int = 0) {
+            raw = kind.rawValue | UInt64(start) << 4 | UInt64(count) << 34
+        }
+
+        init(raw: UInt64) { self.raw = raw }
+
+        var kind: Kind { Kind(rawValue: raw & 0xF) ?? .null }
+        var range: Range<Int> {
+            let start = Int(raw >> 4 & UInt64(Self.fieldLimit - 1))
+            return start..<(start + Int(raw >> 34))
+        }
+    }
 
     /// One value as kept.
     enum Kept: Sendable {
@@ -69,22 +105,108 @@ struct VariantValues: Sendable {
     }
 
     init(_ values: [Kept], text: [UInt8] = []) {
-        self.values = values
-        self.text = text
+        storage = .kept(values, text: text)
     }
 
-    var count: Int { values.count }
-    var isEmpty: Bool { values.isEmpty }
+    /// A value of a flag's own text (an object's or array's, longer than
+    /// those shared), and its place among the flag's values.
+    typealias OwnText = (position: Int, text: [UInt8], isArray: Bool)
+
+    /// The values in one array (`packed`): each one's entry, then the
+    /// texts, in order. `kept` are the values, where those of `own` hold a
+    /// stand-in; nil when there are none, when another is not `true`,
+    /// `false` or `null`, or when a text is too long to place.
+    static func packed(_ kept: [Kept], own: [OwnText]) -> VariantValues? {
+        let entrySize = MemoryLayout<UInt64>.size
+        var total = kept.count * entrySize
+        for value in own { total += value.text.count }
+        guard !kept.isEmpty, total < Entry.fieldLimit else { return nil }
+        var next = 0
+        for position in kept.indices {
+            if next < own.count, own[next].position == position {
+                next += 1
+                continue
+            }
+            switch kept[position] {
+            case .tree(.bool), .tree(.null): continue
+            default: return nil
+            }
+        }
+        let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            var start = kept.count * entrySize
+            var next = 0
+            for position in kept.indices {
+                let entry: Entry
+                if next < own.count, own[next].position == position {
+                    let value = own[next]
+                    next += 1
+                    value.text.withUnsafeBytes { text in
+                        if !text.isEmpty {
+                            raw.baseAddress!.advanced(by: start).copyMemory(
+                                from: text.baseAddress!, byteCount: text.count)
+                        }
+                    }
+                    entry = Entry(value.isArray ? .array : .object, start: start, count: value.text.count)
+                    start += value.text.count
+                } else if case .tree(.bool(let flag)) = kept[position] {
+                    entry = Entry(flag ? .true : .false)
+                } else {
+                    entry = Entry(.null)
+                }
+                raw.storeBytes(of: entry.raw, toByteOffset: position * entrySize, as: UInt64.self)
+            }
+            count = total
+        }
+        return VariantValues(storage: .packed(bytes, count: Int32(kept.count)))
+    }
+
+    private init(storage: Storage) {
+        self.storage = storage
+    }
+
+    var count: Int {
+        switch storage {
+        case .kept(let values, _): values.count
+        case .packed(_, let count): Int(count)
+        }
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Whether every value is in the one array (`packed`).
+    var isPacked: Bool {
+        if case .packed = storage { return true }
+        return false
+    }
+
+    private static func entry(_ bytes: [UInt8], _ position: Int) -> Entry {
+        bytes.withUnsafeBytes { raw in
+            Entry(raw: raw.loadUnaligned(fromByteOffset: position * MemoryLayout<UInt64>.size, as: UInt64.self))
+        }
+    }
+
+    private static func parsed(_ bytes: [UInt8], _ range: Range<Int>) -> JSON {
+        bytes.withUnsafeBytes { raw in (try? JSON.parse(UnsafeRawBufferPointer(rebasing: raw[range]))) ?? .null }
+    }
 
     /// The value at `position`, read back from its text if kept as text.
     subscript(position: Int) -> JSON {
-        switch values[position] {
-        case .tree(let value): return value
-        // The text read back to this value when it was kept.
-        case .text(let text, _): return (try? JSON.parse(text.bytes)) ?? .null
-        case .inline(let start, let count, _):
-            return text.withUnsafeBytes { bytes in
-                (try? JSON.parse(UnsafeRawBufferPointer(rebasing: bytes[Int(start)..<Int(start + count)]))) ?? .null
+        switch storage {
+        case .kept(let values, let text):
+            switch values[position] {
+            case .tree(let value): return value
+            // The text read back to this value when it was kept.
+            case .text(let text, _): return (try? JSON.parse(text.bytes)) ?? .null
+            case .inline(let start, let count, _): return Self.parsed(text, Int(start)..<Int(start + count))
+            }
+        case .packed(let bytes, _):
+            let entry = Self.entry(bytes, position)
+            switch entry.kind {
+            case .object, .array: return Self.parsed(bytes, entry.range)
+            case .true: return .bool(true)
+            case .false: return .bool(false)
+            case .null: return .null
             }
         }
     }
@@ -92,26 +214,48 @@ struct VariantValues: Sendable {
     /// The text of the value at `position` where it is an object kept as
     /// text: what a flag is made from without reading the value into a tree.
     func objectText(at position: Int) -> VariantText? {
-        switch values[position] {
-        case .text(let text, isArray: false): return VariantText(owner: text.bytes, range: 0..<text.bytes.count)
-        case .inline(let start, let count, isArray: false):
-            return VariantText(owner: text, range: Int(start)..<Int(start + count))
-        default: return nil
+        switch storage {
+        case .kept(let values, let text):
+            switch values[position] {
+            case .text(let text, isArray: false): return VariantText(owner: text.bytes, range: 0..<text.bytes.count)
+            case .inline(let start, let count, isArray: false):
+                return VariantText(owner: text, range: Int(start)..<Int(start + count))
+            default: return nil
+            }
+        case .packed(let bytes, _):
+            let entry = Self.entry(bytes, position)
+            return entry.kind == .object ? VariantText(owner: bytes, range: entry.range) : nil
         }
     }
 
     func isNull(at position: Int) -> Bool {
-        if case .tree(.null) = values[position] { return true }
-        return false
+        switch storage {
+        case .kept(let values, _):
+            if case .tree(.null) = values[position] { return true }
+            return false
+        case .packed(let bytes, _):
+            return Self.entry(bytes, position).kind == .null
+        }
     }
 
     /// The value where it is kept as a tree; for one kept as text, an empty
     /// object or array: what a check of the value's type reads, without
     /// reading the text.
     func typeStandIn(at position: Int) -> JSON {
-        switch values[position] {
-        case .tree(let value): return value
-        case .text(_, let isArray), .inline(_, _, let isArray): return isArray ? .array([]) : .object(JSONObject())
+        switch storage {
+        case .kept(let values, _):
+            switch values[position] {
+            case .tree(let value): return value
+            case .text(_, let isArray), .inline(_, _, let isArray): return isArray ? .array([]) : .object(JSONObject())
+            }
+        case .packed(let bytes, _):
+            switch Self.entry(bytes, position).kind {
+            case .object: return .object(JSONObject())
+            case .array: return .array([])
+            case .true: return .bool(true)
+            case .false: return .bool(false)
+            case .null: return .null
+            }
         }
     }
 }
