@@ -436,7 +436,6 @@ struct DefinitionsLoader {
         _ section: LargeSection?, violations: inout [JSONSchemaViolation], schema: JSONSchema,
         rules: SharedRuleParts, hashing: FractionalHashing
     ) throws(JSONParseError) -> [CardDefinition] {
-        var seen: Set<ExactString> = []
         // Every card made goes into the one table the kept ones share. Room
         // for every entry is made at once: grown by doubling, these arrays
         // held up to twice their size at the peak of loading. A card's text
@@ -445,6 +444,7 @@ struct DefinitionsLoader {
         let entries: SectionEntries? = if case .entries(let entries)? = section { entries } else { nil }
         let count = entries?.count ?? 0
         var table = ContentCard.TableBuilder(reservingCapacity: count, textBytes: entries?.textBytes ?? 0)
+        var seen = DistinctIds(expecting: count)
         var kept: [Int] = []
         // Made as the cards are compiled, each with its card once the table is listed.
         var definitions: [CardDefinition] = []
@@ -464,7 +464,7 @@ struct DefinitionsLoader {
                     continue
                 }
                 let id = table.id(of: card)
-                guard seen.insert(ExactString(id)).inserted else {
+                guard seen.insert(id, number: card, idOf: table.id(of:)) else {
                     report(
                         pointer + "/id", "content card id \(id.debugDescription) is used twice; this one is left out")
                     continue
@@ -483,7 +483,7 @@ struct DefinitionsLoader {
         }
         // What only the batches needed is let go before the table is listed,
         // the last peak of loading.
-        seen = []
+        seen = DistinctIds(expecting: 0)
         let shared = (consume table).cards(keeping: kept)
         for index in definitions.indices { definitions[index].card = shared[index] }
         return definitions
