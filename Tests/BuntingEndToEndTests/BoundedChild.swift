@@ -38,12 +38,14 @@ extension Process {
 /// for a test blocked in a read of the child's output, which the kill ends
 /// (the child's end of the pipe closes with it).
 final class ChildDeadline: @unchecked Sendable {
+    private let process: Process
     private let lock = NSLock()
     /// Guarded by `lock`.
     private var settled = false
     private var killed = false
 
     init(_ process: Process, seconds: TimeInterval = ServerProcess.deadline) {
+        self.process = process
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
             lock.lock()
             defer { lock.unlock() }
@@ -55,9 +57,10 @@ final class ChildDeadline: @unchecked Sendable {
         }
     }
 
-    /// Ends the watch (call it once the child has ended); throws if the
-    /// deadline had to kill the child.
-    func settle(_ what: @autoclosure () -> String) throws {
+    /// Waits for the child to end (`Process.waitForExit`), then ends the
+    /// watch; throws if either deadline had to kill it.
+    func waitForExit(_ what: @autoclosure () -> String) throws {
+        try process.waitForExit(what())
         lock.lock()
         settled = true
         let wasKilled = killed

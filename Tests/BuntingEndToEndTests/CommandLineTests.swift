@@ -29,9 +29,8 @@ func runBunting(_ arguments: [String], input: String = "") throws -> (status: In
     } catch let error as NSError where (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == Int(EPIPE) {}
     try stdin.fileHandleForWriting.close()
     let output = stdout.fileHandleForReading.readDataToEndOfFile()
-    try process.waitForExit("bunting \(arguments.joined(separator: " "))")
+    try deadline.waitForExit("bunting \(arguments.joined(separator: " "))")
     errorDone.wait()
-    try deadline.settle("bunting \(arguments.joined(separator: " "))")
     return (
         process.terminationStatus, String(decoding: output, as: UTF8.self),
         String(decoding: errorData.value, as: UTF8.self)

@@ -160,8 +160,7 @@ import Testing
         try input.fileHandleForWriting.write(contentsOf: Data(bytes))
         try input.fileHandleForWriting.close()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        try sum.waitForExit("sha256sum")
-        try deadline.settle("sha256sum")
+        try deadline.waitForExit("sha256sum")
         return String(text.prefix(64))
     }
 

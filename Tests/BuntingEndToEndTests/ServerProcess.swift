@@ -113,14 +113,11 @@ final class ServerProcess: @unchecked Sendable {
     static let pipesDoNotKill: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// Sends SIGTERM and says how long the process took to end, in seconds
-    /// (nil: still running after `deadline` seconds).
+    /// (nil: still running after `deadline` seconds, and then killed).
     func terminateAndTime(deadline: TimeInterval = 10) -> TimeInterval? {
         let start = Date()
         process.terminate()
-        while process.isRunning {
-            if Date().timeIntervalSince(start) > deadline { return nil }
-            usleep(1_000)
-        }
+        guard process.endsWithin(deadline) else { return nil }
         return Date().timeIntervalSince(start)
     }
 

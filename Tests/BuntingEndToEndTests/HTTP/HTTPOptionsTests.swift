@@ -97,8 +97,7 @@ import Testing
         try process.run()
         let deadline = ChildDeadline(process)
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        try process.waitForExit("bunting serve \(arguments.joined(separator: " "))")
-        try deadline.settle("bunting serve \(arguments.joined(separator: " "))")
+        try deadline.waitForExit("bunting serve \(arguments.joined(separator: " "))")
         #expect(process.terminationStatus == 64)
         #expect(text.contains(message), "\(text)")
     }
