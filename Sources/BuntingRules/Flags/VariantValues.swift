@@ -50,6 +50,18 @@ struct VariantValues: Sendable {
         init(raw: UInt64) { self.raw = raw }
 
         var kind: Kind { Kind(rawValue: raw & 0xF) ?? .null }
+
+        /// The value where it is a literal; for a text, an empty object or
+        /// array (what `typeStandIn` gives).
+        var standIn: JSON {
+            switch kind {
+            case .object: .object(JSONObject())
+            case .array: .array([])
+            case .true: .bool(true)
+            case .false: .bool(false)
+            case .null: .null
+            }
+        }
         var range: Range<Int> {
             let start = Int(raw >> 4 & UInt64(Self.fieldLimit - 1))
             return start..<(start + Int(raw >> 34))
@@ -204,9 +216,7 @@ struct VariantValues: Sendable {
             let entry = Self.entry(bytes, position)
             switch entry.kind {
             case .object, .array: return Self.parsed(bytes, entry.range)
-            case .true: return .bool(true)
-            case .false: return .bool(false)
-            case .null: return .null
+            case .true, .false, .null: return entry.standIn
             }
         }
     }
@@ -249,13 +259,7 @@ struct VariantValues: Sendable {
             case .text(_, let isArray), .inline(_, _, let isArray): return isArray ? .array([]) : .object(JSONObject())
             }
         case .packed(let bytes, _):
-            switch Self.entry(bytes, position).kind {
-            case .object: return .object(JSONObject())
-            case .array: return .array([])
-            case .true: return .bool(true)
-            case .false: return .bool(false)
-            case .null: return .null
-            }
+            return Self.entry(bytes, position).standIn
         }
     }
 }
