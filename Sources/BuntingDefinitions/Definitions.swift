@@ -124,10 +124,16 @@ public final class Definitions: CompiledDefinitions {
     /// resolves as flagd resolves it, a banner or card with one is left out,
     /// and each is listed in `problems`. `strict` refuses the document for
     /// any problem at all. A refusal lists every problem found.
-    public static func load(_ bytes: [UInt8], strict: Bool = false, decryptionKey: String? = nil) -> Result<
-        Definitions, DefinitionsProblems
-    > {
-        var loader = DefinitionsLoader(bytes, strict: strict, decryptionKey: decryptionKey)
+    ///
+    /// With `givesBackText`, the caller gives the text up: nothing reads it
+    /// again, and a large document's pages are handed back to the system as
+    /// its banners and cards are compiled (see `DocumentText`), so that the
+    /// peak of loading is not the whole text over what is compiled.
+    public static func load(
+        _ bytes: consuming [UInt8], strict: Bool = false, decryptionKey: String? = nil, givesBackText: Bool = false
+    ) -> Result<Definitions, DefinitionsProblems> {
+        var loader = DefinitionsLoader(
+            consume bytes, strict: strict, decryptionKey: decryptionKey, givesBackText: givesBackText)
         return loader.load()
     }
 
@@ -208,11 +214,13 @@ public final class Definitions: CompiledDefinitions {
                 return .success(deferred)
             }
             if preparesSchema { prepareSchema() }
-            switch load(bytes, strict: strict, decryptionKey: decryptionKey) {
+            let size = bytes.count
+            // Nothing here reads the text again: the load may give it back as it goes.
+            switch load(consume bytes, strict: strict, decryptionKey: decryptionKey, givesBackText: true) {
             case .success(let definitions):
                 // A GrowthBook payload is not served from a note: its features are all it has.
                 if definitions.growthBook == nil || !definitions.flagSet.flagKeys.isEmpty {
-                    known?.remember(bytes, digest: digest, strict: strict, problems: definitions.problems)
+                    known?.remember(size: size, digest: digest, strict: strict, problems: definitions.problems)
                 }
                 return .success(definitions)
             case .failure(let failure):

@@ -17,7 +17,8 @@ import BuntingSchema
 /// Every problem is kept, with its JSON pointer and line:column, in
 /// `Definitions.problems`. In strict mode any problem refuses the document.
 struct DefinitionsLoader {
-    let bytes: [UInt8]
+    /// The document's text, held here alone (see `DocumentText`).
+    private let text: DocumentText
     let strict: Bool
     /// Decrypts a GrowthBook payload's `encrypted…` sections (base64 of 16 bytes).
     let decryptionKey: String?
@@ -25,6 +26,15 @@ struct DefinitionsLoader {
     /// The problems reported so far, by their exact text (a document may have thousands).
     private var reported = Set<ReportedProblem>()
     private var locator: JSONSourceLocator?
+    /// Where each top-level member's value starts (when read in sections):
+    /// the locator's way past text given back.
+    private var memberStarts: [String: Int] = [:]
+    /// Where the problems of banners and cards were found while their
+    /// batch's text was there, once text may be given back (by the place
+    /// reported: pointer and template offset).
+    private var located: [LocationKey: JSONSourceLocation] = [:]
+    /// How many of `reportsHeldBack` were looked at as their batch finished.
+    private var heldReportsSeen = 0
     /// The document's Liquid templates, parsed as their items are compiled.
     var templates = TemplateCompiler()
     /// The banners' properties, those written alike sharing one copy.
@@ -44,6 +54,11 @@ struct DefinitionsLoader {
         let message: ExactString
     }
 
+    private struct LocationKey: Hashable {
+        let pointer: ExactString
+        let templateOffset: Int?
+    }
+
     /// Documents from this size on are checked and compiled side by side:
     /// about where each takes longer than starting a thread (100 flags are 65 KB).
     static let sideBySideBytes = 16 << 10
@@ -59,11 +74,28 @@ struct DefinitionsLoader {
     /// (18,000 flags: 470 vs 467 ms, median of six).
     static let entriesDroppedTogether = 128
 
-    init(_ bytes: [UInt8], strict: Bool, decryptionKey: String? = nil) {
-        self.bytes = bytes
+    /// From this size on, a document its caller gives up (`givesBackText`)
+    /// has the text of its banners and cards given back as they are
+    /// compiled (see `DocumentText`): below it there is little to give.
+    static let givesBackFromBytes = 1 << 20
+
+    /// With `givesBackText`, the caller does not read `bytes` again, and
+    /// from `givingBackFrom` bytes on their pages are given back as they
+    /// are compiled.
+    init(
+        _ bytes: consuming [UInt8], strict: Bool, decryptionKey: String? = nil, givesBackText: Bool = false,
+        givingBackFrom threshold: Int = givesBackFromBytes
+    ) {
+        let mayGiveBack = givesBackText && bytes.count >= threshold
+        text = DocumentText(consume bytes, mayGiveBack: mayGiveBack)
         self.strict = strict
         self.decryptionKey = decryptionKey
     }
+
+    /// How many bytes of the text were given back (for tests).
+    var bytesGivenBack: Int { text.bytesGivenBack }
+    /// Whether giving back had to copy a text that was shared after all (for tests).
+    var copiedToGiveBack: Bool { text.copiedToGiveBack }
 
     /// The top-level members whose mistakes stay inside one item.
     private enum Section: String {
@@ -73,10 +105,11 @@ struct DefinitionsLoader {
     mutating func load() -> Result<Definitions, DefinitionsProblems> {
         var sections: DocumentSections
         do {
-            sections = try DocumentSections(bytes)
+            sections = try DocumentSections(text)
         } catch {
             return .failure(Self.parseFailure(error))
         }
+        memberStarts = sections.memberStarts
         let schema: JSONSchema
         switch DefinitionsSchema.compiled {
         case .failure(let error):
@@ -318,6 +351,7 @@ struct DefinitionsLoader {
             if let members, let keys = members.keys, first < count {
                 let range = first..<min(count, first + Self.entriesDroppedTogether)
                 batch = Array(zip(keys[range], try members.batch(range)))
+                members.finished(range, givingBack: false)
                 let flags = JSON.object(JSONObject(batch.map { ($0.key, $0.definition) }))
                 if first == 0 {
                     checked["flags"] = flags
@@ -335,7 +369,7 @@ struct DefinitionsLoader {
                 }
             }
             let found: [JSONSchemaViolation]
-            if bytes.count >= Self.sideBySideBytes {
+            if text.count >= Self.sideBySideBytes {
                 (found, _) = sideBySide({ limit > 0 ? schema.validate(whole, limit: limit) : [] }, compileBatch)
             } else {
                 found = limit > 0 ? schema.validate(whole, limit: limit) : []
@@ -359,9 +393,9 @@ struct DefinitionsLoader {
         var seen: Set<ExactString> = []
         var banners: [BannerDefinition] = []
         if case .entries(let entries)? = section { banners.reserveCapacity(entries.count) }
-        try Self.forEachCheckedBatch("banners", section, violations: &violations, schema: schema) { batch in
+        try forEachCheckedBatch("banners", section, violations: &violations, schema: schema) { loader, batch in
             for (index, entry) in batch {
-                compileBanner(entry, at: index, seen: &seen, into: &banners, rules: rules, hashing: hashing)
+                loader.compileBanner(entry, at: index, seen: &seen, into: &banners, rules: rules, hashing: hashing)
             }
         }
         return banners
@@ -371,26 +405,73 @@ struct DefinitionsLoader {
     /// each with its index, those the schema finds wrong left out (their
     /// violations added to `violations`); a section that is not an array is
     /// checked whole and has no entries.
-    private static func forEachCheckedBatch(
+    private mutating func forEachCheckedBatch(
         _ name: String, _ section: LargeSection?, violations: inout [JSONSchemaViolation], schema: JSONSchema,
-        _ body: ([(index: Int, entry: JSON)]) -> Void
+        _ body: (inout Self, [(index: Int, entry: JSON)]) -> Void
     ) throws(JSONParseError) {
         guard case .entries(let entries)? = section else {
             if case .other(let value)? = section {
-                violations += check(name, value, schema: schema, found: violations.count)
+                violations += Self.check(name, value, schema: schema, found: violations.count)
             }
             return
         }
-        for first in stride(from: 0, to: entries.count, by: entriesDroppedTogether) {
-            let batch = try entries.batch(first..<min(entries.count, first + entriesDroppedTogether))
+        for first in stride(from: 0, to: entries.count, by: Self.entriesDroppedTogether) {
+            let range = first..<min(entries.count, first + Self.entriesDroppedTogether)
+            let found = violations.count
+            let batch = try entries.batch(range)
             var checked: [(index: Int, entry: JSON)] = []
             checked.reserveCapacity(batch.count)
             for (offset, entry) in batch.enumerated()
-            where checkEntry(name, entry, at: first + offset, schema: schema, violations: &violations) {
+            where Self.checkEntry(name, entry, at: first + offset, schema: schema, violations: &violations) {
                 checked.append((first + offset, entry))
             }
-            body(checked)
+            body(&self, checked)
+            finishBatch(range, of: entries, violations: violations[found...])
         }
+    }
+
+    /// A batch of banners or cards compiled: when the text may be given
+    /// back, the batch's is if nothing in it had a problem, and otherwise
+    /// each of its problems is located now, while its text is there (see
+    /// `DocumentText`): later, text before it may be gone.
+    private mutating func finishBatch(
+        _ range: Range<Int>, of entries: SectionEntries, violations: ArraySlice<JSONSchemaViolation>
+    ) {
+        let held = reportsHeldBack.map { $0[min(heldReportsSeen, $0.count)...] } ?? []
+        heldReportsSeen = reportsHeldBack?.count ?? 0
+        guard text.mayGiveBack else {
+            entries.finished(range, givingBack: false)
+            return
+        }
+        guard violations.isEmpty && held.isEmpty else {
+            for violation in violations { locateNow(violation.instanceLocation, templateOffset: nil, in: entries) }
+            for report in held { locateNow(report.pointer, templateOffset: report.templateOffset, in: entries) }
+            entries.finished(range, givingBack: false)
+            return
+        }
+        // A locator made before holds the text too: giving back would copy it.
+        locator = nil
+        entries.finished(range, givingBack: true)
+    }
+
+    /// Locates a problem of an entry of `entries` in that entry's own text.
+    private mutating func locateNow(_ pointer: JSONPointer, templateOffset: Int?, in entries: SectionEntries) {
+        let tokens = pointer.tokens
+        guard tokens.count >= 2, let index = JSONPointer.arrayIndex(tokens[1]), index < entries.count,
+            let span = entries.span(of: index)
+        else { return }
+        let entry = text.withUnsafeBytes { Array(UnsafeRawBufferPointer(rebasing: $0[span])) }
+        guard let inside = JSONSourceLocator(entry).offset(of: JSONPointer(tokens: Array(tokens.dropFirst(2))))
+        else { return }
+        var offset = span.lowerBound + inside
+        if let templateOffset,
+            let inDocument = TemplatePlace.documentOffset(
+                in: text.bytes, literalStart: offset, decodedOffset: templateOffset)
+        {
+            offset = inDocument
+        }
+        located[LocationKey(pointer: ExactString(pointer.description), templateOffset: templateOffset)] =
+            text.location(ofOffset: offset)
     }
 
     /// One banner, unless its id is used by an earlier one or its
@@ -451,13 +532,13 @@ struct DefinitionsLoader {
         var extras = SharedCopies()
         kept.reserveCapacity(count)
         definitions.reserveCapacity(count)
-        try Self.forEachCheckedBatch("contentCards", section, violations: &violations, schema: schema) { batch in
+        try forEachCheckedBatch("contentCards", section, violations: &violations, schema: schema) { loader, batch in
             var made: [(entry: JSON, index: Int, card: Int, personalised: PersonalisedCard?, leftOut: Bool)] = []
             for (index, entry) in batch {
                 let pointer = "/contentCards/\(index)"
                 // A card with templates is made with marks where each user's text goes (see `PersonalisedCard`).
                 var leftOut = false
-                let templated = compileCardTemplates(entry, at: pointer, leftOut: &leftOut)
+                let templated = loader.compileCardTemplates(entry, at: pointer, leftOut: &leftOut)
                 guard
                     let card = templated.map({ table.add($0.card) }) ?? Self.addCard(entry, to: &table, extras: &extras)
                 else {
@@ -465,7 +546,7 @@ struct DefinitionsLoader {
                 }
                 let id = table.id(of: card)
                 guard seen.insert(id, number: card, idOf: table.id(of:)) else {
-                    report(
+                    loader.report(
                         pointer + "/id", "content card id \(id.debugDescription) is used twice; this one is left out")
                     continue
                 }
@@ -473,7 +554,8 @@ struct DefinitionsLoader {
             }
             for card in made {
                 let pointer = "/contentCards/\(card.index)"
-                guard let targeting = compileTargeting(card.entry, at: pointer, rules: rules, hashing: hashing),
+                guard
+                    let targeting = loader.compileTargeting(card.entry, at: pointer, rules: rules, hashing: hashing),
                     !card.leftOut
                 else { continue }
                 kept.append(card.card)
@@ -548,12 +630,32 @@ struct DefinitionsLoader {
             reportsHeldBack?.append(HeldReport(pointer: pointer, message: message, templateOffset: templateOffset))
             return
         }
-        if locator == nil { locator = JSONSourceLocator(bytes) }
-        var location = locator?.location(of: pointer)
-        if let templateOffset, let start = location?.offset,
-            let offset = TemplatePlace.documentOffset(in: bytes, literalStart: start, decodedOffset: templateOffset)
-        {
-            location = locator?.location(ofOffset: offset)
+        var location: JSONSourceLocation?
+        if let known = located[LocationKey(pointer: ExactString(pointer.description), templateOffset: templateOffset)] {
+            location = known
+        } else if text.hasGivenBack {
+            // Past text given back, the way to the place goes by the
+            // member it is in, and its line and column are counted from
+            // what was counted before that text went (see `DocumentText`).
+            if locator == nil { locator = JSONSourceLocator(text.bytes, rootMembers: memberStarts) }
+            if var offset = locator?.offset(of: pointer) {
+                if let templateOffset,
+                    let inDocument = TemplatePlace.documentOffset(
+                        in: text.bytes, literalStart: offset, decodedOffset: templateOffset)
+                {
+                    offset = inDocument
+                }
+                location = text.location(ofOffset: offset)
+            }
+        } else {
+            if locator == nil { locator = JSONSourceLocator(text.bytes) }
+            location = locator?.location(of: pointer)
+            if let templateOffset, let start = location?.offset,
+                let offset = TemplatePlace.documentOffset(
+                    in: text.bytes, literalStart: start, decodedOffset: templateOffset)
+            {
+                location = locator?.location(ofOffset: offset)
+            }
         }
         let problem = DefinitionsProblem(
             pointer: pointer.description, line: location?.line ?? 0, column: location?.column ?? 0, message: message)

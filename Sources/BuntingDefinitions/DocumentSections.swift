@@ -23,7 +23,9 @@ struct DocumentSections {
     private var parsed: [String: JSON] = [:]
     /// The document, when it is not an object: nothing to take sections from.
     private(set) var notAnObject: JSON?
-    private let bytes: [UInt8]
+    /// Where each top-level member's value starts in the text, when it was read in sections.
+    private(set) var memberStarts: [String: Int] = [:]
+    private let text: DocumentText
 
     static let large: Set<String> = ["flags", "banners", "contentCards"]
 
@@ -31,9 +33,13 @@ struct DocumentSections {
     var topLevelKeys: [String] { rest.keys + Array(unparsed.keys) + Array(parsed.keys) }
 
     init(_ bytes: [UInt8]) throws(JSONParseError) {
-        self.bytes = bytes
+        try self.init(DocumentText(bytes))
+    }
+
+    init(_ text: DocumentText) throws(JSONParseError) {
+        self.text = text
         if readInSections() { return }
-        let document = try JSON.parse(bytes)
+        let document = try text.withUnsafeBytes { (bytes) throws(JSONParseError) in try JSON.parse(bytes) }
         guard case .object(let whole) = document else {
             notAnObject = document
             return
@@ -49,15 +55,18 @@ struct DocumentSections {
 
     /// Whether the text read as an object, member by member, as jansson would read it.
     private mutating func readInSections() -> Bool {
-        let sections = bytes.withUnsafeBytes { text -> (rest: JSONObject, unparsed: [String: Range<Int>])? in
+        let sections = self.text.withUnsafeBytes {
+            text -> (rest: JSONObject, unparsed: [String: Range<Int>], starts: [String: Int])? in
             guard let members = JSONMemberSpans.members(of: text, in: 0..<text.count) else { return nil }
             var rest = JSONObject()
             var unparsed: [String: Range<Int>] = [:]
+            var starts: [String: Int] = [:]
             var keys = Set<[UInt8]>()
             for member in members {
                 guard case .string(let key)? = try? JSON.parse(UnsafeRawBufferPointer(rebasing: text[member.keyText])),
                     !key.utf8.contains(0), keys.insert(Array(key.utf8)).inserted
                 else { return nil }
+                starts[key] = member.value.lowerBound
                 if Self.large.contains(key) {
                     unparsed[key] = member.value
                 } else {
@@ -65,10 +74,10 @@ struct DocumentSections {
                     rest[key] = value
                 }
             }
-            return (rest, unparsed)
+            return (rest, unparsed, starts)
         }
         guard let sections else { return false }
-        (rest, unparsed) = sections
+        (rest, unparsed, memberStarts) = sections
         return true
     }
 
@@ -82,7 +91,7 @@ struct DocumentSections {
     /// nil when the document has none. Not held here afterwards.
     mutating func takeEntries(_ name: String) throws(JSONParseError) -> LargeSection? {
         if let spans = takeApart(name, { JSONElementSpans.elements(of: $0, in: $1) }) {
-            return .entries(SectionEntries(text: bytes, spans: spans, section: name))
+            return .entries(SectionEntries(text: text, spans: spans, section: name))
         }
         switch try take(name) {
         case nil: return nil
@@ -98,7 +107,7 @@ struct DocumentSections {
     /// has none. Not held here afterwards.
     mutating func takeMembers(_ name: String) throws(JSONParseError) -> LargeSection? {
         if let members = takeApart(name, Self.distinctMembers) {
-            return .entries(SectionEntries(text: bytes, members: members, section: name))
+            return .entries(SectionEntries(text: text, members: members, section: name))
         }
         switch try take(name) {
         case nil: return nil
@@ -114,7 +123,7 @@ struct DocumentSections {
         _ name: String, _ find: (UnsafeRawBufferPointer, Range<Int>) -> Pieces?
     ) -> Pieces? {
         guard parsed[name] == nil, let range = unparsed[name],
-            let pieces = bytes.withUnsafeBytes({ find($0, range) })
+            let pieces = text.withUnsafeBytes({ find($0, range) })
         else { return nil }
         unparsed.removeValue(forKey: name)
         return pieces
@@ -149,22 +158,22 @@ struct DocumentSections {
     mutating func take(_ name: String) throws(JSONParseError) -> JSON? {
         if let value = parsed.removeValue(forKey: name) { return value }
         guard let range = unparsed.removeValue(forKey: name) else { return nil }
-        let result = bytes.withUnsafeBytes { text in
+        let result = text.withUnsafeBytes { text in
             Result { () throws(JSONParseError) -> JSON in try Self.parse(text, range) }
         }
         switch result {
         case .success(let value):
             return value
         case .failure:
-            throw Self.wholeTextError(bytes, section: name)
+            throw Self.wholeTextError(text, section: name)
         }
     }
 
     /// A section's text did not parse: the whole text then does not parse
     /// either, and its error has the message and position a reader expects.
-    static func wholeTextError(_ bytes: [UInt8], section name: String) -> JSONParseError {
+    static func wholeTextError(_ text: DocumentText, section name: String) -> JSONParseError {
         do {
-            _ = try JSON.parse(bytes)
+            try text.withUnsafeBytes { (bytes) throws(JSONParseError) in _ = try JSON.parse(bytes) }
         } catch {
             return error
         }
@@ -186,6 +195,7 @@ enum LargeSection {
         case .other(let value): return value
         case .entries(let entries):
             let values = try entries.batch(0..<entries.count)
+            entries.finished(0..<entries.count, givingBack: false)
             guard let keys = entries.keys else { return .array(values) }
             return .object(JSONObject(Array(zip(keys, values))))
         }

@@ -181,10 +181,15 @@ public final class KnownDocuments: Sendable {
     /// Notes that the document loaded with `problems`. Best effort: a
     /// directory that cannot be written only means no note.
     func remember(_ bytes: [UInt8], digest: String, strict: Bool, problems: [DefinitionsProblem]) {
+        remember(size: bytes.count, digest: digest, strict: strict, problems: problems)
+    }
+
+    /// As `remember(_:digest:strict:problems:)`, for a document of `size` bytes whose text is gone.
+    func remember(size: Int, digest: String, strict: Bool, problems: [DefinitionsProblem]) {
         guard descriptor >= 0, let key, problems.count <= Self.maxProblems else { return }
-        var note = noteBody(size: bytes.count, digest: digest, strict: strict, problems: problems)
+        var note = noteBody(size: size, digest: digest, strict: strict, problems: problems)
         note["mac"] = .string(authenticationCode(note, key: key))
-        let final = name(bytes.count, digest, strict)
+        let final = name(size, digest, strict)
         let temporary = "\(final).\(getpid()).tmp"
         // A temporary note of this name is one of ours that a process of the same pid left.
         unlinkat(descriptor, temporary, 0)

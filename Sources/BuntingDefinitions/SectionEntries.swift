@@ -12,7 +12,7 @@ import BuntingJSON
 /// compiled from it grows.
 final class SectionEntries {
     private enum Source {
-        case text([UInt8], spans: EntrySpans, section: String)
+        case text(DocumentText, spans: EntrySpans, section: String)
         case parsed([JSON])
     }
 
@@ -26,14 +26,14 @@ final class SectionEntries {
         return spans.textBytes
     }
 
-    init(text: [UInt8], spans: [Range<Int>], section: String) {
+    init(text: DocumentText, spans: [Range<Int>], section: String) {
         source = .text(text, spans: EntrySpans(spans, in: text.count), section: section)
         count = spans.count
         keys = nil
     }
 
     /// An object's members as written in `text`, their keys distinct.
-    init(text: [UInt8], members: [JSONMemberSpans.Member], section: String) {
+    init(text: DocumentText, members: [JSONMemberSpans.Member], section: String) {
         source = .text(text, spans: EntrySpans(members.map(\.value), in: text.count), section: section)
         count = members.count
         keys = members.map(\.key)
@@ -55,24 +55,28 @@ final class SectionEntries {
     }
 
     /// The entries at `range`; each is given out once. An entry that does not
-    /// parse throws the whole text's error (see `DocumentSections`).
+    /// parse throws the whole text's error (see `DocumentSections`). Once
+    /// the entries at `range` are done with, `finished` is told.
     func batch(_ range: Range<Int>) throws(JSONParseError) -> [JSON] {
         switch source {
-        case .text(let bytes, let spans, let section):
-            let parsed = bytes.withUnsafeBytes { text in
+        case .text(let text, let spans, let section):
+            var failed: Int?
+            let parsed = text.withUnsafeBytes { bytes in
                 Result { () throws(JSONParseError) -> [JSON] in
                     // Two levels below the document: its object, the section's array or object.
                     try range.map { (index) throws(JSONParseError) -> JSON in
-                        try JSON.parse(
-                            UnsafeRawBufferPointer(rebasing: text[spans[index]]), maxDepth: JSON.defaultMaxDepth - 2)
+                        failed = index
+                        return try JSON.parse(
+                            UnsafeRawBufferPointer(rebasing: bytes[spans[index]]), maxDepth: JSON.defaultMaxDepth - 2)
                     }
                 }
             }
             guard case .success(let entries) = parsed else {
-                throw DocumentSections.wholeTextError(bytes, section: section)
+                if text.hasGivenBack, keys == nil, let failed {
+                    throw Self.elementError(text, span: spans[failed], section: section)
+                }
+                throw DocumentSections.wholeTextError(text, section: section)
             }
-            // The last batch given out: the spans are not needed again.
-            if range.upperBound == count { source = .parsed([]) }
             return entries
         case .parsed(var entries):
             let batch = Array(entries[range])
@@ -82,6 +86,59 @@ final class SectionEntries {
             source = .parsed(entries)
             return batch
         }
+    }
+}
+
+extension SectionEntries {
+    /// Where entry `index` is written in the document's text; nil when the
+    /// entries were parsed whole.
+    func span(of index: Int) -> Range<Int>? {
+        guard case .text(_, let spans, _) = source else { return nil }
+        return spans[index]
+    }
+
+    /// Done with the entries at `range`: with `givingBack`, the pages of
+    /// their text are given back (see `DocumentText`), nothing in it to be
+    /// read again. After the last batch the spans go too.
+    func finished(_ range: Range<Int>, givingBack: Bool) {
+        guard case .text(let text, let spans, _) = source, let first = range.first, let last = range.last else {
+            return
+        }
+        if givingBack { text.giveBack(spans[first].lowerBound..<spans[last].upperBound) }
+        if range.upperBound == count { source = .parsed([]) }
+    }
+
+    /// The error jansson gives for the whole text at an array's element that
+    /// does not parse, once text before it has been given back: the element
+    /// is parsed as the only one of an array, where the parser stands as it
+    /// stands in the section (at the element's end it expects `,` or `]`,
+    /// as it does there), and the error's place is moved to the element's.
+    /// The tests check it against the whole text's error.
+    fileprivate static func elementError(_ text: DocumentText, span: Range<Int>, section: String) -> JSONParseError {
+        var wrapped: [UInt8] = [UInt8(ascii: "[")]
+        text.withUnsafeBytes { wrapped += UnsafeRawBufferPointer(rebasing: $0[span]) }
+        wrapped.append(UInt8(ascii: "]"))
+        let error: JSONParseError
+        do {
+            // One level below the document's: the wrapping array stands for the section's.
+            _ = try JSON.parse(wrapped, maxDepth: JSON.defaultMaxDepth - 1)
+            return JSONParseError(
+                kind: .other, message: "the \(section) section does not parse", line: 0, column: 0, position: 0)
+        } catch let found {
+            error = found
+        }
+        let message =
+            error.kind == .tooDeep
+            ? "arrays and objects nested deeper than \(JSON.defaultMaxDepth) levels" : error.message
+        guard error.line > 0 else {
+            return JSONParseError(kind: error.kind, message: message, line: 0, column: 0, position: 0)
+        }
+        let start = text.location(ofOffset: span.lowerBound)
+        // The wrapping `[` is the one byte and column before the element.
+        let column = error.line == 1 ? start.column - 1 + error.column - 1 : error.column
+        return JSONParseError(
+            kind: error.kind, message: message, line: start.line + error.line - 1, column: column,
+            position: span.lowerBound + error.position - 1)
     }
 }
 

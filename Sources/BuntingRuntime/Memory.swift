@@ -1,4 +1,5 @@
 import CRuntime
+import Glibc
 
 /// Gives memory that the allocator keeps after large frees back to the
 /// system. Loading a large document parses it twice over (jansson's tree,
@@ -23,4 +24,26 @@ public func releaseFreedMemory() {
 /// mapping threshold) an allocation now comes from the heap.
 public func keepFreedMemoryUntilReleased() {
     _ = bunting_keep_freed_memory(32 << 20)
+}
+
+/// Where the whole pages inside `buffer` are, as offsets within it (nil
+/// when none lies inside it): what `giveBackPages` can hand back of it.
+public func wholePages(in buffer: UnsafeRawBufferPointer) -> Range<Int>? {
+    guard let base = buffer.baseAddress, buffer.count > 0 else { return nil }
+    let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
+    let start = UInt(bitPattern: base)
+    let first = (start + page - 1) / page * page
+    let last = (start + UInt(buffer.count)) / page * page
+    guard first < last else { return nil }
+    return Int(first - start)..<Int(last - start)
+}
+
+/// Hands the pages of `pages` (whole pages, as `wholePages` finds them)
+/// back to the system (`madvise` `MADV_DONTNEED`): they stop counting in
+/// the process's memory at once, and read as zeros from then on. For memory
+/// the caller owns alone and will not read again (a document's text once
+/// compiled). False when the system refused (nothing was given back).
+public func giveBackPages(_ pages: UnsafeMutableRawBufferPointer) -> Bool {
+    guard let base = pages.baseAddress, pages.count > 0 else { return false }
+    return madvise(base, pages.count, MADV_DONTNEED) == 0
 }

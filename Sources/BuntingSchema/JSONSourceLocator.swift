@@ -36,12 +36,29 @@ public struct JSONSourceLocation: Sendable, Hashable, CustomStringConvertible {
 public struct JSONSourceLocator: Sendable {
     private let bytes: [UInt8]
     private let indexes: Indexes
+    /// Where each of the root object's members starts, when told (see `init(_:rootMembers:)`).
+    private let rootMembers: [ExactString: Int]?
 
     /// `text` is the UTF-8 text of a document that `JSON.parse` accepted; for
     /// any other text, lookups may return nil.
     public init(_ text: [UInt8]) {
         bytes = text
         indexes = Indexes()
+        rootMembers = nil
+    }
+
+    /// A locator told where the root object's members start (each key's
+    /// value, as `JSONMemberSpans` finds it), so that a lookup reads no
+    /// member but the one its pointer names: for a text parts of which are
+    /// no longer there (a document whose compiled sections were given back
+    /// while it loaded). Only `offset(of:)` is for such a text: lines and
+    /// columns are counted over the whole text.
+    public init(_ text: [UInt8], rootMembers: [String: Int]) {
+        bytes = text
+        indexes = Indexes()
+        var members: [ExactString: Int] = [:]
+        for (key, start) in rootMembers { members[ExactString(key)] = start }
+        self.rootMembers = members
     }
 
     public init(_ text: String) {
@@ -53,19 +70,28 @@ public struct JSONSourceLocator: Sendable {
     /// the deepest value on its path that exists, normally the parent object.
     /// Nil only when the text is not a JSON document.
     public func location(of pointer: JSONPointer) -> JSONSourceLocation? {
-        let valueStart = bytes.withUnsafeBytes { (text) -> Int? in
+        offset(of: pointer).map(location(ofOffset:))
+    }
+
+    /// The byte offset where the value named by `pointer` starts (as
+    /// `location(of:)` finds it).
+    public func offset(of pointer: JSONPointer) -> Int? {
+        bytes.withUnsafeBytes { (text) -> Int? in
             var scanner = JSONTokenScanner(text)
             // A byte order mark, which jansson skips too.
             if text.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.position = 3 }
             guard !scanner.atEnd else { return nil }
             var valueStart = scanner.position
-            for token in pointer.tokens {
-                guard let childStart = indexes.child(token, ofContainerAt: valueStart, in: text) else { break }
+            for (depth, token) in pointer.tokens.enumerated() {
+                let found =
+                    if depth == 0, let rootMembers { rootMembers[ExactString(token)] } else {
+                        indexes.child(token, ofContainerAt: valueStart, in: text)
+                    }
+                guard let childStart = found else { break }
                 valueStart = childStart
             }
             return valueStart
         }
-        return valueStart.map(location(ofOffset:))
     }
 
     /// Line and column of a byte offset.

@@ -76,7 +76,7 @@ import Testing
         let text = #"[{"a": [1, "],"]}, "\u00e9", 2, {"b": {"c": null}}, [[]]]"#
         let bytes = Array(text.utf8)
         let spans = try #require(bytes.withUnsafeBytes { JSONElementSpans.elements(of: $0, in: 0..<$0.count) })
-        let fromText = SectionEntries(text: bytes, spans: spans, section: "banners")
+        let fromText = SectionEntries(text: DocumentText(bytes), spans: spans, section: "banners")
         let whole = try #require(try JSON.parse(bytes).arrayValue)
         let fromTree = SectionEntries(parsed: whole)
         #expect(fromText.count == 5 && fromTree.count == 5)

@@ -41,20 +41,22 @@ extension Engine {
             return .failed(failure)
         case .fetched(let bytes, let version):
             return compileFetched(
-                bytes, version: version, currentDigest: currentDigest, refusedDigest: refusedDigest, compile: compile)
+                consume bytes, version: version, currentDigest: currentDigest, refusedDigest: refusedDigest,
+                compile: compile)
         }
     }
 
     /// Runs on the worker: compiles what a fetch brought (or a stream
     /// pushed), unless its bytes are the ones in use or last refused.
     public static func compileFetched(
-        _ bytes: [UInt8], version: SourceVersion, currentDigest: UInt64? = nil, refusedDigest: UInt64? = nil,
+        _ bytes: consuming [UInt8], version: SourceVersion, currentDigest: UInt64? = nil, refusedDigest: UInt64? = nil,
         compile: DefinitionsCompiler
     ) -> FetchOutcome {
         let digest = fnv1a64(bytes)
         if digest == currentDigest { return .sameContent(version) }
         if digest == refusedDigest { return .unchanged }
-        switch compile(bytes) {
+        // The text is given to the compiler: nothing here reads it again.
+        switch compile(consume bytes) {
         case .success(let compiled): return .loaded(compiled, version, digest: digest)
         case .failure(let error): return .invalid(error, version, digest: digest)
         }

@@ -186,5 +186,8 @@ public struct DefinitionsError: Error, Equatable, Sendable, CustomStringConverti
 }
 
 /// Turns the bytes of a document into compiled definitions, or says why not.
-/// Runs on a worker thread.
-public typealias DefinitionsCompiler = @Sendable ([UInt8]) -> Result<any CompiledDefinitions, DefinitionsError>
+/// Runs on a worker thread. The bytes are given to it (`consuming`): a
+/// caller that does not read them again lets the compiler give a large
+/// document's text back as it goes.
+public typealias DefinitionsCompiler =
+    @Sendable (consuming [UInt8]) -> Result<any CompiledDefinitions, DefinitionsError>

@@ -389,15 +389,19 @@ final class DefinitionsFetcher: @unchecked Sendable {
     /// a poll's answer would be: a change re-evaluates each subscribed
     /// channel (AUTO_SERVER_REFRESH), a refused one is INVALID_SERVER_DATA,
     /// once while it lasts. `done` runs on the loop when it is settled.
-    func adoptPushed(_ bytes: [UInt8], from location: String, then done: @escaping () -> Void) {
+    func adoptPushed(_ bytes: consuming [UInt8], from location: String, then done: @escaping () -> Void) {
         let compile = self.compile
         let current = digest
         pushedCompileCount += 1
         let number = pushedCompileCount
         pushedCompiles[number] = done
+        // Taken out by the worker, so that the compiler holds the text alone
+        // and may give it back as it goes (the closure would hold it too).
+        let document = Handover(consume bytes)
         worker.run(
             {
-                Engine.compileFetched(bytes, version: SourceVersion(), currentDigest: current, compile: compile)
+                Engine.compileFetched(
+                    document.take() ?? [], version: SourceVersion(), currentDigest: current, compile: compile)
             },
             then: { [self] outcome in
                 defer { pushedCompiles.removeValue(forKey: number)?() }
