@@ -18,6 +18,11 @@
  *   loadgen coldstart [options] -- COMMAND [ARGS...]
  *       -n times: spawn COMMAND, write one request, read its reply, close
  *       stdin and reap the process. The time is spawn -> whole first reply.
+ *       With --floor, each run first times FLOOR's spawn -> exit (see
+ *       startexit), so that what the cold start takes above that floor is
+ *       measured in pairs, each pair at the same moment: measured apart (a
+ *       floor at one minute, the cold starts at another), the difference of
+ *       two medians moved by a millisecond with the machine's speed.
  *   loadgen startexit [options] -- COMMAND [ARGS...]
  *       -n times: spawn COMMAND with stdin at end of input and reap it. The
  *       time is spawn -> exit (the floor a cold start cannot go under, e.g.
@@ -33,6 +38,8 @@
  *   --settle-ms MS         throughput: time after the last reply before the
  *                          settled RSS, once the burst is over (default 1500)
  *   --stderr PATH          where the server's stderr goes (default /dev/null)
+ *   --floor "CMD ARGS"     coldstart: the floor command, its words separated
+ *                          by spaces (e.g. "bunting version")
  *   --timeout S            give up (exit 3) after S seconds (default 120)
  *   --expect TEXT          every reply must also contain TEXT (e.g. the exact
  *                          result the server must give)
@@ -80,6 +87,8 @@ static int lsp;
 static const char *method = "status";
 static const char *params = "{}";
 static char **command;
+/* coldstart --floor: the command whose start and exit each cold start is paired with (NULL: none). */
+static char **floor_command;
 static const char *stderr_path = "/dev/null";
 static const char *expect;
 /* --requests and --expect-file: lines of the files, cycled by request id. */
@@ -101,6 +110,20 @@ static void die(const char *what) {
 /* ---- requests ---------------------------------------------------------- */
 
 /* Reads a file into lines (without their newlines); exits when it cannot. */
+/* The words of `text`, separated by spaces, as an argv (NULL-terminated). */
+static char **split_words(const char *text) {
+    char *copy = strdup(text);
+    size_t count = 0;
+    char **words = calloc(strlen(text) / 2 + 2, sizeof *words);
+    if (!copy || !words) die("split_words");
+    for (char *word = strtok(copy, " "); word; word = strtok(NULL, " ")) words[count++] = word;
+    if (count == 0) {
+        fprintf(stderr, "loadgen: --floor needs a command\n");
+        exit(2);
+    }
+    return words;
+}
+
 static char **read_lines(const char *path, size_t *count) {
     FILE *f = fopen(path, "rb");
     if (!f) die(path);
@@ -279,7 +302,7 @@ struct server {
     int out; /* we read its stdout */
 };
 
-static struct server spawn_server(void) {
+static struct server spawn_command(char **argv) {
     int to[2], from[2];
     if (pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC)) die("pipe2");
     int err = open(stderr_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -290,10 +313,10 @@ static struct server spawn_server(void) {
     posix_spawn_file_actions_adddup2(&actions, from[1], 1);
     posix_spawn_file_actions_adddup2(&actions, err, 2);
     struct server s;
-    int rc = posix_spawnp(&s.pid, command[0], &actions, NULL, command, environ);
+    int rc = posix_spawnp(&s.pid, argv[0], &actions, NULL, argv, environ);
     if (rc) {
         errno = rc;
-        die(command[0]);
+        die(argv[0]);
     }
     posix_spawn_file_actions_destroy(&actions);
     close(to[0]);
@@ -303,6 +326,8 @@ static struct server spawn_server(void) {
     s.out = from[0];
     return s;
 }
+
+static struct server spawn_server(void) { return spawn_command(command); }
 
 /* Closes the server's stdin and reaps it; returns its wait status. */
 static int finish_server(struct server *s, struct rusage *usage) {
@@ -513,6 +538,11 @@ static int compare_u64(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+static int compare_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 /* Nearest-rank percentile of sorted values. */
 static double percentile(const uint64_t *sorted, long n, double q) {
     long rank = (long)ceil(q * (double)n);
@@ -567,11 +597,21 @@ static int pingpong(long n, long warmup) {
 
 static int coldstart(long runs) {
     uint64_t *t = malloc(sizeof *t * (size_t)runs);
+    /* With a floor: its start and exit before each run, and each run's time above it. */
+    uint64_t *floor_t = malloc(sizeof *floor_t * (size_t)runs);
+    int64_t *above = malloc(sizeof *above * (size_t)runs);
     long bad = 0;
     int failed_exit = 0;
     char req[4200];
     size_t len = format_request(req, sizeof req, 1);
     for (long i = 0; i < runs; i++) {
+        if (floor_command) {
+            uint64_t f0 = now_ns();
+            struct server f = spawn_command(floor_command);
+            int status = finish_server(&f, NULL);
+            floor_t[i] = now_ns() - f0;
+            if (exit_code(status)) failed_exit = exit_code(status);
+        }
         uint64_t t0 = now_ns();
         struct server s = spawn_server();
         write_all(s.in, req, len);
@@ -582,17 +622,27 @@ static int coldstart(long runs) {
             exit(2);
         }
         t[i] = now_ns() - t0;
+        if (floor_command) above[i] = (int64_t)t[i] - (int64_t)floor_t[i];
         bad += r.bad;
         int status = finish_server(&s, NULL);
         if (exit_code(status)) failed_exit = exit_code(status);
         free(r.buf);
     }
+    char floor_fields[160] = "";
+    if (floor_command) {
+        qsort(floor_t, (size_t)runs, sizeof *floor_t, compare_u64);
+        qsort(above, (size_t)runs, sizeof *above, compare_i64);
+        snprintf(floor_fields, sizeof floor_fields, ",\"floor_median_ms\":%.3f,\"above_floor_median_ms\":%.3f",
+                 percentile(floor_t, runs, 0.5) / 1e6, (double)above[(runs - 1) / 2] / 1e6);
+    }
     qsort(t, (size_t)runs, sizeof *t, compare_u64);
     printf("{\"mode\":\"coldstart\",\"framing\":\"%s\",\"runs\":%ld,\"bad\":%ld,"
-           "\"median_ms\":%.3f,\"p90_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f,\"exit_status\":%d}\n",
+           "\"median_ms\":%.3f,\"p90_ms\":%.3f,\"min_ms\":%.3f,\"max_ms\":%.3f%s,\"exit_status\":%d}\n",
            lsp ? "lsp" : "ndjson", runs, bad, percentile(t, runs, 0.5) / 1e6, percentile(t, runs, 0.9) / 1e6,
-           (double)t[0] / 1e6, (double)t[runs - 1] / 1e6, failed_exit);
+           (double)t[0] / 1e6, (double)t[runs - 1] / 1e6, floor_fields, failed_exit);
     free(t);
+    free(floor_t);
+    free(above);
     return bad || failed_exit ? 1 : 0;
 }
 
@@ -625,7 +675,7 @@ static void on_alarm(int sig) {
 static void usage(void) {
     fprintf(stderr, "usage: loadgen throughput|pingpong|coldstart|startexit [--framing ndjson|lsp] [--method M] "
                     "[--params JSON] [-n N] [--warmup N] [--idle-ms MS] [--settle-ms MS] [--stderr PATH] [--timeout S] "
-                    "[--expect TEXT] [--requests FILE [--expect-file FILE]] -- COMMAND [ARGS...]\n");
+                    "[--expect TEXT] [--requests FILE [--expect-file FILE]] [--floor \"CMD ARGS\"] -- COMMAND [ARGS...]\n");
     exit(2);
 }
 
@@ -656,6 +706,7 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--stderr") == 0) stderr_path = v;
         else if (strcmp(a, "--timeout") == 0) timeout = atoi(v);
         else if (strcmp(a, "--expect") == 0) expect = v;
+        else if (strcmp(a, "--floor") == 0) floor_command = split_words(v);
         else if (strcmp(a, "--requests") == 0) request_lines = read_lines(v, &request_count);
         else if (strcmp(a, "--expect-file") == 0) expected_lines = read_lines(v, &expected_count);
         else usage();
