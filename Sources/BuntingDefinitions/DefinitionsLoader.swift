@@ -35,6 +35,11 @@ struct DefinitionsLoader {
     private var located: [LocationKey: JSONSourceLocation] = [:]
     /// How many of `reportsHeldBack` were looked at as their batch finished.
     private var heldReportsSeen = 0
+    /// The batch of flags being compiled, whose problems are located in its
+    /// own text as they are reported, once text may be given back.
+    private var compiling: (entries: SectionEntries, range: Range<Int>)?
+    /// How many problems have been reported (to tell whether a batch had one).
+    private var reportCount = 0
     /// The document's Liquid templates, parsed as their items are compiled.
     var templates = TemplateCompiler()
     /// The banners' properties, those written alike sharing one copy.
@@ -351,7 +356,6 @@ struct DefinitionsLoader {
             if let members, let keys = members.keys, first < count {
                 let range = first..<min(count, first + Self.entriesDroppedTogether)
                 batch = Array(zip(keys[range], try members.batch(range)))
-                members.finished(range, givingBack: false)
                 let flags = JSON.object(JSONObject(batch.map { ($0.key, $0.definition) }))
                 if first == 0 {
                     checked["flags"] = flags
@@ -369,13 +373,34 @@ struct DefinitionsLoader {
                 }
             }
             let found: [JSONSchemaViolation]
+            let reportsBefore = reportCount
+            let problemsBefore = builder?.problems.count ?? 0
+            let batchRange = first..<min(count, first + Self.entriesDroppedTogether)
+            if let members, first < count { compiling = (members, batchRange) }
             if text.count >= Self.sideBySideBytes {
                 (found, _) = sideBySide({ limit > 0 ? schema.validate(whole, limit: limit) : [] }, compileBatch)
             } else {
                 found = limit > 0 ? schema.validate(whole, limit: limit) : []
                 compileBatch()
             }
+            compiling = nil
             violations += found
+            if let members, first < count {
+                let problems = builder.map { $0.problems[min(problemsBefore, $0.problems.count)...] } ?? []
+                let clean = found.isEmpty && problems.isEmpty && reportCount == reportsBefore
+                if text.mayGiveBack && !clean {
+                    for violation in found {
+                        locateNow(violation.instanceLocation, templateOffset: nil, in: members, batch: batchRange)
+                    }
+                    for problem in problems {
+                        let pointer = (try? JSONPointer(parsing: problem.pointer)) ?? .root
+                        locateNow(pointer, templateOffset: nil, in: members, batch: batchRange)
+                    }
+                }
+                // A locator made before holds the text too: giving back would copy it.
+                if text.mayGiveBack && clean { locator = nil }
+                members.finished(batchRange, givingBack: text.mayGiveBack && clean)
+            }
             first += Self.entriesDroppedTogether
         } while first < count
         let flagSet = builder.map { Result.success($0.finish()) } ?? .failure(failure!)
@@ -444,8 +469,12 @@ struct DefinitionsLoader {
             return
         }
         guard violations.isEmpty && held.isEmpty else {
-            for violation in violations { locateNow(violation.instanceLocation, templateOffset: nil, in: entries) }
-            for report in held { locateNow(report.pointer, templateOffset: report.templateOffset, in: entries) }
+            for violation in violations {
+                locateNow(violation.instanceLocation, templateOffset: nil, in: entries, batch: range)
+            }
+            for report in held {
+                locateNow(report.pointer, templateOffset: report.templateOffset, in: entries, batch: range)
+            }
             entries.finished(range, givingBack: false)
             return
         }
@@ -454,15 +483,23 @@ struct DefinitionsLoader {
         entries.finished(range, givingBack: true)
     }
 
-    /// Locates a problem of an entry of `entries` in that entry's own text.
-    private mutating func locateNow(_ pointer: JSONPointer, templateOffset: Int?, in entries: SectionEntries) {
+    /// Locates a problem of an entry of `batch` of `entries` in that entry's
+    /// own text (nil when it is not in one): an element by its index, a
+    /// member by its key.
+    @discardableResult
+    private mutating func locateNow(
+        _ pointer: JSONPointer, templateOffset: Int?, in entries: SectionEntries, batch: Range<Int>
+    ) -> JSONSourceLocation? {
         let tokens = pointer.tokens
-        guard tokens.count >= 2, let index = JSONPointer.arrayIndex(tokens[1]), index < entries.count,
-            let span = entries.span(of: index)
-        else { return }
+        guard tokens.count >= 2 else { return nil }
+        let found =
+            if let keys = entries.keys { keys[batch].firstIndex(of: tokens[1]) } else {
+                JSONPointer.arrayIndex(tokens[1]).flatMap { batch.contains($0) ? $0 : nil }
+            }
+        guard let index = found, let span = entries.span(of: index) else { return nil }
         let entry = text.withUnsafeBytes { Array(UnsafeRawBufferPointer(rebasing: $0[span])) }
         guard let inside = JSONSourceLocator(entry).offset(of: JSONPointer(tokens: Array(tokens.dropFirst(2))))
-        else { return }
+        else { return nil }
         var offset = span.lowerBound + inside
         if let templateOffset,
             let inDocument = TemplatePlace.documentOffset(
@@ -470,8 +507,9 @@ struct DefinitionsLoader {
         {
             offset = inDocument
         }
-        located[LocationKey(pointer: ExactString(pointer.description), templateOffset: templateOffset)] =
-            text.location(ofOffset: offset)
+        let location = text.location(ofOffset: offset)
+        located[LocationKey(pointer: ExactString(pointer.description), templateOffset: templateOffset)] = location
+        return location
     }
 
     /// One banner, unless its id is used by an earlier one or its
@@ -626,6 +664,7 @@ struct DefinitionsLoader {
     /// Reports a problem at `pointer`; with `templateOffset`, at that byte
     /// of the template the pointer names (a string value), in the document's text.
     mutating func report(_ pointer: JSONPointer, _ message: String, templateOffset: Int? = nil) {
+        reportCount += 1
         if reportsHeldBack != nil {
             reportsHeldBack?.append(HeldReport(pointer: pointer, message: message, templateOffset: templateOffset))
             return
@@ -633,6 +672,11 @@ struct DefinitionsLoader {
         var location: JSONSourceLocation?
         if let known = located[LocationKey(pointer: ExactString(pointer.description), templateOffset: templateOffset)] {
             location = known
+        } else if text.mayGiveBack, let batch = compiling,
+            let found = locateNow(pointer, templateOffset: templateOffset, in: batch.entries, batch: batch.range)
+        {
+            // A flag's, as its batch is compiled: in its own text (later, text before it may be gone).
+            location = found
         } else if text.hasGivenBack {
             // Past text given back, the way to the place goes by the
             // member it is in, and its line and column are counted from

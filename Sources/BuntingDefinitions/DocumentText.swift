@@ -39,6 +39,8 @@ final class DocumentText {
     /// so that counting from the last one before a place never reads text
     /// given back.
     private var checkpoints = [Checkpoint(offset: 0, line: 1, column: 1)]
+    /// The pages given back last.
+    private var lastGivenBack: Range<Int>?
 
     init(_ bytes: consuming [UInt8], mayGiveBack: Bool = false) {
         self.bytes = bytes
@@ -58,21 +60,27 @@ final class DocumentText {
     /// again; nothing when giving back is not allowed. The line and column
     /// just past them are counted first.
     func giveBack(_ range: Range<Int>) {
-        guard mayGiveBack, !range.isEmpty, range.upperBound <= bytes.count else { return }
+        guard mayGiveBack, range.upperBound <= bytes.count else { return }
+        // What was given back last time is not counted twice.
+        var range = range
+        if let last = lastGivenBack, range.contains(last.upperBound) { range = last.upperBound..<range.upperBound }
+        guard !range.isEmpty else { return }
         var checkpoints = self.checkpoints
         let before = bytes.withUnsafeBytes { $0.baseAddress }
-        let given = bytes.withUnsafeMutableBytes { text -> Int in
-            guard let pages = wholePages(in: UnsafeRawBufferPointer(rebasing: text[range])) else { return 0 }
+        let given = bytes.withUnsafeMutableBytes { text -> Range<Int>? in
+            guard let pages = wholePages(in: UnsafeRawBufferPointer(rebasing: text[range])) else { return nil }
             let end = range.lowerBound + pages.upperBound
             _ = Self.place(end, in: UnsafeRawBufferPointer(text), checkpoints: &checkpoints)
-            let slice = UnsafeMutableRawBufferPointer(rebasing: text[(range.lowerBound + pages.lowerBound)..<end])
-            return giveBackPages(slice) ? slice.count : 0
+            let given = (range.lowerBound + pages.lowerBound)..<end
+            guard giveBackPages(UnsafeMutableRawBufferPointer(rebasing: text[given])) else { return nil }
+            return given
         }
         if bytes.withUnsafeBytes({ $0.baseAddress }) != before { copiedToGiveBack = true }
         self.checkpoints = checkpoints
-        guard given > 0 else { return }
+        guard let given else { return }
         hasGivenBack = true
-        bytesGivenBack += given
+        bytesGivenBack += given.count
+        lastGivenBack = given
     }
 
     /// Line and column of a byte offset (clamped to the text), as

@@ -17,6 +17,9 @@ final class SectionEntries {
     }
 
     private var source: Source
+    /// Where the batches given back one after another up to the last one
+    /// start in the text (nil when the last batch was kept).
+    private var runGivenBack: Int?
     let count: Int
     /// An object section's keys, in the order written (distinct); nil for an array.
     let keys: [String]?
@@ -99,12 +102,20 @@ extension SectionEntries {
 
     /// Done with the entries at `range`: with `givingBack`, the pages of
     /// their text are given back (see `DocumentText`), nothing in it to be
-    /// read again. After the last batch the spans go too.
+    /// read again, from where the batches given back just before them
+    /// start (so that the page two batches share goes too). After the last
+    /// batch the spans go too.
     func finished(_ range: Range<Int>, givingBack: Bool) {
         guard case .text(let text, let spans, _) = source, let first = range.first, let last = range.last else {
             return
         }
-        if givingBack { text.giveBack(spans[first].lowerBound..<spans[last].upperBound) }
+        if givingBack {
+            let start = runGivenBack ?? spans[first].lowerBound
+            text.giveBack(start..<spans[last].upperBound)
+            runGivenBack = start
+        } else {
+            runGivenBack = nil
+        }
         if range.upperBound == count { source = .parsed([]) }
     }
 

@@ -13,18 +13,22 @@ import Testing
     /// Flags, features, banners and cards, written over many lines with
     /// characters of two to four bytes, with problems of every kind spread
     /// over the batches: schema violations, ids used twice, targeting and
-    /// templates that do not compile, a flag's default variant missing, a
+    /// templates that do not compile (a flag's among them), a flag's default variant missing, a
     /// feature named as a flag. `cardsFirst` writes the item sections
     /// before the flags. `card` replaces card 1400's text.
     private static func document(cardsFirst: Bool, card1400: String? = nil) -> String {
-        let flags = (0..<300).map { index -> String in
+        let flags = (0..<600).map { index -> String in
             let defaultVariant = index == 7 ? "nope" : "on"
             let state = index == 20 ? "MAYBE" : "ENABLED"
-            let targeting = index == 33 ? #", "targeting": {"$ref": "nowhere"}"# : ""
+            let targeting = [33, 550].contains(index) ? #", "targeting": {"$ref": "nowhere"}"# : ""
+            let on =
+                index == 300
+                ? #"{"text": "é", "properties": {"t": {"type": "string", "value": "Hï {% bogus %}"}}}"#
+                : #"{"text": "é \#(index)"}"#
             return """
                     "flag-\(index)": {
                       "state": "\(state)", "defaultVariant": "\(defaultVariant)",
-                      "variants": {"on": {"text": "é \(index)"}, "off": {"text": "off"}}\(targeting)
+                      "variants": {"on": \(on), "off": {"text": "off"}}\(targeting)
                     }
                 """
         }
@@ -84,8 +88,8 @@ import Testing
     func everyProblemIsSaidWhereItIsAndEverythingElseServes(cardsFirst: Bool) throws {
         let text = Self.document(cardsFirst: cardsFirst)
         let loads = Self.loadBothWays(text)
-        // The text of the batches without a problem went (7 of 12 of cards,
-        // 2 of 5 of banners: a third of the document), and was never copied.
+        // The text of the batches without a problem went (2 of 5 of flags,
+        // 2 of 5 of banners, 7 of 12 of cards), and was never copied.
         #expect(loads.bytesGivenBack > text.utf8.count / 4)
         #expect(!loads.copied)
         let said = Self.said(loads.givenBack)
@@ -93,6 +97,7 @@ import Testing
         // Every kind of problem is there, each with a line.
         for place in [
             "/flags/flag-7/defaultVariant", "/flags/flag-20/state", "/flags/flag-33/targeting/$ref",
+            "/flags/flag-300/variants/on/properties/t/value", "/flags/flag-550/targeting/$ref",
             "/features/flag-1", "/banners/150", "/banners/410/id", "/banners/590/targeting/$ref",
             "/contentCards/100", "/contentCards/700/title", "/contentCards/900/id",
             "/contentCards/1300/targeting/$ref", "/contentCards/1499/type",
@@ -109,10 +114,26 @@ import Testing
         #expect(
             loaded.banners(for: someone, at: now, excluding: []).mapValues(\.id)
                 == kept.banners(for: someone, at: now, excluding: []).mapValues(\.id))
-        for key in ["flag-0", "flag-7", "flag-33", "flag-299"] {
+        for key in ["flag-0", "flag-7", "flag-33", "flag-300", "flag-599"] {
             #expect(
                 loaded.evaluateFlag(key, context: ["targetingKey": "u"], at: now)
                     == kept.evaluateFlag(key, context: ["targetingKey": "u"], at: now))
+        }
+    }
+
+    @Test func theFlagsTextIsGivenBackToo() throws {
+        let flags = (0..<1000).map { index in
+            #""flag-\#(index)": {"state": "ENABLED", "defaultVariant": "on", "variants": {"on": {"n": \#(index)}, "off": {}}}"#
+        }
+        let text = "{\"flags\": {\n" + flags.joined(separator: ",\n") + "\n}}"
+        let loads = Self.loadBothWays(text)
+        #expect(loads.bytesGivenBack > text.utf8.count * 3 / 4)
+        let loaded = try loads.givenBack.get()
+        #expect(loaded.problems.isEmpty)
+        for key in ["flag-0", "flag-500", "flag-999"] {
+            #expect(
+                loaded.evaluateFlag(key, context: ["targetingKey": "u"], at: now)
+                    == (try loads.kept.get()).evaluateFlag(key, context: ["targetingKey": "u"], at: now))
         }
     }
 

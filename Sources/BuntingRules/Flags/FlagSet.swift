@@ -87,6 +87,9 @@ public struct FlagSet: Sendable {
             metadata = parsed.metadata
         }
 
+        /// What compiling has found wrong so far (`FlagSet.problems` once finished).
+        public var problems: [RuleCompileError] { parser.problems }
+
         /// One more member of `flags`, whose key no flag has yet.
         public mutating func add(key: String, definition: JSON) {
             flags.append(parser.parseMember(key: key, definition))
