@@ -29,7 +29,7 @@ struct DefinitionsLoader {
     /// Where each top-level member's value starts (when read in sections):
     /// the locator's way past text given back.
     private var memberStarts: [String: Int] = [:]
-    /// Where the problems of banners and cards were found while their
+    /// Where the problems of flags, banners and cards were found while their
     /// batch's text was there, once text may be given back (by the place
     /// reported: pointer and template offset).
     private var located: [LocationKey: JSONSourceLocation] = [:]
@@ -80,7 +80,7 @@ struct DefinitionsLoader {
     static let entriesDroppedTogether = 128
 
     /// From this size on, a document its caller gives up (`givesBackText`)
-    /// has the text of its banners and cards given back as they are
+    /// has the text of its flags, banners and cards given back as they are
     /// compiled (see `DocumentText`): below it there is little to give.
     static let givesBackFromBytes = 1 << 20
 
@@ -455,7 +455,8 @@ struct DefinitionsLoader {
         }
     }
 
-    /// A batch of banners or cards compiled: when the text may be given
+    /// A batch of banners or cards compiled (the flags' are done in
+    /// `checkAndCompileFlags` alike): when the text may be given
     /// back, the batch's is if nothing in it had a problem, and otherwise
     /// each of its problems is located now, while its text is there (see
     /// `DocumentText`): later, text before it may be gone.
@@ -491,9 +492,12 @@ struct DefinitionsLoader {
         _ pointer: JSONPointer, templateOffset: Int?, in entries: SectionEntries, batch: Range<Int>
     ) -> JSONSourceLocation? {
         let tokens = pointer.tokens
-        guard tokens.count >= 2 else { return nil }
+        guard tokens.count >= 2, let section = entries.section, tokens[0].utf8.elementsEqual(section.utf8) else {
+            return nil
+        }
+        // A key by its bytes: two keys may be the same text written apart (café, composed or not).
         let found =
-            if let keys = entries.keys { keys[batch].firstIndex(of: tokens[1]) } else {
+            if let keys = entries.keys { keys[batch].firstIndex { $0.utf8.elementsEqual(tokens[1].utf8) } } else {
                 JSONPointer.arrayIndex(tokens[1]).flatMap { batch.contains($0) ? $0 : nil }
             }
         guard let index = found, let span = entries.span(of: index) else { return nil }

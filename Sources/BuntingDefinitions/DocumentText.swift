@@ -9,7 +9,7 @@ import BuntingSchema
 /// beside about 12 MB compiled): what the peak is measured against, the
 /// memory once loaded, holds no text. When the caller has given the text up
 /// (`mayGiveBack`), the loader gives back the whole pages of each batch of
-/// banners or cards once it is compiled without a problem (`giveBack`);
+/// flags, banners or cards once it is compiled without a problem (`giveBack`);
 /// those pages then read as zeros. A batch with a problem keeps its text,
 /// so that the problem is found in it, and the lines and columns of places
 /// after text given back are counted from `checkpoints`, made while that

@@ -23,6 +23,8 @@ final class SectionEntries {
     let count: Int
     /// An object section's keys, in the order written (distinct); nil for an array.
     let keys: [String]?
+    /// The section's name, when its entries are given out from their text.
+    let section: String?
     /// How many bytes the entries are written in, when given out from their text (else 0).
     var textBytes: Int {
         guard case .text(_, let spans, _) = source else { return 0 }
@@ -33,6 +35,7 @@ final class SectionEntries {
         source = .text(text, spans: EntrySpans(spans, in: text.count), section: section)
         count = spans.count
         keys = nil
+        self.section = section
     }
 
     /// An object's members as written in `text`, their keys distinct.
@@ -40,12 +43,14 @@ final class SectionEntries {
         source = .text(text, spans: EntrySpans(members.map(\.value), in: text.count), section: section)
         count = members.count
         keys = members.map(\.key)
+        self.section = section
     }
 
     init(parsed entries: [JSON]) {
         source = .parsed(entries)
         count = entries.count
         keys = nil
+        section = nil
     }
 
     init(parsed object: JSONObject) {
@@ -55,6 +60,7 @@ final class SectionEntries {
         source = .parsed(values)
         count = object.count
         keys = object.keys
+        section = nil
     }
 
     /// The entries at `range`; each is given out once. An entry that does not

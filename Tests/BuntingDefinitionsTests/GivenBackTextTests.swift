@@ -137,6 +137,25 @@ import Testing
         }
     }
 
+    /// A problem outside the flags whose second token is a flag's key, and
+    /// two keys that are the same text written apart (café composed and
+    /// not), one of them wrong: each is said where it is.
+    @Test func problemsAreFoundByTheirSectionAndTheExactKey() throws {
+        var flags = (0..<400).map { index in
+            #""flag-\#(index)": {"state": "ENABLED", "defaultVariant": "on", "variants": {"on": 1, "off": 0}}"#
+        }
+        flags[3] = #""featureFlags": {"state": "ENABLED", "defaultVariant": "on", "variants": {"on": 1, "off": 0}}"#
+        flags[290] = #""caf\#u{E9}": {"state": "ENABLED", "defaultVariant": "on", "variants": {"on": 1, "off": 0}}"#
+        flags[300] = #""cafe\#u{301}": {"state": "MAYBE", "defaultVariant": "on", "variants": {"on": 1, "off": 0}}"#
+        let text = "{\"channels\": {\"featureFlags\": 7},\n\"flags\": {\n" + flags.joined(separator: ",\n") + "\n}}"
+        let loads = Self.loadBothWays(text)
+        #expect(loads.bytesGivenBack > 0)
+        let said = Self.said(loads.givenBack)
+        #expect(said == Self.said(loads.kept))
+        #expect(said.contains { $0.hasPrefix("/channels/featureFlags (1:") })
+        #expect(said.contains { $0.hasPrefix("/flags/cafe\u{301}/state (\(300 + 3):") })
+    }
+
     @Test func aStrictLoadRefusesWithTheSameProblems() {
         let loads = Self.loadBothWays(Self.document(cardsFirst: false), strict: true)
         let said = Self.said(loads.givenBack)
