@@ -8,19 +8,22 @@ import Testing
 /// past them are what they were.
 @Suite struct DocumentTextTests {
     /// `count` bytes of lines of varied length, with two- to four-byte characters among ASCII.
-    private static func text(_ count: Int, seed: UInt64) -> [UInt8] {
+    private static func text(_ count: Int, seed: UInt64, lineFeeds: Bool = true) -> [UInt8] {
         var random = SplitMix64(seed: seed)
-        let pieces: [[UInt8]] = [
-            Array("abc".utf8), Array(" ".utf8), Array("\n".utf8), Array("é".utf8), Array("€".utf8),
-            Array("😀".utf8), Array("{\"k\": 1},".utf8), Array("\n\n".utf8),
+        var pieces: [[UInt8]] = [
+            Array("abc".utf8), Array(" ".utf8), Array("é".utf8), Array("€".utf8), Array("😀".utf8),
+            Array("{\"k\": 1},".utf8),
         ]
+        if lineFeeds { pieces += [Array("\n".utf8), Array("\n\n".utf8)] }
         var bytes: [UInt8] = []
         while bytes.count < count { bytes += pieces.randomElement(using: &random)! }
         return Array(bytes.prefix(count))
     }
 
-    @Test func linesAndColumnsAreTheLocatorsInAnyOrder() {
-        let bytes = Self.text(300_000, seed: 7)
+    /// Over many short lines, and over one line (a document written without line feeds).
+    @Test(arguments: [true, false])
+    func linesAndColumnsAreTheLocatorsInAnyOrder(lineFeeds: Bool) {
+        let bytes = Self.text(300_000, seed: 7, lineFeeds: lineFeeds)
         let locator = JSONSourceLocator(bytes)
         let text = DocumentText(bytes)
         var random = SplitMix64(seed: 8)
