@@ -81,8 +81,8 @@ final class SectionEntries {
                 }
             }
             guard case .success(let entries) = parsed else {
-                if text.hasGivenBack, keys == nil, let failed {
-                    throw Self.elementError(text, span: spans[failed], section: section)
+                if text.hasGivenBack, let failed {
+                    throw Self.entryError(text, span: spans[failed], inObject: keys != nil, section: section)
                 }
                 throw DocumentSections.wholeTextError(text, section: section)
             }
@@ -125,19 +125,24 @@ extension SectionEntries {
         if range.upperBound == count { source = .parsed([]) }
     }
 
-    /// The error jansson gives for the whole text at an array's element that
-    /// does not parse, once text before it has been given back: the element
-    /// is parsed as the only one of an array, where the parser stands as it
-    /// stands in the section (at the element's end it expects `,` or `]`,
-    /// as it does there), and the error's place is moved to the element's.
-    /// The tests check it against the whole text's error.
-    fileprivate static func elementError(_ text: DocumentText, span: Range<Int>, section: String) -> JSONParseError {
-        var wrapped: [UInt8] = [UInt8(ascii: "[")]
+    /// The error jansson gives for the whole text at an entry that does not
+    /// parse, once text before it has been given back: the entry is parsed
+    /// as the only element of an array, or the only member's value of an
+    /// object, where the parser stands as it stands in the section (after
+    /// the value it expects `,` or the section's end, as it does there), and
+    /// the error's place is moved to the entry's. The tests check it against
+    /// the whole text's error.
+    fileprivate static func entryError(
+        _ text: DocumentText, span: Range<Int>, inObject: Bool, section: String
+    ) -> JSONParseError {
+        // Before the entry, one line's worth of bytes and columns (ASCII).
+        let opening = Array((inObject ? #"{"":"# : "[").utf8)
+        var wrapped = opening
         text.withUnsafeBytes { wrapped += UnsafeRawBufferPointer(rebasing: $0[span]) }
-        wrapped.append(UInt8(ascii: "]"))
+        wrapped.append(UInt8(ascii: inObject ? "}" : "]"))
         let error: JSONParseError
         do {
-            // One level below the document's: the wrapping array stands for the section's.
+            // One level below the document's: the wrapping stands for the section.
             _ = try JSON.parse(wrapped, maxDepth: JSON.defaultMaxDepth - 1)
             return JSONParseError(
                 kind: .other, message: "the \(section) section does not parse", line: 0, column: 0, position: 0)
@@ -151,11 +156,10 @@ extension SectionEntries {
             return JSONParseError(kind: error.kind, message: message, line: 0, column: 0, position: 0)
         }
         let start = text.location(ofOffset: span.lowerBound)
-        // The wrapping `[` is the one byte and column before the element.
-        let column = error.line == 1 ? start.column - 1 + error.column - 1 : error.column
+        let column = error.line == 1 ? start.column - 1 + error.column - opening.count : error.column
         return JSONParseError(
             kind: error.kind, message: message, line: start.line + error.line - 1, column: column,
-            position: span.lowerBound + error.position - 1)
+            position: span.lowerBound + error.position - opening.count)
     }
 }
 

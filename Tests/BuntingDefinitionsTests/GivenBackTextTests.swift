@@ -182,6 +182,24 @@ import Testing
         try Self.expectTheWholeTextsError(Array(text.utf8))
     }
 
+    /// A flag that does not parse, after the flags before it were given back.
+    @Test(arguments: [
+        #"{"state": "ENABLED", "defaultVariant": "on", "variants": {"on": 1,}}"#,
+        #"{"state": "ENABLED", "defaultVariant": "o\x", "variants": {"on": 1}}"#,
+        "123abc", "tru",
+        "{\"v\": " + String(repeating: "[", count: 520) + String(repeating: "]", count: 520) + "}",
+    ])
+    func aFlagThatDoesNotParseIsTheWholeTextsError(flag: String) throws {
+        let flags = (0..<600).map { index in
+            let definition =
+                index == 520
+                ? flag : #"{"state": "ENABLED", "defaultVariant": "on", "variants": {"on": \#(index), "off": 0}}"#
+            return "  \"flag-\(index)\": \(definition)"
+        }
+        let text = "{\"flags\": {\n" + flags.joined(separator: ",\n") + "\n}}"
+        try Self.expectTheWholeTextsError(Array(text.utf8))
+    }
+
     @Test func invalidUTF8InACardIsTheWholeTextsError() throws {
         var bytes = Array(Self.document(cardsFirst: true, card1400: #"{"id": "c1400", "title": "ab"}"#).utf8)
         let at = try #require(bytes.indices.first { bytes[$0...].starts(with: Array(#""ab""#.utf8)) })
