@@ -127,7 +127,7 @@ public final class Definitions: CompiledDefinitions {
     ///
     /// With `givesBackText`, the caller gives the text up: nothing reads it
     /// again, and a large document's pages are handed back to the system as
-    /// its banners and cards are compiled (see `DocumentText`), so that the
+    /// its flags, banners and cards are compiled (see `DocumentText`), so that the
     /// peak of loading is not the whole text over what is compiled.
     public static func load(
         _ bytes: consuming [UInt8], strict: Bool = false, decryptionKey: String? = nil, givesBackText: Bool = false
